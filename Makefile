@@ -1,0 +1,44 @@
+.DEFAULT_GOAL := help
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: help
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## (.*)/  \1\t\2/' | expand -t 12
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[dev]"
+	touch $(STAMP)
+
+.PHONY: setup
+setup: $(STAMP) ## Create .venv and install bgsim with its test tools
+
+.PHONY: run
+run: setup ## Set up, then play a traced game and a batch of games and print the seat table
+	$(BIN)/bgsim play carpe_diem --players 3 --seed 7 --summary
+	$(BIN)/bgsim simulate carpe_diem --players 4 --games 2000 --strategies greedy,greedy,greedy,greedy --seed 1
+
+.PHONY: test
+test: setup ## Set up if needed, then run every test
+	$(BIN)/pytest -q
+
+.PHONY: bench
+bench: setup ## Print games/s per core of the rules engine
+	$(BIN)/python -m experiments.bench
+
+.PHONY: lint
+lint: setup ## Static checks (ruff)
+	$(BIN)/ruff check sim strategies experiments reports tests
+
+.PHONY: golden
+golden: setup ## Rewrite the golden playthroughs after an intended rules change
+	$(BIN)/python -m tests.golden.regenerate
+
+.PHONY: clean
+clean: ## Remove the virtual environment, caches and run outputs
+	rm -rf $(VENV) .pytest_cache .hypothesis .ruff_cache runs
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

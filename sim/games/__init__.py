@@ -1,0 +1,3 @@
+"""Built-in games; importing this package registers each of them."""
+
+from sim.games import carpe_diem  # noqa: F401

@@ -1,0 +1,15 @@
+"""Carpe Diem (Stefan Feld, alea 2018), 2nd-edition rules, 2-4 players."""
+
+from sim.games.carpe_diem.game import CarpeDiem, RULES_VERSION
+from sim.games.carpe_diem.params import Params
+from sim.registry import register
+
+__all__ = ["CarpeDiem", "Params", "RULES_VERSION", "make"]
+
+
+def make(**params) -> CarpeDiem:
+    """The game for registry parameters, e.g. ``make(n_players=3, full_loop="bread_else_stay")``."""
+    return CarpeDiem(Params.from_dict(params))
+
+
+register("carpe_diem", make, "Carpe Diem (Feld, alea 2018), 2nd-edition rules, 2-4 players")

@@ -1,0 +1,80 @@
+"""Event log of a game: what happened, written by the kernels, read by ``render.py``.
+
+The log is an (EVENT_CAP + 1, EVENT_WIDTH) int32 array; row 0 column 0 holds the number of
+events written. Logging is off when the array has a single row (the fast path).
+"""
+
+import numpy as np
+from numba import njit
+
+__all__ = ["EVENT_NAMES", "EVENT_WIDTH", "new_log", "log_event", "events"]
+
+EVENT_WIDTH = 12  # code, seat, then up to 10 values
+EVENT_CAP = 4096
+
+EV_PASS_START = 1  # pass, start seat
+EV_PATRICIAN = 2  # space
+EV_MOVE = 3  # from, to, move code, bread target
+EV_TAKE = 4  # space, depot place, tile
+EV_DEPOT_CLEAR = 5  # space, tiles removed
+EV_PLACE = 6  # tile, cell, rotation, source (0 depot, 1 seal display)
+EV_STORE = 7  # tile, source
+EV_BANNER = 8  # cell
+EV_STEPS = 9  # steps, new position, overflow VP, source (0 banner, 1 administrator, 2 card)
+EV_COMPLETE = 10  # feature type, tiles, chimneys
+EV_GOODS = 11  # kind, amount
+EV_MERCHANT = 12  # goods returned, coins gained
+EV_BREAD = 13  # amount
+EV_COINS = 14  # amount
+EV_CRAFTSMAN = 15  # seal space (-1 none left / declined), tile
+EV_FOUNTAIN_DRAW = 16  # cards drawn (n), card 1, card 2
+EV_FOUNTAIN_RETURN = 17  # card put under the deck (-1 none)
+EV_SCORING_START = 18  # pass
+EV_DISC = 19  # disc space, card A, card B
+EV_CARD = 20  # card, k, b, vp, coins, bread, steps, goods paid, coins paid, penalty
+EV_FINAL = 21  # villas, leftovers, banner, fountain cards, frames, total, rank
+EV_GAME_END = 22  # winner
+EV_LOST_SUPPLY = 23  # what (0 goods, 1 coins, 2 bread), amount lost to an empty supply (AMB-7)
+EVENT_NAMES = {
+    EV_PASS_START: "pass_start", EV_PATRICIAN: "patrician", EV_MOVE: "move", EV_TAKE: "take",
+    EV_DEPOT_CLEAR: "depot_clear", EV_PLACE: "place", EV_STORE: "store", EV_BANNER: "banner",
+    EV_STEPS: "steps", EV_COMPLETE: "complete", EV_GOODS: "goods", EV_MERCHANT: "merchant",
+    EV_BREAD: "bread", EV_COINS: "coins", EV_CRAFTSMAN: "craftsman",
+    EV_FOUNTAIN_DRAW: "fountain_draw", EV_FOUNTAIN_RETURN: "fountain_return",
+    EV_SCORING_START: "scoring_start", EV_DISC: "disc", EV_CARD: "card", EV_FINAL: "final",
+    EV_GAME_END: "game_end", EV_LOST_SUPPLY: "lost_supply",
+}
+
+
+def new_log(enabled: bool = True) -> np.ndarray:
+    """An empty log; ``enabled=False`` gives the 1-row array that switches logging off."""
+    return np.zeros((EVENT_CAP + 1 if enabled else 1, EVENT_WIDTH), dtype=np.int32)
+
+
+@njit(cache=True)
+def log_event(log, code, seat, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0, j=0):
+    """Append one event (no-op when logging is off or the log is full)."""
+    if log.shape[0] == 1:
+        return
+    n = log[0, 0]
+    if n >= log.shape[0] - 1:
+        return
+    row = log[n + 1]
+    row[0] = code
+    row[1] = seat
+    row[2] = a
+    row[3] = b
+    row[4] = c
+    row[5] = d
+    row[6] = e
+    row[7] = f
+    row[8] = g
+    row[9] = h
+    row[10] = i
+    row[11] = j
+    log[0, 0] = n + 1
+
+
+def events(log: np.ndarray) -> np.ndarray:
+    """The written events, (n, EVENT_WIDTH) int32."""
+    return log[1: int(log[0, 0]) + 1]

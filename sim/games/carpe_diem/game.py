@@ -1,0 +1,137 @@
+"""Carpe Diem behind the common game interface (``sim.api.Game``)."""
+
+import hashlib
+import json
+
+import numpy as np
+
+from sim.api import CandidateTable, CompiledPolicy, GameResult
+from sim.errors import IllegalActionError
+from sim.games.carpe_diem import constants as K
+from sim.games.carpe_diem.components import load_components
+from sim.games.carpe_diem.decisions import ACTION_FIELDS, DECISION_NAMES, N_ACTION_FIELDS, OVER
+from sim.games.carpe_diem.events import new_log
+from sim.games.carpe_diem.features import FEATURE_NAMES, N_FEATURES
+from sim.games.carpe_diem.kernels.candidates import MAX_ROWS, candidates
+from sim.games.carpe_diem.kernels.flow import apply_action
+from sim.games.carpe_diem.kernels.play import play_to_end
+from sim.games.carpe_diem.kernels.setup import new_game
+from sim.games.carpe_diem.params import Params
+from sim.games.carpe_diem.state import DECISIONS, PHASE, SEAT, STATE
+from sim.games.carpe_diem.tables import build_tables
+from sim.seeding import GameSeeds
+
+__all__ = ["CarpeDiem", "RULES_VERSION", "SCORE_CATEGORIES"]
+
+RULES_VERSION = "1"
+SCORE_CATEGORIES = ("start", "cards", "villas", "leftovers", "banner", "fountain_cards", "frame_tasks")
+
+
+class CarpeDiem:
+    """Carpe Diem, 2nd-edition rules, 2-4 players. Seat 0 is the start player of pass 1."""
+
+    name = "carpe_diem"
+    version = RULES_VERSION
+    feature_names = FEATURE_NAMES
+    action_fields = ACTION_FIELDS
+    decision_names = DECISION_NAMES
+
+    def __init__(self, params: Params | None = None):
+        self.params = params or Params()
+        self.n_players = self.params.n_players
+        self.components = load_components(self.params.data_dir, self.params.data_files())
+        self.tables = build_tables(self.components, self.params)
+        self.param_array = self.params.to_array()
+        self.empty_slots = np.array(self._empty_slots(), dtype=np.int64)
+        self._feats = np.zeros((MAX_ROWS, N_FEATURES), dtype=np.int32)
+        self._acts = np.zeros((MAX_ROWS, N_ACTION_FIELDS), dtype=np.int32)
+        self._no_log = new_log(enabled=False)
+
+    @property
+    def id(self) -> str:
+        extra = {k: v for k, v in self.params.non_default().items() if k != "n_players"}
+        args = [f"n_players={self.n_players}"] + [f"{k}={_literal(v)}" for k, v in sorted(extra.items())]
+        return f"{self.name}({', '.join(args)})"
+
+    @property
+    def data_hash(self) -> str:
+        """One hash over every component data file in use (for results metadata)."""
+        digest = hashlib.sha256(json.dumps(
+            {name: info["sha256"] for name, info in self.components.files.items()}, sort_keys=True
+        ).encode())
+        return digest.hexdigest()[:16]
+
+    def new_state(self, seeds: GameSeeds) -> np.ndarray:
+        """A dealt game, (STATE_SIZE,) int32, waiting for seat 0's patrician (D01)."""
+        return new_game(self.tables, self.param_array, np.uint64(seeds.chance), self.empty_slots)
+
+    def is_over(self, state: np.ndarray) -> bool:
+        return int(state[PHASE]) == OVER
+
+    def decision(self, state: np.ndarray) -> CandidateTable:
+        """The pending decision. Its arrays are views, valid until the next call on this game."""
+        n = candidates(state, self.tables, self.param_array, self._feats, self._acts)
+        kind = int(state[PHASE])
+        return CandidateTable(kind, DECISION_NAMES[kind], int(state[SEAT]), self._feats[:n], self._acts[:n],
+                              FEATURE_NAMES, ACTION_FIELDS)
+
+    def apply(self, state: np.ndarray, action: np.ndarray, log: np.ndarray | None = None,
+              validate: bool = False) -> None:
+        """Apply one action row. ``validate`` checks it against the legal set first."""
+        action = np.asarray(action, dtype=np.int32)
+        if validate:
+            table = self.decision(state)
+            if table.kind == OVER or not (table.actions == action).all(axis=1).any():
+                raise IllegalActionError(
+                    f"illegal action at decision {int(state[DECISIONS])} ({table.kind_name}, seat "
+                    f"{table.seat}): {dict(zip(ACTION_FIELDS, action.tolist(), strict=True))}"
+                )
+        apply_action(state, self.tables, self.param_array, action, self._no_log if log is None else log)
+
+    def play_compiled(self, state: np.ndarray, policies: list[CompiledPolicy], streams: np.ndarray,
+                      log: np.ndarray | None = None) -> None:
+        """Play to the end with compiled policies, one per seat; ``streams`` (P,) uint64 in place."""
+        kinds = np.array([pol.kind for pol in policies], dtype=np.int64)
+        weights = np.zeros((len(policies), N_FEATURES), dtype=np.int64)
+        for seat, pol in enumerate(policies):
+            weights[seat, : len(pol.weights)] = pol.weights
+        play_to_end(state, self.tables, self.param_array, kinds, weights, streams, self._feats, self._acts,
+                    self._no_log if log is None else log)
+
+    def field(self, state: np.ndarray, name: str) -> np.ndarray:
+        """A named state field with its declared shape (see ``state.py``)."""
+        return STATE.view(state, name)
+
+    def score_sheet(self, state: np.ndarray) -> dict[str, np.ndarray]:
+        """Per seat (P,) int arrays: every category of the final score, the total and the rank."""
+        n = self.n_players
+        f = lambda name: self.field(state, name)[:n].astype(np.int64)  # noqa: E731
+        return {
+            "start": f("vp_start"),
+            "cards": f("vp_cards"),
+            "villas": f("final_villas"),
+            "leftovers": f("final_leftovers"),
+            "banner": f("final_banner") + f("vp_overflow"),
+            "fountain_cards": f("final_fountain"),
+            "frame_tasks": f("final_frames"),
+            "total": f("final_total"),
+            "rank": f("rank"),
+        }
+
+    def result(self, state: np.ndarray) -> GameResult:
+        sheet = self.score_sheet(state)
+        return GameResult(final_vp=sheet["total"], rank=sheet["rank"],
+                          categories={k: sheet[k] for k in SCORE_CATEGORIES})
+
+    def _empty_slots(self) -> tuple[int, ...]:
+        if self.n_players == 3 and self.params.three_player_empty_corners == "top_right_bottom_left":
+            return K.EMPTY_SLOTS_3P_OTHER_DIAGONAL
+        return K.EMPTY_SLOTS[self.n_players]
+
+
+def _literal(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value if value.isidentifier() else repr(value)
+    return repr(value)

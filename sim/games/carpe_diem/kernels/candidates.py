@@ -1,0 +1,760 @@
+"""Candidate tables: one row per legal action of the pending decision, with feature columns.
+
+``candidates(s, t, p, feats, acts)`` fills ``feats`` (MAX_ROWS, N_FEATURES) int32 and ``acts``
+(MAX_ROWS, N_ACTION_FIELDS) int32 and returns the number of rows. Row order is the documented
+candidate order of ``decisions.py``. Features are described in ``features.py``.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.games.carpe_diem.constants import (
+    ADMINISTRATOR,
+    BAKER,
+    BAKERY,
+    C_CHIMNEYS,
+    C_LANDSCAPES,
+    C_LODGINGS,
+    CRAFTSMAN,
+    DEPOT_SIZE,
+    FOUNTAIN,
+    LANDSCAPE_FIRST,
+    LANDSCAPE_LAST,
+    LODGING_FIRST,
+    LODGING_LAST,
+    MARKET,
+    MERCHANT,
+    N_CELLS,
+    N_COUNTERS,
+    N_DISC_SPACES,
+    N_GOODS,
+    N_SEALS,
+    N_SLOTS,
+    N_SPACES,
+    PAY_BREAD,
+    PAY_COINS,
+    PAY_STEPS,
+    PAY_VP,
+    POND,
+    VILLA,
+)
+from sim.games.carpe_diem.decisions import (
+    A_BREAD,
+    A_CELL,
+    A_COUNT,
+    A_KIND,
+    A_MOVE,
+    A_ROT,
+    A_SLOT,
+    A_SPACE,
+    A_TARGET,
+    A_TILE,
+    BREAD_THEN_CCW,
+    BREAD_THEN_CW,
+    BREAD_TO,
+    CARD_ORDER,
+    DISC,
+    FULFIL,
+    N_ACTION_FIELDS,
+    PATRICIAN,
+    PAYMENT,
+    REWARD_ORDER,
+    STEP_CCW,
+    STEP_CW,
+    TURN,
+)
+from sim.games.carpe_diem.decisions import CRAFTSMAN as D_CRAFTSMAN
+from sim.games.carpe_diem.decisions import FOUNTAIN as D_FOUNTAIN
+from sim.games.carpe_diem.features import (
+    F_ADJACENT,
+    F_BANNER,
+    F_BREAD,
+    F_BREAD_PAID,
+    F_BREAD_SPENT,
+    F_CARD_GOODS,
+    F_CARD_VALUE,
+    F_CHIMNEYS,
+    F_COINS,
+    F_COINS_PAID,
+    F_CRAFTSMAN,
+    F_DARK,
+    F_DEPOT_TILES,
+    F_FOUNTAIN_DRAWS,
+    F_FOUNTAIN_VP,
+    F_FRAME_VP,
+    F_FULFILMENTS,
+    F_GOODS,
+    F_GOODS_LOST,
+    F_LANDSCAPES,
+    F_LODGINGS,
+    F_MATCHED,
+    F_OPEN_ADDED,
+    F_PENALTIES,
+    F_SMALL,
+    F_STEPS,
+    F_STORE,
+    F_TILE_PARTS,
+    F_VILLA_OPEN,
+    F_VILLA_VP,
+    F_VILLAS,
+    F_VP,
+    N_FEATURES,
+)
+from sim.games.carpe_diem.kernels.cards import (
+    O_BREAD,
+    O_BREAD_PAID,
+    O_COINS,
+    O_COINS_PAID,
+    O_FULFIL,
+    O_GOODS_PAID,
+    O_PENALTY,
+    O_SIZE,
+    O_STEPS,
+    O_VP,
+    bread_max,
+    counters,
+    green_k,
+    is_red,
+    outcome,
+    plan_two_cards,
+    red_kmax,
+    resources,
+    row_allowed,
+)
+from sim.games.carpe_diem.kernels.district import (
+    R_CHIMNEYS,
+    R_MATCHED,
+    R_OPEN_ADDED,
+    R_PART,
+    R_SIZE,
+    R_STRIDE,
+    cell_context,
+    new_task_vp,
+    probe,
+    shovel_cell,
+    villa_vp,
+)
+from sim.games.carpe_diem.kernels.flow import payment_range
+from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
+from sim.games.carpe_diem.params import (
+    PR_BREAD_TARGET_TILES,
+    PR_CRAFTSMAN_OPTIONAL,
+    PR_CRAFTSMAN_STORE,
+    PR_FIRST_TILE_STORE,
+    PR_FULL_LOOP_BREAD,
+    PR_LANDSCAPE_REWARD_CAP,
+    PR_N_PLAYERS,
+    PR_OVERFLOW_ADMIN_ONLY,
+    PR_PATRICIANS_AFTER_REVEAL,
+)
+from sim.games.carpe_diem.state import (
+    BANNER_LEFT,
+    BANNER_POS,
+    BREAD,
+    BUILT,
+    COUNT,
+    DEPOT,
+    DISC as S_DISC,
+    DISC_LIVE,
+    FD_DRAWN,
+    FD_NDRAWN,
+    FOUNTAIN_HELD,
+    FOUNTAIN_N,
+    GOODS,
+    PATRICIAN as S_PATRICIAN,
+    PHASE,
+    RW_FRAME,
+    RW_KIND,
+    RW_N,
+    RW_NFRAMES,
+    RW_SIZE,
+    SC_CARDS,
+    SC_K,
+    SC_PAY_COINS,
+    SC_PAY_KIND,
+    SC_STAGE,
+    SEAL,
+    SEAT,
+    SLOT_CARD,
+    TAKEN,
+)
+from sim.games.carpe_diem.tables import (
+    T_CARD_GIVE,
+    T_CARD_PAY,
+    T_FOUNTAIN_COUNTER,
+    T_FOUNTAIN_VP,
+    T_ROT_UNIQUE,
+    T_TILE_DARK,
+    T_TILE_NPARTS,
+    T_TRACK_LAST,
+)
+
+# Worst case: 16 movement options x 4 tiles x (36 cells x 4 rotations + store).
+MAX_ROWS = 16 * DEPOT_SIZE * (N_CELLS * 4 + 1)
+N_MOVES_MAX = 16
+
+# Context shared by every placement row of one decision: a (CTX_SIZE,) int64 array.
+X_POS = 0  # banner position
+X_LAST = 1  # last track position
+X_GOODS = 2  # goods held
+X_SEALS = 3  # tiles on the seal display
+X_FIRST = 4  # 1 while the district is empty (shovel cell only)
+X_GREEN_N = 5  # green cards beside free disc spaces
+X_GREEN = 6  # their card ids (12)
+X_GREEN_K = 18  # their current fulfilments (12)
+X_GREEN_UNITS = 30  # their payout units per fulfilment (12)
+X_RED_WANTS = 42  # 1 if a red card beside a free space takes goods kind g (4)
+X_FOUNTAIN_VP = 46  # VP per item of the held fountain cards, by counter (15)
+X_COUNTS = 61  # current counters (15)
+CTX_SIZE = 76
+
+
+@njit(cache=True)
+def candidates(s, t, p, feats, acts):
+    """Rows of the pending decision; returns their number (0 once the game is over)."""
+    kind = s[PHASE]
+    if kind == TURN:
+        return _turn_rows(s, t, p, feats, acts)
+    if kind == D_CRAFTSMAN:
+        return _craftsman_rows(s, t, p, feats, acts)
+    if kind == PATRICIAN:
+        return _patrician_rows(s, p, feats, acts)
+    if kind == REWARD_ORDER:
+        return _reward_order_rows(s, p, feats, acts)
+    if kind == D_FOUNTAIN:
+        return _fountain_rows(s, t, feats, acts)
+    if kind == DISC:
+        return _disc_rows(s, t, p, feats, acts)
+    if kind == CARD_ORDER:
+        return _card_order_rows(s, t, p, feats, acts)
+    if kind == FULFIL:
+        return _fulfil_rows(s, t, p, feats, acts)
+    if kind == PAYMENT:
+        return _payment_rows(s, t, feats, acts)
+    return 0
+
+
+@njit(cache=True)
+def depot_count(s, space):
+    n = 0
+    for j in range(DEPOT_SIZE):
+        if s[DEPOT + space * DEPOT_SIZE + j] >= 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def step_destination(s, start, direction):
+    """CD-TURN-4: one space in ``direction`` (+1 clockwise, -1 counter-clockwise), then on past
+    empty depots; returns ``start`` itself after a full loop (AMB-3), -1 if every depot is empty."""
+    q = start
+    for _ in range(N_SPACES):
+        q = (q + direction + N_SPACES) % N_SPACES
+        if depot_count(s, q) > 0:
+            return q
+    return -1
+
+
+@njit(cache=True)
+def placement_context(s, t, p, seat, ctx):
+    """Fill the shared context ``ctx`` (CTX_SIZE,) int64 for placement rows of ``seat``."""
+    ctx[X_POS] = s[BANNER_POS + seat]
+    ctx[X_LAST] = t[T_TRACK_LAST]
+    goods = 0
+    for k in range(N_GOODS):
+        goods += s[GOODS + seat * N_GOODS + k]
+    ctx[X_GOODS] = goods
+    seals = 0
+    for i in range(N_SEALS):
+        if s[SEAL + i] >= 0:
+            seals += 1
+    ctx[X_SEALS] = seals
+    ctx[X_FIRST] = 1 if s[BUILT + seat] == 0 else 0
+    counts = counters(s, seat)
+    for i in range(N_COUNTERS):
+        ctx[X_COUNTS + i] = counts[i]
+        ctx[X_FOUNTAIN_VP + i] = 0
+    for i in range(s[FOUNTAIN_N + seat]):
+        card = s[FOUNTAIN_HELD + seat * 24 + i]
+        ctx[X_FOUNTAIN_VP + t[T_FOUNTAIN_COUNTER + card]] += t[T_FOUNTAIN_VP + card]
+    for g in range(N_GOODS):
+        ctx[X_RED_WANTS + g] = 0
+    n_green = 0
+    for slot in range(N_SLOTS):
+        card = s[SLOT_CARD + slot]
+        if card < 0 or not _beside_free_space(s, slot):
+            continue
+        if is_red(t, card):
+            for g in range(N_GOODS):
+                if t[T_CARD_GIVE + card * N_GOODS + g] > 0:
+                    ctx[X_RED_WANTS + g] = 1
+        else:
+            ctx[X_GREEN + n_green] = card
+            ctx[X_GREEN_K + n_green] = green_k(t, card, counts)
+            pay = T_CARD_PAY + card * 4
+            ctx[X_GREEN_UNITS + n_green] = t[pay + PAY_VP] + t[pay + PAY_COINS] + t[pay + PAY_BREAD] + t[pay + PAY_STEPS]
+            n_green += 1
+    ctx[X_GREEN_N] = n_green
+
+
+@njit(cache=True)
+def placement_features(s, t, p, seat, tile, cell, res, ctx, from_seal, row):
+    """Features of a legal placement whose ``probe`` result is ``res``, into ``row`` (N_FEATURES,)."""
+    nparts = t[T_TILE_NPARTS + tile]
+    row[F_TILE_PARTS] = nparts
+    row[F_DARK] = t[T_TILE_DARK + tile]
+    row[F_MATCHED] = res[R_MATCHED]
+    row[F_OPEN_ADDED] = res[R_OPEN_ADDED]
+    row[F_CHIMNEYS] = res[R_CHIMNEYS]
+    banner = s[BANNER_LEFT + seat * N_CELLS + cell]
+    row[F_BANNER] = banner
+    villa_open = 0
+    any_done = False
+    for j in range(nparts):
+        o = R_PART + R_STRIDE * j
+        if res[o] == VILLA and res[o + 1] == 0:
+            villa_open = max(villa_open, res[o + 4])
+        any_done = any_done or res[o + 1] == 1
+    row[F_VILLA_OPEN] = villa_open
+    steps = banner
+    if not any_done and res[R_CHIMNEYS] == 0:
+        _steps_and_overflow(p, ctx, banner, 0, row)
+        return
+    delta = np.zeros(N_COUNTERS, dtype=np.int64)
+    delta[C_CHIMNEYS] = res[R_CHIMNEYS]
+    goods_gain = np.zeros(N_GOODS, dtype=np.int64)
+    coins = 0
+    bread = 0
+    admin = 0
+    merchant_ = False
+    cap = p[PR_LANDSCAPE_REWARD_CAP]
+    for j in range(nparts):
+        o = R_PART + R_STRIDE * j
+        if res[o + 1] == 0:
+            continue
+        ptype = res[o]
+        delta[ptype] += 1
+        row[F_FOUNTAIN_VP] += ctx[X_FOUNTAIN_VP + ptype]
+        if ptype == VILLA:
+            row[F_VILLAS] += 1
+            row[F_VILLA_VP] += villa_vp(t, res[o + 3])
+        elif LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST:
+            row[F_LANDSCAPES] += 1
+            delta[C_LANDSCAPES] += 1
+            goods = res[o + 2] - 1
+            if cap > 0:
+                goods = min(goods, cap)
+            goods_gain[ptype - POND] += goods
+        elif LODGING_FIRST <= ptype <= LODGING_LAST:
+            row[F_LODGINGS] += 1
+            delta[C_LODGINGS] += 1
+            if ptype == MERCHANT:
+                merchant_ = True
+            elif ptype == BAKER:
+                bread += 2
+            elif ptype == ADMINISTRATOR:
+                admin += 2
+            elif ptype == CRAFTSMAN and ctx[X_SEALS] - from_seal > 0:
+                row[F_CRAFTSMAN] += 1
+        else:
+            row[F_SMALL] += 1
+            if ptype == MARKET:
+                coins += 1
+            elif ptype == BAKERY:
+                bread += 1
+            elif ptype == FOUNTAIN:
+                row[F_FOUNTAIN_DRAWS] += 1
+        if ptype < MARKET:
+            row[F_FRAME_VP] += new_task_vp(t, s, p, seat, ptype, res[o + 5], res[o + 6])
+    goods = 0
+    card_goods = 0
+    for g in range(N_GOODS):
+        goods += goods_gain[g]
+        card_goods += goods_gain[g] * ctx[X_RED_WANTS + g]
+    row[F_GOODS] = goods
+    row[F_CARD_GOODS] = card_goods
+    if merchant_:  # valued last, as in the fixed order of AMB-11
+        coins += ctx[X_GOODS] + goods + 1
+        row[F_GOODS_LOST] = ctx[X_GOODS] + goods
+    row[F_COINS] = coins
+    row[F_BREAD] = bread
+    value = 0
+    after = np.empty(N_COUNTERS, dtype=np.int64)
+    for c in range(N_COUNTERS):
+        after[c] = ctx[X_COUNTS + c] + delta[c]
+    for i in range(ctx[X_GREEN_N]):
+        value += (green_k(t, ctx[X_GREEN + i], after) - ctx[X_GREEN_K + i]) * ctx[X_GREEN_UNITS + i]
+    row[F_CARD_VALUE] = value
+    _steps_and_overflow(p, ctx, steps, admin, row)
+
+
+@njit(cache=True)
+def tile_rows(s, t, p, seat, tile, ctx, need, nroot, adj, from_seal, allow_store, feats, acts, n):
+    """Append a row per legal placement of ``tile`` (cells, then rotations), then STORE."""
+    res = np.zeros(R_SIZE, dtype=np.int64)
+    first = ctx[X_FIRST] == 1
+    shovel = shovel_cell(s, t, seat)
+    for cell in range(N_CELLS):
+        if first:
+            if cell != shovel:
+                continue
+        elif adj[cell] <= 0:
+            continue
+        for rot in range(4):
+            if t[T_ROT_UNIQUE + tile * 4 + rot] == 0:
+                continue
+            if not probe(s, t, p, seat, tile, rot, cell, need[cell], nroot[cell], res):
+                continue
+            _clear(feats, acts, n, TURN)
+            acts[n, A_TILE] = tile
+            acts[n, A_CELL] = cell
+            acts[n, A_ROT] = rot
+            feats[n, F_ADJACENT] = adj[cell] if adj[cell] > 0 else 0
+            placement_features(s, t, p, seat, tile, cell, res, ctx, from_seal, feats[n])
+            n += 1
+    if allow_store:
+        _clear(feats, acts, n, TURN)
+        acts[n, A_TILE] = tile
+        feats[n, F_STORE] = 1
+        feats[n, F_TILE_PARTS] = t[T_TILE_NPARTS + tile]
+        feats[n, F_DARK] = t[T_TILE_DARK + tile]
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def district_context(s, t, seat, need, nroot, adj):
+    """Per cell of ``seat``'s district: ``need``/``nroot`` (36, 4) and built neighbours ``adj`` (36,)."""
+    for cell in range(N_CELLS):
+        adj[cell] = cell_context(s, t, seat, cell, need[cell], nroot[cell])
+
+
+# Helpers
+
+
+@njit(cache=True)
+def _clear(feats, acts, n, kind):
+    for f in range(N_FEATURES):
+        feats[n, f] = 0
+    for a in range(N_ACTION_FIELDS):
+        acts[n, a] = -1
+    acts[n, A_KIND] = kind
+
+
+@njit(cache=True)
+def _steps_and_overflow(p, ctx, banner_steps, admin_steps, row):
+    """Steps of the build and the VP of those beyond the last track space (CD-REWARD-10, AMB-16)."""
+    pos = ctx[X_POS]
+    last = ctx[X_LAST]
+    vp = 0
+    for i in range(banner_steps + admin_steps):
+        if pos < last:
+            pos += 1
+        elif p[PR_OVERFLOW_ADMIN_ONLY] == 0 or i >= banner_steps:
+            vp += 1
+    row[F_STEPS] = banner_steps + admin_steps
+    row[F_VP] = vp
+
+
+@njit(cache=True)
+def _beside_free_space(s, slot):
+    for space in range(N_DISC_SPACES):
+        if s[DISC_LIVE + space] and s[S_DISC + space] < 0:
+            if DISC_SLOT_A[space] == slot or DISC_SLOT_B[space] == slot:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _turn_rows(s, t, p, feats, acts):
+    """TURN: movement (D02) x tile (D03) x placement or STORE (D04)."""
+    seat = s[SEAT]
+    pos = s[S_PATRICIAN + seat]
+    bread = s[BREAD + seat]
+    mv_code = np.empty(N_MOVES_MAX, dtype=np.int64)
+    mv_target = np.empty(N_MOVES_MAX, dtype=np.int64)
+    mv_dest = np.empty(N_MOVES_MAX, dtype=np.int64)
+    n_mv = 0
+    cw = step_destination(s, pos, 1)
+    ccw = step_destination(s, pos, -1)
+    if not (cw == pos and p[PR_FULL_LOOP_BREAD] and bread >= 1):  # AMB-3 alternative: must pay bread
+        mv_code[0] = STEP_CW
+        mv_dest[0] = cw
+        mv_code[1] = STEP_CCW
+        mv_dest[1] = ccw
+        mv_target[0] = -1
+        mv_target[1] = -1
+        n_mv = 2
+    if bread >= 1:  # CD-TURN-7
+        for space in range(N_SPACES):
+            if depot_count(s, space) > 0:
+                mv_code[n_mv] = BREAD_TO
+                mv_target[n_mv] = space
+                mv_dest[n_mv] = space
+                n_mv += 1
+            elif p[PR_BREAD_TARGET_TILES] == 0:  # AMB-15 alternative
+                mv_code[n_mv] = BREAD_THEN_CW
+                mv_target[n_mv] = space
+                mv_dest[n_mv] = step_destination(s, space, 1)
+                mv_code[n_mv + 1] = BREAD_THEN_CCW
+                mv_target[n_mv + 1] = space
+                mv_dest[n_mv + 1] = step_destination(s, space, -1)
+                n_mv += 2
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    placement_context(s, t, p, seat, ctx)
+    need = np.empty((N_CELLS, 4), dtype=np.int64)
+    nroot = np.empty((N_CELLS, 4), dtype=np.int64)
+    adj = np.empty(N_CELLS, dtype=np.int64)
+    district_context(s, t, seat, need, nroot, adj)
+    allow_store = not (s[TAKEN + seat] == 0 and p[PR_FIRST_TILE_STORE] == 0)  # CD-BUILD-1, AMB-10
+    block_start = np.full(N_SPACES, -1, dtype=np.int64)
+    block_len = np.zeros(N_SPACES, dtype=np.int64)
+    n = 0
+    for m in range(n_mv):
+        dest = mv_dest[m]
+        start = n
+        if block_start[dest] < 0:
+            for slot in range(DEPOT_SIZE):
+                tile = s[DEPOT + dest * DEPOT_SIZE + slot]
+                if tile < 0:
+                    continue
+                before = n
+                n = tile_rows(s, t, p, seat, tile, ctx, need, nroot, adj, 0, allow_store, feats, acts, n)
+                for r in range(before, n):
+                    acts[r, A_SLOT] = slot
+            block_start[dest] = start
+            block_len[dest] = n - start
+        else:
+            src = block_start[dest]
+            for r in range(block_len[dest]):
+                feats[n + r] = feats[src + r]
+                acts[n + r] = acts[src + r]
+            n += block_len[dest]
+        tiles_here = depot_count(s, dest)
+        for r in range(start, n):
+            acts[r, A_MOVE] = mv_code[m]
+            acts[r, A_TARGET] = mv_target[m]
+            acts[r, A_SPACE] = dest
+            feats[r, F_BREAD_SPENT] = 1 if mv_code[m] >= BREAD_TO else 0
+            feats[r, F_DEPOT_TILES] = tiles_here
+    return n
+
+
+@njit(cache=True)
+def _craftsman_rows(s, t, p, feats, acts):
+    """CRAFTSMAN: seal tile (D06) x placement or STORE (D04); DECLINE last if optional (AMB-12)."""
+    seat = s[SEAT]
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    placement_context(s, t, p, seat, ctx)
+    need = np.empty((N_CELLS, 4), dtype=np.int64)
+    nroot = np.empty((N_CELLS, 4), dtype=np.int64)
+    adj = np.empty(N_CELLS, dtype=np.int64)
+    district_context(s, t, seat, need, nroot, adj)
+    n = 0
+    for seal in range(N_SEALS):
+        tile = s[SEAL + seal]
+        if tile < 0:
+            continue
+        start = n
+        n = tile_rows(s, t, p, seat, tile, ctx, need, nroot, adj, 1, p[PR_CRAFTSMAN_STORE] == 1, feats, acts, n)
+        for r in range(start, n):
+            acts[r, A_KIND] = D_CRAFTSMAN
+            acts[r, A_SPACE] = seal
+    if p[PR_CRAFTSMAN_OPTIONAL] or n == 0:
+        # n == 0 only if no tile fits and storing is off: the reward lapses (AMB-12 (c))
+        _clear(feats, acts, n, D_CRAFTSMAN)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _patrician_rows(s, p, feats, acts):
+    """PATRICIAN (D01): any space no patrician stands on (CD-SETUP-11)."""
+    n = 0
+    for space in range(N_SPACES):
+        taken = False
+        for q in range(p[PR_N_PLAYERS]):
+            taken = taken or s[S_PATRICIAN + q] == space
+        if taken:
+            continue
+        _clear(feats, acts, n, PATRICIAN)
+        acts[n, A_SPACE] = space
+        if p[PR_PATRICIANS_AFTER_REVEAL]:  # AMB-14: tiles visible only when placed after reveal
+            feats[n, F_DEPOT_TILES] = depot_count(s, space)
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _reward_order_rows(s, p, feats, acts):
+    """REWARD_ORDER (D05): which pending reward of the current build to resolve next."""
+    seat = s[SEAT]
+    start = s[RW_FRAME + s[RW_NFRAMES] - 1]
+    goods_held = 0
+    for k in range(N_GOODS):
+        goods_held += s[GOODS + seat * N_GOODS + k]
+    n = 0
+    for i in range(start, s[RW_N]):
+        kind = s[RW_KIND + i]
+        _clear(feats, acts, n, REWARD_ORDER)
+        acts[n, A_SLOT] = i - start
+        acts[n, A_COUNT] = kind
+        if LANDSCAPE_FIRST <= kind <= LANDSCAPE_LAST:
+            goods = s[RW_SIZE + i] - 1
+            if p[PR_LANDSCAPE_REWARD_CAP] > 0:
+                goods = min(goods, p[PR_LANDSCAPE_REWARD_CAP])
+            feats[n, F_GOODS] = goods
+        elif kind == MERCHANT:
+            feats[n, F_COINS] = goods_held + 1
+            feats[n, F_GOODS_LOST] = goods_held
+        elif kind == BAKER:
+            feats[n, F_BREAD] = 2
+        elif kind == ADMINISTRATOR:
+            feats[n, F_STEPS] = 2
+        elif kind == CRAFTSMAN:
+            feats[n, F_CRAFTSMAN] = 1
+        elif kind == MARKET:
+            feats[n, F_COINS] = 1
+        elif kind == BAKERY:
+            feats[n, F_BREAD] = 1
+        elif kind == FOUNTAIN:
+            feats[n, F_FOUNTAIN_DRAWS] = 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _fountain_rows(s, t, feats, acts):
+    """FOUNTAIN (D07): the card to put under the deck: a drawn card, or (holding cards) a held one;
+    "none" only when a short deck gave a single card to a player holding cards (AMB-18)."""
+    seat = s[SEAT]
+    nd = s[FD_NDRAWN]
+    h = s[FOUNTAIN_N + seat]
+    total = nd + h
+    hand = np.empty(total, dtype=np.int64)
+    for i in range(nd):
+        hand[i] = s[FD_DRAWN + i]
+    for i in range(h):
+        hand[nd + i] = s[FOUNTAIN_HELD + seat * 24 + i]
+    n = 0
+    first = -1 if nd == 1 else 0
+    last = total if h > 0 else nd
+    for index in range(first, last):
+        _clear(feats, acts, n, D_FOUNTAIN)
+        acts[n, A_SLOT] = index
+        acts[n, A_TILE] = hand[index] if index >= 0 else -1
+        value = 0
+        for i in range(total):
+            if i != index:
+                card = hand[i]
+                value += t[T_FOUNTAIN_VP + card] * _count(s, seat, t[T_FOUNTAIN_COUNTER + card])
+        feats[n, F_FOUNTAIN_VP] = value
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _plan_features(total, row):
+    row[F_VP] = total[O_VP]
+    row[F_STEPS] = total[O_STEPS]
+    row[F_COINS] = total[O_COINS]
+    row[F_BREAD] = total[O_BREAD]
+    row[F_GOODS_LOST] = total[O_GOODS_PAID]
+    row[F_COINS_PAID] = total[O_COINS_PAID]
+    row[F_BREAD_PAID] = total[O_BREAD_PAID]
+    row[F_PENALTIES] = total[O_PENALTY]
+    row[F_FULFILMENTS] = total[O_FULFIL]
+
+
+@njit(cache=True)
+def _disc_rows(s, t, p, feats, acts):
+    """DISC (D08): an empty live disc space; features = best plan for its two cards."""
+    seat = s[SEAT]
+    res = resources(s, seat)
+    counts = counters(s, seat)
+    total = np.zeros(O_SIZE, dtype=np.int64)
+    other = np.zeros(O_SIZE, dtype=np.int64)
+    n = 0
+    for space in range(N_DISC_SPACES):
+        if not s[DISC_LIVE + space] or s[S_DISC + space] >= 0:
+            continue
+        a = s[SLOT_CARD + DISC_SLOT_A[space]]
+        b = s[SLOT_CARD + DISC_SLOT_B[space]]
+        _clear(feats, acts, n, DISC)
+        acts[n, A_SPACE] = space
+        v1 = plan_two_cards(t, p, a, b, counts, res, total)
+        v2 = plan_two_cards(t, p, b, a, counts, res, other)
+        _plan_features(other if v2 > v1 else total, feats[n])
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _card_order_rows(s, t, p, feats, acts):
+    """CARD_ORDER (D09): which triggered card is resolved first."""
+    seat = s[SEAT]
+    res = resources(s, seat)
+    counts = counters(s, seat)
+    total = np.zeros(O_SIZE, dtype=np.int64)
+    for j in range(2):
+        _clear(feats, acts, j, CARD_ORDER)
+        first = s[SC_CARDS + j]
+        acts[j, A_SLOT] = j
+        acts[j, A_TILE] = first
+        plan_two_cards(t, p, first, s[SC_CARDS + 1 - j], counts, res, total)
+        _plan_features(total, feats[j])
+    return 2
+
+
+@njit(cache=True)
+def _fulfil_rows(s, t, p, feats, acts):
+    """FULFIL (D10 + D11's k): bread fulfilments b and normal fulfilments k of the current card."""
+    seat = s[SEAT]
+    card = s[SC_CARDS + s[SC_STAGE]]
+    res = resources(s, seat)
+    bmax = bread_max(p, res)
+    red = is_red(t, card)
+    kmax = red_kmax(t, card, res) if red else green_k(t, card, counters(s, seat))
+    out = np.zeros(O_SIZE, dtype=np.int64)
+    n = 0
+    for b in range(bmax + 1):
+        for k in range(0 if red else kmax, kmax + 1):
+            if not row_allowed(t, p, card, res, b, k, kmax, bmax):
+                continue
+            _clear(feats, acts, n, FULFIL)
+            acts[n, A_TILE] = card
+            acts[n, A_BREAD] = b
+            acts[n, A_COUNT] = k
+            outcome(t, p, card, res, b, k, out)
+            _plan_features(out, feats[n])
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _payment_rows(s, t, feats, acts):
+    """PAYMENT (D11): how many units of one goods kind are paid with coins instead of goods."""
+    seat = s[SEAT]
+    card = s[SC_CARDS + s[SC_STAGE]]
+    kind = s[SC_PAY_KIND]
+    k = s[SC_K]
+    chosen = 0
+    for j in range(kind):
+        chosen += s[SC_PAY_COINS + j]
+    lo, hi = payment_range(s, t, seat, card, k, kind, chosen)
+    need = k * t[T_CARD_GIVE + card * N_GOODS + kind]
+    n = 0
+    for c in range(lo, hi + 1):
+        _clear(feats, acts, n, PAYMENT)
+        acts[n, A_SLOT] = kind
+        acts[n, A_TILE] = card
+        acts[n, A_COUNT] = c
+        feats[n, F_COINS_PAID] = c
+        feats[n, F_GOODS_LOST] = need - c
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _count(s, seat, counter):
+    return s[COUNT + seat * N_COUNTERS + counter]

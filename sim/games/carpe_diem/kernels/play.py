@@ -1,0 +1,54 @@
+"""The compiled play loop: whole games with weight or random policies, no Python per decision."""
+
+import numpy as np
+from numba import njit
+
+from sim.api import POLICY_WEIGHTS
+from sim.games.carpe_diem.decisions import OVER
+from sim.games.carpe_diem.kernels.candidates import candidates
+from sim.games.carpe_diem.kernels.flow import apply_action
+from sim.games.carpe_diem.kernels.setup import new_game
+from sim.games.carpe_diem.state import FIN_TOTAL, PHASE, RANK, SEAT
+from sim.rng import below
+
+
+@njit(cache=True)
+def choose_row(feats, n, policy, weights, streams, seat):
+    """Row index for one seat: argmax of ``feats @ weights`` (first on ties) or a uniform draw."""
+    if policy != POLICY_WEIGHTS:
+        return below(streams, seat, n)
+    best = 0
+    best_value = np.int64(-(1 << 62))
+    width = weights.shape[0]
+    for i in range(n):
+        value = np.int64(0)
+        for f in range(width):
+            value += np.int64(feats[i, f]) * weights[f]
+        if value > best_value:
+            best_value = value
+            best = i
+    return best
+
+
+@njit(cache=True)
+def play_to_end(s, t, p, policies, weights, streams, feats, acts, log):
+    """Play ``s`` to the end. ``policies`` (P,) int64 policy kind per seat; ``weights`` (P, F)
+    int64; ``streams`` (P,) uint64 seat streams; ``feats``/``acts`` candidate buffers."""
+    while s[PHASE] != OVER:
+        n = candidates(s, t, p, feats, acts)
+        seat = s[SEAT]
+        i = choose_row(feats, n, policies[seat], weights[seat], streams, seat)
+        apply_action(s, t, p, acts[i], log)
+
+
+@njit(cache=True)
+def play_batch(t, p, empty_slots, chance_seeds, strategy_seeds, policies, weights, feats, acts, log, out):
+    """Play one game per chance seed ((G,) uint64); ``strategy_seeds`` (G, P) uint64.
+    Writes final VP and rank to ``out`` (G, P, 2) int32."""
+    for g in range(chance_seeds.shape[0]):
+        s = new_game(t, p, chance_seeds[g], empty_slots)
+        streams = strategy_seeds[g].copy()
+        play_to_end(s, t, p, policies, weights, streams, feats, acts, log)
+        for seat in range(out.shape[1]):
+            out[g, seat, 0] = s[FIN_TOTAL + seat]
+            out[g, seat, 1] = s[RANK + seat]

@@ -1,0 +1,174 @@
+"""Game setup (CD-SETUP-1..15): every chance event of the game happens here.
+
+Draw order from the chance stream (fixed, so a seed always gives the same deal): district
+boards, frame pieces (4 per seat, in side order N, E, S, W), scoring cards per deck A..D, the
+layout of the drawn cards, the fountain deck, the light stock, the dark stock.
+Seat 0 is the start player of pass 1 (CD-SETUP-1); the runner decides who sits where.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.games.carpe_diem.constants import (
+    DEPOT_SIZE,
+    MAX_P,
+    N_BOARDS,
+    N_CELLS,
+    N_DARK,
+    N_DISC_SPACES,
+    N_DISCS,
+    N_FOUNTAIN_CARDS,
+    N_FRAME_PIECES,
+    N_LIGHT,
+    N_SEALS,
+    N_SLOTS,
+    N_SPACES,
+)
+from sim.games.carpe_diem.decisions import PATRICIAN as PATRICIAN_DECISION
+from sim.games.carpe_diem.params import PR_N_PLAYERS
+from sim.games.carpe_diem.state import (
+    BANNER_LEFT,
+    BANNER_STAMP,
+    BOARD,
+    CELL_TILE,
+    DARK_STOCK,
+    DEPOT,
+    DISC,
+    DISC_LIVE,
+    DISCS,
+    FDECK,
+    FDECK_COUNT,
+    FDECK_HEAD,
+    FRAME_PIECE,
+    LIGHT_STOCK,
+    N_NODES,
+    N_PLAYERS,
+    PATRICIAN,
+    PHASE,
+    SEAL,
+    SEAT,
+    SETUP_NEXT,
+    SLOT_CARD,
+    STAMP,
+    STATE_SIZE,
+    UF_PARENT,
+    VP,
+    VP_START,
+)
+from sim.games.carpe_diem.tables import (
+    T_BOARD_BANNER,
+    T_DARK,
+    T_DECK_FIRST,
+    T_DECK_SIZE,
+    T_LIGHT,
+)
+from sim.rng import shuffle
+
+# Rule tables as arrays indexed by player count (constants.py has them as dicts for Python).
+START_VP = np.array([[0, 0, 0, 0], [0, 0, 0, 0], [8, 9, 0, 0], [8, 9, 13, 0], [8, 9, 10, 11]], dtype=np.int64)
+CARDS_PER_DECK = np.array([[0] * 4, [0] * 4, [2, 2, 2, 2], [2, 3, 2, 3], [3, 3, 2, 4]], dtype=np.int64)
+DISC_SLOT_A = np.array((0, 1, 3, 4, 6, 7, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8), dtype=np.int64)
+DISC_SLOT_B = np.array((1, 2, 4, 5, 7, 8, 10, 11, 3, 4, 5, 6, 7, 8, 9, 10, 11), dtype=np.int64)
+
+
+@njit(cache=True)
+def new_game(t, p, chance_seed, empty_slots):
+    """A fresh (STATE_SIZE,) int32 state, dealt from ``chance_seed`` (uint64).
+
+    ``empty_slots`` (k,) int64: card slots left empty for this player count (CD-SETUP-7).
+    """
+    s = np.zeros(STATE_SIZE, dtype=np.int32)
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = chance_seed
+    n = p[PR_N_PLAYERS]
+    s[N_PLAYERS] = n
+
+    boards = np.arange(N_BOARDS)
+    shuffle(boards, rng, 0)
+    frames = np.arange(N_FRAME_PIECES)
+    shuffle(frames, rng, 0)
+    for seat in range(MAX_P):
+        s[PATRICIAN + seat] = -1
+        for cell in range(N_CELLS):
+            s[CELL_TILE + seat * N_CELLS + cell] = -1
+        for node in range(N_NODES):
+            s[UF_PARENT + seat * N_NODES + node] = -1
+        if seat >= n:
+            continue
+        s[BOARD + seat] = boards[seat]  # CD-SETUP-3
+        for side in range(4):
+            s[FRAME_PIECE + seat * 4 + side] = frames[seat * 4 + side]  # CD-SETUP-2
+        for cell in range(N_CELLS):
+            s[BANNER_LEFT + seat * N_CELLS + cell] = t[T_BOARD_BANNER + boards[seat] * N_CELLS + cell]
+        s[VP + seat] = START_VP[n, seat]  # CD-SETUP-14
+        s[VP_START + seat] = START_VP[n, seat]
+        s[DISCS + seat] = N_DISCS
+        s[BANNER_STAMP + seat] = seat + 1  # CD-SETUP-13: seat 0 at the bottom of the stack
+    s[STAMP] = n
+
+    # CD-SETUP-6/7: draw per deck, shuffle the drawn cards together, lay them on the live slots.
+    drawn = np.empty(12, dtype=np.int64)
+    n_drawn = 0
+    for deck in range(4):
+        size = t[T_DECK_SIZE + deck]
+        pile = np.arange(size) + t[T_DECK_FIRST + deck]
+        shuffle(pile, rng, 0)
+        for i in range(CARDS_PER_DECK[n, deck]):
+            drawn[n_drawn] = pile[i]
+            n_drawn += 1
+    layout = drawn[:n_drawn].copy()
+    shuffle(layout, rng, 0)
+    i = 0
+    for slot in range(N_SLOTS):
+        s[SLOT_CARD + slot] = -1
+        empty = False
+        for e in range(empty_slots.shape[0]):
+            if empty_slots[e] == slot:
+                empty = True
+        if not empty:
+            s[SLOT_CARD + slot] = layout[i]
+            i += 1
+    for space in range(N_DISC_SPACES):  # CD-SETUP-8
+        s[DISC + space] = -1
+        live = s[SLOT_CARD + DISC_SLOT_A[space]] >= 0 and s[SLOT_CARD + DISC_SLOT_B[space]] >= 0
+        s[DISC_LIVE + space] = 1 if live else 0
+
+    fountain = np.arange(N_FOUNTAIN_CARDS)  # CD-SETUP-9
+    shuffle(fountain, rng, 0)
+    for c in range(N_FOUNTAIN_CARDS):
+        s[FDECK + c] = fountain[c]
+    s[FDECK_HEAD] = 0
+    s[FDECK_COUNT] = N_FOUNTAIN_CARDS
+
+    light = np.empty(N_LIGHT, dtype=np.int64)  # CD-SETUP-10
+    for i in range(N_LIGHT):
+        light[i] = t[T_LIGHT + i]
+    shuffle(light, rng, 0)
+    dark = np.empty(N_DARK, dtype=np.int64)
+    for i in range(N_DARK):
+        dark[i] = t[T_DARK + i]
+    shuffle(dark, rng, 0)
+    for i in range(N_LIGHT):
+        s[LIGHT_STOCK + i] = light[i]
+    for i in range(N_DARK):
+        s[DARK_STOCK + i] = dark[i]
+    for i in range(N_SEALS):
+        s[SEAL + i] = dark[i]
+    deal_pass(s, 1)  # CD-SETUP-12: revealed after the patricians are placed (AMB-14)
+    s[SETUP_NEXT] = 0
+    s[PHASE] = PATRICIAN_DECISION  # D01, seat 0 first
+    s[SEAT] = 0
+    return s
+
+
+@njit(cache=True)
+def deal_pass(s, pass_no):
+    """Deal 4 tiles per depot: light tiles for passes 1-3, the 28 remaining dark tiles for pass 4."""
+    for space in range(N_SPACES):
+        for j in range(DEPOT_SIZE):
+            k = space * DEPOT_SIZE + j
+            if pass_no <= 3:
+                tile = s[LIGHT_STOCK + (pass_no - 1) * 28 + k]
+            else:
+                tile = s[DARK_STOCK + N_SEALS + k]
+            s[DEPOT + k] = tile
