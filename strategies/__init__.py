@@ -1,0 +1,58 @@
+"""Pluggable players. Ids look like ``carpe_diem/greedy``, ``greedy(vp=12)`` or ``random``.
+
+A short id (``greedy``) is looked up for the game at hand; ``random`` works for every game.
+Parameters in brackets override the strategy's feature weights.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sim.errors import BgsimError, StrategyError
+from sim.registry import parse_id
+
+__all__ = ["available_strategies", "make_strategy", "register_strategy"]
+
+
+@dataclass(frozen=True)
+class StrategyEntry:
+    game: str  # game name, or "*" for every game
+    name: str
+    factory: Callable  # factory(game, **params) -> Strategy
+    summary: str
+
+
+_STRATEGIES: dict[tuple[str, str], StrategyEntry] = {}
+
+
+def register_strategy(game: str, name: str, factory: Callable, summary: str) -> None:
+    _STRATEGIES[(game, name)] = StrategyEntry(game, name, factory, summary)
+
+
+def available_strategies(game_name: str) -> list[StrategyEntry]:
+    _load_builtin()
+    return [e for (g, _), e in sorted(_STRATEGIES.items()) if g in (game_name, "*")]
+
+
+def make_strategy(strategy_id: str, game):
+    """The strategy for ``strategy_id`` playing ``game``; a StrategyError for unknown ids."""
+    _load_builtin()
+    text = strategy_id.strip()
+    prefix, _, rest = text.partition("/")
+    if rest:
+        if prefix != game.name:
+            raise StrategyError(f"strategy {strategy_id!r} is for {prefix!r}, not {game.name!r}")
+        text = rest
+    try:
+        name, params = parse_id(text)
+    except BgsimError:
+        raise StrategyError(f"strategy id {strategy_id!r} is not of the form name or name(key=value, ...)") from None
+    entry = _STRATEGIES.get((game.name, name)) or _STRATEGIES.get(("*", name))
+    if entry is None:
+        known = ", ".join(e.name for e in available_strategies(game.name))
+        raise StrategyError(f"unknown strategy {strategy_id!r} for {game.name} (known: {known})")
+    return entry.factory(game, **params)
+
+
+def _load_builtin() -> None:
+    import strategies.carpe_diem  # noqa: F401
+    import strategies.generic  # noqa: F401

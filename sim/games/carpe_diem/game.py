@@ -65,6 +65,10 @@ class CarpeDiem:
         """A dealt game, (STATE_SIZE,) int32, waiting for seat 0's patrician (D01)."""
         return new_game(self.tables, self.param_array, np.uint64(seeds.chance), self.empty_slots)
 
+    def new_log(self) -> np.ndarray:
+        """An empty event log for ``apply``/``play_compiled`` (see ``events.py``)."""
+        return new_log()
+
     def is_over(self, state: np.ndarray) -> bool:
         return int(state[PHASE]) == OVER
 

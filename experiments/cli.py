@@ -1,0 +1,203 @@
+"""The ``bgsim`` command line: a thin shell over importable functions.
+
+Bad input (unknown game, parameter, strategy, player count, broken data file, bad option)
+prints one line ``bgsim: error: ...`` on stderr and exits with status 2.
+"""
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from sim.errors import BgsimError
+from sim.registry import available_games, make_game
+
+app = typer.Typer(
+    name="bgsim",
+    help="Monte Carlo balance lab for Euro board games.",
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    no_args_is_help=True,
+)
+out = Console()
+err = Console(stderr=True)
+
+GameArg = Annotated[str, typer.Argument(help="Game id, e.g. carpe_diem or 'carpe_diem(full_loop=bread_else_stay)'.")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Player count (overrides the id).")]
+StrategiesOpt = Annotated[
+    str, typer.Option("--strategies", "-s", help="Comma-separated strategy ids, one per seat, or one for all seats.")
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed (non-negative integer).", min=0)]
+
+
+def _game(game_id: str, players: int | None):
+    overrides = {} if players is None else {"n_players": players}
+    return make_game(game_id, **overrides)
+
+
+def _strategy_ids(text: str, n_players: int) -> list[str]:
+    ids = [part.strip() for part in _split_top_level(text) if part.strip()]
+    if len(ids) == 1:
+        ids = ids * n_players
+    if len(ids) != n_players:
+        raise BgsimError(f"--strategies lists {len(ids)} strategies for {n_players} seats")
+    return ids
+
+
+@app.command()
+def games() -> None:
+    """List the games and their parameters (with defaults)."""
+    for name, entry in available_games().items():
+        out.print(f"[bold]{name}[/bold]: {entry.summary}")
+        if name == "carpe_diem":
+            from sim.games.carpe_diem.params import PARAM_DOCS, Params
+
+            defaults = Params()
+            for param, doc in PARAM_DOCS.items():
+                out.print(f"  {param} = {getattr(defaults, param)!r}  [dim]{doc}[/dim]", highlight=False)
+
+
+@app.command()
+def strategies(game_id: GameArg = "carpe_diem") -> None:
+    """List the strategies available for a game."""
+    from strategies import available_strategies
+
+    game = make_game(game_id)
+    for entry in available_strategies(game.name):
+        out.print(f"  {entry.name:<12} {entry.summary}", highlight=False)
+
+
+@app.command()
+def features(game_id: GameArg = "carpe_diem") -> None:
+    """List the feature columns of a game's candidate tables (what strategies can weigh)."""
+    game = make_game(game_id)
+    docs = getattr(sys.modules[type(game).__module__.rsplit(".", 1)[0] + ".features"], "FEATURE_DOCS", {})
+    for name in game.feature_names:
+        out.print(f"  {name:<22} {docs.get(name, '')}", highlight=False)
+
+
+@app.command()
+def data(
+    game_id: GameArg = "carpe_diem",
+    data_dir: Annotated[str | None, typer.Option(help="Directory with replacement data files to check.")] = None,
+) -> None:
+    """Validate a game's component data files and show their status and source."""
+    overrides = {} if data_dir is None else {"data_dir": data_dir}
+    game = make_game(game_id, **overrides)
+    table = Table("file", "status", "source", "sha256")
+    for name, info in game.components.files.items():
+        table.add_row(info["path"], info["status"], info["source"], info["sha256"][:12])
+    out.print(table)
+    out.print("all data files are valid")
+
+
+@app.command()
+def play(
+    game_id: GameArg,
+    players: PlayersOpt = None,
+    seed: SeedOpt = 1,
+    strategies_: StrategiesOpt = "greedy",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the game as JSON events.")] = False,
+    summary: Annotated[bool, typer.Option("--summary", help="Leave out the turns.")] = False,
+    validate: Annotated[bool, typer.Option("--validate", help="Check every action against the legal set.")] = False,
+) -> None:
+    """Play one game and print its trace: turns, scorings, districts and the score sheet."""
+    from sim.play import play_game
+    from sim.seeding import game_seeds
+    from strategies import make_strategy
+
+    game = _game(game_id, players)
+    seats = [make_strategy(sid, game) for sid in _strategy_ids(strategies_, game.n_players)]
+    seeds = game_seeds(seed)
+    played = play_game(game, seats, seeds, log=True, validate=validate)
+    from sim.games.carpe_diem.render import trace_json, trace_text
+
+    ids = [s.id for s in seats]
+    if as_json:
+        sys.stdout.write(json.dumps(trace_json(game, played.state, played.log, seeds, ids), indent=1) + "\n")
+    else:
+        sys.stdout.write(trace_text(game, played.state, played.log, seeds, ids, summary=summary))
+
+
+@app.command()
+def simulate(
+    game_id: GameArg,
+    players: PlayersOpt = None,
+    n_games: Annotated[int, typer.Option("--games", "-n", help="Number of games.", min=1)] = 1000,
+    strategies_: StrategiesOpt = "greedy",
+    seed: SeedOpt = 1,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+) -> None:
+    """Play a batch of games in this process and print the per-seat table with 95 % intervals."""
+    from experiments.simulate import seat_table, simulate as run
+
+    game = _game(game_id, players)
+    ids = _strategy_ids(strategies_, game.n_players)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
+    with Progress(*columns, console=err, disable=quiet, transient=True) as progress:
+        task = progress.add_task(game.id, total=n_games, rate="-")
+
+        def advance(k: int) -> None:
+            progress.advance(task, k)
+            elapsed = progress.tasks[0].elapsed or 0.0
+            done = progress.tasks[0].completed
+            if elapsed > 0:
+                progress.update(task, rate=f"{done / elapsed:,.0f}")
+
+        frame = run(game, ids, n_games, seed, on_progress=advance)
+    seats = seat_table(frame)
+    table = Table(title=f"{game.id}: {n_games} games, seed {seed}")
+    for col in ("seat", "strategy", "mean VP [95% CI]", "win rate [95% CI]", "mean rank"):
+        table.add_column(col)
+    for row in seats.itertuples():
+        table.add_row(str(row.seat), row.strategy, f"{row.mean_vp:.1f} [{row.vp_low:.1f}, {row.vp_high:.1f}]",
+                      f"{row.win_rate:.1%} [{row.win_low:.1%}, {row.win_high:.1%}]", f"{row.mean_rank:.2f}")
+    out.print(table)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``bgsim`` script: one-line errors with exit status 2 for bad input."""
+    try:
+        code = app(args=argv, prog_name="bgsim", standalone_mode=False)
+    except typer.TyperException as exc:  # option and argument errors of the command line
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            sys.stdout.write(exc.format_message() + "\n")
+            sys.exit(0)
+        _fail(exc.format_message())
+    except typer.Abort:
+        err.print("aborted")
+        sys.exit(130)
+    except BgsimError as exc:
+        _fail(str(exc))
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+# Helpers
+
+
+def _fail(message: str) -> None:
+    sys.stderr.write(f"bgsim: error: {' '.join(message.split())}\n")
+    sys.exit(2)
+
+
+def _split_top_level(text: str) -> list[str]:
+    """Split at commas outside brackets, so 'greedy(vp=2,coins=1),random' gives two ids."""
+    parts, depth, current = [], 0, ""
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append(current)
+            current = ""
+            continue
+        depth += (ch == "(") - (ch == ")")
+        current += ch
+    parts.append(current)
+    return parts
+
+
+if __name__ == "__main__":
+    main()

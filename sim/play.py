@@ -1,0 +1,53 @@
+"""Play one game between strategies: the compiled loop when every seat allows it, else per decision."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.api import Game, GameResult, Strategy
+from sim.errors import IllegalActionError, StrategyError
+from sim.seeding import GameSeeds, strategy_streams
+
+__all__ = ["PlayedGame", "play_game"]
+
+
+@dataclass
+class PlayedGame:
+    game: Game
+    seeds: GameSeeds
+    strategies: tuple[str, ...]  # strategy id per seat
+    state: np.ndarray  # final state
+    result: GameResult
+    log: np.ndarray | None  # event log, if requested
+
+
+def play_game(game: Game, strategies: Sequence[Strategy], seeds: GameSeeds, *, log: bool = False,
+              validate: bool = False, compiled: bool = True) -> PlayedGame:
+    """Play a whole game; ``strategies[i]`` sits in seat i (seat 0 starts).
+
+    ``validate`` checks every action against the legal set (the debug path); ``compiled=False``
+    forces the per-decision Python loop even for strategies that could run compiled.
+    """
+    if len(strategies) != game.n_players:
+        raise StrategyError(f"{game.id} needs {game.n_players} strategies, got {len(strategies)}")
+    state = game.new_state(seeds)
+    streams = strategy_streams(seeds, game.n_players)
+    events = game.new_log() if log else None
+    policies = [s.compiled_policy(game) for s in strategies]
+    if compiled and not validate and all(p is not None for p in policies) and hasattr(game, "play_compiled"):
+        game.play_compiled(state, policies, streams, events)
+    else:
+        while not game.is_over(state):
+            table = game.decision(state)
+            seat = table.seat
+            row = strategies[seat].choose(table, streams[seat: seat + 1])
+            if not 0 <= row < len(table):
+                raise IllegalActionError(
+                    f"game seeds {seeds}: strategy {strategies[seat].id} chose row {row} of {len(table)}"
+                )
+            try:
+                game.apply(state, table.actions[row], events, validate=validate)
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"game seeds {seeds}: {exc}") from None
+    return PlayedGame(game, seeds, tuple(s.id for s in strategies), state, game.result(state), events)

@@ -1,0 +1,71 @@
+"""Strategy building blocks: feature weights (compiled tier) and uniform random choice."""
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sim.api import POLICY_RANDOM, POLICY_WEIGHTS, CandidateTable, CompiledPolicy
+from sim.errors import StrategyError
+from sim.rng import below
+
+__all__ = ["RandomStrategy", "WeightStrategy", "load_weights"]
+
+
+@dataclass(frozen=True)
+class RandomStrategy:
+    """Uniform choice among the legal rows, drawn from the seat's strategy stream."""
+
+    id: str = "random"
+
+    def choose(self, table: CandidateTable, stream: np.ndarray) -> int:
+        return int(below(stream, 0, len(table)))
+
+    def compiled_policy(self, game) -> CompiledPolicy:
+        return CompiledPolicy(POLICY_RANDOM, np.zeros(len(game.feature_names), dtype=np.int64))
+
+
+@dataclass(frozen=True)
+class WeightStrategy:
+    """Score every row as ``features @ weights`` (integers) and take the first best row.
+
+    The same weights run inside the compiled play loop (``compiled_policy``) and here in Python
+    (``choose``); both pick the same row, so both tiers play the same games.
+    """
+
+    id: str
+    weights: np.ndarray  # (F,) int64, in the order of game.feature_names
+    description: str = ""
+
+    def choose(self, table: CandidateTable, stream: np.ndarray) -> int:
+        del stream  # deterministic
+        return int(np.argmax(table.features.astype(np.int64) @ self.weights))
+
+    def compiled_policy(self, game) -> CompiledPolicy:
+        return CompiledPolicy(POLICY_WEIGHTS, self.weights)
+
+
+def load_weights(path: Path, feature_names: tuple[str, ...], overrides: dict | None = None) -> tuple[np.ndarray, str]:
+    """(F,) int64 weights from a TOML file ``[weights] name = integer``, then ``overrides``.
+
+    Unknown feature names and non-integer values are one-line StrategyErrors naming the entry.
+    """
+    try:
+        doc = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise StrategyError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise StrategyError(f"{Path(path).name}: not valid TOML ({exc})") from None
+    table = doc.get("weights")
+    if not isinstance(table, dict):
+        raise StrategyError(f"{Path(path).name}: missing [weights] table")
+    weights = np.zeros(len(feature_names), dtype=np.int64)
+    for source, entries in ((Path(path).name, table), ("strategy id", overrides or {})):
+        for name, value in entries.items():
+            if name not in feature_names:
+                raise StrategyError(f"{source}: weights.{name}: unknown feature (see `bgsim features`)")
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise StrategyError(f"{source}: weights.{name}: must be an integer, got {value!r}")
+            weights[feature_names.index(name)] = value
+    return weights, str(doc.get("description", ""))
