@@ -1,0 +1,36 @@
+"""Game ids: parsing, canonical ids, and one-line errors."""
+
+import pytest
+
+from sim import make_game
+from sim.errors import GameIdError
+from sim.registry import parse_id
+
+
+def test_parse_id_reads_literals_and_bare_words():
+    assert parse_id("carpe_diem") == ("carpe_diem", {})
+    assert parse_id("carpe_diem(n_players=3, full_loop=bread_else_stay, vp_floor=0, canonical_payment=true)") == (
+        "carpe_diem", {"n_players": 3, "full_loop": "bread_else_stay", "vp_floor": 0, "canonical_payment": True})
+    assert parse_id("carpe_diem(data_dir='my/data')")[1] == {"data_dir": "my/data"}
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("carpe diem", "is not of the form"),
+    ("carpe_diem(3)", "is not of the form"),
+    ("carpe_diem(n_players=f(3))", "is not a literal"),
+    ("carpe_diem(n_players=[3])", "n_players must be an integer, got \\[3\\]"),
+    ("carpe_diem(n_players='three')", "n_players must be an integer"),
+    ("carpe_diem(vp_floor=-2)", "vp_floor must be at least 0"),
+    ("carpe_diem(frame_task_vp='5,4')", "frame_task_vp must look like"),
+    ("carpe_diem(villa_vp_table=steep)", "villa_vp_table 'steep' is not in villa_table.toml"),
+])
+def test_bad_ids_raise_one_line_game_id_errors(text, message):
+    with pytest.raises(GameIdError, match=message) as info:
+        make_game(text)
+    assert "\n" not in str(info.value)
+
+
+def test_canonical_id_lists_the_non_default_parameters():
+    game = make_game("carpe_diem(full_loop=bread_else_stay)", n_players=2)
+    assert game.id == "carpe_diem(n_players=2, full_loop=bread_else_stay)"
+    assert make_game("carpe_diem").id == "carpe_diem(n_players=4)"
