@@ -89,7 +89,7 @@ def data(
     overrides = {} if data_dir is None else {"data_dir": data_dir}
     game = make_game(game_id, **overrides)
     table = Table("file", "status", "source", "sha256")
-    for name, info in game.components.files.items():
+    for info in game.components.files.values():
         table.add_row(info["path"], info["status"], info["source"], info["sha256"][:12])
     out.print(table)
     out.print("all data files are valid")
@@ -133,7 +133,8 @@ def simulate(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
 ) -> None:
     """Play a batch of games in this process and print the per-seat table with 95 % intervals."""
-    from experiments.simulate import seat_table, simulate as run
+    from experiments.simulate import seat_table
+    from experiments.simulate import simulate as run
 
     game = _game(game_id, players)
     ids = _strategy_ids(strategies_, game.n_players)

@@ -43,7 +43,10 @@ def seat_table(frame: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
         n = len(group)
         vp = group["final_vp"].to_numpy(dtype=float)
         sem = stats.sem(vp) if n > 1 else float("nan")
-        lo, hi = stats.t.interval(confidence, n - 1, loc=vp.mean(), scale=sem) if n > 1 and sem > 0 else (vp.mean(),) * 2
+        if n > 1 and sem > 0:
+            lo, hi = stats.t.interval(confidence, n - 1, loc=vp.mean(), scale=sem)
+        else:
+            lo = hi = vp.mean()
         wins = int(group["won"].sum())
         ci = stats.binomtest(wins, n).proportion_ci(confidence_level=confidence, method="wilson")
         out.append({"seat": int(seat), "strategy": group["strategy"].iloc[0], "games": n,

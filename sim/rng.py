@@ -8,10 +8,15 @@ SplitMix64 stream whose 64-bit seed is derived from a NumPy ``SeedSequence`` (se
 A stream's state is one element of a ``uint64`` array, so kernels can advance it in place.
 """
 
+import warnings
+
 import numpy as np
-from numba import njit
+from numba import config, njit
 
 __all__ = ["next_u64", "below", "shuffle", "new_stream"]
+
+if config.DISABLE_JIT:  # uncompiled, NumPy warns about the intended 64-bit wrap-around
+    warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning, module=__name__)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -1,6 +1,6 @@
 """Carpe Diem (Stefan Feld, alea 2018), 2nd-edition rules, 2-4 players."""
 
-from sim.games.carpe_diem.game import CarpeDiem, RULES_VERSION
+from sim.games.carpe_diem.game import RULES_VERSION, CarpeDiem
 from sim.games.carpe_diem.params import Params
 from sim.registry import register
 

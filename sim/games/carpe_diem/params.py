@@ -72,7 +72,7 @@ PARAM_DOCS = {
     "tie_stack_order": "AMB-13 on a shared banner space, which disc counts as further back",
     "patrician_placement": "AMB-14 patricians are placed before or after the pass-1 tiles are revealed",
     "bread_target_must_have_tiles": "AMB-15 a bread move must end at a depot with tiles",
-    "track_overflow_vp": "AMB-16 steps beyond the last track space pay 1 VP for every source, or only the administrator",
+    "track_overflow_vp": "AMB-16 steps beyond the track end pay 1 VP for every source, or only the administrator's",
     "vp_floor": "AMB-17 lowest possible VP (none = VP may go negative)",
     "fountain_short_deck": "AMB-18 a fountain with fewer than 2 cards left draws what is there, or nothing",
     "feature_scores_one_task_only": "AMB-19 one completed feature satisfies at most one frame task",

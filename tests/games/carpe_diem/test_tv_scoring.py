@@ -9,7 +9,6 @@ which runs the final scoring).
 import numpy as np
 import pytest
 
-from sim.games.carpe_diem import constants as K
 from sim.games.carpe_diem import decisions as D
 from sim.games.carpe_diem.events import EV_CARD, EV_FINAL, EV_MERCHANT, events
 from sim.games.carpe_diem.kernels.district import villa_vp
@@ -25,7 +24,6 @@ from tests.games.carpe_diem.helpers import (
     find_tile,
     fresh,
     game,
-    matching_rows,
     preset,
     rotation,
     set_goods,

@@ -145,7 +145,6 @@ from sim.games.carpe_diem.params import (
     PR_LANDSCAPE_REWARD_CAP,
     PR_N_PLAYERS,
     PR_OVERFLOW_ADMIN_ONLY,
-    PR_PATRICIANS_AFTER_REVEAL,
 )
 from sim.games.carpe_diem.state import (
     BANNER_LEFT,
@@ -154,14 +153,13 @@ from sim.games.carpe_diem.state import (
     BUILT,
     COUNT,
     DEPOT,
-    DISC as S_DISC,
     DISC_LIVE,
     FD_DRAWN,
     FD_NDRAWN,
     FOUNTAIN_HELD,
     FOUNTAIN_N,
     GOODS,
-    PATRICIAN as S_PATRICIAN,
+    PATRICIANS_REVEALED,
     PHASE,
     RW_FRAME,
     RW_KIND,
@@ -178,11 +176,19 @@ from sim.games.carpe_diem.state import (
     SLOT_CARD,
     TAKEN,
 )
+from sim.games.carpe_diem.state import (
+    DISC as S_DISC,
+)
+from sim.games.carpe_diem.state import (
+    PATRICIAN as S_PATRICIAN,
+)
 from sim.games.carpe_diem.tables import (
     T_CARD_GIVE,
     T_CARD_PAY,
     T_FOUNTAIN_COUNTER,
     T_FOUNTAIN_VP,
+    T_PART_CHIM,
+    T_PART_TYPE,
     T_ROT_UNIQUE,
     T_TILE_DARK,
     T_TILE_NPARTS,
@@ -218,7 +224,7 @@ def candidates(s, t, p, feats, acts):
     if kind == D_CRAFTSMAN:
         return _craftsman_rows(s, t, p, feats, acts)
     if kind == PATRICIAN:
-        return _patrician_rows(s, p, feats, acts)
+        return _patrician_rows(s, t, p, feats, acts)
     if kind == REWARD_ORDER:
         return _reward_order_rows(s, p, feats, acts)
     if kind == D_FOUNTAIN:
@@ -292,7 +298,8 @@ def placement_context(s, t, p, seat, ctx):
             ctx[X_GREEN + n_green] = card
             ctx[X_GREEN_K + n_green] = green_k(t, card, counts)
             pay = T_CARD_PAY + card * 4
-            ctx[X_GREEN_UNITS + n_green] = t[pay + PAY_VP] + t[pay + PAY_COINS] + t[pay + PAY_BREAD] + t[pay + PAY_STEPS]
+            units = t[pay + PAY_VP] + t[pay + PAY_COINS] + t[pay + PAY_BREAD] + t[pay + PAY_STEPS]
+            ctx[X_GREEN_UNITS + n_green] = units
             n_green += 1
     ctx[X_GREEN_N] = n_green
 
@@ -560,16 +567,16 @@ def _craftsman_rows(s, t, p, feats, acts):
         for r in range(start, n):
             acts[r, A_KIND] = D_CRAFTSMAN
             acts[r, A_SPACE] = seal
-    if p[PR_CRAFTSMAN_OPTIONAL] or n == 0:
-        # n == 0 only if no tile fits and storing is off: the reward lapses (AMB-12 (c))
+    if p[PR_CRAFTSMAN_OPTIONAL]:
         _clear(feats, acts, n, D_CRAFTSMAN)
         n += 1
     return n
 
 
 @njit(cache=True)
-def _patrician_rows(s, p, feats, acts):
-    """PATRICIAN (D01): any space no patrician stands on (CD-SETUP-11)."""
+def _patrician_rows(s, t, p, feats, acts):
+    """PATRICIAN (D01): any space no patrician stands on (CD-SETUP-11). Once the tiles are face up
+    (AMB-14 alternative) the rows describe the tiles in the two depots the first step can reach."""
     n = 0
     for space in range(N_SPACES):
         taken = False
@@ -579,8 +586,20 @@ def _patrician_rows(s, p, feats, acts):
             continue
         _clear(feats, acts, n, PATRICIAN)
         acts[n, A_SPACE] = space
-        if p[PR_PATRICIANS_AFTER_REVEAL]:  # AMB-14: tiles visible only when placed after reveal
-            feats[n, F_DEPOT_TILES] = depot_count(s, space)
+        if s[PATRICIANS_REVEALED]:
+            for side in (1, N_SPACES - 1):
+                depot = (space + side) % N_SPACES
+                for j in range(DEPOT_SIZE):
+                    tile = s[DEPOT + depot * DEPOT_SIZE + j]
+                    if tile < 0:
+                        continue
+                    feats[n, F_DEPOT_TILES] += 1
+                    feats[n, F_TILE_PARTS] += t[T_TILE_NPARTS + tile]
+                    for k in range(t[T_TILE_NPARTS + tile]):
+                        ptype = t[T_PART_TYPE + tile * 2 + k]
+                        feats[n, F_CHIMNEYS] += t[T_PART_CHIM + tile * 2 + k]
+                        if ptype >= MARKET:
+                            feats[n, F_SMALL] += 1
         n += 1
     return n
 

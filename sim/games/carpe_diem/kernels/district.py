@@ -26,7 +26,7 @@ from sim.games.carpe_diem.constants import (
     SIDE,
     VILLA,
 )
-from sim.games.carpe_diem.params import PR_FRAME_LINE_STRADDLE, PR_LANDSCAPE_MAX
+from sim.games.carpe_diem.params import PR_FRAME_LINE_STRADDLE, PR_LANDSCAPE_MAX, PR_ONE_TASK_PER_FEATURE
 from sim.games.carpe_diem.state import (
     BOARD,
     BUILT,
@@ -268,8 +268,10 @@ def task_type(t, s, seat, task):
 
 @njit(cache=True)
 def new_task_vp(t, s, p, seat, ptype, rows, cols):
-    """VP of frame tasks not yet met that a completed feature of ``ptype`` would meet."""
+    """VP of frame tasks not yet met that a completed feature of ``ptype`` would meet; with
+    AMB-19's alternative one feature serves one task, so only the most valuable counts."""
     total = 0
+    best = 0
     for task in range(8):
         if s[TASK_DONE + seat * 8 + task]:
             continue
@@ -277,8 +279,25 @@ def new_task_vp(t, s, p, seat, ptype, rows, cols):
             continue
         if on_task_line(t, s, p, seat, task, rows, cols):
             piece = s[FRAME_PIECE + seat * 4 + task // 2]
-            total += t[T_FRAME_VP + piece * 2 + task % 2]
-    return total
+            vp = t[T_FRAME_VP + piece * 2 + task % 2]
+            total += vp
+            best = max(best, vp)
+    return best if p[PR_ONE_TASK_PER_FEATURE] else total
+
+
+@njit(cache=True)
+def any_legal_placement(s, t, p, seat, tile):
+    """Whether ``tile`` can be built anywhere in ``seat``'s (non-empty) district."""
+    need = np.empty(4, dtype=np.int64)
+    nroot = np.empty(4, dtype=np.int64)
+    res = np.empty(R_SIZE, dtype=np.int64)
+    for cell in range(N_CELLS):
+        if cell_context(s, t, seat, cell, need, nroot) <= 0:
+            continue
+        for rot in range(4):
+            if probe(s, t, p, seat, tile, rot, cell, need, nroot, res):
+                return True
+    return False
 
 
 @njit(cache=True)

@@ -71,18 +71,16 @@ from sim.games.carpe_diem.events import (
     log_event,
 )
 from sim.games.carpe_diem.kernels.cards import (
-    RES_COINS,
     bread_max,
+    counters,
     green_k,
     is_red,
-    red_feasible,
     red_kmax,
     resolve_card,
     resources,
-    counters,
     row_allowed,
 )
-from sim.games.carpe_diem.kernels.district import build
+from sim.games.carpe_diem.kernels.district import any_legal_placement, build
 from sim.games.carpe_diem.kernels.economy import (
     STEP_ADMINISTRATOR,
     STEP_BANNER,
@@ -99,8 +97,11 @@ from sim.games.carpe_diem.kernels.final import final_scoring
 from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B, deal_pass
 from sim.games.carpe_diem.params import (
     PR_CANONICAL_PAYMENT,
+    PR_CRAFTSMAN_OPTIONAL,
+    PR_CRAFTSMAN_STORE,
     PR_FOUNTAIN_SHORT_NONE,
     PR_LANDSCAPE_REWARD_CAP,
+    PR_RED_MIN_ONE,
     PR_REWARD_ORDER_FIXED,
     PR_SUPPLY_LIMITS,
     PR_VP_FLOOR,
@@ -122,7 +123,6 @@ from sim.games.carpe_diem.state import (
     N_PLAYERS,
     PASS_NO,
     PASS_START,
-    PATRICIAN as S_PATRICIAN,
     PATRICIANS_REVEALED,
     PHASE,
     REMOVED,
@@ -132,6 +132,7 @@ from sim.games.carpe_diem.state import (
     RW_NFRAMES,
     RW_SIZE,
     SC_B,
+    SC_BREAD_USED,
     SC_CARDS,
     SC_INDEX,
     SC_K,
@@ -140,7 +141,6 @@ from sim.games.carpe_diem.state import (
     SC_PAY_KIND,
     SC_SPACE,
     SC_STAGE,
-    SC_BREAD_USED,
     SEAL,
     SEAT,
     SETUP_NEXT,
@@ -149,7 +149,12 @@ from sim.games.carpe_diem.state import (
     TAKEN,
     TURN_NO,
     TURNS,
+)
+from sim.games.carpe_diem.state import (
     DISC as S_DISC,
+)
+from sim.games.carpe_diem.state import (
+    PATRICIAN as S_PATRICIAN,
 )
 from sim.games.carpe_diem.tables import T_CARD_GIVE, T_CARD_PAY
 
@@ -268,8 +273,12 @@ def payment_range(s, t, seat, card, k, kind, chosen_before):
 
 @njit(cache=True)
 def card_order_matters(t, p, a, b):
-    """D09 is asked only if a payout of one card (coins, bread) could serve the other, or a VP floor is set."""
+    """D09 is asked only if the order can change the outcome: a payout of one card (coins, bread)
+    could serve the other, a VP floor is set, or (AMB-9 alternative) a red card must be fulfilled
+    if possible, so the first card may use up what the second needs."""
     if p[PR_VP_FLOOR] >= 0:
+        return True
+    if p[PR_RED_MIN_ONE] and (is_red(t, a) or is_red(t, b)):
         return True
     for card in (a, b):
         pay = T_CARD_PAY + card * 4
@@ -448,10 +457,14 @@ def _resolve_one(s, t, p, kind, size, log):
         log_event(log, EV_BREAD, seat, gain_bread(s, p, seat, 1, log))
     elif kind == CRAFTSMAN:
         for i in range(N_SEALS):
-            if s[SEAL + i] >= 0:
+            tile = s[SEAL + i]
+            if tile < 0:
+                continue
+            if p[PR_CRAFTSMAN_OPTIONAL] or p[PR_CRAFTSMAN_STORE] or any_legal_placement(s, t, p, seat, tile):
                 s[PHASE] = D_CRAFTSMAN
                 return True
-        log_event(log, EV_CRAFTSMAN, seat, -1, -1)  # the display is empty: no effect
+        # the display is empty, or (AMB-12 (c)) no seal tile can be built: no effect
+        log_event(log, EV_CRAFTSMAN, seat, -1, -1)
     elif kind == FOUNTAIN:
         if p[PR_FOUNTAIN_SHORT_NONE] and s[FDECK_COUNT] < 2:
             log_event(log, EV_FOUNTAIN_DRAW, seat, 0, -1, -1)

@@ -25,7 +25,7 @@ from sim.games.carpe_diem.constants import (
     N_SPACES,
 )
 from sim.games.carpe_diem.decisions import PATRICIAN as PATRICIAN_DECISION
-from sim.games.carpe_diem.params import PR_N_PLAYERS
+from sim.games.carpe_diem.params import PR_N_PLAYERS, PR_PATRICIANS_AFTER_REVEAL
 from sim.games.carpe_diem.state import (
     BANNER_LEFT,
     BANNER_STAMP,
@@ -44,6 +44,7 @@ from sim.games.carpe_diem.state import (
     N_NODES,
     N_PLAYERS,
     PATRICIAN,
+    PATRICIANS_REVEALED,
     PHASE,
     SEAL,
     SEAT,
@@ -156,6 +157,7 @@ def new_game(t, p, chance_seed, empty_slots):
         s[SEAL + i] = dark[i]
     deal_pass(s, 1)  # CD-SETUP-12: revealed after the patricians are placed (AMB-14)
     s[SETUP_NEXT] = 0
+    s[PATRICIANS_REVEALED] = p[PR_PATRICIANS_AFTER_REVEAL]  # AMB-14
     s[PHASE] = PATRICIAN_DECISION  # D01, seat 0 first
     s[SEAT] = 0
     return s
