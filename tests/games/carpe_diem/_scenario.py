@@ -174,9 +174,14 @@ def finish_game(g, s, seat: int = 0, card_a: str = "D21", card_b: str = "D22", l
 def set_fountain_deck(g, s, top: list[str], held: dict | None = None):
     """Fountain deck with the named cards on top (first copies), ``held`` {seat: [names]} in hand;
     the remaining cards follow in index order."""
-    held = held or {}
-    hand_ids = {seat: [_copy(g, name, taken=set()) for name in names] for seat, names in held.items()}
-    used = {c for ids in hand_ids.values() for c in ids}
+    used: set[int] = set()
+    hand_ids = {}
+    for seat, names in (held or {}).items():
+        hand_ids[seat] = []
+        for name in names:
+            c = _copy(g, name, taken=used)
+            used.add(c)
+            hand_ids[seat].append(c)
     top_ids = []
     for name in top:
         c = _copy(g, name, taken=used)
@@ -233,3 +238,104 @@ def seal_tiles(g, s, tiles: dict):
 def _copy(g, name: str, taken: set) -> int:
     first = fountain_id(g, name)
     return first if first not in taken else first + 1
+
+
+# --- an independent reading of the building rules, for comparison with the engine
+
+
+def edge_codes(g, tile: int, rot: int) -> list[int]:
+    """Edge code at N, E, S, W of ``tile`` turned ``rot`` quarter turns clockwise (CD-BUILD-4)."""
+    codes = [K.MEADOW] * 4
+    for part in g.components.tiles[tile].parts:
+        for d in range(4):
+            if part.open_mask >> d & 1:
+                codes[(d + rot) % 4] = part.type
+    return codes
+
+
+def open_dirs(g, tile: int, rot: int, j: int) -> list[int]:
+    part = g.components.tiles[tile].parts[j]
+    return [(d + rot) % 4 for d in range(4) if part.open_mask >> d & 1]
+
+
+_STEP = ((-1, 0), (0, 1), (1, 0), (0, -1))
+
+
+def neighbour(cell: int, d: int) -> int:
+    r, c = divmod(cell, K.SIDE)
+    r, c = r + _STEP[d][0], c + _STEP[d][1]
+    return r * K.SIDE + c if 0 <= r < K.SIDE and 0 <= c < K.SIDE else -1
+
+
+def features(g, grid: dict) -> list[dict]:
+    """Connected features of a district ``grid`` {cell: (tile, rot)}: type, nodes, tiles, open, chimneys."""
+    seen, out = set(), []
+    for cell, (tile, _) in grid.items():
+        for j, part in enumerate(g.components.tiles[tile].parts):
+            if (cell, j) in seen:
+                continue
+            stack, nodes, open_edges, chim = [(cell, j)], [], 0, 0
+            seen.add((cell, j))
+            while stack:
+                c, k = stack.pop()
+                nodes.append((c, k))
+                t, r = grid[c]
+                chim += g.components.tiles[t].parts[k].chimneys
+                for d in open_dirs(g, t, r, k):
+                    n = neighbour(c, d)
+                    if n not in grid:
+                        open_edges += 1
+                        continue
+                    nt, nr = grid[n]
+                    for q in range(len(g.components.tiles[nt].parts)):
+                        if (d + 2) % 4 in open_dirs(g, nt, nr, q) and (n, q) not in seen:
+                            seen.add((n, q))
+                            stack.append((n, q))
+            out.append({"type": part.type, "nodes": nodes, "tiles": len({c for c, _ in nodes}),
+                        "open": open_edges, "chimneys": chim})
+    return out
+
+
+def legal_patterns(g, grid: dict, tile: int, max_landscape: int = 4) -> set:
+    """(cell, N/E/S/W edge codes, open masks by part) of every legal placement of ``tile`` (CD-BUILD-2..6)."""
+    out = set()
+    feats = features(g, grid)
+    size_of = {node: f["tiles"] for f in feats for node in f["nodes"]}
+    root_of = {node: i for i, f in enumerate(feats) for node in f["nodes"]}
+    for cell in range(K.N_CELLS):
+        if cell in grid or not any(neighbour(cell, d) in grid for d in range(4)):
+            continue
+        for rot in range(4):
+            codes = edge_codes(g, tile, rot)
+            ok = True
+            for d in range(4):
+                n = neighbour(cell, d)
+                if n < 0:
+                    ok = ok and codes[d] == K.MEADOW
+                elif n in grid:
+                    ok = ok and edge_codes(g, *grid[n])[(d + 2) % 4] == codes[d]
+            if not ok:
+                continue
+            for j, part in enumerate(g.components.tiles[tile].parts):
+                if not K.LANDSCAPE_FIRST <= part.type <= K.LANDSCAPE_LAST:
+                    continue
+                joined = {}
+                for d in open_dirs(g, tile, rot, j):
+                    n = neighbour(cell, d)
+                    if n in grid:
+                        nt, nr = grid[n]
+                        q = next(q for q in range(len(g.components.tiles[nt].parts))
+                                 if (d + 2) % 4 in open_dirs(g, nt, nr, q))
+                        joined[root_of[(n, q)]] = size_of[(n, q)]
+                if max_landscape and 1 + sum(joined.values()) > max_landscape:
+                    ok = False
+            if ok:
+                masks = tuple(sum(1 << d for d in open_dirs(g, tile, rot, j))
+                              for j in range(len(g.components.tiles[tile].parts)))
+                out.add((cell, tuple(codes), masks))
+    return out
+
+
+def grid_of(g, s, seat: int) -> dict:
+    tiles, rots = field(g, s, "cell_tile")[seat], field(g, s, "cell_rot")[seat]
+    return {c: (int(tiles[c]), int(rots[c])) for c in range(K.N_CELLS) if tiles[c] >= 0}

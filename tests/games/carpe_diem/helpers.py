@@ -5,7 +5,7 @@ and then act through the real engine with ``validate=True``, so the action under
 in the legal set the rules produce.
 """
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -19,7 +19,7 @@ TYPE = {name: code for code, name in enumerate(K.TYPE_NAMES)}
 GOODS = {name: i for i, name in enumerate(K.GOODS_NAMES)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def game(n_players: int = 4, **params):
     """A cached game object (building one loads and validates the data files)."""
     return make_game("carpe_diem", n_players=n_players, **params)

@@ -18,7 +18,6 @@ from tests.games.carpe_diem._scenario import (
     ev,
     placements,
     rc,
-    rows,
     seal_tiles,
     shovel,
     store_rows,
@@ -421,6 +420,20 @@ def test_cd_feature_3_villa_of_three_tiles_sums_its_chimneys():
     assert int(field(g, s, "villa_vp_sum")[0]) == 9
 
 
+def test_cd_feature_3_villa_ring_closing_on_itself_is_completed():
+    """Four villa corners in a square: the last corner joins the same villa twice and completes it."""
+    g, s, d = _district(31)
+    d.put((2, 2), [("villa", "NE"), ("merchant", "W")], "villa", "ES", dark=False)
+    d.put((2, 3), [("villa", "NE"), ("baker", "W")], "villa", "SW", dark=False)
+    d.put((3, 2), [("villa", "NE")], "villa", "NE", dark=False, chimneys=1)
+    assert counts(g, s, 0)["villas"] == 0
+    corner = d.tile([("villa", "NE")], dark=False, chimneys=2)
+    log = g.new_log()
+    _build(g, s, d, corner, (3, 3), "villa", "NW", log=log)
+    assert [e[1:4] for e in ev(log, "complete")] == [[K.VILLA, 4, 6]]
+    assert counts(g, s, 0)["villas"] == 1 and int(field(g, s, "villa_vp_sum")[0]) == 9
+
+
 def test_cd_feature_3_villa_with_an_open_edge_is_incomplete():
     """Two villa tiles with an opening left are not a completed villa."""
     g, s, d = _district(26)
@@ -531,3 +544,49 @@ def test_cd_feature_8_loader_rejects_a_two_part_dark_tile(tmp_path):
     path.write_text(text.replace(old, old[:-1] + ', { type = "market", open = "" }]'))
     with pytest.raises(DataError, match="dark"):
         make_game("carpe_diem", n_players=2, tiles_file=str(path))
+
+
+def test_cd_build_2_to_6_offered_placements_match_the_building_rules():
+    """Random and greedy games: at every build decision the engine's placements equal an independent
+    reading of CD-BUILD-1..6, and the CD-FEATURE-7 counters match the district."""
+    from sim import game_seeds
+    from sim.seeding import strategy_streams
+    from strategies import make_strategy
+    from tests.games.carpe_diem._scenario import edge_codes, features, grid_of, legal_patterns, open_dirs
+
+    def pattern(g, tile, cell, rot):
+        parts = range(len(g.components.tiles[tile].parts))
+        return cell, tuple(edge_codes(g, tile, rot)), tuple(sum(1 << x for x in open_dirs(g, tile, rot, j))
+                                                              for j in parts)
+
+    checked = 0
+    for n, name, seed in ((2, "greedy", 1), (3, "random", 2), (4, "greedy", 3), (4, "random", 4)):
+        g = game(n)
+        strategy = make_strategy(name, g)
+        s = g.new_state(game_seeds(seed))
+        streams = strategy_streams(game_seeds(seed), n)
+        while not g.is_over(s):
+            tab = g.decision(s)
+            if tab.kind in (D.TURN, D.CRAFTSMAN):
+                grid = grid_of(g, s, tab.seat)
+                acts = [dict(zip(g.action_fields, map(int, a), strict=True)) for a in tab.actions]
+                for tile in {a["tile"] for a in acts if a["tile"] >= 0}:
+                    got = {pattern(g, tile, a["cell"], a["rotation"]) for a in acts
+                           if a["tile"] == tile and a["cell"] >= 0}
+                    if grid:
+                        want = legal_patterns(g, grid, tile)
+                    else:
+                        want = {pattern(g, tile, shovel(g, s, tab.seat), r) for r in range(4)}
+                    assert got == want, (n, seed, tile)
+                    checked += 1
+            row = strategy.choose(tab, streams[tab.seat: tab.seat + 1])
+            g.apply(s, tab.actions[row].copy(), validate=True)
+        for seat in range(n):
+            found = features(g, grid_of(g, s, seat))
+            done = [f for f in found if f["open"] == 0 and (f["tiles"] >= 2 or f["type"] >= K.MARKET)]
+            c = counts(g, s, seat)
+            for code in range(K.VILLA, K.FOUNTAIN + 1):
+                assert c[K.COUNTER_NAMES[code]] == sum(f["type"] == code for f in done)
+            assert c["chimneys"] == sum(f["chimneys"] for f in found if f["type"] == K.VILLA)
+            assert all(f["tiles"] <= 4 for f in found if K.POND <= f["type"] <= K.CHICKEN_YARD)
+    assert checked > 1000

@@ -3,7 +3,10 @@
 import numpy as np
 
 from sim.games.carpe_diem import decisions as D
+from sim.games.carpe_diem.events import events
 from tests.games.carpe_diem._scenario import (
+    EV,
+    SPACE_H20,
     District,
     arrange_last_scorer,
     arrange_turn,
@@ -13,7 +16,6 @@ from tests.games.carpe_diem._scenario import (
     play_random,
     rows,
     shovel,
-    SPACE_H20,
 )
 from tests.games.carpe_diem.helpers import decide, field, fresh, game
 
@@ -35,20 +37,14 @@ def _built_district(g, s, seat):
 
 
 def _takes_by_pass(log):
-    out = {}
-    current = 0
-    for row in ev_rows(log):
-        if row[0] == "pass_start":
-            current = row[2]
-        elif row[0] == "take":
-            out.setdefault(current, []).append(row)
+    """Take events per pass: pass -> [[seat, space, depot place, tile, ...], ...]."""
+    out, current = {}, 0
+    for row in events(log):
+        if row[0] == EV["pass_start"]:
+            current = int(row[2])
+        elif row[0] == EV["take"]:
+            out.setdefault(current, []).append(row[1:].tolist())
     return out
-
-
-def ev_rows(log):
-    from sim.games.carpe_diem.events import EVENT_NAMES, events
-
-    return [[EVENT_NAMES[int(r[0])]] + r[1:].tolist() for r in events(log)]
 
 
 def test_cd_turn_1_seven_rounds_in_seat_order_from_the_start_player():
@@ -60,7 +56,7 @@ def test_cd_turn_1_seven_rounds_in_seat_order_from_the_start_player():
         assert sorted(by_pass) == [1, 2, 3, 4]
         for p, takes in by_pass.items():
             start = (p - 1) % n
-            assert [t[1] for t in takes] == [(start + i) % n for i in range(7 * n)]
+            assert [t[0] for t in takes] == [(start + i) % n for i in range(7 * n)]
 
 
 def test_cd_turn_2_patrician_spaces_form_a_circle():
@@ -290,7 +286,7 @@ def test_cd_turn_10_every_depot_yields_n_tiles_per_pass_and_all_are_empty_at_sco
         assert empty_at_scoring and all(empty_at_scoring)
         assert (field(g, s, "turns")[:n] == 7).all()
         for p, takes in _takes_by_pass(log).items():
-            per_depot = np.bincount([t[2] for t in takes], minlength=7)
+            per_depot = np.bincount([t[1] for t in takes], minlength=7)
             assert per_depot.tolist() == [n] * 7, p
 
 
@@ -332,7 +328,7 @@ def test_cd_pass_1_start_player_passes_to_the_left_each_pass():
         _, log = play_random(g, seed)
         assert [e[1:3] for e in ev(log, "pass_start")] == [[p, (p - 1) % n] for p in (1, 2, 3, 4)]
         if n == 3:
-            assert [t[1] for t in _takes_by_pass(log)[2]][:3] == [1, 2, 0]
+            assert [t[0] for t in _takes_by_pass(log)[2]][:3] == [1, 2, 0]
 
 
 def test_cd_pass_1_pass_scoring_hands_over_to_the_next_start_player():

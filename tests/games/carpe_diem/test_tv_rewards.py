@@ -1,7 +1,14 @@
 """Rulebook test vectors on rewards (digest §5)."""
 
 from tests.games.carpe_diem.helpers import (
-    build_turn, cell, counts, field, find_tile, fresh, game, preset, rotation,
+    build_turn,
+    counts,
+    field,
+    find_tile,
+    fresh,
+    game,
+    preset,
+    rotation,
 )
 
 
