@@ -23,7 +23,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     no_args_is_help=True,
 )
-out = Console()
+out = Console(width=None if sys.stdout.isatty() else 120)  # piped output: no wrapped tables
 err = Console(stderr=True)
 
 GameArg = Annotated[str, typer.Argument(help="Game id, e.g. carpe_diem or 'carpe_diem(full_loop=bread_else_stay)'.")]

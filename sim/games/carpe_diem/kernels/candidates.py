@@ -430,10 +430,17 @@ def tile_rows(s, t, p, seat, tile, ctx, need, nroot, adj, from_seal, allow_store
 
 
 @njit(cache=True)
-def district_context(s, t, seat, need, nroot, adj):
-    """Per cell of ``seat``'s district: ``need``/``nroot`` (36, 4) and built neighbours ``adj`` (36,)."""
+def placement_inputs(s, t, p, seat):
+    """What every placement row of one decision shares: the context (CTX_SIZE,) int64 and, per
+    cell of ``seat``'s district, ``need``/``nroot`` (36, 4) int64 and built neighbours ``adj`` (36,)."""
+    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+    placement_context(s, t, p, seat, ctx)
+    need = np.empty((N_CELLS, 4), dtype=np.int64)
+    nroot = np.empty((N_CELLS, 4), dtype=np.int64)
+    adj = np.empty(N_CELLS, dtype=np.int64)
     for cell in range(N_CELLS):
         adj[cell] = cell_context(s, t, seat, cell, need[cell], nroot[cell])
+    return ctx, need, nroot, adj
 
 
 # Helpers
@@ -507,12 +514,7 @@ def _turn_rows(s, t, p, feats, acts):
                 mv_target[n_mv + 1] = space
                 mv_dest[n_mv + 1] = step_destination(s, space, -1)
                 n_mv += 2
-    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
-    placement_context(s, t, p, seat, ctx)
-    need = np.empty((N_CELLS, 4), dtype=np.int64)
-    nroot = np.empty((N_CELLS, 4), dtype=np.int64)
-    adj = np.empty(N_CELLS, dtype=np.int64)
-    district_context(s, t, seat, need, nroot, adj)
+    ctx, need, nroot, adj = placement_inputs(s, t, p, seat)
     allow_store = not (s[TAKEN + seat] == 0 and p[PR_FIRST_TILE_STORE] == 0)  # CD-BUILD-1, AMB-10
     block_start = np.full(N_SPACES, -1, dtype=np.int64)
     block_len = np.zeros(N_SPACES, dtype=np.int64)
@@ -551,12 +553,7 @@ def _turn_rows(s, t, p, feats, acts):
 def _craftsman_rows(s, t, p, feats, acts):
     """CRAFTSMAN: seal tile (D06) x placement or STORE (D04); DECLINE last if optional (AMB-12)."""
     seat = s[SEAT]
-    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
-    placement_context(s, t, p, seat, ctx)
-    need = np.empty((N_CELLS, 4), dtype=np.int64)
-    nroot = np.empty((N_CELLS, 4), dtype=np.int64)
-    adj = np.empty(N_CELLS, dtype=np.int64)
-    district_context(s, t, seat, need, nroot, adj)
+    ctx, need, nroot, adj = placement_inputs(s, t, p, seat)
     n = 0
     for seal in range(N_SEALS):
         tile = s[SEAL + seal]
