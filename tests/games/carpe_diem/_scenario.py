@@ -19,6 +19,7 @@ from tests.games.carpe_diem.helpers import (
     fountain_id,
     preset,
     rotation,
+    rows,
 )
 
 EV = {name: code for code, name in EVENT_NAMES.items()}
@@ -34,26 +35,12 @@ def rc(cell: int) -> tuple[int, int]:
     return divmod(int(cell), K.SIDE)
 
 
-def shovel(g, s, seat: int = 0) -> int:
-    return g.components.boards[int(field(g, s, "board")[seat])].shovel
-
-
-def rows(g, s) -> list[dict]:
-    """The pending decision's rows as dicts of action fields (copies)."""
-    tab = g.decision(s)
-    return [dict(zip(g.action_fields, map(int, a), strict=True)) for a in tab.actions]
-
-
 def feature_rows(g, s) -> list[tuple[dict, dict]]:
     tab = g.decision(s)
     return [
         (dict(zip(g.action_fields, map(int, a), strict=True)), dict(zip(g.feature_names, map(int, f), strict=True)))
         for a, f in zip(tab.actions, tab.features, strict=True)
     ]
-
-
-def kind(g, s) -> str:
-    return g.decision(s).kind_name
 
 
 def placements(g, s, tile: int | None = None) -> set[tuple[int, int]]:
@@ -204,10 +191,6 @@ def set_fountain_deck(g, s, top: list[str], held: dict | None = None):
 def deck_bottom(g, s) -> int:
     head, count = int(field(g, s, "fdeck_head")[0]), int(field(g, s, "fdeck_count")[0])
     return int(field(g, s, "fountain_deck")[(head + count - 1) % K.N_FOUNTAIN_CARDS])
-
-
-def held(g, s, seat: int) -> list[int]:
-    return sorted(int(c) for c in field(g, s, "fountain_held")[seat, : int(field(g, s, "fountain_n")[seat])])
 
 
 def play_random(g, seed: int, on_decision=None, strategy_rows=None):

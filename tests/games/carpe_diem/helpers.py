@@ -118,6 +118,30 @@ def table(g, s):
     return g.decision(s)
 
 
+def kind(g, s) -> str:
+    """Name of the pending decision."""
+    return g.decision(s).kind_name
+
+
+def rows(g, s) -> list[dict]:
+    """The pending decision's rows as dicts of action fields."""
+    return [dict(zip(g.action_fields, map(int, a), strict=True)) for a in g.decision(s).actions]
+
+
+def feature(g, feats, name: str) -> int:
+    """One named value of a feature row."""
+    return int(feats[g.feature_names.index(name)])
+
+
+def shovel(g, s, seat: int = 0) -> int:
+    return g.components.boards[int(field(g, s, "board")[seat])].shovel
+
+
+def held(g, s, seat: int) -> list[int]:
+    """The fountain cards ``seat`` holds, sorted."""
+    return sorted(int(c) for c in field(g, s, "fountain_held")[seat, : int(field(g, s, "fountain_n")[seat])])
+
+
 def matching_rows(g, s, **want) -> list[int]:
     tab = g.decision(s)
     idx = [g.action_fields.index(k) for k in want]

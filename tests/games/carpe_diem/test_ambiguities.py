@@ -17,10 +17,13 @@ from tests.games.carpe_diem.helpers import (
     cell,
     counts,
     decide,
+    feature,
     field,
     fresh,
     game,
+    kind,
     preset,
+    rows,
     to_scoring,
     to_turn,
 )
@@ -45,20 +48,6 @@ def oriented(g, want: dict, dark=None, chimneys=None, exclude=()) -> tuple[int, 
                    for p in tile.parts):
                 return i, rot
     raise LookupError(f"no tile showing {want} (dark={dark}, chimneys={chimneys})")
-
-
-def rows(g, s) -> list[dict]:
-    """The pending decision's rows as dicts of action fields."""
-    tab = g.decision(s)
-    return [dict(zip(g.action_fields, a.tolist(), strict=True)) for a in tab.actions]
-
-
-def feature(g, feats, name) -> int:
-    return int(feats[g.feature_names.index(name)])
-
-
-def kind(g, s) -> str:
-    return g.decision(s).kind_name
 
 
 def set_frames(g, s, seat, top, right, bottom, left):

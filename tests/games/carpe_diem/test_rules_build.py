@@ -19,10 +19,9 @@ from tests.games.carpe_diem._scenario import (
     placements,
     rc,
     seal_tiles,
-    shovel,
     store_rows,
 )
-from tests.games.carpe_diem.helpers import counts, decide, field, fresh, game
+from tests.games.carpe_diem.helpers import counts, decide, field, fresh, game, shovel
 
 CW = D.STEP_CW
 

@@ -12,12 +12,10 @@ from tests.games.carpe_diem._scenario import (
     deck_bottom,
     ev,
     ev_names,
-    held,
-    rows,
     seal_tiles,
     set_fountain_deck,
 )
-from tests.games.carpe_diem.helpers import counts, decide, field, fresh, game, set_goods, to_scoring
+from tests.games.carpe_diem.helpers import counts, decide, field, fresh, game, held, rows, set_goods, to_scoring
 
 CW = D.STEP_CW
 GOOD_OF = {"pond": K.FISH, "garden": K.HERB, "vineyard": K.GRAPE, "chicken_yard": K.CHICKEN}

@@ -10,9 +10,8 @@ from tests.games.carpe_diem._scenario import (
     ev,
     light_tiles,
     play_random,
-    rows,
 )
-from tests.games.carpe_diem.helpers import card_id, counts, decide, field, fresh, game, set_goods, to_scoring
+from tests.games.carpe_diem.helpers import card_id, counts, decide, field, fresh, game, rows, set_goods, to_scoring
 
 SPACE = 4  # H(2,0)
 

@@ -14,10 +14,8 @@ from tests.games.carpe_diem._scenario import (
     ev_names,
     light_tiles,
     play_random,
-    rows,
-    shovel,
 )
-from tests.games.carpe_diem.helpers import decide, field, fresh, game
+from tests.games.carpe_diem.helpers import decide, field, fresh, game, rows, shovel
 
 STEP_CW, STEP_CCW, BREAD_TO = D.STEP_CW, D.STEP_CCW, D.BREAD_TO
 

@@ -31,13 +31,16 @@ from tests.games.carpe_diem.helpers import (
     cell,
     counts,
     decide,
+    feature,
     field,
     find_tile,
     fresh,
     game,
+    held,
     matching_rows,
     preset,
     rotation,
+    shovel,
     to_scoring,
     to_turn,
 )
@@ -52,10 +55,6 @@ SCORING_KINDS = (D.DISC, D.CARD_ORDER, D.FULFIL, D.PAYMENT)
 
 def track_last(g) -> int:
     return int(TABLES.view(g.tables, "track_last")[0])
-
-
-def shovel(g, s, seat: int) -> int:
-    return g.components.boards[int(field(g, s, "board")[seat])].shovel
 
 
 def neighbour(at: int, letter: str) -> int:
@@ -165,10 +164,6 @@ def hold(g, s, seat: int, cards: list[int]):
     field(g, s, "fountain_n")[seat] = len(cards)
 
 
-def held(g, s, seat: int) -> list[int]:
-    return sorted(field(g, s, "fountain_held")[seat, : int(field(g, s, "fountain_n")[seat])].tolist())
-
-
 def to_last_turn(g, s, pass_no: int, space: int, tiles, patrician: int, takes_before: int) -> int:
     """Arrange the last turn of pass ``pass_no``: only depot ``space`` holds ``tiles`` after
     ``takes_before`` takes this pass; returns the seat to move (CD-PASS-1, CD-TURN-1)."""
@@ -205,10 +200,6 @@ def run_scoring(g, s, log=None) -> list[int]:
 
 def column(g, tab, name: str) -> np.ndarray:
     return tab.actions[:, g.action_fields.index(name)]
-
-
-def feature(g, feats, name: str) -> int:
-    return int(feats[g.feature_names.index(name)])
 
 
 def event_rows(log, code) -> np.ndarray:
