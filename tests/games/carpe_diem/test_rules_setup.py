@@ -8,8 +8,8 @@ from sim.errors import GameIdError, IllegalActionError
 from sim.games.carpe_diem import constants as K
 from sim.games.carpe_diem import decisions as D
 from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
-from tests.games.carpe_diem._scenario import arrange_turn, light_tiles, rows, shovel
-from tests.games.carpe_diem.helpers import decide, field, fresh, game
+from tests.games.carpe_diem._scenario import arrange_turn, light_tiles
+from tests.games.carpe_diem.helpers import decide, field, fresh, game, rows, shovel
 
 SEEDS = range(12)
 DECK_COUNTS = {2: (2, 2, 2, 2), 3: (2, 3, 2, 3), 4: (3, 3, 2, 4)}
