@@ -75,7 +75,7 @@ def strategies(game_id: GameArg = "carpe_diem") -> None:
 def features(game_id: GameArg = "carpe_diem") -> None:
     """List the feature columns of a game's candidate tables (what strategies can weigh)."""
     game = make_game(game_id)
-    docs = getattr(sys.modules[type(game).__module__.rsplit(".", 1)[0] + ".features"], "FEATURE_DOCS", {})
+    docs = getattr(game, "feature_docs", {})
     for name in game.feature_names:
         out.print(f"  {name:<22} {docs.get(name, '')}", highlight=False)
 

@@ -11,7 +11,7 @@ from sim.games.carpe_diem import constants as K
 from sim.games.carpe_diem.components import load_components
 from sim.games.carpe_diem.decisions import ACTION_FIELDS, DECISION_NAMES, N_ACTION_FIELDS, OVER
 from sim.games.carpe_diem.events import new_log
-from sim.games.carpe_diem.features import FEATURE_NAMES, N_FEATURES
+from sim.games.carpe_diem.features import FEATURE_DOCS, FEATURE_NAMES, N_FEATURES
 from sim.games.carpe_diem.kernels.candidates import MAX_ROWS, candidates
 from sim.games.carpe_diem.kernels.flow import apply_action
 from sim.games.carpe_diem.kernels.play import play_to_end
@@ -33,6 +33,7 @@ class CarpeDiem:
     name = "carpe_diem"
     version = RULES_VERSION
     feature_names = FEATURE_NAMES
+    feature_docs = FEATURE_DOCS  # one line per feature, for `bgsim features`
     action_fields = ACTION_FIELDS
     decision_names = DECISION_NAMES
 

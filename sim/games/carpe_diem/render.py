@@ -8,6 +8,7 @@ import numpy as np
 from sim.games.carpe_diem import constants as K
 from sim.games.carpe_diem import events as E
 from sim.games.carpe_diem.decisions import MOVE_NAMES
+from sim.games.carpe_diem.tables import TABLES
 
 __all__ = ["trace_text", "trace_json", "district_ascii", "score_table", "tile_text", "card_text"]
 
@@ -150,10 +151,7 @@ def district_ascii(game, state: np.ndarray, seat: int) -> list[str]:
     tiles = game.field(state, "cell_tile")[seat]
     rots = game.field(state, "cell_rot")[seat]
     banners = game.field(state, "banner_left")[seat]
-    tables = game.tables
-    from sim.games.carpe_diem.tables import TABLES
-
-    rot_edge = TABLES.view(tables, "rot_edge")
+    rot_edge = TABLES.view(game.tables, "rot_edge")
     board = game.components.boards[int(game.field(state, "board")[seat])]
     sep = "+" + "-----+" * K.SIDE
     out = [sep]

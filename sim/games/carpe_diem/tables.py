@@ -6,6 +6,7 @@ rotations, edge codes and per-deck card lists are precomputed here so kernels on
 
 import numpy as np
 
+from sim.errors import GameIdError
 from sim.games.carpe_diem import constants as K
 from sim.games.carpe_diem.components import Components
 from sim.games.carpe_diem.params import Params
@@ -115,8 +116,6 @@ def build_tables(comp: Components, params: Params) -> np.ndarray:
         view("fountain_vp")[f] = card.vp_per_item
 
     if params.villa_vp_table not in comp.villa_tables:
-        from sim.errors import GameIdError
-
         names = ", ".join(sorted(comp.villa_tables))
         raise GameIdError(f"villa_vp_table {params.villa_vp_table!r} is not in villa_table.toml (have: {names})")
     values, above = comp.villa_tables[params.villa_vp_table]
