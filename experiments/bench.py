@@ -1,83 +1,107 @@
-"""``make bench``: games per second of the Carpe Diem engine on one core.
+"""``make bench``: games per second of Carpe Diem, engine alone and through the runner.
 
-Each line is the median of several timed runs after an untimed warm-up (Numba cache load).
-Timed: dealing and playing whole games inside the compiled loop (``play_batch``), or, for the
-per-decision row, the Python play loop. Figures depend on the machine; compare on one machine.
+1. Engine: whole games in the compiled loop on one core, no storage (``play_batch``).
+2. Runner, Carpe Diem 4 players, greedy weights in three strategy tiers, with 1 and 2 workers:
+   (a) weights inside the compiled loop, (b) a vectorised Python ``score`` over lockstep
+   batches, (c) a per-game Python ``choose`` per decision. Timed: seeding, playing, recording
+   and writing the Parquet chunks. Per core = total / workers.
+3. Wall time of a large run with (a) on 2 workers, start-up included; extrapolated (and
+   labelled so) when fewer than 1,000,000 games are played.
+
+Each rate is the median of several timed runs after an untimed warm-up (Numba cache load,
+worker start). Figures depend on the machine; compare on one machine.
 """
 
 import argparse
 import os
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
+from experiments.runner import run
+from experiments.spec import RunSpec
 from sim import make_game
-from sim.play import play_game
-from sim.seeding import seeds_from_sequence
+from sim.seeding import block_key, deal_seeds, seat_streams
 from strategies import make_strategy
 
 
-def _batch_inputs(game, strategy_id: str, n_games: int, seed: int):
-    from sim.games.carpe_diem.events import new_log
-    from sim.games.carpe_diem.features import N_FEATURES
-
+def engine_rate(n_players: int, strategy_id: str, n_games: int, repeats: int) -> list[float]:
+    """Games/s of the compiled loop alone, one core."""
+    game = make_game("carpe_diem", n_players=n_players)
     strategy = make_strategy(strategy_id, game)
-    policy = strategy.compiled_policy(game)
-    seq = np.random.SeedSequence(seed)
-    chance = seq.generate_state(n_games, dtype=np.uint64)
-    streams = np.random.SeedSequence([seed, 1]).generate_state(n_games * game.n_players, dtype=np.uint64)
-    kinds = np.full(game.n_players, policy.kind, dtype=np.int64)
-    weights = np.tile(np.asarray(policy.weights, dtype=np.int64)[:N_FEATURES], (game.n_players, 1))
-    return chance, streams.reshape(n_games, game.n_players), kinds, weights, new_log(enabled=False)
-
-
-def compiled_rate(game, strategy_id: str, n_games: int, repeats: int) -> tuple[float, list[float]]:
-    from sim.games.carpe_diem.kernels.play import play_batch
-
     rates = []
     for r in range(repeats + 1):
-        chance, streams, kinds, weights, log = _batch_inputs(game, strategy_id, n_games, 1000 + r)
-        out = np.zeros((n_games, game.n_players, 2), dtype=np.int32)
+        chance, strat = deal_seeds(block_key(1000 + r, n_players), np.arange(n_games))
+        streams = seat_streams(strat, n_players)
+        seat_strategy = np.zeros((n_games, n_players), dtype=np.int64)
         start = time.perf_counter()
-        play_batch(game.tables, game.param_array, game.empty_slots, chance, streams, kinds, weights,
-                   game._feats, game._acts, log, out)
-        elapsed = time.perf_counter() - start
+        game.play_states(chance, streams, seat_strategy, [strategy.compiled_policy(game)])
         if r > 0:  # the first run only loads the compiled code
-            rates.append(n_games / elapsed)
-    return statistics.median(rates), rates
+            rates.append(n_games / (time.perf_counter() - start))
+    return rates
 
 
-def per_decision_rate(game, strategy_id: str, n_games: int, repeats: int) -> tuple[float, list[float]]:
-    seats = [make_strategy(strategy_id, game)] * game.n_players
+def runner_rate(tier: str, jobs: int, n_games: int, repeats: int, out: Path) -> list[float]:
+    """Games/s of ``bgsim run`` for 4 greedy players in ``tier`` with ``jobs`` workers."""
     rates = []
     for r in range(repeats + 1):
-        children = np.random.SeedSequence(2000 + r).spawn(n_games)
+        spec = RunSpec(name=f"bench-{tier}-{jobs}-{r}", game="carpe_diem", players=(4,), strategies=("greedy",),
+                       games=n_games, chunk_size=max(1, n_games // (4 * jobs)), seed=3000 + r, tier=tier)
         start = time.perf_counter()
-        for child in children:
-            play_game(game, seats, seeds_from_sequence(child), compiled=False)
-        if r > 0:
+        run(spec, out=out, jobs=jobs)
+        if r > 0:  # the first run starts the workers and loads the compiled code
             rates.append(n_games / (time.perf_counter() - start))
-    return statistics.median(rates), rates
+    return rates
+
+
+def wall_time(n_games: int, jobs: int, out: Path) -> float:
+    spec = RunSpec(name="bench-wall", game="carpe_diem", players=(4,), strategies=("greedy",), games=n_games,
+                   chunk_size=10_000, seed=4000, tier="compiled")
+    start = time.perf_counter()
+    run(spec, out=out, jobs=jobs)
+    return time.perf_counter() - start
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000, help="games per timed run (compiled rows)")
-    parser.add_argument("--repeats", type=int, default=5, help="timed runs per row")
+    parser.add_argument("--games", type=int, default=4000, help="games per timed run, compiled rows")
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs per row (median reported)")
+    parser.add_argument("--wall-games", type=int, default=200_000,
+                        help="games of the wall-time run (1,000,000 measures the target directly)")
     args = parser.parse_args()
-    print(f"Carpe Diem engine, one core (pid {os.getpid()}), median of {args.repeats} runs")
-    print(f"{'players':>7}  {'strategy':<10} {'tier':<22} {'games/s':>9}   runs")
-    rows = [(4, "greedy", "compiled"), (4, "random", "compiled"), (3, "greedy", "compiled"),
-            (2, "greedy", "compiled"), (4, "greedy", "per-decision python")]
-    for n_players, strategy_id, tier in rows:
-        game = make_game("carpe_diem", n_players=n_players)
-        if tier == "compiled":
-            median, rates = compiled_rate(game, strategy_id, args.games, args.repeats)
-        else:
-            median, rates = per_decision_rate(game, strategy_id, max(50, args.games // 20), args.repeats)
-        runs = " ".join(f"{x:,.0f}" for x in rates)
-        print(f"{n_players:>7}  {strategy_id:<10} {tier:<22} {median:>9,.0f}   {runs}", flush=True)
+    print(f"bgsim bench: {os.cpu_count()} cores, median of {args.repeats} runs", flush=True)
+
+    print("\n1. Engine alone, compiled loop, one core")
+    print(f"   {'players':>7}  {'strategy':<8} {'games/s':>9}   runs")
+    for n_players, strategy_id in ((4, "greedy"), (4, "random"), (3, "greedy"), (2, "greedy")):
+        rates = engine_rate(n_players, strategy_id, args.games, args.repeats)
+        print(f"   {n_players:>7}  {strategy_id:<8} {statistics.median(rates):>9,.0f}   {_runs(rates)}", flush=True)
+
+    print("\n2. Runner, Carpe Diem 4 players, greedy weights (seeding, play, records, Parquet)")
+    print(f"   {'tier':<28} {'workers':>7} {'games/s':>9} {'per core':>9}   runs")
+    tiers = (("(a) weights, compiled loop", "compiled", args.games),
+             ("(b) vectorised Python score", "vectorised", max(200, args.games // 4)),
+             ("(c) per-game Python choose", "per_game", max(100, args.games // 10)))
+    with tempfile.TemporaryDirectory(prefix="bgsim-bench-") as tmp:
+        for label, tier, n_games in tiers:
+            for jobs in (1, 2):
+                rates = runner_rate(tier, jobs, n_games * jobs, args.repeats, Path(tmp))
+                total = statistics.median(rates)
+                print(f"   {label:<28} {jobs:>7} {total:>9,.0f} {total / jobs:>9,.0f}   {_runs(rates)}", flush=True)
+
+        print("\n3. Wall time, (a) on 2 workers, start-up included")
+        seconds = wall_time(args.wall_games, 2, Path(tmp))
+        line = f"   {args.wall_games:,} games: {seconds:.1f} s ({args.wall_games / seconds:,.0f} games/s)"
+        if args.wall_games < 1_000_000:
+            line += f"; 1,000,000 games extrapolated: {seconds * 1_000_000 / args.wall_games:.0f} s"
+        print(line, flush=True)
+
+
+def _runs(rates: list[float]) -> str:
+    return " ".join(f"{x:,.0f}" for x in rates)
 
 
 if __name__ == "__main__":

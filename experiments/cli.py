@@ -5,12 +5,22 @@ prints one line ``bgsim: error: ...`` on stderr and exits with status 2.
 """
 
 import json
+import os
 import sys
+import time
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from sim.errors import BgsimError
@@ -114,13 +124,38 @@ def play(
     seats = [make_strategy(sid, game) for sid in _strategy_ids(strategies_, game.n_players)]
     seeds = game_seeds(seed)
     played = play_game(game, seats, seeds, log=True, validate=validate)
-    from sim.games.carpe_diem.render import trace_json, trace_text
-
     ids = [s.id for s in seats]
     if as_json:
-        sys.stdout.write(json.dumps(trace_json(game, played.state, played.log, seeds, ids), indent=1) + "\n")
+        sys.stdout.write(json.dumps(game.trace_json(played.state, played.log, seeds, ids), indent=1) + "\n")
     else:
-        sys.stdout.write(trace_text(game, played.state, played.log, seeds, ids, summary=summary))
+        sys.stdout.write(game.trace_text(played.state, played.log, seeds, ids, summary=summary))
+
+
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (-1 = one per core).")]
+OutOpt = Annotated[str, typer.Option("--out", help="Directory that holds the run directories.")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+SchedulerOpt = Annotated[
+    str | None, typer.Option("--scheduler", help="Run the chunks on a Dask cluster, e.g. tcp://10.0.0.5:8786.")
+]
+
+
+@app.command()
+def run(
+    spec_path: Annotated[str, typer.Argument(metavar="SPEC", help="Spec TOML file, or a run directory to resume.")],
+    jobs: JobsOpt = 1,
+    out_dir: OutOpt = "runs",
+    resume: Annotated[bool, typer.Option("--resume", help="Keep the finished chunks, play the rest.")] = False,
+    quiet: QuietOpt = False,
+    scheduler: SchedulerOpt = None,
+) -> None:
+    """Play an experiment spec into runs/<run-id>/ (Parquet chunks, spec.toml, meta.json)."""
+    from experiments.runner import open_spec
+
+    spec = open_spec(spec_path)
+    run_dir = Path(spec_path) if Path(spec_path).is_dir() else None
+    report = _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir)
+    out.print(f"{report.run_dir}: {report.games_total:,} games "
+              f"({report.games_played:,} played now in {report.seconds:.1f} s)", highlight=False)
 
 
 @app.command()
@@ -130,35 +165,85 @@ def simulate(
     n_games: Annotated[int, typer.Option("--games", "-n", help="Number of games.", min=1)] = 1000,
     strategies_: StrategiesOpt = "greedy",
     seed: SeedOpt = 1,
-    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    jobs: JobsOpt = 1,
+    chunk_size: Annotated[int | None, typer.Option("--chunk-size", help="Games per chunk.", min=1)] = None,
+    out_dir: OutOpt = "runs",
+    quiet: QuietOpt = False,
+    scheduler: SchedulerOpt = None,
 ) -> None:
-    """Play a batch of games in this process and print the per-seat table with 95 % intervals."""
-    from experiments.simulate import seat_table
-    from experiments.simulate import simulate as run
+    """Quick run: fixed seats, one player count; prints the per-seat table with 95 % intervals."""
+    from experiments.simulate import quick_spec, seat_table
+    from experiments.store import load
 
     game = _game(game_id, players)
     ids = _strategy_ids(strategies_, game.n_players)
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[rate]} games/s"), TimeRemainingColumn())
-    with Progress(*columns, console=err, disable=quiet, transient=True) as progress:
-        task = progress.add_task(game.id, total=n_games, rate="-")
-
-        def advance(k: int) -> None:
-            progress.advance(task, k)
-            elapsed = progress.tasks[0].elapsed or 0.0
-            done = progress.tasks[0].completed
-            if elapsed > 0:
-                progress.update(task, rate=f"{done / elapsed:,.0f}")
-
-        frame = run(game, ids, n_games, seed, on_progress=advance)
+    spec = quick_spec(game_id, game.n_players, ids, n_games, seed, chunk_size or _default_chunk(n_games, jobs))
+    run_dir = Path(out_dir) / spec.run_id
+    resume = run_dir.exists()  # the same quick run again: reuse what is stored
+    report = _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, None)
+    frame = load(report.run_dir).select("seat", "strategy", "final_vp", "rank", "won").collect().to_pandas()
     seats = seat_table(frame)
-    table = Table(title=f"{game.id}: {n_games} games, seed {seed}")
+    table = Table(title=f"{game.id}: {n_games:,} games, seed {seed}")
     for col in ("seat", "strategy", "mean VP [95% CI]", "win rate [95% CI]", "mean rank"):
         table.add_column(col)
     for row in seats.itertuples():
         table.add_row(str(row.seat), row.strategy, f"{row.mean_vp:.1f} [{row.vp_low:.1f}, {row.vp_high:.1f}]",
                       f"{row.win_rate:.1%} [{row.win_low:.1%}, {row.win_high:.1%}]", f"{row.mean_rank:.2f}")
     out.print(table)
+    out.print(f"results: {report.run_dir}  ({report.games_played:,} games played now in {report.seconds:.1f} s)",
+              highlight=False)
+
+
+@app.command()
+def replay(
+    run_dir: Annotated[str, typer.Argument(help="A run directory (runs/<run-id>).")],
+    game_index: Annotated[int, typer.Argument(help="The game's game_index in the results.", min=0)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the game as JSON events.")] = False,
+    summary: Annotated[bool, typer.Option("--summary", help="Leave out the turns.")] = False,
+) -> None:
+    """Replay one stored game from its seeds and print its trace (checked against the stored result)."""
+    from experiments.replay import replay as replay_game
+
+    played = replay_game(run_dir, game_index)
+    game = played.game
+    if as_json:
+        doc = game.trace_json(played.state, played.log, played.seeds, list(played.strategies))
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+    else:
+        sys.stdout.write(game.trace_text(played.state, played.log, played.seeds, list(played.strategies),
+                                         summary=summary))
+
+
+def _default_chunk(n_games: int, jobs: int) -> int:
+    """Chunks small enough for a live progress bar and balanced workers, large enough to be cheap."""
+    workers = max(1, jobs if jobs > 0 else (os.cpu_count() or 1))
+    return int(min(10_000, max(100, -(-n_games // (8 * workers)))))
+
+
+def _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir):
+    from experiments.runner import run as run_spec
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(), TextColumn("ETA"),
+               TimeRemainingColumn())
+    with Progress(*columns, console=err, disable=quiet, transient=True) as progress:
+        task = progress.add_task(spec.run_id, total=spec.total_games, rate="-")
+        first = {}
+
+        def update(done: int, total: int) -> None:
+            first.setdefault("done", done)
+            first.setdefault("time", time.perf_counter())
+            elapsed = time.perf_counter() - first["time"]
+            rate = (done - first["done"]) / elapsed if elapsed > 0 else 0.0
+            progress.update(task, completed=done, total=total, rate=f"{rate:,.0f}" if rate else "-")
+
+        try:
+            return run_spec(spec, out=out_dir, jobs=jobs, resume=resume, scheduler=scheduler,
+                            on_progress=update, run_dir=run_dir)
+        except KeyboardInterrupt:
+            progress.stop()
+            err.print("interrupted: the finished chunks are saved; run again with --resume to complete the run")
+            sys.exit(130)
 
 
 def main(argv: list[str] | None = None) -> None:

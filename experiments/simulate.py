@@ -1,39 +1,23 @@
-"""Play a batch of games in this process and summarise them per seat (the quick form of a run)."""
+"""The quick form of a run (``bgsim simulate``) and the per-seat summary table."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 from scipy import stats
 
-from sim.play import play_game
-from sim.seeding import seeds_from_sequence
-from strategies import make_strategy
+from experiments.spec import RunSpec
+from sim.registry import parse_id
 
-__all__ = ["simulate", "seat_table"]
+__all__ = ["quick_spec", "seat_table"]
 
 
-def simulate(game, strategy_ids: Sequence[str], n_games: int, seed: int,
-             on_progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """One row per (game, seat): game_index, seat, strategy, final_vp, rank, won and the score categories.
-
-    Game ``i`` uses the ``i``-th child of ``SeedSequence(seed)``, so any game can be replayed alone.
-    """
-    strategies = [make_strategy(sid, game) for sid in strategy_ids]
-    children = np.random.SeedSequence(seed).spawn(n_games)
-    rows = []
-    for index, child in enumerate(children):
-        played = play_game(game, strategies, seeds_from_sequence(child))
-        res = played.result
-        for seat in range(game.n_players):
-            row = {"game_index": index, "seat": seat, "strategy": strategies[seat].id,
-                   "final_vp": int(res.final_vp[seat]), "rank": int(res.rank[seat]),
-                   "won": bool(res.rank[seat] == 1)}
-            row.update({k: int(v[seat]) for k, v in res.categories.items()})
-            rows.append(row)
-        if on_progress is not None:
-            on_progress(1)
-    return pd.DataFrame(rows)
+def quick_spec(game_id: str, n_players: int, strategy_ids: Sequence[str], games: int, seed: int,
+               chunk_size: int) -> RunSpec:
+    """A spec with fixed seats for one player count, named after the game and player count."""
+    name, params = parse_id(game_id)
+    params.pop("n_players", None)
+    return RunSpec(name=f"simulate-{name}-{n_players}p", game=name, players=(n_players,), params=params,
+                   strategies=tuple(strategy_ids), mode="fixed", games=games, chunk_size=chunk_size, seed=seed)
 
 
 def seat_table(frame: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:

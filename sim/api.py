@@ -108,7 +108,12 @@ class Game(Protocol):
 
 
 class Strategy(Protocol):
-    """A player. ``choose`` is the per-game tier; ``compiled_policy`` the compiled fast path."""
+    """A player. ``choose`` is the per-game tier; ``compiled_policy`` the compiled fast path.
+
+    A strategy may also offer ``score(features) -> values``: (n, F) int32 rows of any number of
+    stacked tables in, (n,) values out, the best row of each table wins (first on ties). The
+    runner then plays its games in lockstep batches (``sim.batch``, the vectorised tier).
+    """
 
     id: str
 

@@ -30,17 +30,22 @@ class RandomStrategy:
 class WeightStrategy:
     """Score every row as ``features @ weights`` (integers) and take the first best row.
 
-    The same weights run inside the compiled play loop (``compiled_policy``) and here in Python
-    (``choose``); both pick the same row, so both tiers play the same games.
+    The same weights run inside the compiled play loop (``compiled_policy``), over stacked
+    tables of many games (``score``) and per decision (``choose``); all pick the same row, so
+    every tier plays the same games.
     """
 
     id: str
     weights: np.ndarray  # (F,) int64, in the order of game.feature_names
     description: str = ""
 
+    def score(self, features: np.ndarray) -> np.ndarray:
+        """Row values (n,) int64 of a (n, F) int32 feature table (the vectorised tier)."""
+        return features.astype(np.int64) @ self.weights
+
     def choose(self, table: CandidateTable, stream: np.ndarray) -> int:
         del stream  # deterministic
-        return int(np.argmax(table.features.astype(np.int64) @ self.weights))
+        return int(np.argmax(self.score(table.features)))
 
     def compiled_policy(self, game) -> CompiledPolicy:
         return CompiledPolicy(POLICY_WEIGHTS, self.weights)

@@ -8,15 +8,18 @@ import numpy as np
 from sim.api import CandidateTable, CompiledPolicy, GameResult
 from sim.errors import IllegalActionError
 from sim.games.carpe_diem import constants as K
+from sim.games.carpe_diem import render
 from sim.games.carpe_diem.components import load_components
 from sim.games.carpe_diem.decisions import ACTION_FIELDS, DECISION_NAMES, N_ACTION_FIELDS, OVER
 from sim.games.carpe_diem.events import new_log
 from sim.games.carpe_diem.features import FEATURE_DOCS, FEATURE_NAMES, N_FEATURES
+from sim.games.carpe_diem.kernels import batch
 from sim.games.carpe_diem.kernels.candidates import MAX_ROWS, candidates
 from sim.games.carpe_diem.kernels.flow import apply_action
 from sim.games.carpe_diem.kernels.play import play_to_end
 from sim.games.carpe_diem.kernels.setup import new_game
 from sim.games.carpe_diem.params import Params
+from sim.games.carpe_diem.records import RECORD_DOCS, seat_records
 from sim.games.carpe_diem.state import DECISIONS, PHASE, SEAT, STATE
 from sim.games.carpe_diem.tables import build_tables
 from sim.seeding import GameSeeds
@@ -36,6 +39,8 @@ class CarpeDiem:
     feature_docs = FEATURE_DOCS  # one line per feature, for `bgsim features`
     action_fields = ACTION_FIELDS
     decision_names = DECISION_NAMES
+    record_docs = RECORD_DOCS  # the per-(game, seat) result columns, see ``records``
+    max_rows = MAX_ROWS  # most rows one candidate table can have
 
     def __init__(self, params: Params | None = None):
         self.params = params or Params()
@@ -102,6 +107,55 @@ class CarpeDiem:
             weights[seat, : len(pol.weights)] = pol.weights
         play_to_end(state, self.tables, self.param_array, kinds, weights, streams, self._feats, self._acts,
                     self._no_log if log is None else log)
+
+    # --- batches of games (the runner, ``sim.batch``)
+
+    def play_states(self, chance: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
+                    policies: list[CompiledPolicy]) -> np.ndarray:
+        """Deal and play one game per chance seed ((G,) uint64) in the compiled loop.
+
+        ``streams`` (G, P) uint64 seat streams, advanced in place; ``seat_strategy`` (G, P) int64
+        index into ``policies``. Returns the final states, (G, STATE_SIZE) int32.
+        """
+        kinds = np.array([pol.kind for pol in policies], dtype=np.int64)
+        weights = np.zeros((len(policies), N_FEATURES), dtype=np.int64)
+        for k, pol in enumerate(policies):
+            weights[k, : len(pol.weights)] = pol.weights
+        states = np.empty((len(chance), STATE.size), dtype=np.int32)
+        batch.play_into_states(self.tables, self.param_array, self.empty_slots, np.asarray(chance, np.uint64),
+                               streams, np.asarray(seat_strategy, np.int64), kinds, weights, self._feats,
+                               self._acts, self._no_log, states)
+        return states
+
+    def deal_states(self, chance: np.ndarray) -> np.ndarray:
+        """One dealt game per chance seed ((G,) uint64): (G, STATE_SIZE) int32."""
+        states = np.empty((len(chance), STATE.size), dtype=np.int32)
+        batch.deal_states(self.tables, self.param_array, self.empty_slots, np.asarray(chance, np.uint64), states)
+        return states
+
+    def pending_seats(self, states: np.ndarray) -> np.ndarray:
+        """Seat to decide in each state ((G, STATE_SIZE) int32), (G,) int32; -1 once over."""
+        return np.where(states[:, PHASE] == OVER, -1, states[:, SEAT])
+
+    def stack_tables(self, states, games, feats, acts, offsets) -> int:
+        """Stack the tables of ``states[games]`` (see ``kernels.batch.stack_tables``)."""
+        return batch.stack_tables(states, games, self.tables, self.param_array, feats, acts, offsets)
+
+    def apply_best_rows(self, states, games, acts, offsets, values) -> None:
+        """Apply each stacked table's first best row by ``values`` (see ``kernels.batch``)."""
+        batch.apply_best_rows(states, games, self.tables, self.param_array, acts, offsets, values, self._no_log)
+
+    def trace_text(self, state, log, seeds: GameSeeds, strategy_ids, summary: bool = False) -> str:
+        """The readable trace of a played game (``log`` from ``new_log``)."""
+        return render.trace_text(self, state, log, seeds, strategy_ids, summary=summary)
+
+    def trace_json(self, state, log, seeds: GameSeeds, strategy_ids) -> dict:
+        """The played game as JSON-ready events and a score sheet."""
+        return render.trace_json(self, state, log, seeds, strategy_ids)
+
+    def records(self, states: np.ndarray) -> dict:
+        """Result columns of finished games ((G, STATE_SIZE) int32): G * P rows, game-major."""
+        return seat_records(states, self.n_players)
 
     def field(self, state: np.ndarray, name: str) -> np.ndarray:
         """A named state field with its declared shape (see ``state.py``)."""

@@ -1,0 +1,348 @@
+"""Run an experiment spec: chunks of games on local processes or a Dask cluster, stored as Parquet.
+
+``run(spec)`` plays every chunk not yet on disk and returns the run directory; ``--resume``
+after an interruption (Ctrl-C, SIGKILL, a lost machine) plays only the missing chunks, so the
+finished run holds exactly the games of an uninterrupted one. Games are seeded per deal
+(``sim.seeding``), never per chunk or worker, so results do not depend on the number of
+workers, the chunk size or the backend.
+"""
+
+import json
+import os
+import platform
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from experiments.spec import Block, Chunk, RunSpec, SpecError, load_spec
+from experiments.store import (
+    RunStoreError,
+    finished_chunks,
+    read_meta,
+    remove_partial_files,
+    write_chunk,
+    write_json,
+    write_toml,
+)
+from sim.batch import choose_tier, play_batch
+from sim.errors import BgsimError
+from sim.registry import make_game
+from sim.seeding import block_key, deal_seeds
+from strategies import make_strategy
+
+__all__ = ["RunReport", "build_block", "locate_game", "open_spec", "play_chunk", "run"]
+
+ProgressCallback = Callable[[int, int], None]  # (games done, games in the run)
+SEED_SCHEME = ("deal i of player count n: SplitMix64 outputs 2i+1 (chance) and 2i+2 (strategy) from "
+               "child n of SeedSequence(seed); seat s streams: output s+1 from the strategy seed")
+
+
+@dataclass(frozen=True)
+class RunReport:
+    run_dir: Path
+    games_total: int
+    games_played: int  # in this call; the rest were on disk already
+    chunks_skipped: int
+    seconds: float
+    tier: dict  # player count -> tier used
+
+
+# --- building games and strategies (parent and workers)
+
+
+def build_block(spec: RunSpec, block: Block, data_dir: Path | None = None):
+    """(game, strategies, seating_index) of one player count; seating_index (S, P) int64 maps
+    each seating's seats to ``strategies``. ``data_dir`` holds the data overrides by name."""
+    files = {f"{name}_file": str((data_dir / f"{name}.toml") if data_dir else path)
+             for name, path in spec.data.items()}
+    game = make_game(spec.game, **spec.params, **files, n_players=block.n_players)
+    ids = spec.strategy_ids()
+    strategies = [make_strategy(sid, game) for sid in ids]
+    seating_index = np.array([[ids.index(sid) for sid in seating] for seating in block.seatings], dtype=np.int64)
+    return game, strategies, seating_index
+
+
+_WORKER_CACHE: dict = {}  # (run id, block) -> build_block result, per process
+
+
+def _worker_block(spec: RunSpec, data_texts: dict[str, str], b: int):
+    key = (spec.run_id, b)
+    if key not in _WORKER_CACHE:
+        data_dir = None
+        if data_texts:  # workers may run on other machines: rebuild the overrides locally
+            data_dir = Path(tempfile.mkdtemp(prefix=f"bgsim-{spec.run_id}-"))
+            for name, text in data_texts.items():
+                (data_dir / f"{name}.toml").write_text(text, encoding="utf-8")
+        _WORKER_CACHE[key] = build_block(spec, spec.blocks()[b], data_dir)
+    return _WORKER_CACHE[key]
+
+
+# --- one chunk
+
+
+@dataclass(frozen=True)
+class ChunkResult:
+    index: int
+    table: pa.Table
+    seconds: float
+    host: str
+    pid: int
+    tier: str
+
+
+def play_chunk(spec: RunSpec, data_texts: dict[str, str], chunk: Chunk) -> ChunkResult:
+    """Play one chunk (in a worker) and return its rows as an Arrow table."""
+    start = time.perf_counter()
+    block = spec.blocks()[chunk.block]
+    game, strategies, seating_index = _worker_block(spec, data_texts, chunk.block)
+    local = np.arange(chunk.start, chunk.stop, dtype=np.int64)
+    deal, seating = np.divmod(local, len(block.seatings))
+    chance, strategy_seeds = deal_seeds(block_key(spec.seed, block.n_players), deal)
+    seat_strategy = seating_index[seating]  # (G, P)
+    tier = choose_tier(game, strategies, spec.tier)
+    states = play_batch(game, strategies, seat_strategy, chance, strategy_seeds, tier)
+    table = _chunk_table(spec, game, block, chunk, local, deal, seating, chance, strategy_seeds,
+                         seat_strategy, strategies, game.records(states))
+    return ChunkResult(chunk.index, table, time.perf_counter() - start, socket.gethostname(), os.getpid(), tier)
+
+
+def _chunk_table(spec, game, block, chunk, local, deal, seating, chance, strategy_seeds, seat_strategy,
+                 strategies, records) -> pa.Table:
+    n, p = len(local), block.n_players
+    per_seat = lambda values: np.repeat(values, p)  # noqa: E731  game-major, seat-minor rows
+    const = lambda value, kind: pa.array([value] * (n * p), kind)  # noqa: E731
+    ids = np.array([s.id for s in strategies], dtype=object)
+    columns = {
+        "run_id": const(spec.run_id, pa.string()),
+        "game": const(game.id, pa.string()),
+        "rules_version": const(game.version, pa.string()),
+        "n_players": pa.array(np.full(n * p, p), pa.int8()),
+        "chunk": pa.array(np.full(n * p, chunk.index), pa.int32()),
+        "game_index": pa.array(per_seat(block.offset + local), pa.int64()),
+        "deal": pa.array(per_seat(deal), pa.int64()),
+        "seating": pa.array(per_seat(seating), pa.int16()),
+        "seed": pa.array(per_seat(chance), pa.uint64()),
+        "strategy_seed": pa.array(per_seat(strategy_seeds), pa.uint64()),
+        "seat": pa.array(np.tile(np.arange(p), n), pa.int8()),
+        "strategy": pa.array(ids[seat_strategy.reshape(-1)].tolist(), pa.string()),
+        **records,
+    }
+    return pa.table(columns)
+
+
+# --- the run
+
+
+def open_spec(path: str | Path) -> RunSpec:
+    """A spec file, or the directory of an earlier run (its stored spec)."""
+    path = Path(path)
+    if path.is_dir():
+        if not (path / "spec.toml").exists():
+            raise SpecError(f"{path} is a directory without spec.toml (not a run directory)")
+        return load_spec(path / "spec.toml")
+    return load_spec(path)
+
+
+def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False, scheduler: str | None = None,
+        on_progress: ProgressCallback | None = None, run_dir: Path | None = None) -> RunReport:
+    """Play every missing chunk of ``spec`` into ``out/<run id>/`` (or ``run_dir``)."""
+    started = time.perf_counter()
+    blocks = spec.blocks()
+    built = [build_block(spec, block) for block in blocks]  # bad ids and data fail here, before any file
+    tiers = {block.n_players: choose_tier(g, s, spec.tier) for block, (g, s, _) in zip(blocks, built, strict=True)}
+    run_dir = Path(run_dir) if run_dir else Path(out) / spec.run_id
+    chunks = spec.chunks()
+    expected = {c.index: (c.stop - c.start) * blocks[c.block].n_players for c in chunks}
+    meta = _prepare_dir(spec, run_dir, resume, blocks, built)
+    done = finished_chunks(run_dir, expected)
+    pending = [c for c in chunks if c.index not in done]
+    games_done = sum(c.stop - c.start for c in chunks if c.index in done)
+    data_texts = {name: Path(run_dir / "data" / f"{name}.toml").read_text(encoding="utf-8") for name in spec.data}
+    session = {"started": _now(), "jobs": jobs, "backend": "dask" if scheduler else "loky" if jobs != 1 else "inline",
+               "chunks_skipped": len(done)}
+    meta.setdefault("sessions", []).append(session)
+    write_json(run_dir / "meta.json", meta)
+    if on_progress:
+        on_progress(games_done, spec.total_games)
+    played, last_meta_write = 0, time.monotonic()
+    try:
+        for result in _execute(spec, data_texts, pending, jobs, scheduler):
+            write_chunk(run_dir, result.index, _with_chunk_meta(result))
+            meta["chunks"][str(result.index)] = {"seconds": round(result.seconds, 4), "host": result.host,
+                                                 "pid": result.pid, "tier": result.tier}
+            games = result.table.num_rows // blocks[chunks[result.index].block].n_players
+            games_done += games
+            played += games
+            if on_progress:
+                on_progress(games_done, spec.total_games)
+            if time.monotonic() - last_meta_write > 2.0:
+                write_json(run_dir / "meta.json", meta)
+                last_meta_write = time.monotonic()
+    except BaseException:
+        session.update(ended=_now(), games_played=played, status="interrupted")
+        meta["status"] = "interrupted"
+        write_json(run_dir / "meta.json", meta)
+        raise
+    seconds = time.perf_counter() - started
+    session.update(ended=_now(), games_played=played, wall_seconds=round(seconds, 3),
+                   games_per_second=round(played / seconds, 1) if seconds > 0 else None)
+    meta["status"] = "complete"
+    write_json(run_dir / "meta.json", meta)
+    return RunReport(run_dir, spec.total_games, played, len(done), seconds, tiers)
+
+
+def _with_chunk_meta(result: ChunkResult) -> pa.Table:
+    info = {"seconds": result.seconds, "host": result.host, "pid": result.pid, "tier": result.tier}
+    return result.table.replace_schema_metadata({b"bgsim.chunk": json.dumps(info).encode()})
+
+
+def _execute(spec: RunSpec, data_texts: dict, chunks: list[Chunk], jobs: int,
+             scheduler: str | None) -> Iterator[ChunkResult]:
+    if not chunks:
+        return
+    if scheduler is None and jobs == 1:
+        for chunk in chunks:
+            yield play_chunk(spec, data_texts, chunk)
+        return
+    from joblib import Parallel, delayed, parallel_config
+
+    tasks = (delayed(play_chunk)(spec, data_texts, chunk) for chunk in chunks)
+    if scheduler is not None:
+        client = _dask_client(scheduler)
+        try:
+            with parallel_config(backend="dask"):
+                yield from Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
+        finally:
+            client.close()
+        return
+    with parallel_config(backend="loky", inner_max_num_threads=1):
+        yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
+
+
+def _dask_client(address: str):
+    try:
+        from distributed import Client
+    except ImportError:  # pragma: no cover - a declared dependency
+        raise BgsimError("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from None
+    if not address.startswith(("tcp://", "tls://", "inproc://", "ucx://")):
+        raise BgsimError(f"--scheduler {address!r} is not an address like tcp://HOST:PORT")
+    try:
+        return Client(address, timeout="10s")
+    except OSError as exc:
+        raise BgsimError(f"cannot reach the Dask scheduler at {address}: {str(exc).splitlines()[0]}") from None
+
+
+# --- the run directory
+
+
+def _prepare_dir(spec: RunSpec, run_dir: Path, resume: bool, blocks, built) -> dict:
+    if run_dir.exists() and any(run_dir.iterdir()):
+        if not resume:
+            raise RunStoreError(f"{run_dir} already holds this run; add --resume to finish it, "
+                                f"or delete the directory to play it again")
+        meta = read_meta(run_dir)
+        if meta.get("run_id") != spec.run_id:
+            raise RunStoreError(f"{run_dir} holds run {meta.get('run_id')!r}, not {spec.run_id!r}")
+        removed = remove_partial_files(run_dir)
+        if removed:
+            meta.setdefault("notes", []).append(f"{_now()}: removed {removed} partial file(s) on resume")
+        meta.setdefault("chunks", {})
+        return meta
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        probe = run_dir / ".write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise RunStoreError(f"cannot write to {run_dir}: {exc.strerror or exc}") from None
+    stored = spec
+    if spec.data:  # keep the overrides with the results, so the run replays anywhere
+        (run_dir / "data").mkdir(exist_ok=True)
+        for name, path in spec.data.items():
+            (run_dir / "data" / f"{name}.toml").write_bytes(Path(path).read_bytes())
+        stored = replace(spec, data={name: f"data/{name}.toml" for name in spec.data})
+    write_toml(run_dir / "spec.toml", stored.to_dict())
+    meta = _new_meta(spec, blocks, built)
+    write_json(run_dir / "meta.json", meta)
+    return meta
+
+
+def _new_meta(spec: RunSpec, blocks, built) -> dict:
+    return {
+        "run_id": spec.run_id,
+        "name": spec.name,
+        "created": _now(),
+        "status": "running",
+        "versions": _versions(),
+        "git": _git(),
+        "host": {"hostname": socket.gethostname(), "platform": platform.platform(), "cpus": os.cpu_count()},
+        "seeds": {"seed": spec.seed, "scheme": SEED_SCHEME,
+                  "block_keys": {str(b.n_players): str(block_key(spec.seed, b.n_players)) for b in blocks}},
+        "games_total": spec.total_games,
+        "chunks_total": len(spec.chunks()),
+        "blocks": [
+            {
+                "n_players": block.n_players,
+                "game_id": game.id,
+                "rules_version": game.version,
+                "data_hash": getattr(game, "data_hash", None),
+                "data_files": getattr(getattr(game, "components", None), "files", {}),
+                "first_game_index": block.offset,
+                "games": block.games,
+                "seatings": [list(s) for s in block.seatings],
+                "strategies": [s.id for s in strategies],
+            }
+            for block, (game, strategies, _) in zip(blocks, built, strict=True)
+        ],
+        "chunks": {},
+    }
+
+
+def _versions() -> dict:
+    out = {"python": platform.python_version()}
+    for package in ("bgsim", "numpy", "numba", "polars", "pyarrow", "joblib"):
+        try:
+            out[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            out[package] = None
+    return out
+
+
+def _git() -> dict:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=5)
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return {"sha": None, "dirty": None}
+    if sha.returncode != 0:
+        return {"sha": None, "dirty": None}
+    return {"sha": sha.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# --- finding one game again
+
+
+def locate_game(spec: RunSpec, game_index: int) -> tuple[Block, int, int, int]:
+    """(block, chunk number, deal, seating) of run-wide game ``game_index``."""
+    for b, block in enumerate(spec.blocks()):
+        if block.offset <= game_index < block.offset + block.games:
+            local = game_index - block.offset
+            chunk = next(c.index for c in spec.chunks() if c.block == b and c.start <= local < c.stop)
+            deal, seating = divmod(local, len(block.seatings))
+            return block, chunk, deal, seating
+    raise BgsimError(f"game index {game_index} is outside this run (0..{spec.total_games - 1})")

@@ -1,0 +1,104 @@
+"""Play a batch of games in one of the three strategy tiers and return their final states.
+
+- ``compiled``: every seat has a compiled policy (weights or random); whole games run inside
+  the game's compiled loop.
+- ``vectorised``: every seat's strategy has ``score(features) -> values``; the batch advances in
+  lockstep, one Python call per strategy and step scores the stacked tables of all games.
+- ``per_game``: ``choose(table, stream)`` per decision, one game after another.
+
+The same strategies give the same games in every tier that can run them.
+"""
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from sim.api import Game, Strategy
+from sim.errors import StrategyError
+from sim.play import play_game
+from sim.seeding import GameSeeds, seat_streams
+
+__all__ = ["TIERS", "choose_tier", "play_batch"]
+
+TIERS = ("auto", "compiled", "vectorised", "per_game")
+_STACK_ROWS = 1 << 17  # rows of the lockstep table buffer (at least one table of game.max_rows)
+
+
+def choose_tier(game: Game, strategies: Sequence[Strategy], tier: str = "auto") -> str:
+    """The tier a batch will run in: ``tier`` itself, or for ``auto`` the fastest the seats allow."""
+    if tier not in TIERS:
+        raise StrategyError(f"unknown tier {tier!r} (one of {', '.join(TIERS)})")
+    compiled = hasattr(game, "play_states") and all(s.compiled_policy(game) is not None for s in strategies)
+    vectorised = hasattr(game, "stack_tables") and all(callable(getattr(s, "score", None)) for s in strategies)
+    if tier == "auto":
+        return "compiled" if compiled else "vectorised" if vectorised else "per_game"
+    if tier == "compiled" and not compiled:
+        raise StrategyError("tier 'compiled' needs a compiled policy for every strategy")
+    if tier == "vectorised" and not vectorised:
+        raise StrategyError("tier 'vectorised' needs a score(features) method on every strategy")
+    return tier
+
+
+def play_batch(game: Game, strategies: Sequence[Strategy], seat_strategy: np.ndarray, chance: np.ndarray,
+               strategy_seeds: np.ndarray, tier: str = "auto") -> np.ndarray:
+    """Final states of G games, (G, state size) int32.
+
+    ``strategies``: the K distinct strategies of the batch; ``seat_strategy`` (G, P) int64 says
+    which of them sits in each seat of each game; ``chance`` and ``strategy_seeds`` (G,) uint64
+    are the games' seeds (``sim.seeding``).
+    """
+    seat_strategy = np.ascontiguousarray(seat_strategy, dtype=np.int64)
+    chance = np.ascontiguousarray(chance, dtype=np.uint64)
+    tier = choose_tier(game, strategies, tier)
+    if tier == "compiled":
+        streams = seat_streams(strategy_seeds, game.n_players)
+        return game.play_states(chance, streams, seat_strategy, [s.compiled_policy(game) for s in strategies])
+    if tier == "vectorised":
+        return _play_lockstep(game, strategies, seat_strategy, chance)
+    states = []
+    for g in range(len(chance)):
+        seated = [strategies[k] for k in seat_strategy[g]]
+        seeds = GameSeeds(int(chance[g]), int(strategy_seeds[g]))
+        states.append(play_game(game, seated, seeds, compiled=False).state)
+    return np.stack(states) if states else np.empty((0, 0), dtype=np.int32)
+
+
+def _play_lockstep(game, strategies, seat_strategy: np.ndarray, chance: np.ndarray) -> np.ndarray:
+    states = game.deal_states(chance)
+    feats = np.empty((max(_STACK_ROWS, 2 * game.max_rows), len(game.feature_names)), dtype=np.int32)
+    acts = np.empty((feats.shape[0], len(game.action_fields)), dtype=np.int32)
+    offsets = np.empty(len(chance) + 1, dtype=np.int64)
+    while True:
+        seats = game.pending_seats(states)
+        active = np.flatnonzero(seats >= 0).astype(np.int64)
+        if active.size == 0:
+            return states
+        while active.size:
+            m = game.stack_tables(states, active, feats, acts, offsets)
+            games = active[:m]
+            owner = seat_strategy[games, seats[games]]  # (m,) strategy of each table
+            values = _score_tables(strategies, owner, feats, offsets[: m + 1])
+            game.apply_best_rows(states, games, acts, offsets[: m + 1], values)
+            active = active[m:]
+
+
+def _score_tables(strategies, owner: np.ndarray, feats: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Values of every stacked row, (R,) int64 or float64: one score call per strategy present."""
+    n_rows = int(offsets[-1])
+    first = int(owner[0])
+    if (owner == first).all():
+        return _values(strategies[first], feats[:n_rows], n_rows)
+    lengths = np.diff(offsets)
+    row_owner = np.repeat(owner, lengths)
+    values = np.empty(n_rows, dtype=np.float64)
+    for k in np.unique(owner):
+        rows = np.flatnonzero(row_owner == k)
+        values[rows] = _values(strategies[int(k)], feats[rows], len(rows))
+    return values
+
+
+def _values(strategy, feats: np.ndarray, n_rows: int) -> np.ndarray:
+    values = np.asarray(strategy.score(feats))
+    if values.shape != (n_rows,):
+        raise StrategyError(f"strategy {strategy.id}: score returned shape {values.shape}, expected ({n_rows},)")
+    return np.ascontiguousarray(values, dtype=np.int64 if values.dtype.kind in "iub" else np.float64)

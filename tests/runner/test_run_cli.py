@@ -1,0 +1,147 @@
+"""``bgsim run`` / ``simulate`` / ``replay``: outputs, stored metadata, and one-line errors."""
+
+import json
+import shutil
+import tomllib
+
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+
+import bgsim
+from experiments.runner import run
+from experiments.spec import load_spec
+from sim.games.carpe_diem.components import DATA_DIR
+from tests.runner.conftest import cli, write_spec
+
+DESIGN_COLUMNS = ("run_id", "game", "rules_version", "chunk", "game_index", "seed", "n_players", "seat",
+                  "strategy", "start_vp", "final_vp", "rank", "won", "tie", "vp_cards", "vp_villas",
+                  "vp_frame_tasks", "vp_banner", "vp_fountain_cards", "vp_leftovers", "board_cards", "cards")
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("run")
+    return run(load_spec(write_spec(tmp, games=6, players=[2, 3], chunk_size=4)), out=tmp)
+
+
+def test_load_gives_a_lazy_frame_with_one_row_per_game_and_seat(small_run):
+    frame = bgsim.load(small_run.run_dir)
+    assert isinstance(frame, pl.LazyFrame)
+    df = frame.collect()
+    assert set(DESIGN_COLUMNS) <= set(df.columns)
+    assert df.height == 6 * 2 + 6 * 3
+    assert df.group_by("game_index").len()["len"].to_list().count(3) == 6
+    categories = ["start_vp", "vp_cards", "vp_villas", "vp_leftovers", "vp_banner", "vp_fountain_cards",
+                  "vp_frame_tasks"]
+    assert (df.select(pl.sum_horizontal(categories)).to_series() == df["final_vp"]).all()  # CD-END-7
+    winners = df.filter(pl.col("won")).group_by("game_index").len()
+    assert winners["len"].to_list() == [1] * 12
+    exploded = df.select("game_index", "seat", "vp_cards", "cards").explode("cards").unnest("cards")
+    per_seat = exploded.group_by("game_index", "seat").agg(pl.col("vp").sum(), pl.col("vp_cards").first())
+    assert (per_seat["vp"] == per_seat["vp_cards"]).all()  # the card log explains every card VP
+    assert df["board_cards"].arr.len().unique().to_list() == [12]
+
+
+def test_meta_and_spec_record_versions_seeds_hashes_and_host(small_run):
+    meta = json.loads((small_run.run_dir / "meta.json").read_text())
+    assert meta["status"] == "complete" and meta["games_total"] == 12
+    assert {"python", "bgsim", "numpy", "numba"} <= set(meta["versions"])
+    assert meta["host"]["hostname"] and meta["seeds"]["seed"] == 11
+    assert set(meta["seeds"]["block_keys"]) == {"2", "3"}
+    block = meta["blocks"][0]
+    assert block["rules_version"] == "1" and len(block["data_hash"]) == 16
+    assert {"tiles", "villa_table"} <= set(block["data_files"])
+    assert len(meta["chunks"]) == 4 and all(c["seconds"] > 0 for c in meta["chunks"].values())
+    spec = tomllib.loads((small_run.run_dir / "spec.toml").read_text())
+    assert spec["run"] == {"games": 6, "chunk_size": 4, "seed": 11, "tier": "auto"}
+    info = json.loads(pq.read_schema(small_run.run_dir / "chunk-000000.parquet").metadata[b"bgsim.chunk"])
+    assert info["tier"] == "compiled"
+
+
+def test_replay_prints_the_stored_game(small_run, capsys):
+    df = bgsim.load(small_run.run_dir).filter(pl.col("game_index") == 8).collect().sort("seat")
+    code, out, err = cli(capsys, "replay", small_run.run_dir, 8)
+    assert code == 0, err
+    assert "== Score sheet ==" in out and "carpe_diem/greedy" in out
+    played = bgsim.replay(small_run.run_dir, 8)
+    assert played.result.final_vp.tolist() == df["final_vp"].to_list()
+    assert played.strategies == tuple(df["strategy"].to_list())
+
+
+def test_replay_detects_a_result_it_cannot_reproduce(small_run, tmp_path, capsys):
+    copy = tmp_path / "copy"
+    shutil.copytree(small_run.run_dir, copy)
+    chunk = copy / "chunk-000000.parquet"
+    table = pq.read_table(chunk)
+    frame = pl.from_arrow(table).with_columns(pl.col("final_vp") + 1)
+    frame.write_parquet(chunk)
+    code, _, err = cli(capsys, "replay", copy, 0)
+    assert code == 2 and "replays to final VP" in err and err.count("\n") == 1
+    code, _, err = cli(capsys, "replay", copy, 99)
+    assert code == 2 and "outside this run" in err
+
+
+def test_simulate_quick_form_prints_the_seat_table_and_stores_the_run(tmp_path, capsys):
+    code, out, err = cli(capsys, "simulate", "carpe_diem", "--players", "2", "--games", "20", "--strategies",
+                         "greedy,random", "--jobs", "2", "--out", tmp_path, "--quiet")
+    assert code == 0, err
+    assert "win rate [95% CI]" in out and "carpe_diem/greedy" in out and "random" in out
+    (run_dir,) = tmp_path.iterdir()
+    assert bgsim.load(run_dir).collect().height == 40
+
+
+def test_data_overrides_are_copied_into_the_run_and_replay_from_there(tmp_path, capsys):
+    override = tmp_path / "my_villas.toml"
+    shutil.copy(DATA_DIR / "villa_table.toml", override)
+    spec_path = write_spec(tmp_path, players=[2], games=2, chunk_size=2)
+    data_table = '[game.data]\nvilla_table = "my_villas.toml"\n[seats]'
+    spec_path.write_text(spec_path.read_text().replace("[seats]", data_table))
+    report = run(load_spec(spec_path), out=tmp_path / "runs")
+    assert (report.run_dir / "data" / "villa_table.toml").read_bytes() == override.read_bytes()
+    assert tomllib.loads((report.run_dir / "spec.toml").read_text())["game"]["data"] == {
+        "villa_table": "data/villa_table.toml"}
+    override.unlink()  # the run no longer needs the original file
+    assert cli(capsys, "replay", report.run_dir, 1, "--summary")[0] == 0
+
+
+BAD_SPECS = {
+    "malformed": ("[game\nid = 1", "not valid TOML"),
+    "unknown_key": ('[game]\nid = "carpe_diem"\n[seats]\nstrategies = ["greedy"]\n[run]\ngamez = 3',
+                    "unknown key [run] 'gamez'"),
+    "contradictory": ('[game]\nid = "carpe_diem"\nplayers = [3]\n[seats]\nmode = "permutations"\n'
+                      'strategies = ["greedy", "random", "random"]\n[run]\ngames = 10',
+                      "not a multiple of the 3 seatings"),
+    "seat_count": ('[game]\nid = "carpe_diem"\nplayers = [4]\n[seats]\nstrategies = ["greedy", "random"]',
+                   "lists 2 strategies for 4 seats"),
+    "bad_strategy": ('[game]\nid = "carpe_diem"\nplayers = [2]\n[seats]\nstrategies = ["gredy"]',
+                     "unknown strategy 'gredy'"),
+    "bad_players": ('[game]\nid = "carpe_diem"\nplayers = [5]\n[seats]\nstrategies = ["greedy"]', "2 to 4 players"),
+    "bad_tier": ('[game]\nid = "carpe_diem"\n[seats]\nstrategies = ["random"]\n[run]\ntier = "vectorised"',
+                 "needs a score(features)"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SPECS))
+def test_bad_specs_give_one_line_and_write_nothing(tmp_path, capsys, case):
+    text, needle = BAD_SPECS[case]
+    path = tmp_path / f"{case}.toml"
+    path.write_text(text)
+    code, _, err = cli(capsys, "run", path, "--out", tmp_path / "runs", "--quiet")
+    assert code == 2
+    assert err.startswith("bgsim: error: ") and needle in err and err.count("\n") == 1, err
+    assert not (tmp_path / "runs").exists()
+
+
+def test_unwritable_output_directory_is_one_line(tmp_path, capsys):
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    code, _, err = cli(capsys, "run", write_spec(tmp_path), "--out", blocker / "runs", "--quiet")
+    assert code == 2 and "cannot write to" in err and err.count("\n") == 1
+
+
+def test_missing_spec_and_unreachable_scheduler_are_one_line(tmp_path, capsys):
+    code, _, err = cli(capsys, "run", tmp_path / "nope.toml")
+    assert code == 2 and "cannot read spec" in err
+    code, _, err = cli(capsys, "run", write_spec(tmp_path), "--out", tmp_path, "--scheduler", "localhost:1")
+    assert code == 2 and "tcp://HOST:PORT" in err

@@ -1,0 +1,62 @@
+"""Experiment specs: the committed examples load, seatings and chunk plans are as documented."""
+
+from pathlib import Path
+
+import pytest
+
+from experiments.runner import build_block
+from experiments.spec import RunSpec, SpecError, load_spec
+
+CONFIGS = sorted((Path(__file__).resolve().parents[2] / "experiments" / "configs").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
+def test_committed_specs_load_and_build_every_block(path):
+    spec = load_spec(path)
+    assert spec.run_id.startswith(spec.name + "-")
+    for block in spec.blocks():
+        game, strategies, seating_index = build_block(spec, block)
+        assert game.n_players == block.n_players
+        assert seating_index.shape == (len(block.seatings), block.n_players)
+
+
+def test_seating_modes():
+    fixed = RunSpec(name="f", game="carpe_diem", players=(3,), strategies=("greedy",), games=2)
+    assert fixed.seatings(3) == (("greedy",) * 3,)
+    perms = RunSpec(name="p", game="carpe_diem", players=(3,), strategies=("a", "b", "b"), mode="permutations",
+                    games=3)
+    assert perms.seatings(3) == (("a", "b", "b"), ("b", "a", "b"), ("b", "b", "a"))  # distinct orders only
+    rotate = RunSpec(name="r", game="carpe_diem", players=(2, 4), strategies=("x",), focus="f", mode="rotate",
+                     games=4)
+    assert rotate.seatings(4) == (("f", "x", "x", "x"), ("x", "f", "x", "x"), ("x", "x", "f", "x"),
+                                  ("x", "x", "x", "f"))
+
+
+def test_chunks_cover_every_game_once_per_player_count():
+    spec = RunSpec(name="c", game="carpe_diem", players=(2, 4), strategies=("greedy",), games=10, chunk_size=4)
+    chunks = spec.chunks()
+    assert [(c.block, c.start, c.stop) for c in chunks] == [(0, 0, 4), (0, 4, 8), (0, 8, 10), (1, 0, 4),
+                                                           (1, 4, 8), (1, 8, 10)]
+    assert [c.index for c in chunks] == list(range(6))
+    assert [b.offset for b in spec.blocks()] == [0, 10]
+
+
+def test_the_run_id_changes_with_anything_that_changes_the_games():
+    base = dict(name="x", game="carpe_diem", players=(2,), strategies=("greedy",), games=4)
+    ids = {RunSpec(**base).run_id, RunSpec(**base, seed=1).run_id, RunSpec(**base, params={"vp_floor": 0}).run_id,
+           RunSpec(**(base | {"strategies": ("random",)})).run_id}
+    assert len(ids) == 4
+    assert RunSpec(**base).run_id == RunSpec(**base, description="other words").run_id
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"games": 0}, "run.games must be at least 1"),
+    ({"chunk_size": -1}, "run.chunk_size"),
+    ({"seed": -5}, "non-negative"),
+    ({"mode": "shuffle"}, "seats.mode must be one of"),
+    ({"players": (2, 2)}, "twice"),
+    ({"name": "a b"}, "name 'a b'"),
+])
+def test_invalid_values_are_named(changes, message):
+    with pytest.raises(SpecError, match=message):
+        RunSpec(**({"name": "x", "game": "carpe_diem", "players": (2,), "strategies": ("greedy",)} | changes))
