@@ -18,9 +18,9 @@ $(STAMP): pyproject.toml
 setup: $(STAMP) ## Create .venv and install bgsim with its test tools
 
 .PHONY: run
-run: setup ## Set up, then play a traced game and a batch of games and print the seat table
+run: setup ## Set up, then play a traced game and a stored batch of games, and print the seat table
 	$(BIN)/bgsim play carpe_diem --players 3 --seed 7 --summary
-	$(BIN)/bgsim simulate carpe_diem --players 4 --games 2000 --strategies greedy,greedy,greedy,greedy --seed 1
+	$(BIN)/bgsim simulate carpe_diem --players 4 --games 2000 --strategies greedy --seed 1 --jobs 2
 
 .PHONY: test
 test: setup ## Set up if needed, then run every test

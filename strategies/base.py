@@ -8,6 +8,7 @@ import numpy as np
 
 from sim.api import POLICY_RANDOM, POLICY_WEIGHTS, CandidateTable, CompiledPolicy
 from sim.errors import StrategyError
+from sim.policy import first_best_row
 from sim.rng import below
 
 __all__ = ["RandomStrategy", "WeightStrategy", "load_weights"]
@@ -45,7 +46,7 @@ class WeightStrategy:
 
     def choose(self, table: CandidateTable, stream: np.ndarray) -> int:
         del stream  # deterministic
-        return int(np.argmax(self.score(table.features)))
+        return first_best_row(table.features, self.weights)
 
     def compiled_policy(self, game) -> CompiledPolicy:
         return CompiledPolicy(POLICY_WEIGHTS, self.weights)
