@@ -71,6 +71,7 @@ def build_block(spec: RunSpec, block: Block, data_dir: Path | None = None):
     return game, strategies, seating_index
 
 
+_STATES_AT_ONCE = 1024  # games whose final states are held at once (about 14 kB each for Carpe Diem)
 _WORKER_CACHE: dict = {}  # (run id, block) -> build_block result, per process
 
 
@@ -104,14 +105,18 @@ def play_chunk(spec: RunSpec, data_texts: dict[str, str], chunk: Chunk) -> Chunk
     start = time.perf_counter()
     block = spec.blocks()[chunk.block]
     game, strategies, seating_index = _worker_block(spec, data_texts, chunk.block)
-    local = np.arange(chunk.start, chunk.stop, dtype=np.int64)
-    deal, seating = np.divmod(local, len(block.seatings))
-    chance, strategy_seeds = deal_seeds(block_key(spec.seed, block.n_players), deal)
-    seat_strategy = seating_index[seating]  # (G, P)
     tier = choose_tier(game, strategies, spec.tier)
-    states = play_batch(game, strategies, seat_strategy, chance, strategy_seeds, tier)
-    table = _chunk_table(spec, game, block, chunk, local, deal, seating, chance, strategy_seeds,
-                         seat_strategy, strategies, game.records(states))
+    key = block_key(spec.seed, block.n_players)
+    tables = []
+    for first in range(chunk.start, chunk.stop, _STATES_AT_ONCE):  # bounded memory for final states
+        local = np.arange(first, min(first + _STATES_AT_ONCE, chunk.stop), dtype=np.int64)
+        deal, seating = np.divmod(local, len(block.seatings))
+        chance, strategy_seeds = deal_seeds(key, deal)
+        seat_strategy = seating_index[seating]  # (G, P)
+        states = play_batch(game, strategies, seat_strategy, chance, strategy_seeds, tier)
+        tables.append(_chunk_table(spec, game, block, chunk, local, deal, seating, chance, strategy_seeds,
+                                   seat_strategy, strategies, game.records(states)))
+    table = pa.concat_tables(tables).combine_chunks()
     return ChunkResult(chunk.index, table, time.perf_counter() - start, socket.gethostname(), os.getpid(), tier)
 
 
