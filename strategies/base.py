@@ -42,7 +42,7 @@ class WeightStrategy:
 
     def score(self, features: np.ndarray) -> np.ndarray:
         """Row values (n,) int64 of a (n, F) int32 feature table (the vectorised tier)."""
-        return features.astype(np.int64) @ self.weights
+        return features @ self.weights  # int32 @ int64 -> exact int64
 
     def choose(self, table: CandidateTable, stream: np.ndarray) -> int:
         del stream  # deterministic
