@@ -38,16 +38,26 @@ def play_game(game: Game, strategies: Sequence[Strategy], seeds: GameSeeds, *, l
     if compiled and not validate and all(p is not None for p in policies) and hasattr(game, "play_compiled"):
         game.play_compiled(state, policies, streams, events)
     else:
-        while not game.is_over(state):
-            table = game.decision(state)
-            seat = table.seat
-            row = strategies[seat].choose(table, streams[seat: seat + 1])
-            if not 0 <= row < len(table):
-                raise IllegalActionError(
-                    f"game seeds {seeds}: strategy {strategies[seat].id} chose row {row} of {len(table)}"
-                )
-            try:
-                game.apply(state, table.actions[row], events, validate=validate)
-            except IllegalActionError as exc:
-                raise IllegalActionError(f"game seeds {seeds}: {exc}") from None
+        _play_per_decision(game, strategies, state, streams, events, validate, seeds)
     return PlayedGame(game, seeds, tuple(s.id for s in strategies), state, game.result(state), events)
+
+
+def _play_per_decision(game, strategies, state, streams, events, validate, seeds) -> None:
+    """Ask the seat's strategy at every decision. Games with ``step`` apply the chosen row and
+    build the next table in one call; ``validate`` takes the checked path through ``apply``."""
+    stepping = hasattr(game, "step") and not validate
+    table = game.decision(state)
+    while not game.is_over(state):
+        seat = table.seat
+        row = strategies[seat].choose(table, streams[seat: seat + 1])
+        if not 0 <= row < len(table):
+            raise IllegalActionError(f"game seeds {seeds}: strategy {strategies[seat].id} chose row {row} "
+                                     f"of {len(table)}")
+        if stepping:
+            table = game.step(state, row, events)
+            continue
+        try:
+            game.apply(state, table.actions[row], events, validate=validate)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"game seeds {seeds}: {exc}") from None
+        table = game.decision(state)

@@ -80,7 +80,16 @@ class CarpeDiem:
 
     def decision(self, state: np.ndarray) -> CandidateTable:
         """The pending decision. Its arrays are views, valid until the next call on this game."""
-        n = candidates(state, self.tables, self.param_array, self._feats, self._acts)
+        return self._table(state, candidates(state, self.tables, self.param_array, self._feats, self._acts))
+
+    def step(self, state: np.ndarray, row: int, log: np.ndarray | None = None) -> CandidateTable:
+        """Apply row ``row`` of the table that ``decision`` or ``step`` last returned for ``state``
+        and return the next table: the per-decision loop in one compiled call per decision."""
+        n = batch.apply_row_and_decide(state, self.tables, self.param_array, row, self._feats, self._acts,
+                                       self._no_log if log is None else log)
+        return self._table(state, n)
+
+    def _table(self, state: np.ndarray, n: int) -> CandidateTable:
         kind = int(state[PHASE])
         return CandidateTable(kind, DECISION_NAMES[kind], int(state[SEAT]), self._feats[:n], self._acts[:n],
                               FEATURE_NAMES, ACTION_FIELDS)

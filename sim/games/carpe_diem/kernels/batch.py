@@ -72,3 +72,12 @@ def apply_best_rows(states, games, t, p, acts, offsets, values, log):
             if values[r] > values[best]:
                 best = r
         apply_action(states[games[j]], t, p, acts[best], log)
+
+
+@njit(cache=True)
+def apply_row_and_decide(s, t, p, row, feats, acts, log):
+    """Apply row ``row`` of the pending table (``acts``, (R, A) int32) to ``s``, then build the
+    next table into ``feats``/``acts``; returns its number of rows. One compiled call per
+    decision for Python strategies."""
+    apply_action(s, t, p, acts[row], log)
+    return candidates(s, t, p, feats, acts)
