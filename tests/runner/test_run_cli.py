@@ -145,3 +145,12 @@ def test_missing_spec_and_unreachable_scheduler_are_one_line(tmp_path, capsys):
     assert code == 2 and "cannot read spec" in err
     code, _, err = cli(capsys, "run", write_spec(tmp_path), "--out", tmp_path, "--scheduler", "localhost:1")
     assert code == 2 and "tcp://HOST:PORT" in err
+
+
+def test_progress_callback_counts_every_game_once(tmp_path):
+    calls = []
+    spec = load_spec(write_spec(tmp_path, players=[2, 3], games=6, chunk_size=4))
+    run(spec, out=tmp_path, jobs=2, on_progress=lambda done, total: calls.append((done, total)))
+    assert calls[0] == (0, 12) and calls[-1] == (12, 12)
+    assert [done for done, _ in calls] == sorted(done for done, _ in calls)
+    assert len(calls) == 1 + len(spec.chunks())
