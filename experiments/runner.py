@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+from threadpoolctl import threadpool_limits
 
 from experiments.spec import Block, Chunk, RunSpec, SpecError, load_spec
 from experiments.store import (
@@ -102,6 +103,11 @@ class ChunkResult:
 
 def play_chunk(spec: RunSpec, data_texts: dict[str, str], chunk: Chunk) -> ChunkResult:
     """Play one chunk (in a worker) and return its rows as an Arrow table."""
+    with threadpool_limits(1):  # one core per worker: BLAS threads in a vectorised score would fight
+        return _play_chunk(spec, data_texts, chunk)
+
+
+def _play_chunk(spec: RunSpec, data_texts: dict[str, str], chunk: Chunk) -> ChunkResult:
     start = time.perf_counter()
     block = spec.blocks()[chunk.block]
     game, strategies, seating_index = _worker_block(spec, data_texts, chunk.block)

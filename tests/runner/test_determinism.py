@@ -53,3 +53,16 @@ def test_another_seed_gives_other_deals(tmp_path):
     b = _table(run(load_spec(write_spec(tmp_path, name="s2", seed=2, games=4, players=[2])), out=tmp_path).run_dir)
     assert set(a["seed"].to_list()).isdisjoint(b["seed"].to_list())
     assert a["final_vp"].to_list() != b["final_vp"].to_list()
+
+
+def test_weight_scores_are_exact_integers_in_both_number_paths():
+    import numpy as np
+
+    from strategies.base import WeightStrategy
+
+    features = np.array([[1, 2], [3, -1], [2, 1]], dtype=np.int32)
+    small = WeightStrategy("small", np.array([5, -2], dtype=np.int64))
+    big = WeightStrategy("big", np.array([1 << 40, 1], dtype=np.int64))  # beyond exact float products
+    assert small.score(features).tolist() == [1, 17, 8]
+    assert big.score(features).dtype == np.int64
+    assert big.score(features).tolist() == [(1 << 40) + 2, 3 * (1 << 40) - 1, (2 << 40) + 1]
