@@ -154,6 +154,9 @@ def run(
     spec = open_spec(spec_path)
     run_dir = Path(spec_path) if Path(spec_path).is_dir() else None
     report = _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir)
+    from experiments.store import load
+
+    _print_seat_table(load(report.run_dir), f"{spec.name}: {spec.total_games:,} games, seed {spec.seed}")
     out.print(f"{report.run_dir}: {report.games_total:,} games "
               f"({report.games_played:,} played now in {report.seconds:.1f} s)", highlight=False)
 
@@ -172,7 +175,7 @@ def simulate(
     scheduler: SchedulerOpt = None,
 ) -> None:
     """Quick run: fixed seats, one player count; prints the per-seat table with 95 % intervals."""
-    from experiments.simulate import quick_spec, seat_table
+    from experiments.simulate import quick_spec
     from experiments.store import load
 
     game = _game(game_id, players)
@@ -181,15 +184,7 @@ def simulate(
     run_dir = Path(out_dir) / spec.run_id
     resume = run_dir.exists()  # the same quick run again: reuse what is stored
     report = _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, None)
-    frame = load(report.run_dir).select("seat", "strategy", "final_vp", "rank", "won").collect().to_pandas()
-    seats = seat_table(frame)
-    table = Table(title=f"{game.id}: {n_games:,} games, seed {seed}")
-    for col in ("seat", "strategy", "mean VP [95% CI]", "win rate [95% CI]", "mean rank"):
-        table.add_column(col)
-    for row in seats.itertuples():
-        table.add_row(str(row.seat), row.strategy, f"{row.mean_vp:.1f} [{row.vp_low:.1f}, {row.vp_high:.1f}]",
-                      f"{row.win_rate:.1%} [{row.win_low:.1%}, {row.win_high:.1%}]", f"{row.mean_rank:.2f}")
-    out.print(table)
+    _print_seat_table(load(report.run_dir), f"{game.id}: {n_games:,} games, seed {seed}")
     out.print(f"results: {report.run_dir}  ({report.games_played:,} games played now in {report.seconds:.1f} s)",
               highlight=False)
 
@@ -212,6 +207,19 @@ def replay(
     else:
         sys.stdout.write(game.trace_text(played.state, played.log, played.seeds, list(played.strategies),
                                          summary=summary))
+
+
+def _print_seat_table(results, title: str) -> None:
+    from experiments.simulate import seat_table
+
+    table = Table(title=title)
+    for col in ("players", "seat", "strategy", "games", "mean VP [95% CI]", "win rate [95% CI]", "mean rank"):
+        table.add_column(col)
+    for row in seat_table(results).itertuples():
+        table.add_row(str(row.n_players), str(row.seat), row.strategy, f"{row.games:,}",
+                      f"{row.mean_vp:.1f} [{row.vp_low:.1f}, {row.vp_high:.1f}]",
+                      f"{row.win_rate:.1%} [{row.win_low:.1%}, {row.win_high:.1%}]", f"{row.mean_rank:.2f}")
+    out.print(table)
 
 
 def _default_chunk(n_games: int, jobs: int) -> int:

@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 
 import pandas as pd
+import polars as pl
 from scipy import stats
 
 from experiments.spec import RunSpec
@@ -20,21 +21,27 @@ def quick_spec(game_id: str, n_players: int, strategy_ids: Sequence[str], games:
                    strategies=tuple(strategy_ids), mode="fixed", games=games, chunk_size=chunk_size, seed=seed)
 
 
-def seat_table(frame: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
-    """Per seat: games, mean VP with a t interval, win rate with a Wilson interval, mean rank."""
-    out = []
-    for seat, group in frame.groupby("seat"):
-        n = len(group)
-        vp = group["final_vp"].to_numpy(dtype=float)
-        sem = stats.sem(vp) if n > 1 else float("nan")
-        if n > 1 and sem > 0:
-            lo, hi = stats.t.interval(confidence, n - 1, loc=vp.mean(), scale=sem)
+def seat_table(results: pl.LazyFrame | pl.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+    """Per player count, seat and strategy: games, mean VP with a t interval, win rate with a
+    Wilson interval, mean rank. Aggregates in polars, so millions of rows are cheap."""
+    groups = (
+        results.lazy()
+        .group_by("n_players", "seat", "strategy")
+        .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"), pl.col("final_vp").mean().alias("mean_vp"),
+             pl.col("final_vp").std().alias("sd_vp"), pl.col("rank").mean().alias("mean_rank"))
+        .sort("n_players", "seat", "strategy")
+        .collect()
+        .to_pandas()
+    )
+    rows = []
+    for g in groups.itertuples():
+        n = int(g.games)
+        if n > 1 and g.sd_vp > 0:
+            lo, hi = stats.t.interval(confidence, n - 1, loc=g.mean_vp, scale=g.sd_vp / n**0.5)
         else:
-            lo = hi = vp.mean()
-        wins = int(group["won"].sum())
-        ci = stats.binomtest(wins, n).proportion_ci(confidence_level=confidence, method="wilson")
-        out.append({"seat": int(seat), "strategy": group["strategy"].iloc[0], "games": n,
-                    "mean_vp": vp.mean(), "vp_low": lo, "vp_high": hi,
-                    "win_rate": wins / n, "win_low": ci.low, "win_high": ci.high,
-                    "mean_rank": group["rank"].mean()})
-    return pd.DataFrame(out)
+            lo = hi = g.mean_vp
+        ci = stats.binomtest(int(g.wins), n).proportion_ci(confidence_level=confidence, method="wilson")
+        rows.append({"n_players": int(g.n_players), "seat": int(g.seat), "strategy": g.strategy, "games": n,
+                     "mean_vp": g.mean_vp, "vp_low": lo, "vp_high": hi, "win_rate": g.wins / n,
+                     "win_low": ci.low, "win_high": ci.high, "mean_rank": g.mean_rank})
+    return pd.DataFrame(rows)

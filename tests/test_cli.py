@@ -43,9 +43,9 @@ def test_play_json_has_the_same_game_as_events(capsys):
     assert f"{sheet['total'][0]:>9}{sheet['total'][1]:>9}" in text
 
 
-def test_simulate_prints_a_seat_table(capsys):
+def test_simulate_prints_a_seat_table(capsys, tmp_path):
     code, out, err = run(capsys, "simulate", "carpe_diem", "--players", "2", "--games", "20",
-                         "--strategies", "greedy,random", "--quiet")
+                         "--strategies", "greedy,random", "--quiet", "--out", str(tmp_path))
     assert code == 0, err
     assert "win rate [95% CI]" in out and "carpe_diem/greedy" in out and "random" in out
 
