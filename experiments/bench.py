@@ -6,7 +6,8 @@
    batches, (c) a per-game Python ``choose`` per decision. Timed: seeding, playing, recording
    and writing the Parquet chunks. Per core = total / workers.
 3. Wall time of a large run with (a) on 2 workers, start-up included; extrapolated (and
-   labelled so) when fewer than 1,000,000 games are played.
+   labelled so) when fewer than 1,000,000 games are played; and the time a fresh process
+   needs to play and store 10 games (imports and the cached compiled code).
 
 Each rate is the median of several timed runs after an untimed warm-up (Numba cache load,
 worker start). Figures depend on the machine; compare on one machine.
@@ -65,6 +66,19 @@ def wall_time(n_games: int, jobs: int, out: Path) -> float:
     return time.perf_counter() - start
 
 
+def warm_start(out: Path) -> float:
+    """Seconds for a fresh Python process to import bgsim, start a run and store 10 games
+    (the compiled code comes from the Numba cache)."""
+    import subprocess
+    import sys
+
+    code = ("import bgsim; bgsim.run(bgsim.RunSpec(name='warm', game='carpe_diem', players=(4,), "
+            f"strategies=('greedy',), games=10, seed={time.time_ns() % 10**9}), out={str(out)!r})")
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4000, help="games per timed run, compiled rows")
@@ -98,6 +112,8 @@ def main() -> None:
         if args.wall_games < 1_000_000:
             line += f"; 1,000,000 games extrapolated: {seconds * 1_000_000 / args.wall_games:.0f} s"
         print(line, flush=True)
+        print(f"   warm start: a fresh process imports bgsim, plays and stores 10 games in "
+              f"{warm_start(Path(tmp)):.1f} s", flush=True)
 
 
 def _runs(rates: list[float]) -> str:
