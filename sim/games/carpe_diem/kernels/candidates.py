@@ -117,6 +117,7 @@ from sim.games.carpe_diem.kernels.cards import (
     bread_max,
     counters,
     green_k,
+    green_k_from,
     is_red,
     outcome,
     plan_two_cards,
@@ -371,34 +372,35 @@ def placement_context(s, t, p, seat, ctx):
 
 
 @njit(cache=True)
-def placement_features(s, t, p, seat, tile, cell, res, ctx, from_seal, row):
-    """Features of a legal placement whose ``probe`` result is ``res``, into ``row`` (N_FEATURES,)."""
+def placement_features(s, t, p, seat, tile, cell, res, k, ctx, from_seal, row):
+    """Features of a legal placement whose ``probe`` result is row ``k`` of ``res`` (m, R_SIZE)
+    int64, into ``row`` (N_FEATURES,); ``ctx`` (CTX_SIZE,) int64 from placement_context."""
     nparts = t[T_TILE_NPARTS + tile]
     row[F_TILE_PARTS] = nparts
     row[F_DARK] = t[T_TILE_DARK + tile]
-    row[F_MATCHED] = res[R_MATCHED]
-    row[F_OPEN_ADDED] = res[R_OPEN_ADDED]
-    row[F_CHIMNEYS] = res[R_CHIMNEYS]
+    row[F_MATCHED] = res[k, R_MATCHED]
+    row[F_OPEN_ADDED] = res[k, R_OPEN_ADDED]
+    row[F_CHIMNEYS] = res[k, R_CHIMNEYS]
     banner = s[BANNER_LEFT + seat * N_CELLS + cell]
     row[F_BANNER] = banner
     villa_open = 0
     any_done = False
     for j in range(nparts):
         o = R_PART + R_STRIDE * j
-        if res[o] == VILLA and res[o + 1] == 0:
-            villa_open = max(villa_open, res[o + 4])
-        any_done = any_done or res[o + 1] == 1
+        if res[k, o] == VILLA and res[k, o + 1] == 0:
+            villa_open = max(villa_open, res[k, o + 4])
+        any_done = any_done or res[k, o + 1] == 1
     row[F_VILLA_OPEN] = villa_open
     steps = banner
-    if not any_done and res[R_CHIMNEYS] == 0:
+    if not any_done and res[k, R_CHIMNEYS] == 0:
         _steps_and_overflow(p, ctx, banner, 0, row)
         return
-    delta = ctx[X_DELTA: X_DELTA + N_COUNTERS]
-    delta[:] = 0
-    delta[C_CHIMNEYS] = res[R_CHIMNEYS]
-    changed = (1 << C_CHIMNEYS) if res[R_CHIMNEYS] != 0 else 0  # bit c: counter c changes
-    goods_gain = ctx[X_GOODS_GAIN: X_GOODS_GAIN + N_GOODS]
-    goods_gain[:] = 0
+    for c in range(N_COUNTERS):
+        ctx[X_DELTA + c] = 0  # counter changes
+    ctx[X_DELTA + C_CHIMNEYS] = res[k, R_CHIMNEYS]
+    changed = (1 << C_CHIMNEYS) if res[k, R_CHIMNEYS] != 0 else 0  # bit c: counter c changes
+    for g in range(N_GOODS):
+        ctx[X_GOODS_GAIN + g] = 0  # goods gained by kind
     coins = 0
     bread = 0
     admin = 0
@@ -406,26 +408,26 @@ def placement_features(s, t, p, seat, tile, cell, res, ctx, from_seal, row):
     cap = p[PR_LANDSCAPE_REWARD_CAP]
     for j in range(nparts):
         o = R_PART + R_STRIDE * j
-        if res[o + 1] == 0:
+        if res[k, o + 1] == 0:
             continue
-        ptype = res[o]
-        delta[ptype] += 1
+        ptype = res[k, o]
+        ctx[X_DELTA + ptype] += 1
         changed |= 1 << ptype
         row[F_FOUNTAIN_VP] += ctx[X_FOUNTAIN_VP + ptype]
         if ptype == VILLA:
             row[F_VILLAS] += 1
-            row[F_VILLA_VP] += villa_vp(t, res[o + 3])
+            row[F_VILLA_VP] += villa_vp(t, res[k, o + 3])
         elif LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST:
             row[F_LANDSCAPES] += 1
-            delta[C_LANDSCAPES] += 1
+            ctx[X_DELTA + C_LANDSCAPES] += 1
             changed |= 1 << C_LANDSCAPES
-            goods = res[o + 2] - 1
+            goods = res[k, o + 2] - 1
             if cap > 0:
                 goods = min(goods, cap)
-            goods_gain[ptype - POND] += goods
+            ctx[X_GOODS_GAIN + ptype - POND] += goods
         elif LODGING_FIRST <= ptype <= LODGING_LAST:
             row[F_LODGINGS] += 1
-            delta[C_LODGINGS] += 1
+            ctx[X_DELTA + C_LODGINGS] += 1
             changed |= 1 << C_LODGINGS
             if ptype == MERCHANT:
                 merchant_ = True
@@ -444,12 +446,12 @@ def placement_features(s, t, p, seat, tile, cell, res, ctx, from_seal, row):
             elif ptype == FOUNTAIN:
                 row[F_FOUNTAIN_DRAWS] += 1
         if ptype < MARKET and (ctx[X_OPEN_TASK_TYPES] >> ptype) & 1:  # else no task to meet
-            row[F_FRAME_VP] += new_task_vp(t, s, p, seat, ptype, res[o + 5], res[o + 6])
+            row[F_FRAME_VP] += new_task_vp(t, s, p, seat, ptype, res[k, o + 5], res[k, o + 6])
     goods = 0
     card_goods = 0
     for g in range(N_GOODS):
-        goods += goods_gain[g]
-        card_goods += goods_gain[g] * ctx[X_RED_WANTS + g]
+        goods += ctx[X_GOODS_GAIN + g]
+        card_goods += ctx[X_GOODS_GAIN + g] * ctx[X_RED_WANTS + g]
     row[F_GOODS] = goods
     row[F_CARD_GOODS] = card_goods
     if merchant_:  # valued last, as in the fixed order of AMB-11
@@ -459,12 +461,11 @@ def placement_features(s, t, p, seat, tile, cell, res, ctx, from_seal, row):
     row[F_BREAD] = bread
     value = 0
     if changed & ctx[X_GREEN_ANY]:
-        after = ctx[X_AFTER: X_AFTER + N_COUNTERS]
         for c in range(N_COUNTERS):
-            after[c] = ctx[X_COUNTS + c] + delta[c]
+            ctx[X_AFTER + c] = ctx[X_COUNTS + c] + ctx[X_DELTA + c]
         for i in range(ctx[X_GREEN_N]):
             if changed & ctx[X_GREEN_MASK + i]:  # else none of its counters changes: same k
-                value += (green_k(t, ctx[X_GREEN + i], after) - ctx[X_GREEN_K + i]) * ctx[X_GREEN_UNITS + i]
+                value += (green_k_from(t, ctx[X_GREEN + i], ctx, X_AFTER) - ctx[X_GREEN_K + i]) * ctx[X_GREEN_UNITS + i]
     row[F_CARD_VALUE] = value
     _steps_and_overflow(p, ctx, steps, admin, row)
 
@@ -484,7 +485,7 @@ def legal_placements(s, t, p, seat, tile, work):
         for rot in range(4):
             if codes[rot] < 0 or codes[rot] & forbid:
                 continue  # a repeated rotation, or an edge does not match (CD-BUILD-5)
-            if probe_fitting(s, t, p, seat, tile, rot, cell, work.need, work.nroot, work.res[n]):
+            if probe_fitting(s, t, p, seat, tile, rot, cell, work.need, work.nroot, work.res, n):
                 work.cells[n] = cell
                 work.rots[n] = rot
                 n += 1
@@ -501,7 +502,7 @@ def tile_rows(s, t, p, seat, tile, work, from_seal, allow_store, feats, acts, n)
         acts[n, A_CELL] = cell
         acts[n, A_ROT] = work.rots[k]
         feats[n, F_ADJACENT] = max(work.adj[cell], 0)
-        placement_features(s, t, p, seat, tile, cell, work.res[k], work.ctx, from_seal, feats[n])
+        placement_features(s, t, p, seat, tile, cell, work.res, k, work.ctx, from_seal, feats[n])
         n += 1
     if allow_store:
         _clear(feats, acts, n, TURN)

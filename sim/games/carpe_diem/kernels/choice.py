@@ -89,7 +89,7 @@ def best_placement(s, t, p, seat, tile, from_seal, allow_store, weights, work):
         cell = work.cells[k]
         row[:] = 0
         row[F_ADJACENT] = max(work.adj[cell], 0)
-        placement_features(s, t, p, seat, tile, cell, work.res[k], work.ctx, from_seal, row)
+        placement_features(s, t, p, seat, tile, cell, work.res, k, work.ctx, from_seal, row)
         value = _dot(row, weights)
         if value > best:
             best = value

@@ -180,40 +180,40 @@ def edge_code(t, tile, rot):
 
 
 @njit(cache=True)
-def probe(s, t, p, seat, tile, rot, cell, need, nroot, res):
+def probe(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
     """Evaluate placing ``tile`` at ``cell`` with rotation ``rot`` (CD-BUILD-3..6, CD-FEATURE-2).
 
-    ``need``/``nroot`` (36, 4) int64 come from :func:`cell_context`. Fills ``res`` (R_SIZE,) int64
-    and returns 1 if the placement is legal (edges match, landscape size within the limit), else 0.
+    ``need``/``nroot`` (36, 4) int64 come from :func:`cell_context`. Fills row ``k`` of ``res``
+    (m, R_SIZE) int64 and returns 1 if the placement is legal (edges match, landscape size within the limit), else 0.
     """
     edge_base = T_ROT_EDGE + (tile * 4 + rot) * 4
     for d in range(4):
         if need[cell, d] != NEED_FREE and need[cell, d] != t[edge_base + d]:
-            res[R_LEGAL] = 0
+            res[k, R_LEGAL] = 0
             return 0
-    return probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res)
+    return probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k)
 
 
 @njit(cache=True)
-def probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res):
+def probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
     """:func:`probe` for a placement whose edges are known to match: features and CD-BUILD-6."""
     row_bit = 1 << (cell // SIDE)
     col_bit = 1 << (cell % SIDE)
-    res[R_MATCHED] = 0
-    res[R_OPEN_ADDED] = 0
-    res[R_CHIMNEYS] = 0
+    res[k, R_MATCHED] = 0
+    res[k, R_OPEN_ADDED] = 0
+    res[k, R_CHIMNEYS] = 0
     max_landscape = p[PR_LANDSCAPE_MAX]
     nparts = t[T_TILE_NPARTS + tile]
     for j in range(2):
         o = R_PART + R_STRIDE * j
         if j >= nparts:
-            res[o] = 0
+            res[k, o] = 0
             continue
         ptype = t[T_PART_TYPE + tile * 2 + j]
         chim = t[T_PART_CHIM + tile * 2 + j]
         mask = t[T_ROT_MASK + (tile * 4 + rot) * 2 + j]
         if ptype == VILLA:
-            res[R_CHIMNEYS] += chim
+            res[k, R_CHIMNEYS] += chim
         n_open = 0
         links = 0
         open_sum = 0
@@ -248,18 +248,18 @@ def probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res):
             cols |= s[UF_COLS + base]
         merged_open = open_sum - links + (n_open - links)
         if max_landscape > 0 and LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST and size > max_landscape:
-            res[R_LEGAL] = 0  # CD-BUILD-6 / AMB-2
+            res[k, R_LEGAL] = 0  # CD-BUILD-6 / AMB-2
             return 0
-        res[R_MATCHED] += links
-        res[R_OPEN_ADDED] += n_open - links
-        res[o] = ptype
-        res[o + 1] = 1 if merged_open == 0 else 0  # small buildings: 0 open edges, done at once
-        res[o + 2] = size
-        res[o + 3] = chim_sum
-        res[o + 4] = merged_open
-        res[o + 5] = rows
-        res[o + 6] = cols
-    res[R_LEGAL] = 1
+        res[k, R_MATCHED] += links
+        res[k, R_OPEN_ADDED] += n_open - links
+        res[k, o] = ptype
+        res[k, o + 1] = 1 if merged_open == 0 else 0  # small buildings: 0 open edges, done at once
+        res[k, o + 2] = size
+        res[k, o + 3] = chim_sum
+        res[k, o + 4] = merged_open
+        res[k, o + 5] = rows
+        res[k, o + 6] = cols
+    res[k, R_LEGAL] = 1
     return 1
 
 
@@ -324,12 +324,12 @@ def any_legal_placement(s, t, p, seat, tile):
     """Whether ``tile`` can be built anywhere in ``seat``'s (non-empty) district."""
     need = np.empty((N_CELLS, 4), dtype=np.int64)
     nroot = np.empty((N_CELLS, 4), dtype=np.int64)
-    res = np.empty(R_SIZE, dtype=np.int64)
+    res = np.empty((1, R_SIZE), dtype=np.int64)
     for cell in range(N_CELLS):
         if cell_context(s, t, seat, cell, need, nroot) <= 0:
             continue
         for rot in range(4):
-            if probe(s, t, p, seat, tile, rot, cell, need, nroot, res):
+            if probe(s, t, p, seat, tile, rot, cell, need, nroot, res, 0):
                 return True
     return False
 
