@@ -258,19 +258,20 @@ class PlacementWork(NamedTuple):
 
 @njit(cache=True)
 def new_placement_work():
+    """Every entry is written before it is read, so only the small context is zeroed."""
     return PlacementWork(
         np.zeros(CTX_SIZE, dtype=np.int64),
-        np.zeros((N_CELLS, 4), dtype=np.int64),
-        np.zeros((N_CELLS, 4), dtype=np.int64),
-        np.zeros(N_CELLS, dtype=np.int64),
-        np.zeros(N_CELLS, dtype=np.int64),
-        np.zeros(N_CELLS, dtype=np.int64),
-        np.zeros(MAX_PLACEMENTS, dtype=np.int64),
-        np.zeros(MAX_PLACEMENTS, dtype=np.int64),
-        np.zeros((MAX_PLACEMENTS, R_SIZE), dtype=np.int64),
-        np.zeros(N_FEATURES, dtype=np.int64),
-        np.zeros((3, N_MOVES_MAX), dtype=np.int64),
-        np.zeros((6, N_SPACES), dtype=np.int64),
+        np.empty((N_CELLS, 4), dtype=np.int64),
+        np.empty((N_CELLS, 4), dtype=np.int64),
+        np.empty(N_CELLS, dtype=np.int64),
+        np.empty(N_CELLS, dtype=np.int64),
+        np.empty(N_CELLS, dtype=np.int64),
+        np.empty(MAX_PLACEMENTS, dtype=np.int64),
+        np.empty(MAX_PLACEMENTS, dtype=np.int64),
+        np.empty((MAX_PLACEMENTS, R_SIZE), dtype=np.int64),
+        np.empty(N_FEATURES, dtype=np.int64),
+        np.empty((3, N_MOVES_MAX), dtype=np.int64),
+        np.empty((6, N_SPACES), dtype=np.int64),
     )
 
 
