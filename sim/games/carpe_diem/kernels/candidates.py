@@ -5,6 +5,8 @@
 candidate order of ``decisions.py``. Features are described in ``features.py``.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -31,6 +33,7 @@ from sim.games.carpe_diem.constants import (
     N_SEALS,
     N_SLOTS,
     N_SPACES,
+    N_TASKS,
     PAY_BREAD,
     PAY_COINS,
     PAY_STEPS,
@@ -114,6 +117,7 @@ from sim.games.carpe_diem.kernels.cards import (
     bread_max,
     counters,
     green_k,
+    green_k_from,
     is_red,
     outcome,
     plan_two_cards,
@@ -129,9 +133,12 @@ from sim.games.carpe_diem.kernels.district import (
     R_SIZE,
     R_STRIDE,
     cell_context,
+    edge_code,
+    forbidden_edges,
     new_task_vp,
-    probe,
+    probe_fitting,
     shovel_cell,
+    task_type,
     villa_vp,
 )
 from sim.games.carpe_diem.kernels.flow import payment_range
@@ -175,6 +182,7 @@ from sim.games.carpe_diem.state import (
     SEAT,
     SLOT_CARD,
     TAKEN,
+    TASK_DONE,
 )
 from sim.games.carpe_diem.state import (
     DISC as S_DISC,
@@ -184,6 +192,7 @@ from sim.games.carpe_diem.state import (
 )
 from sim.games.carpe_diem.tables import (
     T_CARD_GIVE,
+    T_CARD_HAVE_IDX,
     T_CARD_PAY,
     T_FOUNTAIN_COUNTER,
     T_FOUNTAIN_VP,
@@ -212,7 +221,58 @@ X_GREEN_UNITS = 30  # their payout units per fulfilment (12)
 X_RED_WANTS = 42  # 1 if a red card beside a free space takes goods kind g (4)
 X_FOUNTAIN_VP = 46  # VP per item of the held fountain cards, by counter (15)
 X_COUNTS = 61  # current counters (15)
-CTX_SIZE = 76
+X_N_FRONTIER = 76  # cells in PlacementWork.frontier
+X_DELTA = 77  # scratch of placement_features: counter changes (15)
+X_GOODS_GAIN = 92  # scratch of placement_features: goods gained by kind (4)
+X_AFTER = 96  # scratch of placement_features: counters after the build (15)
+X_TILE_CODE = 111  # scratch of legal_placements: edge_code per rotation, -1 if a repeat (4)
+X_GREEN_MASK = 115  # per green card in X_GREEN: bit c set if it counts counter c (12)
+X_GREEN_ANY = 127  # union of X_GREEN_MASK
+X_OPEN_TASK_TYPES = 128  # bit f set if a frame task for feature type f is not yet met
+CTX_SIZE = 129
+
+MAX_PLACEMENTS = N_CELLS * 4  # legal placements of one tile at most
+NO_ROW = -(1 << 62)  # a value below every row value (choose_row starts from it too)
+
+# Rows of PlacementWork.moves and PlacementWork.blocks.
+MV_CODE, MV_TARGET, MV_DEST = 0, 1, 2
+BK_DONE, BK_VALUE, BK_SLOT, BK_CELL, BK_ROT, BK_ROWS = 0, 1, 2, 3, 4, 5
+
+
+class PlacementWork(NamedTuple):
+    """Scratch arrays for placement rows, allocated once per table or per compiled game."""
+
+    ctx: np.ndarray  # (CTX_SIZE,) int64: context shared by the rows of one decision (X_*)
+    need: np.ndarray  # (36, 4) int64: edge code a tile must show per cell and side (cell_context)
+    nroot: np.ndarray  # (36, 4) int64: root of the neighbour feature per cell and side, -1 none
+    adj: np.ndarray  # (36,) int64: built neighbours per cell, -1 if occupied
+    forbid: np.ndarray  # (36,) int64: forbidden edge bits per cell (forbidden_edges)
+    frontier: np.ndarray  # (36,) int64: cells a tile may go to, ascending (ctx[X_N_FRONTIER] of them)
+    cells: np.ndarray  # (MAX_PLACEMENTS,) int64: legal placements of one tile: cell
+    rots: np.ndarray  # (MAX_PLACEMENTS,) int64: and rotation
+    res: np.ndarray  # (MAX_PLACEMENTS, R_SIZE) int64: and their probe results
+    row: np.ndarray  # (N_FEATURES,) int64: one feature row
+    moves: np.ndarray  # (3, N_MOVES_MAX) int64: TURN movements: code, target, destination (MV_*)
+    blocks: np.ndarray  # (6, N_SPACES) int64: per destination depot: best row or row count (BK_*)
+
+
+@njit(cache=True)
+def new_placement_work():
+    """Every entry is written before it is read, so only the small context is zeroed."""
+    return PlacementWork(
+        np.zeros(CTX_SIZE, dtype=np.int64),
+        np.empty((N_CELLS, 4), dtype=np.int64),
+        np.empty((N_CELLS, 4), dtype=np.int64),
+        np.empty(N_CELLS, dtype=np.int64),
+        np.empty(N_CELLS, dtype=np.int64),
+        np.empty(N_CELLS, dtype=np.int64),
+        np.empty(MAX_PLACEMENTS, dtype=np.int64),
+        np.empty(MAX_PLACEMENTS, dtype=np.int64),
+        np.empty((MAX_PLACEMENTS, R_SIZE), dtype=np.int64),
+        np.empty(N_FEATURES, dtype=np.int64),
+        np.empty((3, N_MOVES_MAX), dtype=np.int64),
+        np.empty((6, N_SPACES), dtype=np.int64),
+    )
 
 
 @njit(cache=True)
@@ -300,36 +360,48 @@ def placement_context(s, t, p, seat, ctx):
             pay = T_CARD_PAY + card * 4
             units = t[pay + PAY_VP] + t[pay + PAY_COINS] + t[pay + PAY_BREAD] + t[pay + PAY_STEPS]
             ctx[X_GREEN_UNITS + n_green] = units
+            ctx[X_GREEN_MASK + n_green] = _counter_mask(t, card)
             n_green += 1
     ctx[X_GREEN_N] = n_green
+    ctx[X_GREEN_ANY] = 0
+    for i in range(n_green):
+        ctx[X_GREEN_ANY] |= ctx[X_GREEN_MASK + i]
+    ctx[X_OPEN_TASK_TYPES] = 0
+    for task in range(N_TASKS):
+        if s[TASK_DONE + seat * N_TASKS + task] == 0:
+            ctx[X_OPEN_TASK_TYPES] |= 1 << task_type(t, s, seat, task)
 
 
 @njit(cache=True)
-def placement_features(s, t, p, seat, tile, cell, res, ctx, from_seal, row):
-    """Features of a legal placement whose ``probe`` result is ``res``, into ``row`` (N_FEATURES,)."""
+def placement_features(s, t, p, seat, tile, cell, res, k, ctx, from_seal, row):
+    """Features of a legal placement whose ``probe`` result is row ``k`` of ``res`` (m, R_SIZE)
+    int64, into ``row`` (N_FEATURES,); ``ctx`` (CTX_SIZE,) int64 from placement_context."""
     nparts = t[T_TILE_NPARTS + tile]
     row[F_TILE_PARTS] = nparts
     row[F_DARK] = t[T_TILE_DARK + tile]
-    row[F_MATCHED] = res[R_MATCHED]
-    row[F_OPEN_ADDED] = res[R_OPEN_ADDED]
-    row[F_CHIMNEYS] = res[R_CHIMNEYS]
+    row[F_MATCHED] = res[k, R_MATCHED]
+    row[F_OPEN_ADDED] = res[k, R_OPEN_ADDED]
+    row[F_CHIMNEYS] = res[k, R_CHIMNEYS]
     banner = s[BANNER_LEFT + seat * N_CELLS + cell]
     row[F_BANNER] = banner
     villa_open = 0
     any_done = False
     for j in range(nparts):
         o = R_PART + R_STRIDE * j
-        if res[o] == VILLA and res[o + 1] == 0:
-            villa_open = max(villa_open, res[o + 4])
-        any_done = any_done or res[o + 1] == 1
+        if res[k, o] == VILLA and res[k, o + 1] == 0:
+            villa_open = max(villa_open, res[k, o + 4])
+        any_done = any_done or res[k, o + 1] == 1
     row[F_VILLA_OPEN] = villa_open
     steps = banner
-    if not any_done and res[R_CHIMNEYS] == 0:
+    if not any_done and res[k, R_CHIMNEYS] == 0:
         _steps_and_overflow(p, ctx, banner, 0, row)
         return
-    delta = np.zeros(N_COUNTERS, dtype=np.int64)
-    delta[C_CHIMNEYS] = res[R_CHIMNEYS]
-    goods_gain = np.zeros(N_GOODS, dtype=np.int64)
+    for c in range(N_COUNTERS):
+        ctx[X_DELTA + c] = 0  # counter changes
+    ctx[X_DELTA + C_CHIMNEYS] = res[k, R_CHIMNEYS]
+    changed = (1 << C_CHIMNEYS) if res[k, R_CHIMNEYS] != 0 else 0  # bit c: counter c changes
+    for g in range(N_GOODS):
+        ctx[X_GOODS_GAIN + g] = 0  # goods gained by kind
     coins = 0
     bread = 0
     admin = 0
@@ -337,24 +409,27 @@ def placement_features(s, t, p, seat, tile, cell, res, ctx, from_seal, row):
     cap = p[PR_LANDSCAPE_REWARD_CAP]
     for j in range(nparts):
         o = R_PART + R_STRIDE * j
-        if res[o + 1] == 0:
+        if res[k, o + 1] == 0:
             continue
-        ptype = res[o]
-        delta[ptype] += 1
+        ptype = res[k, o]
+        ctx[X_DELTA + ptype] += 1
+        changed |= 1 << ptype
         row[F_FOUNTAIN_VP] += ctx[X_FOUNTAIN_VP + ptype]
         if ptype == VILLA:
             row[F_VILLAS] += 1
-            row[F_VILLA_VP] += villa_vp(t, res[o + 3])
+            row[F_VILLA_VP] += villa_vp(t, res[k, o + 3])
         elif LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST:
             row[F_LANDSCAPES] += 1
-            delta[C_LANDSCAPES] += 1
-            goods = res[o + 2] - 1
+            ctx[X_DELTA + C_LANDSCAPES] += 1
+            changed |= 1 << C_LANDSCAPES
+            goods = res[k, o + 2] - 1
             if cap > 0:
                 goods = min(goods, cap)
-            goods_gain[ptype - POND] += goods
+            ctx[X_GOODS_GAIN + ptype - POND] += goods
         elif LODGING_FIRST <= ptype <= LODGING_LAST:
             row[F_LODGINGS] += 1
-            delta[C_LODGINGS] += 1
+            ctx[X_DELTA + C_LODGINGS] += 1
+            changed |= 1 << C_LODGINGS
             if ptype == MERCHANT:
                 merchant_ = True
             elif ptype == BAKER:
@@ -371,13 +446,13 @@ def placement_features(s, t, p, seat, tile, cell, res, ctx, from_seal, row):
                 bread += 1
             elif ptype == FOUNTAIN:
                 row[F_FOUNTAIN_DRAWS] += 1
-        if ptype < MARKET:
-            row[F_FRAME_VP] += new_task_vp(t, s, p, seat, ptype, res[o + 5], res[o + 6])
+        if ptype < MARKET and (ctx[X_OPEN_TASK_TYPES] >> ptype) & 1:  # else no task to meet
+            row[F_FRAME_VP] += new_task_vp(t, s, p, seat, ptype, res[k, o + 5], res[k, o + 6])
     goods = 0
     card_goods = 0
     for g in range(N_GOODS):
-        goods += goods_gain[g]
-        card_goods += goods_gain[g] * ctx[X_RED_WANTS + g]
+        goods += ctx[X_GOODS_GAIN + g]
+        card_goods += ctx[X_GOODS_GAIN + g] * ctx[X_RED_WANTS + g]
     row[F_GOODS] = goods
     row[F_CARD_GOODS] = card_goods
     if merchant_:  # valued last, as in the fixed order of AMB-11
@@ -386,61 +461,115 @@ def placement_features(s, t, p, seat, tile, cell, res, ctx, from_seal, row):
     row[F_COINS] = coins
     row[F_BREAD] = bread
     value = 0
-    after = np.empty(N_COUNTERS, dtype=np.int64)
-    for c in range(N_COUNTERS):
-        after[c] = ctx[X_COUNTS + c] + delta[c]
-    for i in range(ctx[X_GREEN_N]):
-        value += (green_k(t, ctx[X_GREEN + i], after) - ctx[X_GREEN_K + i]) * ctx[X_GREEN_UNITS + i]
+    if changed & ctx[X_GREEN_ANY]:
+        for c in range(N_COUNTERS):
+            ctx[X_AFTER + c] = ctx[X_COUNTS + c] + ctx[X_DELTA + c]
+        for i in range(ctx[X_GREEN_N]):
+            if changed & ctx[X_GREEN_MASK + i]:  # else none of its counters changes: same k
+                value += (green_k_from(t, ctx[X_GREEN + i], ctx, X_AFTER) - ctx[X_GREEN_K + i]) * ctx[X_GREEN_UNITS + i]
     row[F_CARD_VALUE] = value
     _steps_and_overflow(p, ctx, steps, admin, row)
 
 
 @njit(cache=True)
-def tile_rows(s, t, p, seat, tile, ctx, need, nroot, adj, from_seal, allow_store, feats, acts, n):
-    """Append a row per legal placement of ``tile`` (cells, then rotations), then STORE."""
-    res = np.zeros(R_SIZE, dtype=np.int64)
-    first = ctx[X_FIRST] == 1
-    shovel = shovel_cell(s, t, seat)
-    for cell in range(N_CELLS):
-        if first:
-            if cell != shovel:
-                continue
-        elif adj[cell] <= 0:
-            continue
+def legal_placements(s, t, p, seat, tile, work):
+    """List the legal placements of ``tile`` in row order (cells ascending, then rotations, a
+    rotation that looks like a lower one skipped) into ``work.cells``/``rots``/``res``; return
+    their number. ``work`` holds the decision's inputs (fill_placement_inputs)."""
+    codes = work.ctx[X_TILE_CODE: X_TILE_CODE + 4]
+    for rot in range(4):
+        codes[rot] = edge_code(t, tile, rot) if t[T_ROT_UNIQUE + tile * 4 + rot] else -1
+    n = 0
+    for i in range(work.ctx[X_N_FRONTIER]):
+        cell = work.frontier[i]
+        forbid = work.forbid[cell]
         for rot in range(4):
-            if t[T_ROT_UNIQUE + tile * 4 + rot] == 0:
-                continue
-            if not probe(s, t, p, seat, tile, rot, cell, need[cell], nroot[cell], res):
-                continue
-            _clear(feats, acts, n, TURN)
-            acts[n, A_TILE] = tile
-            acts[n, A_CELL] = cell
-            acts[n, A_ROT] = rot
-            feats[n, F_ADJACENT] = adj[cell] if adj[cell] > 0 else 0
-            placement_features(s, t, p, seat, tile, cell, res, ctx, from_seal, feats[n])
-            n += 1
+            if codes[rot] < 0 or codes[rot] & forbid:
+                continue  # a repeated rotation, or an edge does not match (CD-BUILD-5)
+            if probe_fitting(s, t, p, seat, tile, rot, cell, work.need, work.nroot, work.res, n):
+                work.cells[n] = cell
+                work.rots[n] = rot
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def tile_rows(s, t, p, seat, tile, work, from_seal, allow_store, feats, acts, n):
+    """Append a row per legal placement of ``tile`` (cells, then rotations), then STORE."""
+    for k in range(legal_placements(s, t, p, seat, tile, work)):
+        cell = work.cells[k]
+        _clear(feats, acts, n, TURN)
+        acts[n, A_TILE] = tile
+        acts[n, A_CELL] = cell
+        acts[n, A_ROT] = work.rots[k]
+        feats[n, F_ADJACENT] = max(work.adj[cell], 0)
+        placement_features(s, t, p, seat, tile, cell, work.res, k, work.ctx, from_seal, feats[n])
+        n += 1
     if allow_store:
         _clear(feats, acts, n, TURN)
         acts[n, A_TILE] = tile
-        feats[n, F_STORE] = 1
-        feats[n, F_TILE_PARTS] = t[T_TILE_NPARTS + tile]
-        feats[n, F_DARK] = t[T_TILE_DARK + tile]
+        store_features(t, tile, feats[n])
         n += 1
     return n
 
 
 @njit(cache=True)
-def placement_inputs(s, t, p, seat):
-    """What every placement row of one decision shares: the context (CTX_SIZE,) int64 and, per
-    cell of ``seat``'s district, ``need``/``nroot`` (36, 4) int64 and built neighbours ``adj`` (36,)."""
-    ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+def store_features(t, tile, row):
+    """The features of storing ``tile`` face down (CD-TURN-11) into a zeroed ``row`` (N_FEATURES,)."""
+    row[F_STORE] = 1
+    row[F_TILE_PARTS] = t[T_TILE_NPARTS + tile]
+    row[F_DARK] = t[T_TILE_DARK + tile]
+
+
+@njit(cache=True)
+def fill_placement_inputs(s, t, p, seat, work):
+    """What every placement row of one decision shares, into ``work``: the context, and per cell
+    of ``seat``'s district its needs, neighbour roots, built neighbours and forbidden edges, and
+    the frontier: the shovel cell for the first tile (CD-BUILD-2), else every empty cell beside
+    a built one (CD-BUILD-3)."""
+    ctx = work.ctx
     placement_context(s, t, p, seat, ctx)
-    need = np.empty((N_CELLS, 4), dtype=np.int64)
-    nroot = np.empty((N_CELLS, 4), dtype=np.int64)
-    adj = np.empty(N_CELLS, dtype=np.int64)
+    first = ctx[X_FIRST] == 1
+    shovel = shovel_cell(s, t, seat)
+    n = 0
     for cell in range(N_CELLS):
-        adj[cell] = cell_context(s, t, seat, cell, need[cell], nroot[cell])
-    return ctx, need, nroot, adj
+        adj = cell_context(s, t, seat, cell, work.need, work.nroot)
+        work.adj[cell] = adj
+        if (cell == shovel) if first else adj > 0:
+            work.forbid[cell] = forbidden_edges(work.need, cell)
+            work.frontier[n] = cell
+            n += 1
+    ctx[X_N_FRONTIER] = n
+
+
+@njit(cache=True)
+def turn_movements(s, p, seat, moves):
+    """Fill ``moves`` (3, N_MOVES_MAX) int64 with the TURN movements in row order (D02): code,
+    bread target, destination depot; return how many."""
+    pos = s[S_PATRICIAN + seat]
+    bread = s[BREAD + seat]
+    n_mv = 0
+    cw = step_destination(s, pos, 1)
+    ccw = step_destination(s, pos, -1)
+    if not (cw == pos and p[PR_FULL_LOOP_BREAD] and bread >= 1):  # AMB-3 alternative: must pay bread
+        _set_move(moves, 0, STEP_CW, -1, cw)
+        _set_move(moves, 1, STEP_CCW, -1, ccw)
+        n_mv = 2
+    if bread >= 1:  # CD-TURN-7
+        for space in range(N_SPACES):
+            if depot_count(s, space) > 0:
+                _set_move(moves, n_mv, BREAD_TO, space, space)
+                n_mv += 1
+            elif p[PR_BREAD_TARGET_TILES] == 0:  # AMB-15 alternative
+                _set_move(moves, n_mv, BREAD_THEN_CW, space, step_destination(s, space, 1))
+                _set_move(moves, n_mv + 1, BREAD_THEN_CCW, space, step_destination(s, space, -1))
+                n_mv += 2
+    return n_mv
+
+
+@njit(cache=True)
+def turn_store_allowed(s, p, seat):
+    return not (s[TAKEN + seat] == 0 and p[PR_FIRST_TILE_STORE] == 0)  # CD-BUILD-1, AMB-10
 
 
 # Helpers
@@ -453,6 +582,13 @@ def _clear(feats, acts, n, kind):
     for a in range(N_ACTION_FIELDS):
         acts[n, a] = -1
     acts[n, A_KIND] = kind
+
+
+@njit(cache=True)
+def _set_move(moves, m, code, target, dest):
+    moves[MV_CODE, m] = code
+    moves[MV_TARGET, m] = target
+    moves[MV_DEST, m] = dest
 
 
 @njit(cache=True)
@@ -471,6 +607,18 @@ def _steps_and_overflow(p, ctx, banner_steps, admin_steps, row):
 
 
 @njit(cache=True)
+def _counter_mask(t, card):
+    """Bit c set if the green ``card`` counts counter c (CD-CARD-3)."""
+    mask = 0
+    for j in range(3):
+        idx = t[T_CARD_HAVE_IDX + card * 3 + j]
+        if idx < 0:
+            break
+        mask |= 1 << idx
+    return mask
+
+
+@njit(cache=True)
 def _beside_free_space(s, slot):
     for space in range(N_DISC_SPACES):
         if s[DISC_LIVE + space] and s[S_DISC + space] < 0:
@@ -483,44 +631,16 @@ def _beside_free_space(s, slot):
 def _turn_rows(s, t, p, feats, acts):
     """TURN: movement (D02) x tile (D03) x placement or STORE (D04)."""
     seat = s[SEAT]
-    pos = s[S_PATRICIAN + seat]
-    bread = s[BREAD + seat]
-    mv_code = np.empty(N_MOVES_MAX, dtype=np.int64)
-    mv_target = np.empty(N_MOVES_MAX, dtype=np.int64)
-    mv_dest = np.empty(N_MOVES_MAX, dtype=np.int64)
-    n_mv = 0
-    cw = step_destination(s, pos, 1)
-    ccw = step_destination(s, pos, -1)
-    if not (cw == pos and p[PR_FULL_LOOP_BREAD] and bread >= 1):  # AMB-3 alternative: must pay bread
-        mv_code[0] = STEP_CW
-        mv_dest[0] = cw
-        mv_code[1] = STEP_CCW
-        mv_dest[1] = ccw
-        mv_target[0] = -1
-        mv_target[1] = -1
-        n_mv = 2
-    if bread >= 1:  # CD-TURN-7
-        for space in range(N_SPACES):
-            if depot_count(s, space) > 0:
-                mv_code[n_mv] = BREAD_TO
-                mv_target[n_mv] = space
-                mv_dest[n_mv] = space
-                n_mv += 1
-            elif p[PR_BREAD_TARGET_TILES] == 0:  # AMB-15 alternative
-                mv_code[n_mv] = BREAD_THEN_CW
-                mv_target[n_mv] = space
-                mv_dest[n_mv] = step_destination(s, space, 1)
-                mv_code[n_mv + 1] = BREAD_THEN_CCW
-                mv_target[n_mv + 1] = space
-                mv_dest[n_mv + 1] = step_destination(s, space, -1)
-                n_mv += 2
-    ctx, need, nroot, adj = placement_inputs(s, t, p, seat)
-    allow_store = not (s[TAKEN + seat] == 0 and p[PR_FIRST_TILE_STORE] == 0)  # CD-BUILD-1, AMB-10
+    work = new_placement_work()
+    moves = work.moves
+    n_mv = turn_movements(s, p, seat, moves)
+    fill_placement_inputs(s, t, p, seat, work)
+    allow_store = turn_store_allowed(s, p, seat)
     block_start = np.full(N_SPACES, -1, dtype=np.int64)
     block_len = np.zeros(N_SPACES, dtype=np.int64)
     n = 0
     for m in range(n_mv):
-        dest = mv_dest[m]
+        dest = moves[MV_DEST, m]
         start = n
         if block_start[dest] < 0:
             for slot in range(DEPOT_SIZE):
@@ -528,7 +648,7 @@ def _turn_rows(s, t, p, feats, acts):
                 if tile < 0:
                     continue
                 before = n
-                n = tile_rows(s, t, p, seat, tile, ctx, need, nroot, adj, 0, allow_store, feats, acts, n)
+                n = tile_rows(s, t, p, seat, tile, work, 0, allow_store, feats, acts, n)
                 for r in range(before, n):
                     acts[r, A_SLOT] = slot
             block_start[dest] = start
@@ -541,10 +661,10 @@ def _turn_rows(s, t, p, feats, acts):
             n += block_len[dest]
         tiles_here = depot_count(s, dest)
         for r in range(start, n):
-            acts[r, A_MOVE] = mv_code[m]
-            acts[r, A_TARGET] = mv_target[m]
+            acts[r, A_MOVE] = moves[MV_CODE, m]
+            acts[r, A_TARGET] = moves[MV_TARGET, m]
             acts[r, A_SPACE] = dest
-            feats[r, F_BREAD_SPENT] = 1 if mv_code[m] >= BREAD_TO else 0
+            feats[r, F_BREAD_SPENT] = 1 if moves[MV_CODE, m] >= BREAD_TO else 0
             feats[r, F_DEPOT_TILES] = tiles_here
     return n
 
@@ -553,14 +673,15 @@ def _turn_rows(s, t, p, feats, acts):
 def _craftsman_rows(s, t, p, feats, acts):
     """CRAFTSMAN: seal tile (D06) x placement or STORE (D04); DECLINE last if optional (AMB-12)."""
     seat = s[SEAT]
-    ctx, need, nroot, adj = placement_inputs(s, t, p, seat)
+    work = new_placement_work()
+    fill_placement_inputs(s, t, p, seat, work)
     n = 0
     for seal in range(N_SEALS):
         tile = s[SEAL + seal]
         if tile < 0:
             continue
         start = n
-        n = tile_rows(s, t, p, seat, tile, ctx, need, nroot, adj, 1, p[PR_CRAFTSMAN_STORE] == 1, feats, acts, n)
+        n = tile_rows(s, t, p, seat, tile, work, 1, p[PR_CRAFTSMAN_STORE] == 1, feats, acts, n)
         for r in range(start, n):
             acts[r, A_KIND] = D_CRAFTSMAN
             acts[r, A_SPACE] = seal

@@ -97,12 +97,18 @@ def is_red(t, card):
 @njit(cache=True)
 def green_k(t, card, counts):
     """Fulfilments of a green card: the minimum over its components of count // quantity (CD-CARD-3)."""
+    return green_k_from(t, card, counts, 0)
+
+
+@njit(cache=True)
+def green_k_from(t, card, values, offset):
+    """:func:`green_k` with counter c read from ``values[offset + c]`` (any 1-D int array)."""
     k = 1 << 30
     for j in range(3):
         idx = t[T_CARD_HAVE_IDX + card * 3 + j]
         if idx < 0:
             break
-        k = min(k, counts[idx] // t[T_CARD_HAVE_QTY + card * 3 + j])
+        k = min(k, values[offset + idx] // t[T_CARD_HAVE_QTY + card * 3 + j])
     return k
 
 

@@ -71,6 +71,10 @@ for _cell in range(N_CELLS):
 NEED_FREE = -1  # the side faces an empty cell: anything goes
 # NEED >= 0: the edge must carry this code (0 = meadow: frame or a neighbour's meadow edge)
 
+# Edge legality as bits: a side's code c is bit EDGE_BITS * d + c (codes are part types < 16).
+EDGE_BITS = 16
+EDGE_CODE_MASK = (1 << EDGE_BITS) - 1
+
 # ``probe`` result layout (one small int64 array).
 R_LEGAL = 0
 R_MATCHED = 1
@@ -124,62 +128,92 @@ def part_with_edge(t, tile, rot, d):
 
 @njit(cache=True)
 def cell_context(s, t, seat, cell, need, nroot):
-    """Fill ``need`` (4,) and ``nroot`` (4,) for an empty cell; return built neighbours, -1 if occupied.
+    """Fill row ``cell`` of ``need`` and ``nroot`` ((36, 4) int64) for an empty cell; return its
+    built neighbours, -1 if the cell is occupied.
 
-    ``nroot[d]`` is the root of the neighbour's feature whose open edge faces this cell, -1 if none.
+    ``need[cell, d]`` is the edge code a new tile must show towards d (NEED_FREE: anything);
+    ``nroot[cell, d]`` the root of the neighbour's feature whose open edge faces the cell, -1 if none.
     """
     if s[CELL_TILE + seat * N_CELLS + cell] >= 0:
         return -1
     adjacent = 0
     for d in range(4):
-        nroot[d] = -1
+        nroot[cell, d] = -1
         n = NEIGHBOUR[cell, d]
         if n < 0:
-            need[d] = 0  # the frame counts as meadow (CD-BUILD-5)
+            need[cell, d] = 0  # the frame counts as meadow (CD-BUILD-5)
             continue
         ntile = s[CELL_TILE + seat * N_CELLS + n]
         if ntile < 0:
-            need[d] = NEED_FREE
+            need[cell, d] = NEED_FREE
             continue
         adjacent += 1
         nrot = s[CELL_ROT + seat * N_CELLS + n]
         back = (d + 2) % 4
-        need[d] = t[T_ROT_EDGE + (ntile * 4 + nrot) * 4 + back]
+        need[cell, d] = t[T_ROT_EDGE + (ntile * 4 + nrot) * 4 + back]
         j = part_with_edge(t, ntile, nrot, back)
         if j >= 0:
-            nroot[d] = find(s, seat, n * 2 + j)
+            nroot[cell, d] = find(s, seat, n * 2 + j)
     return adjacent
 
 
 @njit(cache=True)
-def probe(s, t, p, seat, tile, rot, cell, need, nroot, res):
+def forbidden_edges(need, cell):
+    """Edge bits (see :func:`edge_code`) a tile may not show at ``cell``: every code but the
+    required one on each side that requires one. ``need`` (36, 4) int64 from :func:`cell_context`."""
+    mask = np.int64(0)
+    for d in range(4):
+        if need[cell, d] != NEED_FREE:
+            mask |= np.int64(EDGE_CODE_MASK ^ (1 << need[cell, d])) << (EDGE_BITS * d)
+    return mask
+
+
+@njit(cache=True)
+def edge_code(t, tile, rot):
+    """The four edge codes of ``tile`` turned ``rot`` as one-hot bits, EDGE_BITS per side, so that
+    CD-BUILD-5 (every side matches) is ``edge_code & forbidden_edges == 0``: one AND per cell."""
+    base = T_ROT_EDGE + (tile * 4 + rot) * 4
+    code = np.int64(0)
+    for d in range(4):
+        code |= np.int64(1) << (EDGE_BITS * d + t[base + d])
+    return code
+
+
+@njit(cache=True)
+def probe(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
     """Evaluate placing ``tile`` at ``cell`` with rotation ``rot`` (CD-BUILD-3..6, CD-FEATURE-2).
 
-    ``need``/``nroot`` come from :func:`cell_context`. Fills ``res`` (R_SIZE,) int64 and returns
-    1 if the placement is legal (edges match, landscape size within the limit), else 0.
+    ``need``/``nroot`` (36, 4) int64 come from :func:`cell_context`. Fills row ``k`` of ``res``
+    (m, R_SIZE) int64 and returns 1 if the placement is legal (edges match, landscape size within the limit), else 0.
     """
     edge_base = T_ROT_EDGE + (tile * 4 + rot) * 4
     for d in range(4):
-        if need[d] != NEED_FREE and need[d] != t[edge_base + d]:
-            res[R_LEGAL] = 0
+        if need[cell, d] != NEED_FREE and need[cell, d] != t[edge_base + d]:
+            res[k, R_LEGAL] = 0
             return 0
+    return probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k)
+
+
+@njit(cache=True)
+def probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
+    """:func:`probe` for a placement whose edges are known to match: features and CD-BUILD-6."""
     row_bit = 1 << (cell // SIDE)
     col_bit = 1 << (cell % SIDE)
-    res[R_MATCHED] = 0
-    res[R_OPEN_ADDED] = 0
-    res[R_CHIMNEYS] = 0
+    res[k, R_MATCHED] = 0
+    res[k, R_OPEN_ADDED] = 0
+    res[k, R_CHIMNEYS] = 0
     max_landscape = p[PR_LANDSCAPE_MAX]
     nparts = t[T_TILE_NPARTS + tile]
     for j in range(2):
         o = R_PART + R_STRIDE * j
         if j >= nparts:
-            res[o] = 0
+            res[k, o] = 0
             continue
         ptype = t[T_PART_TYPE + tile * 2 + j]
         chim = t[T_PART_CHIM + tile * 2 + j]
         mask = t[T_ROT_MASK + (tile * 4 + rot) * 2 + j]
         if ptype == VILLA:
-            res[R_CHIMNEYS] += chim
+            res[k, R_CHIMNEYS] += chim
         n_open = 0
         links = 0
         open_sum = 0
@@ -194,8 +228,8 @@ def probe(s, t, p, seat, tile, rot, cell, need, nroot, res):
             if not (mask >> d) & 1:
                 continue
             n_open += 1
-            r = nroot[d]
-            if need[d] <= 0 or r < 0:
+            r = nroot[cell, d]
+            if need[cell, d] <= 0 or r < 0:
                 continue  # faces an empty cell (a built neighbour would have matched the code)
             links += 1
             if r == r0 or r == r1 or r == r2:
@@ -214,18 +248,18 @@ def probe(s, t, p, seat, tile, rot, cell, need, nroot, res):
             cols |= s[UF_COLS + base]
         merged_open = open_sum - links + (n_open - links)
         if max_landscape > 0 and LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST and size > max_landscape:
-            res[R_LEGAL] = 0  # CD-BUILD-6 / AMB-2
+            res[k, R_LEGAL] = 0  # CD-BUILD-6 / AMB-2
             return 0
-        res[R_MATCHED] += links
-        res[R_OPEN_ADDED] += n_open - links
-        res[o] = ptype
-        res[o + 1] = 1 if merged_open == 0 else 0  # small buildings: 0 open edges, done at once
-        res[o + 2] = size
-        res[o + 3] = chim_sum
-        res[o + 4] = merged_open
-        res[o + 5] = rows
-        res[o + 6] = cols
-    res[R_LEGAL] = 1
+        res[k, R_MATCHED] += links
+        res[k, R_OPEN_ADDED] += n_open - links
+        res[k, o] = ptype
+        res[k, o + 1] = 1 if merged_open == 0 else 0  # small buildings: 0 open edges, done at once
+        res[k, o + 2] = size
+        res[k, o + 3] = chim_sum
+        res[k, o + 4] = merged_open
+        res[k, o + 5] = rows
+        res[k, o + 6] = cols
+    res[k, R_LEGAL] = 1
     return 1
 
 
@@ -288,14 +322,14 @@ def new_task_vp(t, s, p, seat, ptype, rows, cols):
 @njit(cache=True)
 def any_legal_placement(s, t, p, seat, tile):
     """Whether ``tile`` can be built anywhere in ``seat``'s (non-empty) district."""
-    need = np.empty(4, dtype=np.int64)
-    nroot = np.empty(4, dtype=np.int64)
-    res = np.empty(R_SIZE, dtype=np.int64)
+    need = np.empty((N_CELLS, 4), dtype=np.int64)
+    nroot = np.empty((N_CELLS, 4), dtype=np.int64)
+    res = np.empty((1, R_SIZE), dtype=np.int64)
     for cell in range(N_CELLS):
         if cell_context(s, t, seat, cell, need, nroot) <= 0:
             continue
         for rot in range(4):
-            if probe(s, t, p, seat, tile, rot, cell, need, nroot, res):
+            if probe(s, t, p, seat, tile, rot, cell, need, nroot, res, 0):
                 return True
     return False
 

@@ -4,8 +4,9 @@ import numpy as np
 from numba import njit
 
 from sim.api import POLICY_WEIGHTS
-from sim.games.carpe_diem.decisions import OVER
-from sim.games.carpe_diem.kernels.candidates import candidates
+from sim.games.carpe_diem.decisions import N_ACTION_FIELDS, OVER
+from sim.games.carpe_diem.kernels.candidates import candidates, new_placement_work
+from sim.games.carpe_diem.kernels.choice import direct_action
 from sim.games.carpe_diem.kernels.flow import apply_action
 from sim.games.carpe_diem.kernels.setup import new_game
 from sim.games.carpe_diem.state import FIN_TOTAL, PHASE, RANK, SEAT
@@ -33,10 +34,18 @@ def choose_row(feats, n, policy, weights, streams, seat):
 @njit(cache=True)
 def play_to_end(s, t, p, policies, weights, streams, feats, acts, log):
     """Play ``s`` to the end. ``policies`` (P,) int64 policy kind per seat; ``weights`` (P, F)
-    int64; ``streams`` (P,) uint64 seat streams; ``feats``/``acts`` candidate buffers."""
+    int64; ``streams`` (P,) uint64 seat streams; ``feats``/``acts`` candidate buffers.
+
+    Placement decisions skip the table (``choice.direct_action``, the same rows); the others
+    go through ``candidates`` and ``choose_row``."""
+    work = new_placement_work()
+    action = np.empty(N_ACTION_FIELDS, dtype=np.int32)
     while s[PHASE] != OVER:
-        n = candidates(s, t, p, feats, acts)
         seat = s[SEAT]
+        if direct_action(s, t, p, policies[seat], weights[seat], streams, work, action):
+            apply_action(s, t, p, action, log)
+            continue
+        n = candidates(s, t, p, feats, acts)
         i = choose_row(feats, n, policies[seat], weights[seat], streams, seat)
         apply_action(s, t, p, acts[i], log)
 

@@ -1,0 +1,317 @@
+"""Placement decisions (TURN, CRAFTSMAN) chosen without writing their candidate tables.
+
+The compiled play loop uses these instead of ``candidates`` + ``choose_row``; they pick exactly
+the row those would pick:
+
+* weights: the first row of highest ``features @ weights``. A TURN row's features are those of
+  its placement plus two movement columns (``bread_spent``, ``depot_tiles``), so each depot's
+  placements are valued once and the movement term is added per movement; the first movement
+  with the best total wins, and within it the first best placement of the depot.
+* random: ``below(stream, seat, n)`` over the row count n, then that row is located.
+
+Each function returns False when it cannot decide (no rows), and the caller falls back to the
+table. Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_PARAMS,) int32;
+``weights`` (N_FEATURES,) int64; ``streams`` (P,) uint64; ``work`` a ``PlacementWork``;
+``action`` (N_ACTION_FIELDS,) int32, filled with the chosen row's action.
+"""
+
+from numba import njit
+
+from sim.api import POLICY_WEIGHTS
+from sim.games.carpe_diem.constants import DEPOT_SIZE, N_SEALS
+from sim.games.carpe_diem.decisions import (
+    A_CELL,
+    A_KIND,
+    A_MOVE,
+    A_ROT,
+    A_SLOT,
+    A_SPACE,
+    A_TARGET,
+    A_TILE,
+    BREAD_TO,
+    N_ACTION_FIELDS,
+    TURN,
+)
+from sim.games.carpe_diem.decisions import CRAFTSMAN as D_CRAFTSMAN
+from sim.games.carpe_diem.features import F_ADJACENT, F_BREAD_SPENT, F_DEPOT_TILES
+from sim.games.carpe_diem.kernels.candidates import (
+    BK_CELL,
+    BK_DONE,
+    BK_ROT,
+    BK_ROWS,
+    BK_SLOT,
+    BK_VALUE,
+    MV_CODE,
+    MV_DEST,
+    MV_TARGET,
+    NO_ROW,
+    depot_count,
+    fill_placement_inputs,
+    legal_placements,
+    placement_features,
+    store_features,
+    turn_movements,
+    turn_store_allowed,
+)
+from sim.games.carpe_diem.params import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
+from sim.games.carpe_diem.state import DEPOT, PHASE, SEAL, SEAT
+from sim.rng import below
+
+
+@njit(cache=True)
+def direct_action(s, t, p, policy, weights, streams, work, action):
+    """Choose the pending TURN or CRAFTSMAN row for ``policy`` into ``action``; False if the
+    decision is of another kind or has no rows (then use the candidate table)."""
+    kind = s[PHASE]
+    if kind == TURN:
+        if policy == POLICY_WEIGHTS:
+            return weighted_turn(s, t, p, weights, work, action)
+        return random_turn(s, t, p, streams, work, action)
+    if kind == D_CRAFTSMAN:
+        if policy == POLICY_WEIGHTS:
+            return weighted_craftsman(s, t, p, weights, work, action)
+        return random_craftsman(s, t, p, streams, work, action)
+    return False
+
+
+# Weights
+
+
+@njit(cache=True)
+def best_placement(s, t, p, seat, tile, from_seal, allow_store, weights, work):
+    """The first best row of ``tile`` (its placements in row order, then STORE):
+    (value, cell, rotation), cell -1 for STORE; value NO_ROW if the tile has no row."""
+    best = NO_ROW
+    best_cell = -1
+    best_rot = -1
+    row = work.row
+    for k in range(legal_placements(s, t, p, seat, tile, work)):
+        cell = work.cells[k]
+        row[:] = 0
+        row[F_ADJACENT] = max(work.adj[cell], 0)
+        placement_features(s, t, p, seat, tile, cell, work.res, k, work.ctx, from_seal, row)
+        value = _dot(row, weights)
+        if value > best:
+            best = value
+            best_cell = cell
+            best_rot = work.rots[k]
+    if allow_store:
+        row[:] = 0
+        store_features(t, tile, row)
+        value = _dot(row, weights)
+        if value > best:
+            best = value
+            best_cell = -1
+            best_rot = -1
+    return best, best_cell, best_rot
+
+
+@njit(cache=True)
+def weighted_turn(s, t, p, weights, work, action):
+    """TURN under a weight policy: see the module doc."""
+    seat = s[SEAT]
+    moves = work.moves
+    blocks = work.blocks
+    n_mv = turn_movements(s, p, seat, moves)
+    fill_placement_inputs(s, t, p, seat, work)
+    allow_store = turn_store_allowed(s, p, seat)
+    blocks[BK_DONE] = 0
+    best = NO_ROW
+    best_m = -1
+    for m in range(n_mv):
+        dest = moves[MV_DEST, m]
+        if dest < 0:
+            return False  # no depot has tiles: leave it to the table
+        if not blocks[BK_DONE, dest]:
+            _best_of_depot(s, t, p, seat, dest, allow_store, weights, work)
+        if blocks[BK_VALUE, dest] == NO_ROW:
+            continue
+        value = blocks[BK_VALUE, dest] + weights[F_DEPOT_TILES] * depot_count(s, dest)
+        if moves[MV_CODE, m] >= BREAD_TO:
+            value += weights[F_BREAD_SPENT]
+        if value > best:
+            best = value
+            best_m = m
+    if best_m < 0:
+        return False
+    dest = moves[MV_DEST, best_m]
+    slot = blocks[BK_SLOT, dest]
+    _placement_action(action, TURN, s[DEPOT + dest * DEPOT_SIZE + slot], blocks[BK_CELL, dest],
+                      blocks[BK_ROT, dest])
+    _turn_fields(action, moves, best_m, slot)
+    return True
+
+
+@njit(cache=True)
+def weighted_craftsman(s, t, p, weights, work, action):
+    """CRAFTSMAN under a weight policy: seal tiles in order, then DECLINE (all features 0)."""
+    seat = s[SEAT]
+    fill_placement_inputs(s, t, p, seat, work)
+    best = NO_ROW
+    best_seal = -1
+    best_cell = -1
+    best_rot = -1
+    for seal in range(N_SEALS):
+        tile = s[SEAL + seal]
+        if tile < 0:
+            continue
+        value, cell, rot = best_placement(s, t, p, seat, tile, 1, p[PR_CRAFTSMAN_STORE] == 1, weights, work)
+        if value > best:
+            best = value
+            best_seal = seal
+            best_cell = cell
+            best_rot = rot
+    if p[PR_CRAFTSMAN_OPTIONAL] and 0 > best:
+        _placement_action(action, D_CRAFTSMAN, -1, -1, -1)
+        return True
+    if best_seal < 0:
+        return False
+    _placement_action(action, D_CRAFTSMAN, s[SEAL + best_seal], best_cell, best_rot)
+    action[A_SPACE] = best_seal
+    return True
+
+
+# Random
+
+
+@njit(cache=True)
+def random_turn(s, t, p, streams, work, action):
+    """TURN under the random policy: count the rows, draw one, locate it."""
+    seat = s[SEAT]
+    moves = work.moves
+    blocks = work.blocks
+    n_mv = turn_movements(s, p, seat, moves)
+    fill_placement_inputs(s, t, p, seat, work)
+    allow_store = turn_store_allowed(s, p, seat)
+    blocks[BK_DONE] = 0
+    n = 0
+    for m in range(n_mv):
+        dest = moves[MV_DEST, m]
+        if dest < 0:
+            return False
+        if not blocks[BK_DONE, dest]:
+            blocks[BK_ROWS, dest] = _depot_rows(s, t, p, seat, dest, allow_store, work)
+            blocks[BK_DONE, dest] = 1
+        n += blocks[BK_ROWS, dest]
+    if n == 0:
+        return False
+    i = below(streams, seat, n)
+    for m in range(n_mv):
+        dest = moves[MV_DEST, m]
+        if i < blocks[BK_ROWS, dest]:
+            for slot in range(DEPOT_SIZE):
+                tile = s[DEPOT + dest * DEPOT_SIZE + slot]
+                if tile < 0:
+                    continue
+                rows = _tile_row_count(s, t, p, seat, tile, allow_store, work)
+                if i < rows:
+                    _nth_placement_action(action, TURN, tile, i, rows, allow_store, work)
+                    _turn_fields(action, moves, m, slot)
+                    return True
+                i -= rows
+        i -= blocks[BK_ROWS, dest]
+    return False
+
+
+@njit(cache=True)
+def random_craftsman(s, t, p, streams, work, action):
+    """CRAFTSMAN under the random policy: count the rows, draw one, locate it."""
+    seat = s[SEAT]
+    fill_placement_inputs(s, t, p, seat, work)
+    allow_store = p[PR_CRAFTSMAN_STORE] == 1
+    n = 0
+    for seal in range(N_SEALS):
+        tile = s[SEAL + seal]
+        if tile >= 0:
+            n += _tile_row_count(s, t, p, seat, tile, allow_store, work)
+    if p[PR_CRAFTSMAN_OPTIONAL]:
+        n += 1
+    if n == 0:
+        return False
+    i = below(streams, seat, n)
+    for seal in range(N_SEALS):
+        tile = s[SEAL + seal]
+        if tile < 0:
+            continue
+        rows = _tile_row_count(s, t, p, seat, tile, allow_store, work)
+        if i < rows:
+            _nth_placement_action(action, D_CRAFTSMAN, tile, i, rows, allow_store, work)
+            action[A_SPACE] = seal
+            return True
+        i -= rows
+    _placement_action(action, D_CRAFTSMAN, -1, -1, -1)  # DECLINE, the last row
+    return True
+
+
+# Helpers
+
+
+@njit(cache=True)
+def _dot(row, weights):
+    value = 0
+    for f in range(row.shape[0]):
+        value += row[f] * weights[f]
+    return value
+
+
+@njit(cache=True)
+def _best_of_depot(s, t, p, seat, dest, allow_store, weights, work):
+    """Fill column ``dest`` of ``work.blocks`` with the first best row of the depot's tiles."""
+    blocks = work.blocks
+    blocks[BK_DONE, dest] = 1
+    blocks[BK_VALUE, dest] = NO_ROW
+    for slot in range(DEPOT_SIZE):
+        tile = s[DEPOT + dest * DEPOT_SIZE + slot]
+        if tile < 0:
+            continue
+        value, cell, rot = best_placement(s, t, p, seat, tile, 0, allow_store, weights, work)
+        if value > blocks[BK_VALUE, dest]:
+            blocks[BK_VALUE, dest] = value
+            blocks[BK_SLOT, dest] = slot
+            blocks[BK_CELL, dest] = cell
+            blocks[BK_ROT, dest] = rot
+
+
+@njit(cache=True)
+def _tile_row_count(s, t, p, seat, tile, allow_store, work):
+    """Rows of ``tile``: its legal placements (left listed in ``work``), plus STORE if allowed."""
+    return legal_placements(s, t, p, seat, tile, work) + (1 if allow_store else 0)
+
+
+@njit(cache=True)
+def _depot_rows(s, t, p, seat, dest, allow_store, work):
+    n = 0
+    for slot in range(DEPOT_SIZE):
+        tile = s[DEPOT + dest * DEPOT_SIZE + slot]
+        if tile >= 0:
+            n += _tile_row_count(s, t, p, seat, tile, allow_store, work)
+    return n
+
+
+@njit(cache=True)
+def _nth_placement_action(action, kind, tile, i, rows, allow_store, work):
+    """Row ``i`` of a tile whose ``rows`` rows were just listed in ``work``: a placement, or
+    STORE (the last row when storing is allowed)."""
+    if allow_store and i == rows - 1:
+        _placement_action(action, kind, tile, -1, -1)
+    else:
+        _placement_action(action, kind, tile, work.cells[i], work.rots[i])
+
+
+@njit(cache=True)
+def _placement_action(action, kind, tile, cell, rot):
+    """The action row of a placement (cell -1: STORE), other columns -1 as in the table."""
+    for a in range(N_ACTION_FIELDS):
+        action[a] = -1
+    action[A_KIND] = kind
+    action[A_TILE] = tile
+    action[A_CELL] = cell
+    action[A_ROT] = rot
+
+
+@njit(cache=True)
+def _turn_fields(action, moves, m, slot):
+    action[A_MOVE] = moves[MV_CODE, m]
+    action[A_TARGET] = moves[MV_TARGET, m]
+    action[A_SPACE] = moves[MV_DEST, m]
+    action[A_SLOT] = slot
