@@ -40,7 +40,7 @@ def _wait_for_chunks(run_dir: Path, at_least: int, proc: subprocess.Popen, timeo
 
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGINT"])
 def test_killed_run_resumes_to_exactly_the_uninterrupted_games(tmp_path, how):
-    spec_path = write_spec(tmp_path, name="long", players=[2], games=2400, chunk_size=40)
+    spec_path = write_spec(tmp_path, name="long", players=[2], games=4000, chunk_size=40)
     spec = load_spec(spec_path)
     run_dir = tmp_path / "runs" / spec.run_id
     proc = _start(spec_path, tmp_path / "runs")
@@ -62,7 +62,7 @@ def test_killed_run_resumes_to_exactly_the_uninterrupted_games(tmp_path, how):
     resumed = run(spec, out=tmp_path / "runs", jobs=2, resume=True)
     assert resumed.chunks_skipped >= stopped_with
     assert not list(run_dir.glob(".tmp-*"))
-    uninterrupted = run(spec, out=tmp_path / "reference", jobs=1)
+    uninterrupted = run(spec, out=tmp_path / "reference", jobs=2)
     assert_frame_equal(results(resumed.run_dir), results(uninterrupted.run_dir))
     meta = json.loads((run_dir / "meta.json").read_text())
     assert meta["status"] == "complete" and len(meta["sessions"]) == 2
