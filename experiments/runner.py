@@ -22,11 +22,13 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 from threadpoolctl import threadpool_limits
 
 from experiments.spec import Block, Chunk, RunSpec, SpecError, load_spec
 from experiments.store import (
     RunStoreError,
+    chunk_path,
     finished_chunks,
     read_meta,
     remove_partial_files,
@@ -165,44 +167,54 @@ def open_spec(path: str | Path) -> RunSpec:
 
 def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False, scheduler: str | None = None,
         on_progress: ProgressCallback | None = None, run_dir: Path | None = None) -> RunReport:
-    """Play every missing chunk of ``spec`` into ``out/<run id>/`` (or ``run_dir``)."""
+    """Play every missing chunk of ``spec`` into ``out/<run id>/`` (or ``run_dir``).
+
+    ``jobs``: local worker processes (-1 = one per core); ``scheduler``: the address of a Dask
+    scheduler instead. Everything that can be wrong with the input fails before any file is written.
+    """
     started = time.perf_counter()
+    if jobs == 0 or jobs < -1:
+        raise BgsimError(f"--jobs must be a positive number of workers or -1 (one per core), not {jobs}")
     blocks = spec.blocks()
-    built = [build_block(spec, block) for block in blocks]  # bad ids and data fail here, before any file
+    built = [build_block(spec, block) for block in blocks]  # bad ids and data fail here
     tiers = {block.n_players: choose_tier(g, s, spec.tier) for block, (g, s, _) in zip(blocks, built, strict=True)}
-    run_dir = Path(run_dir) if run_dir else Path(out) / spec.run_id
-    chunks = spec.chunks()
-    expected = {c.index: (c.stop - c.start) * blocks[c.block].n_players for c in chunks}
-    meta = _prepare_dir(spec, run_dir, resume, blocks, built)
-    done = finished_chunks(run_dir, expected)
-    pending = [c for c in chunks if c.index not in done]
-    games_done = sum(c.stop - c.start for c in chunks if c.index in done)
-    data_texts = {name: Path(run_dir / "data" / f"{name}.toml").read_text(encoding="utf-8") for name in spec.data}
-    session = {"started": _now(), "jobs": jobs, "backend": "dask" if scheduler else "loky" if jobs != 1 else "inline",
-               "chunks_skipped": len(done)}
-    meta.setdefault("sessions", []).append(session)
-    write_json(run_dir / "meta.json", meta)
-    if on_progress:
-        on_progress(games_done, spec.total_games)
-    played, last_meta_write = 0, time.monotonic()
+    client = _dask_client(scheduler) if scheduler else None
     try:
-        for result in _execute(spec, data_texts, pending, jobs, scheduler):
-            write_chunk(run_dir, result.index, _with_chunk_meta(result))
-            meta["chunks"][str(result.index)] = {"seconds": round(result.seconds, 4), "host": result.host,
-                                                 "pid": result.pid, "tier": result.tier}
-            games = result.table.num_rows // blocks[chunks[result.index].block].n_players
-            games_done += games
-            played += games
-            if on_progress:
-                on_progress(games_done, spec.total_games)
-            if time.monotonic() - last_meta_write > 2.0:
-                write_json(run_dir / "meta.json", meta)
-                last_meta_write = time.monotonic()
-    except BaseException:
-        session.update(ended=_now(), games_played=played, status="interrupted")
-        meta["status"] = "interrupted"
+        run_dir = Path(run_dir) if run_dir else Path(out) / spec.run_id
+        chunks = spec.chunks()
+        expected = {c.index: (c.stop - c.start) * blocks[c.block].n_players for c in chunks}
+        meta = _prepare_dir(spec, run_dir, resume, blocks, built)
+        done = finished_chunks(run_dir, expected)
+        _recover_chunk_timings(run_dir, meta, done)
+        pending = [c for c in chunks if c.index not in done]
+        games_done = sum(c.stop - c.start for c in chunks if c.index in done)
+        data_texts = {name: (run_dir / "data" / f"{name}.toml").read_text(encoding="utf-8") for name in spec.data}
+        backend = "dask" if client else "loky" if jobs != 1 else "inline"
+        session = {"started": _now(), "jobs": jobs, "backend": backend, "chunks_skipped": len(done)}
+        meta.setdefault("sessions", []).append(session)
         write_json(run_dir / "meta.json", meta)
-        raise
+        if on_progress:
+            on_progress(games_done, spec.total_games)
+        played, last_meta_write = 0, time.monotonic()
+        try:
+            for result in _execute(spec, data_texts, pending, jobs, client):
+                write_chunk(run_dir, result.index, _with_chunk_meta(result))
+                meta["chunks"][str(result.index)] = _chunk_info(result)
+                games = result.table.num_rows // blocks[chunks[result.index].block].n_players
+                games_done, played = games_done + games, played + games
+                if on_progress:
+                    on_progress(games_done, spec.total_games)
+                if time.monotonic() - last_meta_write > 2.0:  # the chunk files themselves carry their timings
+                    write_json(run_dir / "meta.json", meta)
+                    last_meta_write = time.monotonic()
+        except BaseException:
+            session.update(ended=_now(), games_played=played, status="interrupted")
+            meta["status"] = "interrupted"
+            write_json(run_dir / "meta.json", meta)
+            raise
+    finally:
+        if client is not None:
+            client.close()
     seconds = time.perf_counter() - started
     session.update(ended=_now(), games_played=played, wall_seconds=round(seconds, 3),
                    games_per_second=round(played / seconds, 1) if seconds > 0 else None)
@@ -211,29 +223,37 @@ def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = F
     return RunReport(run_dir, spec.total_games, played, len(done), seconds, tiers)
 
 
+def _chunk_info(result: ChunkResult) -> dict:
+    return {"seconds": round(result.seconds, 4), "host": result.host, "pid": result.pid, "tier": result.tier}
+
+
 def _with_chunk_meta(result: ChunkResult) -> pa.Table:
-    info = {"seconds": result.seconds, "host": result.host, "pid": result.pid, "tier": result.tier}
-    return result.table.replace_schema_metadata({b"bgsim.chunk": json.dumps(info).encode()})
+    """The chunk's rows with its timing, host and tier in the Parquet schema metadata."""
+    return result.table.replace_schema_metadata({b"bgsim.chunk": json.dumps(_chunk_info(result)).encode()})
 
 
-def _execute(spec: RunSpec, data_texts: dict, chunks: list[Chunk], jobs: int,
-             scheduler: str | None) -> Iterator[ChunkResult]:
+def _recover_chunk_timings(run_dir: Path, meta: dict, done: set[int]) -> None:
+    """Chunks finished just before an interruption may be missing from meta.json: read their own record."""
+    for index in sorted(done):
+        if str(index) not in meta["chunks"]:
+            schema_meta = pq.read_schema(chunk_path(run_dir, index)).metadata or {}
+            meta["chunks"][str(index)] = json.loads(schema_meta.get(b"bgsim.chunk", b"{}"))
+
+
+def _execute(spec: RunSpec, data_texts: dict, chunks: list[Chunk], jobs: int, client) -> Iterator[ChunkResult]:
+    """Results of ``chunks`` as they finish: in this process, on local workers, or on a Dask cluster."""
     if not chunks:
         return
-    if scheduler is None and jobs == 1:
+    if client is None and jobs == 1:
         for chunk in chunks:
             yield play_chunk(spec, data_texts, chunk)
         return
     from joblib import Parallel, delayed, parallel_config
 
     tasks = (delayed(play_chunk)(spec, data_texts, chunk) for chunk in chunks)
-    if scheduler is not None:
-        client = _dask_client(scheduler)
-        try:
-            with parallel_config(backend="dask"):
-                yield from Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
-        finally:
-            client.close()
+    if client is not None:
+        with parallel_config(backend="dask"):
+            yield from Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
         return
     with parallel_config(backend="loky", inner_max_num_threads=1):
         yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)

@@ -103,3 +103,15 @@ def test_resume_continues_from_a_run_directory(tmp_path, capsys):
     code, out, err = cli(capsys, "run", report.run_dir, "--resume", "--quiet")
     assert code == 0, err
     assert (report.run_dir / "chunk-000001.parquet").exists()
+
+
+def test_chunk_timings_missing_from_meta_are_recovered_from_the_chunks(tmp_path):
+    spec = load_spec(write_spec(tmp_path, players=[2], games=4, chunk_size=2))
+    report = run(spec, out=tmp_path)
+    meta_path = report.run_dir / "meta.json"
+    meta = json.loads(meta_path.read_text())
+    del meta["chunks"]["1"]  # as if killed between writing chunk 1 and the next meta.json
+    meta_path.write_text(json.dumps(meta))
+    run(spec, out=tmp_path, resume=True)
+    recovered = json.loads(meta_path.read_text())["chunks"]["1"]
+    assert recovered["tier"] == "compiled" and recovered["seconds"] > 0

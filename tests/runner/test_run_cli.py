@@ -154,3 +154,13 @@ def test_progress_callback_counts_every_game_once(tmp_path):
     assert calls[0] == (0, 12) and calls[-1] == (12, 12)
     assert [done for done, _ in calls] == sorted(done for done, _ in calls)
     assert len(calls) == 1 + len(spec.chunks())
+
+
+def test_bad_jobs_and_a_dead_scheduler_write_nothing(tmp_path, capsys):
+    spec_path = write_spec(tmp_path)
+    code, _, err = cli(capsys, "run", spec_path, "--out", tmp_path / "runs", "--jobs", "0", "--quiet")
+    assert code == 2 and "--jobs" in err and err.count("\n") == 1
+    code, _, err = cli(capsys, "run", spec_path, "--out", tmp_path / "runs", "--scheduler", "tcp://127.0.0.1:9",
+                       "--quiet")
+    assert code == 2 and "cannot reach the Dask scheduler" in err and err.count("\n") == 1
+    assert not (tmp_path / "runs").exists()
