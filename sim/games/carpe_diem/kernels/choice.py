@@ -33,7 +33,7 @@ from sim.games.carpe_diem.decisions import (
     TURN,
 )
 from sim.games.carpe_diem.decisions import CRAFTSMAN as D_CRAFTSMAN
-from sim.games.carpe_diem.features import F_ADJACENT, F_BREAD_SPENT, F_DEPOT_TILES
+from sim.games.carpe_diem.features import F_BREAD_SPENT, F_DEPOT_TILES
 from sim.games.carpe_diem.kernels.candidates import (
     BK_CELL,
     BK_DONE,
@@ -46,13 +46,10 @@ from sim.games.carpe_diem.kernels.candidates import (
     MV_TARGET,
     NO_ROW,
     depot_count,
-    fill_placement_inputs,
-    legal_placements,
-    placement_features,
-    store_features,
     turn_movements,
     turn_store_allowed,
 )
+from sim.games.carpe_diem.kernels.placements import best_placement_value, fill_context, fill_frontier, list_legal
 from sim.games.carpe_diem.params import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
 from sim.games.carpe_diem.state import DEPOT, PHASE, SEAL, SEAT
 from sim.rng import below
@@ -78,42 +75,14 @@ def direct_action(s, t, p, policy, weights, streams, work, action):
 
 
 @njit(cache=True)
-def best_placement(s, t, p, seat, tile, from_seal, allow_store, weights, work):
-    """The first best row of ``tile`` (its placements in row order, then STORE):
-    (value, cell, rotation), cell -1 for STORE; value NO_ROW if the tile has no row."""
-    best = NO_ROW
-    best_cell = -1
-    best_rot = -1
-    row = work.row
-    for k in range(legal_placements(s, t, p, seat, tile, work)):
-        cell = work.cells[k]
-        row[:] = 0
-        row[F_ADJACENT] = max(work.adj[cell], 0)
-        placement_features(s, t, p, seat, tile, cell, work.res, k, work.ctx, from_seal, row)
-        value = _dot(row, weights)
-        if value > best:
-            best = value
-            best_cell = cell
-            best_rot = work.rots[k]
-    if allow_store:
-        row[:] = 0
-        store_features(t, tile, row)
-        value = _dot(row, weights)
-        if value > best:
-            best = value
-            best_cell = -1
-            best_rot = -1
-    return best, best_cell, best_rot
-
-
-@njit(cache=True)
 def weighted_turn(s, t, p, weights, work, action):
     """TURN under a weight policy: see the module doc."""
     seat = s[SEAT]
     moves = work.moves
     blocks = work.blocks
     n_mv = turn_movements(s, p, seat, moves)
-    fill_placement_inputs(s, t, p, seat, work)
+    fill_context(s, t, seat, work.ctx)
+    fill_frontier(s, t, seat, work)
     allow_store = turn_store_allowed(s, p, seat)
     blocks[BK_DONE] = 0
     best = NO_ROW
@@ -146,7 +115,8 @@ def weighted_turn(s, t, p, weights, work, action):
 def weighted_craftsman(s, t, p, weights, work, action):
     """CRAFTSMAN under a weight policy: seal tiles in order, then DECLINE (all features 0)."""
     seat = s[SEAT]
-    fill_placement_inputs(s, t, p, seat, work)
+    fill_context(s, t, seat, work.ctx)
+    fill_frontier(s, t, seat, work)
     best = NO_ROW
     best_seal = -1
     best_cell = -1
@@ -155,7 +125,7 @@ def weighted_craftsman(s, t, p, weights, work, action):
         tile = s[SEAL + seal]
         if tile < 0:
             continue
-        value, cell, rot = best_placement(s, t, p, seat, tile, 1, p[PR_CRAFTSMAN_STORE] == 1, weights, work)
+        value, cell, rot = best_placement_value(s, t, p, seat, tile, 1, p[PR_CRAFTSMAN_STORE] == 1, weights, work)
         if value > best:
             best = value
             best_seal = seal
@@ -181,7 +151,7 @@ def random_turn(s, t, p, streams, work, action):
     moves = work.moves
     blocks = work.blocks
     n_mv = turn_movements(s, p, seat, moves)
-    fill_placement_inputs(s, t, p, seat, work)
+    fill_frontier(s, t, seat, work)
     allow_store = turn_store_allowed(s, p, seat)
     blocks[BK_DONE] = 0
     n = 0
@@ -217,7 +187,7 @@ def random_turn(s, t, p, streams, work, action):
 def random_craftsman(s, t, p, streams, work, action):
     """CRAFTSMAN under the random policy: count the rows, draw one, locate it."""
     seat = s[SEAT]
-    fill_placement_inputs(s, t, p, seat, work)
+    fill_frontier(s, t, seat, work)
     allow_store = p[PR_CRAFTSMAN_STORE] == 1
     n = 0
     for seal in range(N_SEALS):
@@ -247,14 +217,6 @@ def random_craftsman(s, t, p, streams, work, action):
 
 
 @njit(cache=True)
-def _dot(row, weights):
-    value = 0
-    for f in range(row.shape[0]):
-        value += row[f] * weights[f]
-    return value
-
-
-@njit(cache=True)
 def _best_of_depot(s, t, p, seat, dest, allow_store, weights, work):
     """Fill column ``dest`` of ``work.blocks`` with the first best row of the depot's tiles."""
     blocks = work.blocks
@@ -264,7 +226,7 @@ def _best_of_depot(s, t, p, seat, dest, allow_store, weights, work):
         tile = s[DEPOT + dest * DEPOT_SIZE + slot]
         if tile < 0:
             continue
-        value, cell, rot = best_placement(s, t, p, seat, tile, 0, allow_store, weights, work)
+        value, cell, rot = best_placement_value(s, t, p, seat, tile, 0, allow_store, weights, work)
         if value > blocks[BK_VALUE, dest]:
             blocks[BK_VALUE, dest] = value
             blocks[BK_SLOT, dest] = slot
@@ -275,7 +237,7 @@ def _best_of_depot(s, t, p, seat, dest, allow_store, weights, work):
 @njit(cache=True)
 def _tile_row_count(s, t, p, seat, tile, allow_store, work):
     """Rows of ``tile``: its legal placements (left listed in ``work``), plus STORE if allowed."""
-    return legal_placements(s, t, p, seat, tile, work) + (1 if allow_store else 0)
+    return list_legal(s, t, p, seat, tile, work) + (1 if allow_store else 0)
 
 
 @njit(cache=True)

@@ -4,8 +4,9 @@ import numpy as np
 from numba import njit
 
 from sim.api import POLICY_WEIGHTS
+from sim.borrow import borrow
 from sim.games.carpe_diem.decisions import N_ACTION_FIELDS, OVER
-from sim.games.carpe_diem.kernels.candidates import candidates, new_placement_work
+from sim.games.carpe_diem.kernels.candidates import PlacementWork, candidates, new_placement_work
 from sim.games.carpe_diem.kernels.choice import direct_action
 from sim.games.carpe_diem.kernels.flow import apply_action
 from sim.games.carpe_diem.kernels.setup import new_game
@@ -40,6 +41,24 @@ def play_to_end(s, t, p, policies, weights, streams, feats, acts, log):
     go through ``candidates`` and ``choose_row``."""
     work = new_placement_work()
     action = np.empty(N_ACTION_FIELDS, dtype=np.int32)
+    _play_borrowed(s, t, p, policies, weights, streams, feats, acts, log, work, action)
+
+
+@njit(cache=True)
+def _play_borrowed(s, t, p, policies, weights, streams, feats, acts, log, work, action):
+    """The loop of ``play_to_end`` on borrowed views of its arrays (``sim.borrow``: the caller
+    holds them for the whole call), so the many calls below count no references. ``work`` a
+    PlacementWork; ``action`` (N_ACTION_FIELDS,) int32 scratch."""
+    s = borrow(s)
+    t = borrow(t)
+    p = borrow(p)
+    weights = borrow(weights)
+    streams = borrow(streams)
+    feats = borrow(feats)
+    acts = borrow(acts)
+    log = borrow(log)
+    work = _borrow_work(work)
+    action = borrow(action)
     while s[PHASE] != OVER:
         seat = s[SEAT]
         if direct_action(s, t, p, policies[seat], weights[seat], streams, work, action):
@@ -48,6 +67,13 @@ def play_to_end(s, t, p, policies, weights, streams, feats, acts, log):
         n = candidates(s, t, p, feats, acts)
         i = choose_row(feats, n, policies[seat], weights[seat], streams, seat)
         apply_action(s, t, p, acts[i], log)
+
+
+@njit(cache=True)
+def _borrow_work(work):
+    return PlacementWork(borrow(work.ctx), borrow(work.need), borrow(work.nroot), borrow(work.adj),
+                         borrow(work.forbid), borrow(work.frontier), borrow(work.cells), borrow(work.rots),
+                         borrow(work.res), borrow(work.row), borrow(work.moves), borrow(work.blocks))
 
 
 @njit(cache=True)
