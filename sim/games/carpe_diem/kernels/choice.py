@@ -15,9 +15,8 @@ table. Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_P
 ``action`` (N_ACTION_FIELDS,) int32, filled with the chosen row's action.
 """
 
-from numba import njit
-
 from sim.api import POLICY_WEIGHTS
+from sim.borrow import njit_without_refcounts
 from sim.games.carpe_diem.constants import DEPOT_SIZE, N_SEALS
 from sim.games.carpe_diem.decisions import (
     A_CELL,
@@ -55,7 +54,7 @@ from sim.games.carpe_diem.state import DEPOT, PHASE, SEAL, SEAT
 from sim.rng import below
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def direct_action(s, t, p, policy, weights, streams, work, action):
     """Choose the pending TURN or CRAFTSMAN row for ``policy`` into ``action``; False if the
     decision is of another kind or has no rows (then use the candidate table)."""
@@ -74,7 +73,7 @@ def direct_action(s, t, p, policy, weights, streams, work, action):
 # Weights
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def weighted_turn(s, t, p, weights, work, action):
     """TURN under a weight policy: see the module doc."""
     seat = s[SEAT]
@@ -111,7 +110,7 @@ def weighted_turn(s, t, p, weights, work, action):
     return True
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def weighted_craftsman(s, t, p, weights, work, action):
     """CRAFTSMAN under a weight policy: seal tiles in order, then DECLINE (all features 0)."""
     seat = s[SEAT]
@@ -144,7 +143,7 @@ def weighted_craftsman(s, t, p, weights, work, action):
 # Random
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def random_turn(s, t, p, streams, work, action):
     """TURN under the random policy: count the rows, draw one, locate it."""
     seat = s[SEAT]
@@ -183,7 +182,7 @@ def random_turn(s, t, p, streams, work, action):
     return False
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def random_craftsman(s, t, p, streams, work, action):
     """CRAFTSMAN under the random policy: count the rows, draw one, locate it."""
     seat = s[SEAT]
@@ -216,7 +215,7 @@ def random_craftsman(s, t, p, streams, work, action):
 # Helpers
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _best_of_depot(s, t, p, seat, dest, allow_store, weights, work):
     """Fill column ``dest`` of ``work.blocks`` with the first best row of the depot's tiles."""
     blocks = work.blocks
@@ -234,13 +233,13 @@ def _best_of_depot(s, t, p, seat, dest, allow_store, weights, work):
             blocks[BK_ROT, dest] = rot
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _tile_row_count(s, t, p, seat, tile, allow_store, work):
     """Rows of ``tile``: its legal placements (left listed in ``work``), plus STORE if allowed."""
     return list_legal(s, t, p, seat, tile, work) + (1 if allow_store else 0)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _depot_rows(s, t, p, seat, dest, allow_store, work):
     n = 0
     for slot in range(DEPOT_SIZE):
@@ -250,7 +249,7 @@ def _depot_rows(s, t, p, seat, dest, allow_store, work):
     return n
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _nth_placement_action(action, kind, tile, i, rows, allow_store, work):
     """Row ``i`` of a tile whose ``rows`` rows were just listed in ``work``: a placement, or
     STORE (the last row when storing is allowed)."""
@@ -260,7 +259,7 @@ def _nth_placement_action(action, kind, tile, i, rows, allow_store, work):
         _placement_action(action, kind, tile, work.cells[i], work.rots[i])
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _placement_action(action, kind, tile, cell, rot):
     """The action row of a placement (cell -1: STORE), other columns -1 as in the table."""
     for a in range(N_ACTION_FIELDS):
@@ -271,7 +270,7 @@ def _placement_action(action, kind, tile, cell, rot):
     action[A_ROT] = rot
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _turn_fields(action, moves, m, slot):
     action[A_MOVE] = moves[MV_CODE, m]
     action[A_TARGET] = moves[MV_TARGET, m]

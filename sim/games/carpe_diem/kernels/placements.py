@@ -13,8 +13,8 @@ Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_PARAMS,)
 """
 
 import numpy as np
-from numba import njit
 
+from sim.borrow import njit_without_refcounts
 from sim.games.carpe_diem.constants import (
     ADMINISTRATOR,
     BAKER,
@@ -153,7 +153,7 @@ NOT_LAST_COLUMN = ALL_CELLS ^ sum(1 << (r * SIDE + SIDE - 1) for r in range(SIDE
 # The decision's inputs
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def fill_frontier(s, t, seat, work):
     """The frontier of ``seat``'s district into ``work.frontier`` (ascending, ``ctx[X_N_FRONTIER]``
     cells) with each frontier cell's needs, neighbour roots, built neighbours and forbidden edges:
@@ -181,7 +181,7 @@ def fill_frontier(s, t, seat, work):
     work.ctx[X_N_FRONTIER] = n
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def fill_context(s, t, seat, ctx):
     """The shared context of ``seat``'s placement rows into ``ctx`` (CTX_SIZE,) int64: the same
     entries as ``candidates.placement_context``."""
@@ -210,7 +210,7 @@ def fill_context(s, t, seat, ctx):
             ctx[X_OPEN_TASK_TYPES] |= 1 << task_type(t, s, seat, task)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def fill_tile_codes(t, tile, ctx):
     """Edge codes of ``tile`` per rotation into ``ctx[X_TILE_CODE:]``, -1 for a rotation that
     looks like a lower one (listed once, see the candidate order)."""
@@ -221,7 +221,7 @@ def fill_tile_codes(t, tile, ctx):
 # Weights
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def best_placement_value(s, t, p, seat, tile, from_seal, allow_store, weights, work):
     """The first best row of ``tile`` (its placements in row order, then STORE):
     (value, cell, rotation), cell -1 for STORE; value NO_ROW if the tile has no row."""
@@ -255,7 +255,7 @@ def best_placement_value(s, t, p, seat, tile, from_seal, allow_store, weights, w
     return best, best_cell, best_rot
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
     """``features @ weights`` of placing ``tile`` at ``cell`` turned ``rot`` (edges known to
     match) without the tile's own columns (tile_parts, dark); NO_ROW if CD-BUILD-6 forbids it.
@@ -359,7 +359,7 @@ def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
 # Random
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def list_legal(s, t, p, seat, tile, work):
     """List the legal placements of ``tile`` in row order into ``work.cells``/``work.rots``;
     return their number (the rows of ``candidates.legal_placements``)."""
@@ -385,7 +385,7 @@ def list_legal(s, t, p, seat, tile, work):
 # Helpers
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _lowest_bit(bits):
     """Index of the lowest set bit of ``bits`` (> 0)."""
     i = 0
@@ -394,7 +394,7 @@ def _lowest_bit(bits):
     return i
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _fill_card_context(s, t, ctx):
     """Cards beside free live disc spaces: the goods kinds red ones take, and per green one its
     id, current fulfilments, payout units and counters (see ``candidates.placement_context``)."""
@@ -428,7 +428,7 @@ def _fill_card_context(s, t, ctx):
     ctx[X_GREEN_ANY] = green_any
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _counter_mask(t, card):
     """Bit c set if the green ``card`` counts counter c (CD-CARD-3)."""
     mask = 0
@@ -440,7 +440,7 @@ def _counter_mask(t, card):
     return mask
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _completion_value(s, t, p, seat, ptype, size, chim, rows, cols, from_seal, weights, ctx, changed):
     """Weighted value of one feature the placement completes, its rewards in AMB-11's fixed
     order (CD-REWARD-1..8): (value, administrator steps, is a merchant, ``changed`` with its
@@ -487,7 +487,7 @@ def _completion_value(s, t, p, seat, ptype, size, chim, rows, cols, from_seal, w
     return value, admin, merchant_, changed
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _goods_and_cards_value(t, ctx, changed, merchant_, weights):
     """Weighted goods, merchant coins and green-card fulfilments of the completions gathered in
     ``ctx`` (valued last, as in the fixed order of AMB-11)."""
@@ -511,7 +511,7 @@ def _goods_and_cards_value(t, ctx, changed, merchant_, weights):
     return value
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _steps_value(p, ctx, banner_steps, admin_steps, weights):
     """Weighted steps of the build and VP of those beyond the last track space (CD-REWARD-10, AMB-16)."""
     pos = ctx[X_POS]
@@ -525,7 +525,7 @@ def _steps_value(p, ctx, banner_steps, admin_steps, weights):
     return weights[F_STEPS] * (banner_steps + admin_steps) + weights[F_VP] * vp
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _has_landscape(t, tile):
     for j in range(t[T_TILE_NPARTS + tile]):
         if LANDSCAPE_FIRST <= t[T_PART_TYPE + tile * 2 + j] <= LANDSCAPE_LAST:
@@ -533,7 +533,7 @@ def _has_landscape(t, tile):
     return False
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _landscapes_within_limit(s, t, p, seat, tile, rot, cell, work):
     """CD-BUILD-6 / AMB-2: every landscape the placement joins stays within the tile limit (the
     sizes of ``district.probe_fitting``)."""
