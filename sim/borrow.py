@@ -8,9 +8,10 @@ half of a placement's evaluation). Two remedies:
 * ``borrow(array)``: a view with the same data, shape and strides but no owner, so the counts
   do nothing. Valid only while its owner is alive: borrow the arguments of a compiled function
   whose caller holds the owners for the whole call; never return or keep a borrowed view.
-* ``njit_without_refcounts``: ``njit(cache=True)`` with the counting left out of the function.
-  Only for kernels that allocate no array and get no new array from a call (it would never be
-  freed); indexing, slicing and passing arrays on are fine.
+* ``njit_without_refcounts``: ``njit(cache=True)`` with the counting left out. Numba compiles
+  the callees of such a kernel without it too, so only for kernels whose whole call tree
+  allocates no array (an allocation below it fails to compile); indexing, slicing and passing
+  arrays on are fine.
 
 With ``NUMBA_DISABLE_JIT=1`` both are plain Python (``borrow`` returns the array).
 """

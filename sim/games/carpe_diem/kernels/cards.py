@@ -200,42 +200,72 @@ def spend(t, card, res, out, b):
     res[RES_BREAD_USED] += b
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def best_outcome(t, p, card, counts, res, out):
-    """The most valuable (b, k) for ``card`` (smallest b, k on ties); fills ``out``, returns b."""
-    scratch = np.zeros(O_SIZE, dtype=np.int64)
+    """The most valuable (b, k) for ``card`` (smallest b, k on ties); fills ``out``, returns b.
+    ``out`` serves as scratch while the rows are compared."""
     bmax = bread_max(p, res)
     red = is_red(t, card)
     kmax = red_kmax(t, card, res) if red else green_k(t, card, counts)
     best = -(1 << 40)
-    best_b = 0
+    best_b = -1
+    best_k = -1
     for b in range(bmax + 1):
         k_lo = 0 if red else kmax
         for k in range(k_lo, kmax + 1):
             if not row_allowed(t, p, card, res, b, k, kmax, bmax):
                 continue
-            outcome(t, p, card, res, b, k, scratch)
-            v = outcome_value(scratch)
+            outcome(t, p, card, res, b, k, out)
+            v = outcome_value(out)
             if v > best:
                 best = v
                 best_b = b
-                out[:] = scratch
+                best_k = k
+    if best_b < 0:
+        return 0
+    outcome(t, p, card, res, best_b, best_k, out)
     return best_b
 
 
 @njit(cache=True)
 def plan_two_cards(t, p, first, second, counts, res, total):
     """Resolve ``first`` then ``second`` greedily from ``res``; sum the outcomes into ``total``."""
-    work = res.copy()
-    out = np.zeros(O_SIZE, dtype=np.int64)
+    work = np.empty(RES_SIZE, dtype=np.int64)
+    out = np.empty(O_SIZE, dtype=np.int64)
+    return plan_two_cards_into(t, p, first, second, counts, res, total, work, out)
+
+
+@njit_without_refcounts
+def plan_two_cards_into(t, p, first, second, counts, res, total, work, out):
+    """:func:`plan_two_cards` with its scratch given: ``work`` (RES_SIZE,) and ``out`` (O_SIZE,) int64."""
+    for i in range(RES_SIZE):
+        work[i] = res[i]
     for i in range(O_SIZE):
         total[i] = 0
+        out[i] = 0
     for card in (first, second):
         b = best_outcome(t, p, card, counts, work, out)
         spend(t, card, work, out, b)
         for i in range(O_SIZE):
             total[i] += out[i]
     return outcome_value(total)
+
+
+@njit_without_refcounts
+def fill_resources(s, seat, res):
+    """:func:`resources` into ``res`` (RES_SIZE,) int64."""
+    for k in range(N_GOODS):
+        res[k] = s[GOODS + seat * N_GOODS + k]
+    res[RES_COINS] = s[COINS + seat]
+    res[RES_BREAD] = s[BREAD + seat]
+    res[RES_BREAD_USED] = s[SC_BREAD_USED]
+
+
+@njit_without_refcounts
+def fill_counters(s, seat, out):
+    """:func:`counters` into ``out`` (N_COUNTERS,) int64."""
+    for i in range(N_COUNTERS):
+        out[i] = s[COUNT + seat * N_COUNTERS + i]
 
 
 @njit_without_refcounts

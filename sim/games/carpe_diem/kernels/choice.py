@@ -9,15 +9,24 @@ the row those would pick:
   with the best total wins, and within it the first best placement of the depot.
 * random: ``below(stream, seat, n)`` over the row count n, then that row is located.
 
+DISC decisions are chosen the same way from the rows of ``candidates._disc_rows`` (one per free
+live disc space, valued by the best plan for its two cards), with the plans computed in the
+scratch of a ``DiscWork`` instead of fresh arrays.
+
 Each function returns False when it cannot decide (no rows), and the caller falls back to the
 table. Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_PARAMS,) int32;
 ``weights`` (N_FEATURES,) int64; ``streams`` (P,) uint64; ``work`` a ``PlacementWork``;
-``action`` (N_ACTION_FIELDS,) int32, filled with the chosen row's action.
+``disc_work`` a ``DiscWork``; ``action`` (N_ACTION_FIELDS,) int32, filled with the chosen row's action.
 """
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
 
 from sim.api import POLICY_WEIGHTS
 from sim.borrow import njit_without_refcounts
-from sim.games.carpe_diem.constants import DEPOT_SIZE, N_SEALS
+from sim.games.carpe_diem.constants import DEPOT_SIZE, N_COUNTERS, N_DISC_SPACES, N_SEALS
 from sim.games.carpe_diem.decisions import (
     A_CELL,
     A_KIND,
@@ -28,11 +37,24 @@ from sim.games.carpe_diem.decisions import (
     A_TARGET,
     A_TILE,
     BREAD_TO,
+    DISC,
     N_ACTION_FIELDS,
     TURN,
 )
 from sim.games.carpe_diem.decisions import CRAFTSMAN as D_CRAFTSMAN
-from sim.games.carpe_diem.features import F_BREAD_SPENT, F_DEPOT_TILES
+from sim.games.carpe_diem.features import (
+    F_BREAD,
+    F_BREAD_PAID,
+    F_BREAD_SPENT,
+    F_COINS,
+    F_COINS_PAID,
+    F_DEPOT_TILES,
+    F_FULFILMENTS,
+    F_GOODS_LOST,
+    F_PENALTIES,
+    F_STEPS,
+    F_VP,
+)
 from sim.games.carpe_diem.kernels.candidates import (
     BK_CELL,
     BK_DONE,
@@ -48,16 +70,52 @@ from sim.games.carpe_diem.kernels.candidates import (
     turn_movements,
     turn_store_allowed,
 )
+from sim.games.carpe_diem.kernels.cards import (
+    O_BREAD,
+    O_BREAD_PAID,
+    O_COINS,
+    O_COINS_PAID,
+    O_FULFIL,
+    O_GOODS_PAID,
+    O_PENALTY,
+    O_SIZE,
+    O_STEPS,
+    O_VP,
+    RES_SIZE,
+    fill_counters,
+    fill_resources,
+    plan_two_cards_into,
+)
 from sim.games.carpe_diem.kernels.placements import best_placement_value, fill_context, fill_frontier, list_legal
+from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
 from sim.games.carpe_diem.params import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
-from sim.games.carpe_diem.state import DEPOT, PHASE, SEAL, SEAT
+from sim.games.carpe_diem.state import DEPOT, DISC_LIVE, PHASE, SEAL, SEAT, SLOT_CARD
+from sim.games.carpe_diem.state import DISC as S_DISC
 from sim.rng import below
 
 
+class DiscWork(NamedTuple):
+    """Scratch of the DISC plans (``cards.plan_two_cards_into``), all int64."""
+
+    res: np.ndarray  # (RES_SIZE,): the deciding seat's resources
+    counts: np.ndarray  # (N_COUNTERS,): its counters
+    total: np.ndarray  # (O_SIZE,): plan of one card order
+    other: np.ndarray  # (O_SIZE,): plan of the other order
+    work: np.ndarray  # (RES_SIZE,): resources during a plan
+    out: np.ndarray  # (O_SIZE,): one card's outcome
+
+
+@njit(cache=True)
+def new_disc_work():
+    return DiscWork(np.empty(RES_SIZE, dtype=np.int64), np.empty(N_COUNTERS, dtype=np.int64),
+                    np.empty(O_SIZE, dtype=np.int64), np.empty(O_SIZE, dtype=np.int64),
+                    np.empty(RES_SIZE, dtype=np.int64), np.empty(O_SIZE, dtype=np.int64))
+
+
 @njit_without_refcounts
-def direct_action(s, t, p, policy, weights, streams, work, action):
-    """Choose the pending TURN or CRAFTSMAN row for ``policy`` into ``action``; False if the
-    decision is of another kind or has no rows (then use the candidate table)."""
+def direct_action(s, t, p, policy, weights, streams, work, disc_work, action):
+    """Choose the pending TURN, CRAFTSMAN or DISC row for ``policy`` into ``action``; False if
+    the decision is of another kind or has no rows (then use the candidate table)."""
     kind = s[PHASE]
     if kind == TURN:
         if policy == POLICY_WEIGHTS:
@@ -67,6 +125,10 @@ def direct_action(s, t, p, policy, weights, streams, work, action):
         if policy == POLICY_WEIGHTS:
             return weighted_craftsman(s, t, p, weights, work, action)
         return random_craftsman(s, t, p, streams, work, action)
+    if kind == DISC:
+        if policy == POLICY_WEIGHTS:
+            return weighted_disc(s, t, p, weights, disc_work, action)
+        return random_disc(s, streams, action)
     return False
 
 
@@ -137,6 +199,34 @@ def weighted_craftsman(s, t, p, weights, work, action):
         return False
     _placement_action(action, D_CRAFTSMAN, s[SEAL + best_seal], best_cell, best_rot)
     action[A_SPACE] = best_seal
+    return True
+
+
+@njit_without_refcounts
+def weighted_disc(s, t, p, weights, disc_work, action):
+    """DISC under a weight policy: each free live space's row holds the better of its two card
+    orders' plans (``candidates._disc_rows``); the first best row wins."""
+    seat = s[SEAT]
+    res = disc_work.res
+    counts = disc_work.counts
+    fill_resources(s, seat, res)
+    fill_counters(s, seat, counts)
+    best = NO_ROW
+    best_space = -1
+    for space in range(N_DISC_SPACES):
+        if not s[DISC_LIVE + space] or s[S_DISC + space] >= 0:
+            continue
+        a = s[SLOT_CARD + DISC_SLOT_A[space]]
+        b = s[SLOT_CARD + DISC_SLOT_B[space]]
+        v1 = plan_two_cards_into(t, p, a, b, counts, res, disc_work.total, disc_work.work, disc_work.out)
+        v2 = plan_two_cards_into(t, p, b, a, counts, res, disc_work.other, disc_work.work, disc_work.out)
+        value = _plan_value(disc_work.other if v2 > v1 else disc_work.total, weights)
+        if value > best:
+            best = value
+            best_space = space
+    if best_space < 0:
+        return False
+    _disc_action(action, best_space)
     return True
 
 
@@ -212,7 +302,44 @@ def random_craftsman(s, t, p, streams, work, action):
     return True
 
 
+@njit_without_refcounts
+def random_disc(s, streams, action):
+    """DISC under the random policy: a uniform draw over the free live spaces in order."""
+    n = 0
+    for space in range(N_DISC_SPACES):
+        if s[DISC_LIVE + space] and s[S_DISC + space] < 0:
+            n += 1
+    if n == 0:
+        return False
+    i = below(streams, s[SEAT], n)
+    for space in range(N_DISC_SPACES):
+        if s[DISC_LIVE + space] and s[S_DISC + space] < 0:
+            if i == 0:
+                _disc_action(action, space)
+                return True
+            i -= 1
+    return False
+
+
 # Helpers
+
+
+@njit_without_refcounts
+def _plan_value(total, weights):
+    """``features @ weights`` of a DISC row whose plan is ``total`` (O_SIZE,) int64 (the columns
+    of ``candidates._plan_features``; every other column is 0)."""
+    return (weights[F_VP] * total[O_VP] + weights[F_STEPS] * total[O_STEPS] + weights[F_COINS] * total[O_COINS]
+            + weights[F_BREAD] * total[O_BREAD] + weights[F_GOODS_LOST] * total[O_GOODS_PAID]
+            + weights[F_COINS_PAID] * total[O_COINS_PAID] + weights[F_BREAD_PAID] * total[O_BREAD_PAID]
+            + weights[F_PENALTIES] * total[O_PENALTY] + weights[F_FULFILMENTS] * total[O_FULFIL])
+
+
+@njit_without_refcounts
+def _disc_action(action, space):
+    for a in range(N_ACTION_FIELDS):
+        action[a] = -1
+    action[A_KIND] = DISC
+    action[A_SPACE] = space
 
 
 @njit_without_refcounts
