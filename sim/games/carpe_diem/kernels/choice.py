@@ -9,9 +9,10 @@ the row those would pick:
   with the best total wins, and within it the first best placement of the depot.
 * random: ``below(stream, seat, n)`` over the row count n, then that row is located.
 
-DISC decisions are chosen the same way from the rows of ``candidates._disc_rows`` (one per free
-live disc space, valued by the best plan for its two cards), with the plans computed in the
-scratch of a ``DiscWork`` instead of fresh arrays.
+The scoring decisions DISC, CARD_ORDER and FULFIL and the FOUNTAIN decision are chosen the same
+way from the rows of ``candidates._disc_rows``, ``_card_order_rows``, ``_fulfil_rows`` and
+``_fountain_rows`` (same order, same feature values), with card plans computed in the scratch
+of a ``DiscWork`` instead of fresh arrays.
 
 Each function returns False when it cannot decide (no rows), and the caller falls back to the
 table. Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_PARAMS,) int32;
@@ -28,7 +29,9 @@ from sim.api import POLICY_WEIGHTS
 from sim.borrow import njit_without_refcounts
 from sim.games.carpe_diem.constants import DEPOT_SIZE, N_COUNTERS, N_DISC_SPACES, N_SEALS
 from sim.games.carpe_diem.decisions import (
+    A_BREAD,
     A_CELL,
+    A_COUNT,
     A_KIND,
     A_MOVE,
     A_ROT,
@@ -37,11 +40,14 @@ from sim.games.carpe_diem.decisions import (
     A_TARGET,
     A_TILE,
     BREAD_TO,
+    CARD_ORDER,
     DISC,
+    FULFIL,
     N_ACTION_FIELDS,
     TURN,
 )
 from sim.games.carpe_diem.decisions import CRAFTSMAN as D_CRAFTSMAN
+from sim.games.carpe_diem.decisions import FOUNTAIN as D_FOUNTAIN
 from sim.games.carpe_diem.features import (
     F_BREAD,
     F_BREAD_PAID,
@@ -49,6 +55,7 @@ from sim.games.carpe_diem.features import (
     F_COINS,
     F_COINS_PAID,
     F_DEPOT_TILES,
+    F_FOUNTAIN_VP,
     F_FULFILMENTS,
     F_GOODS_LOST,
     F_PENALTIES,
@@ -82,15 +89,36 @@ from sim.games.carpe_diem.kernels.cards import (
     O_STEPS,
     O_VP,
     RES_SIZE,
+    bread_max,
     fill_counters,
     fill_resources,
+    green_k,
+    is_red,
+    outcome,
     plan_two_cards_into,
+    red_kmax,
+    row_allowed,
 )
 from sim.games.carpe_diem.kernels.placements import best_placement_value, fill_context, fill_frontier, list_legal
 from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
 from sim.games.carpe_diem.params import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
-from sim.games.carpe_diem.state import DEPOT, DISC_LIVE, PHASE, SEAL, SEAT, SLOT_CARD
+from sim.games.carpe_diem.state import (
+    COUNT,
+    DEPOT,
+    DISC_LIVE,
+    FD_DRAWN,
+    FD_NDRAWN,
+    FOUNTAIN_HELD,
+    FOUNTAIN_N,
+    PHASE,
+    SC_CARDS,
+    SC_STAGE,
+    SEAL,
+    SEAT,
+    SLOT_CARD,
+)
 from sim.games.carpe_diem.state import DISC as S_DISC
+from sim.games.carpe_diem.tables import T_FOUNTAIN_COUNTER, T_FOUNTAIN_VP
 from sim.rng import below
 
 
@@ -114,8 +142,9 @@ def new_disc_work():
 
 @njit_without_refcounts
 def direct_action(s, t, p, policy, weights, streams, work, disc_work, action):
-    """Choose the pending TURN, CRAFTSMAN or DISC row for ``policy`` into ``action``; False if
-    the decision is of another kind or has no rows (then use the candidate table)."""
+    """Choose the pending TURN, CRAFTSMAN, DISC, CARD_ORDER, FULFIL or FOUNTAIN row for ``policy``
+    into ``action``; False if the decision is of another kind or has no rows (then use the
+    candidate table)."""
     kind = s[PHASE]
     if kind == TURN:
         if policy == POLICY_WEIGHTS:
@@ -129,6 +158,12 @@ def direct_action(s, t, p, policy, weights, streams, work, disc_work, action):
         if policy == POLICY_WEIGHTS:
             return weighted_disc(s, t, p, weights, disc_work, action)
         return random_disc(s, streams, action)
+    if kind == CARD_ORDER:
+        return card_order(s, t, p, policy, weights, streams, disc_work, action)
+    if kind == FULFIL:
+        return fulfil(s, t, p, policy, weights, streams, disc_work, action)
+    if kind == D_FOUNTAIN:
+        return fountain(s, t, policy, weights, streams, action)
     return False
 
 
@@ -227,6 +262,107 @@ def weighted_disc(s, t, p, weights, disc_work, action):
     if best_space < 0:
         return False
     _disc_action(action, best_space)
+    return True
+
+
+@njit_without_refcounts
+def card_order(s, t, p, policy, weights, streams, disc_work, action):
+    """CARD_ORDER (D09): row j resolves triggered card j first; its features are that plan's."""
+    seat = s[SEAT]
+    if policy == POLICY_WEIGHTS:
+        fill_resources(s, seat, disc_work.res)
+        fill_counters(s, seat, disc_work.counts)
+        best = NO_ROW
+        j = 0
+        for first in range(2):
+            plan_two_cards_into(t, p, s[SC_CARDS + first], s[SC_CARDS + 1 - first], disc_work.counts,
+                                disc_work.res, disc_work.total, disc_work.work, disc_work.out)
+            value = _plan_value(disc_work.total, weights)
+            if value > best:
+                best = value
+                j = first
+    else:
+        j = below(streams, seat, 2)
+    _clear_action(action, CARD_ORDER)
+    action[A_SLOT] = j
+    action[A_TILE] = s[SC_CARDS + j]
+    return True
+
+
+@njit_without_refcounts
+def fulfil(s, t, p, policy, weights, streams, disc_work, action):
+    """FULFIL (D10 + D11's k): rows (b, k) of the current card in ``_fulfil_rows``' order."""
+    seat = s[SEAT]
+    card = s[SC_CARDS + s[SC_STAGE]]
+    res = disc_work.res
+    fill_resources(s, seat, res)
+    fill_counters(s, seat, disc_work.counts)
+    bmax = bread_max(p, res)
+    red = is_red(t, card)
+    kmax = red_kmax(t, card, res) if red else green_k(t, card, disc_work.counts)
+    k_lo = 0 if red else kmax
+    n = 0
+    best = NO_ROW
+    best_b = -1
+    best_k = -1
+    for b in range(bmax + 1):
+        for k in range(k_lo, kmax + 1):
+            if not row_allowed(t, p, card, res, b, k, kmax, bmax):
+                continue
+            n += 1
+            if policy == POLICY_WEIGHTS:
+                outcome(t, p, card, res, b, k, disc_work.out)
+                value = _plan_value(disc_work.out, weights)
+                if value > best:
+                    best = value
+                    best_b = b
+                    best_k = k
+    if n == 0:
+        return False
+    if policy != POLICY_WEIGHTS:
+        i = below(streams, seat, n)
+        for b in range(bmax + 1):
+            for k in range(k_lo, kmax + 1):
+                if row_allowed(t, p, card, res, b, k, kmax, bmax):
+                    if i == 0:
+                        best_b = b
+                        best_k = k
+                    i -= 1
+    _clear_action(action, FULFIL)
+    action[A_TILE] = card
+    action[A_BREAD] = best_b
+    action[A_COUNT] = best_k
+    return True
+
+
+@njit_without_refcounts
+def fountain(s, t, policy, weights, streams, action):
+    """FOUNTAIN (D07): row ``index`` returns that card of drawn + held (-1: none, only after a
+    short deck); its feature is the end VP of the cards kept (``_fountain_rows``)."""
+    seat = s[SEAT]
+    nd = s[FD_NDRAWN]
+    h = s[FOUNTAIN_N + seat]
+    first = -1 if nd == 1 else 0
+    last = nd + h if h > 0 else nd
+    if last <= first:
+        return False
+    if policy == POLICY_WEIGHTS:
+        hand_vp = 0
+        for i in range(nd + h):
+            hand_vp += _fountain_card_vp(s, t, seat, _hand_card(s, seat, nd, i))
+        best = NO_ROW
+        chosen = first
+        for index in range(first, last):
+            kept = hand_vp - (_fountain_card_vp(s, t, seat, _hand_card(s, seat, nd, index)) if index >= 0 else 0)
+            value = weights[F_FOUNTAIN_VP] * kept
+            if value > best:
+                best = value
+                chosen = index
+    else:
+        chosen = first + below(streams, seat, last - first)
+    _clear_action(action, D_FOUNTAIN)
+    action[A_SLOT] = chosen
+    action[A_TILE] = _hand_card(s, seat, nd, chosen) if chosen >= 0 else -1
     return True
 
 
@@ -336,10 +472,30 @@ def _plan_value(total, weights):
 
 @njit_without_refcounts
 def _disc_action(action, space):
+    _clear_action(action, DISC)
+    action[A_SPACE] = space
+
+
+@njit_without_refcounts
+def _clear_action(action, kind):
+    """An action row of ``kind`` with every other column -1, as in the tables."""
     for a in range(N_ACTION_FIELDS):
         action[a] = -1
-    action[A_KIND] = DISC
-    action[A_SPACE] = space
+    action[A_KIND] = kind
+
+
+@njit_without_refcounts
+def _hand_card(s, seat, n_drawn, i):
+    """Card ``i`` of the drawn cards followed by the held ones (the FOUNTAIN rows' hand)."""
+    if i < n_drawn:
+        return s[FD_DRAWN + i]
+    return s[FOUNTAIN_HELD + seat * 24 + i - n_drawn]
+
+
+@njit_without_refcounts
+def _fountain_card_vp(s, t, seat, card):
+    """End VP of a fountain card now: VP per item x the seat's count of its counter (CD-END-5)."""
+    return t[T_FOUNTAIN_VP + card] * s[COUNT + seat * N_COUNTERS + t[T_FOUNTAIN_COUNTER + card]]
 
 
 @njit_without_refcounts
