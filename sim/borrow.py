@@ -52,5 +52,7 @@ else:
 
 
 def njit_without_refcounts(function):
-    """``njit(cache=True)`` without reference counting: see the module doc."""
-    return njit(cache=True, _nrt=False)(function)
+    """``njit(cache=True)`` without reference counting: see the module doc. Integer division
+    by zero is not checked either (``error_model="numpy"``): the kernels never divide by zero,
+    and the check's exception path keeps loops from being optimised."""
+    return njit(cache=True, _nrt=False, error_model="numpy")(function)

@@ -171,9 +171,9 @@ def fill_frontier(s, t, seat, work):
                   | ((occupied >> 1) & NOT_LAST_COLUMN))
         cells = beside & ALL_CELLS & ~occupied
     n = 0
-    while cells:
-        cell = _lowest_bit(cells)
-        cells &= cells - 1
+    for cell in range(N_CELLS):
+        if not (cells >> cell) & 1:
+            continue
         work.adj[cell] = cell_context(s, t, seat, cell, work.need, work.nroot)
         work.forbid[cell] = forbidden_edges(work.need, cell)
         work.frontier[n] = cell
@@ -383,15 +383,6 @@ def list_legal(s, t, p, seat, tile, work):
 
 
 # Helpers
-
-
-@njit_without_refcounts
-def _lowest_bit(bits):
-    """Index of the lowest set bit of ``bits`` (> 0)."""
-    i = 0
-    while not (bits >> i) & 1:
-        i += 1
-    return i
 
 
 @njit_without_refcounts
