@@ -11,7 +11,9 @@ A stream's state is one element of a ``uint64`` array, so kernels can advance it
 import warnings
 
 import numpy as np
-from numba import config, njit
+from numba import config
+
+from sim.borrow import njit_without_refcounts
 
 __all__ = ["next_u64", "below", "shuffle", "new_stream"]
 
@@ -27,7 +29,7 @@ _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def next_u64(stream, i):
     """Advance stream ``i`` of ``stream`` ((k,) uint64) and return the next 64-bit output."""
     z = stream[i] + _GOLDEN
@@ -37,14 +39,14 @@ def next_u64(stream, i):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def below(stream, i, n):
     """A draw in ``0..n-1`` (n < 2**32) from stream ``i``; multiply-shift, no modulo bias worth naming."""
     hi = next_u64(stream, i) >> _S32
     return np.int64((hi * np.uint64(n)) >> _S32)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def shuffle(values, stream, i):
     """Fisher–Yates shuffle of ``values`` (1-D int array) in place, drawing from stream ``i``."""
     for j in range(values.shape[0] - 1, 0, -1):

@@ -8,6 +8,7 @@ bread, and bread fulfilments already used in this pass scoring.
 import numpy as np
 from numba import njit
 
+from sim.borrow import njit_without_refcounts
 from sim.games.carpe_diem.constants import (
     N_COUNTERS,
     N_GOODS,
@@ -89,18 +90,18 @@ def counters(s, seat):
     return out
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def is_red(t, card):
     return t[T_CARD_RED + card] == 1
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def green_k(t, card, counts):
     """Fulfilments of a green card: the minimum over its components of count // quantity (CD-CARD-3)."""
     return green_k_from(t, card, counts, 0)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def green_k_from(t, card, values, offset):
     """:func:`green_k` with counter c read from ``values[offset + c]`` (any 1-D int array)."""
     k = 1 << 30
@@ -112,7 +113,7 @@ def green_k_from(t, card, values, offset):
     return k
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def red_feasible(t, card, res, k):
     """Can the goods and coins in ``res`` pay ``k`` fulfilments of a red card (CD-CARD-4)?"""
     short = 0
@@ -121,7 +122,7 @@ def red_feasible(t, card, res, k):
     return res[RES_COINS] >= short
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def red_kmax(t, card, res):
     per = 0
     total = res[RES_COINS]
@@ -134,7 +135,7 @@ def red_kmax(t, card, res):
     return k
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def bread_max(p, res):
     """Bread fulfilments possible on one card: 3 bread each, within the AMB-8 caps."""
     b = res[RES_BREAD] // 3
@@ -145,7 +146,7 @@ def bread_max(p, res):
     return b
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def row_allowed(t, p, card, res, b, k, kmax, bmax):
     """AMB-9: with red_card_min_one_if_able, f = 0 is illegal on a red card that could be fulfilled."""
     if p[PR_RED_MIN_ONE] and is_red(t, card) and b + k == 0 and (kmax > 0 or bmax > 0):
@@ -153,7 +154,7 @@ def row_allowed(t, p, card, res, b, k, kmax, bmax):
     return True
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def outcome(t, p, card, res, b, k, out):
     """The outcome of ``b`` bread and ``k`` normal fulfilments, paid canonically (own goods first)."""
     for i in range(O_SIZE):
@@ -179,14 +180,14 @@ def outcome(t, p, card, res, b, k, out):
     out[O_FULFIL] = f
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def outcome_value(out):
     """Plan value in the common unit: VP, steps, coins, bread and goods count 1 each."""
     return (out[O_VP] + out[O_STEPS] + out[O_COINS] + out[O_BREAD]
             - out[O_GOODS_PAID] - out[O_COINS_PAID] - out[O_BREAD_PAID])
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def spend(t, card, res, out, b):
     """Update ``res`` by the outcome ``out`` (canonical payment) of ``b`` bread fulfilments."""
     if is_red(t, card):
@@ -199,36 +200,49 @@ def spend(t, card, res, out, b):
     res[RES_BREAD_USED] += b
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def best_outcome(t, p, card, counts, res, out):
-    """The most valuable (b, k) for ``card`` (smallest b, k on ties); fills ``out``, returns b."""
-    scratch = np.zeros(O_SIZE, dtype=np.int64)
+    """The most valuable (b, k) for ``card`` (smallest b, k on ties); fills ``out``, returns b.
+    ``out`` serves as scratch while the rows are compared."""
     bmax = bread_max(p, res)
     red = is_red(t, card)
     kmax = red_kmax(t, card, res) if red else green_k(t, card, counts)
     best = -(1 << 40)
-    best_b = 0
+    best_b = -1
+    best_k = -1
     for b in range(bmax + 1):
         k_lo = 0 if red else kmax
         for k in range(k_lo, kmax + 1):
             if not row_allowed(t, p, card, res, b, k, kmax, bmax):
                 continue
-            outcome(t, p, card, res, b, k, scratch)
-            v = outcome_value(scratch)
+            outcome(t, p, card, res, b, k, out)
+            v = outcome_value(out)
             if v > best:
                 best = v
                 best_b = b
-                out[:] = scratch
+                best_k = k
+    if best_b < 0:
+        return 0
+    outcome(t, p, card, res, best_b, best_k, out)
     return best_b
 
 
 @njit(cache=True)
 def plan_two_cards(t, p, first, second, counts, res, total):
     """Resolve ``first`` then ``second`` greedily from ``res``; sum the outcomes into ``total``."""
-    work = res.copy()
-    out = np.zeros(O_SIZE, dtype=np.int64)
+    work = np.empty(RES_SIZE, dtype=np.int64)
+    out = np.empty(O_SIZE, dtype=np.int64)
+    return plan_two_cards_into(t, p, first, second, counts, res, total, work, out)
+
+
+@njit_without_refcounts
+def plan_two_cards_into(t, p, first, second, counts, res, total, work, out):
+    """:func:`plan_two_cards` with its scratch given: ``work`` (RES_SIZE,) and ``out`` (O_SIZE,) int64."""
+    for i in range(RES_SIZE):
+        work[i] = res[i]
     for i in range(O_SIZE):
         total[i] = 0
+        out[i] = 0
     for card in (first, second):
         b = best_outcome(t, p, card, counts, work, out)
         spend(t, card, work, out, b)
@@ -237,7 +251,24 @@ def plan_two_cards(t, p, first, second, counts, res, total):
     return outcome_value(total)
 
 
-@njit(cache=True)
+@njit_without_refcounts
+def fill_resources(s, seat, res):
+    """:func:`resources` into ``res`` (RES_SIZE,) int64."""
+    for k in range(N_GOODS):
+        res[k] = s[GOODS + seat * N_GOODS + k]
+    res[RES_COINS] = s[COINS + seat]
+    res[RES_BREAD] = s[BREAD + seat]
+    res[RES_BREAD_USED] = s[SC_BREAD_USED]
+
+
+@njit_without_refcounts
+def fill_counters(s, seat, out):
+    """:func:`counters` into ``out`` (N_COUNTERS,) int64."""
+    for i in range(N_COUNTERS):
+        out[i] = s[COUNT + seat * N_COUNTERS + i]
+
+
+@njit_without_refcounts
 def resolve_card(s, t, p, seat, card, b, k, pay_coins, log):
     """Pay and pay out one triggered card (CD-CARD-2..8). ``pay_coins`` (4,): units paid by coin."""
     s[BREAD + seat] -= 3 * b

@@ -9,18 +9,29 @@ the row those would pick:
   with the best total wins, and within it the first best placement of the depot.
 * random: ``below(stream, seat, n)`` over the row count n, then that row is located.
 
+The scoring decisions DISC, CARD_ORDER and FULFIL and the FOUNTAIN decision are chosen the same
+way from the rows of ``candidates._disc_rows``, ``_card_order_rows``, ``_fulfil_rows`` and
+``_fountain_rows`` (same order, same feature values), with card plans computed in the scratch
+of a ``DiscWork`` instead of fresh arrays.
+
 Each function returns False when it cannot decide (no rows), and the caller falls back to the
 table. Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_PARAMS,) int32;
 ``weights`` (N_FEATURES,) int64; ``streams`` (P,) uint64; ``work`` a ``PlacementWork``;
-``action`` (N_ACTION_FIELDS,) int32, filled with the chosen row's action.
+``disc_work`` a ``DiscWork``; ``action`` (N_ACTION_FIELDS,) int32, filled with the chosen row's action.
 """
 
+from typing import NamedTuple
+
+import numpy as np
 from numba import njit
 
 from sim.api import POLICY_WEIGHTS
-from sim.games.carpe_diem.constants import DEPOT_SIZE, N_SEALS
+from sim.borrow import njit_without_refcounts
+from sim.games.carpe_diem.constants import DEPOT_SIZE, N_COUNTERS, N_DISC_SPACES, N_SEALS
 from sim.games.carpe_diem.decisions import (
+    A_BREAD,
     A_CELL,
+    A_COUNT,
     A_KIND,
     A_MOVE,
     A_ROT,
@@ -29,11 +40,28 @@ from sim.games.carpe_diem.decisions import (
     A_TARGET,
     A_TILE,
     BREAD_TO,
+    CARD_ORDER,
+    DISC,
+    FULFIL,
     N_ACTION_FIELDS,
     TURN,
 )
 from sim.games.carpe_diem.decisions import CRAFTSMAN as D_CRAFTSMAN
-from sim.games.carpe_diem.features import F_ADJACENT, F_BREAD_SPENT, F_DEPOT_TILES
+from sim.games.carpe_diem.decisions import FOUNTAIN as D_FOUNTAIN
+from sim.games.carpe_diem.features import (
+    F_BREAD,
+    F_BREAD_PAID,
+    F_BREAD_SPENT,
+    F_COINS,
+    F_COINS_PAID,
+    F_DEPOT_TILES,
+    F_FOUNTAIN_VP,
+    F_FULFILMENTS,
+    F_GOODS_LOST,
+    F_PENALTIES,
+    F_STEPS,
+    F_VP,
+)
 from sim.games.carpe_diem.kernels.candidates import (
     BK_CELL,
     BK_DONE,
@@ -46,22 +74,77 @@ from sim.games.carpe_diem.kernels.candidates import (
     MV_TARGET,
     NO_ROW,
     depot_count,
-    fill_placement_inputs,
-    legal_placements,
-    placement_features,
-    store_features,
     turn_movements,
     turn_store_allowed,
 )
+from sim.games.carpe_diem.kernels.cards import (
+    O_BREAD,
+    O_BREAD_PAID,
+    O_COINS,
+    O_COINS_PAID,
+    O_FULFIL,
+    O_GOODS_PAID,
+    O_PENALTY,
+    O_SIZE,
+    O_STEPS,
+    O_VP,
+    RES_SIZE,
+    bread_max,
+    fill_counters,
+    fill_resources,
+    green_k,
+    is_red,
+    outcome,
+    plan_two_cards_into,
+    red_kmax,
+    row_allowed,
+)
+from sim.games.carpe_diem.kernels.placements import best_placement_value, fill_context, fill_frontier, list_legal
+from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
 from sim.games.carpe_diem.params import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
-from sim.games.carpe_diem.state import DEPOT, PHASE, SEAL, SEAT
+from sim.games.carpe_diem.state import (
+    COUNT,
+    DEPOT,
+    DISC_LIVE,
+    FD_DRAWN,
+    FD_NDRAWN,
+    FOUNTAIN_HELD,
+    FOUNTAIN_N,
+    PHASE,
+    SC_CARDS,
+    SC_STAGE,
+    SEAL,
+    SEAT,
+    SLOT_CARD,
+)
+from sim.games.carpe_diem.state import DISC as S_DISC
+from sim.games.carpe_diem.tables import T_FOUNTAIN_COUNTER, T_FOUNTAIN_VP
 from sim.rng import below
 
 
+class DiscWork(NamedTuple):
+    """Scratch of the DISC plans (``cards.plan_two_cards_into``), all int64."""
+
+    res: np.ndarray  # (RES_SIZE,): the deciding seat's resources
+    counts: np.ndarray  # (N_COUNTERS,): its counters
+    total: np.ndarray  # (O_SIZE,): plan of one card order
+    other: np.ndarray  # (O_SIZE,): plan of the other order
+    work: np.ndarray  # (RES_SIZE,): resources during a plan
+    out: np.ndarray  # (O_SIZE,): one card's outcome
+
+
 @njit(cache=True)
-def direct_action(s, t, p, policy, weights, streams, work, action):
-    """Choose the pending TURN or CRAFTSMAN row for ``policy`` into ``action``; False if the
-    decision is of another kind or has no rows (then use the candidate table)."""
+def new_disc_work():
+    return DiscWork(np.empty(RES_SIZE, dtype=np.int64), np.empty(N_COUNTERS, dtype=np.int64),
+                    np.empty(O_SIZE, dtype=np.int64), np.empty(O_SIZE, dtype=np.int64),
+                    np.empty(RES_SIZE, dtype=np.int64), np.empty(O_SIZE, dtype=np.int64))
+
+
+@njit_without_refcounts
+def direct_action(s, t, p, policy, weights, streams, work, disc_work, action):
+    """Choose the pending TURN, CRAFTSMAN, DISC, CARD_ORDER, FULFIL or FOUNTAIN row for ``policy``
+    into ``action``; False if the decision is of another kind or has no rows (then use the
+    candidate table)."""
     kind = s[PHASE]
     if kind == TURN:
         if policy == POLICY_WEIGHTS:
@@ -71,49 +154,31 @@ def direct_action(s, t, p, policy, weights, streams, work, action):
         if policy == POLICY_WEIGHTS:
             return weighted_craftsman(s, t, p, weights, work, action)
         return random_craftsman(s, t, p, streams, work, action)
+    if kind == DISC:
+        if policy == POLICY_WEIGHTS:
+            return weighted_disc(s, t, p, weights, disc_work, action)
+        return random_disc(s, streams, action)
+    if kind == CARD_ORDER:
+        return card_order(s, t, p, policy, weights, streams, disc_work, action)
+    if kind == FULFIL:
+        return fulfil(s, t, p, policy, weights, streams, disc_work, action)
+    if kind == D_FOUNTAIN:
+        return fountain(s, t, policy, weights, streams, action)
     return False
 
 
 # Weights
 
 
-@njit(cache=True)
-def best_placement(s, t, p, seat, tile, from_seal, allow_store, weights, work):
-    """The first best row of ``tile`` (its placements in row order, then STORE):
-    (value, cell, rotation), cell -1 for STORE; value NO_ROW if the tile has no row."""
-    best = NO_ROW
-    best_cell = -1
-    best_rot = -1
-    row = work.row
-    for k in range(legal_placements(s, t, p, seat, tile, work)):
-        cell = work.cells[k]
-        row[:] = 0
-        row[F_ADJACENT] = max(work.adj[cell], 0)
-        placement_features(s, t, p, seat, tile, cell, work.res, k, work.ctx, from_seal, row)
-        value = _dot(row, weights)
-        if value > best:
-            best = value
-            best_cell = cell
-            best_rot = work.rots[k]
-    if allow_store:
-        row[:] = 0
-        store_features(t, tile, row)
-        value = _dot(row, weights)
-        if value > best:
-            best = value
-            best_cell = -1
-            best_rot = -1
-    return best, best_cell, best_rot
-
-
-@njit(cache=True)
+@njit_without_refcounts
 def weighted_turn(s, t, p, weights, work, action):
     """TURN under a weight policy: see the module doc."""
     seat = s[SEAT]
     moves = work.moves
     blocks = work.blocks
     n_mv = turn_movements(s, p, seat, moves)
-    fill_placement_inputs(s, t, p, seat, work)
+    fill_context(s, t, seat, work.ctx)
+    fill_frontier(s, t, seat, work)
     allow_store = turn_store_allowed(s, p, seat)
     blocks[BK_DONE] = 0
     best = NO_ROW
@@ -142,11 +207,12 @@ def weighted_turn(s, t, p, weights, work, action):
     return True
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def weighted_craftsman(s, t, p, weights, work, action):
     """CRAFTSMAN under a weight policy: seal tiles in order, then DECLINE (all features 0)."""
     seat = s[SEAT]
-    fill_placement_inputs(s, t, p, seat, work)
+    fill_context(s, t, seat, work.ctx)
+    fill_frontier(s, t, seat, work)
     best = NO_ROW
     best_seal = -1
     best_cell = -1
@@ -155,7 +221,7 @@ def weighted_craftsman(s, t, p, weights, work, action):
         tile = s[SEAL + seal]
         if tile < 0:
             continue
-        value, cell, rot = best_placement(s, t, p, seat, tile, 1, p[PR_CRAFTSMAN_STORE] == 1, weights, work)
+        value, cell, rot = best_placement_value(s, t, p, seat, tile, 1, p[PR_CRAFTSMAN_STORE] == 1, weights, work)
         if value > best:
             best = value
             best_seal = seal
@@ -171,17 +237,146 @@ def weighted_craftsman(s, t, p, weights, work, action):
     return True
 
 
+@njit_without_refcounts
+def weighted_disc(s, t, p, weights, disc_work, action):
+    """DISC under a weight policy: each free live space's row holds the better of its two card
+    orders' plans (``candidates._disc_rows``); the first best row wins."""
+    seat = s[SEAT]
+    res = disc_work.res
+    counts = disc_work.counts
+    fill_resources(s, seat, res)
+    fill_counters(s, seat, counts)
+    best = NO_ROW
+    best_space = -1
+    for space in range(N_DISC_SPACES):
+        if not s[DISC_LIVE + space] or s[S_DISC + space] >= 0:
+            continue
+        a = s[SLOT_CARD + DISC_SLOT_A[space]]
+        b = s[SLOT_CARD + DISC_SLOT_B[space]]
+        v1 = plan_two_cards_into(t, p, a, b, counts, res, disc_work.total, disc_work.work, disc_work.out)
+        v2 = plan_two_cards_into(t, p, b, a, counts, res, disc_work.other, disc_work.work, disc_work.out)
+        value = _plan_value(disc_work.other if v2 > v1 else disc_work.total, weights)
+        if value > best:
+            best = value
+            best_space = space
+    if best_space < 0:
+        return False
+    _disc_action(action, best_space)
+    return True
+
+
+@njit_without_refcounts
+def card_order(s, t, p, policy, weights, streams, disc_work, action):
+    """CARD_ORDER (D09): row j resolves triggered card j first; its features are that plan's."""
+    seat = s[SEAT]
+    if policy == POLICY_WEIGHTS:
+        fill_resources(s, seat, disc_work.res)
+        fill_counters(s, seat, disc_work.counts)
+        best = NO_ROW
+        j = 0
+        for first in range(2):
+            plan_two_cards_into(t, p, s[SC_CARDS + first], s[SC_CARDS + 1 - first], disc_work.counts,
+                                disc_work.res, disc_work.total, disc_work.work, disc_work.out)
+            value = _plan_value(disc_work.total, weights)
+            if value > best:
+                best = value
+                j = first
+    else:
+        j = below(streams, seat, 2)
+    _clear_action(action, CARD_ORDER)
+    action[A_SLOT] = j
+    action[A_TILE] = s[SC_CARDS + j]
+    return True
+
+
+@njit_without_refcounts
+def fulfil(s, t, p, policy, weights, streams, disc_work, action):
+    """FULFIL (D10 + D11's k): rows (b, k) of the current card in ``_fulfil_rows``' order."""
+    seat = s[SEAT]
+    card = s[SC_CARDS + s[SC_STAGE]]
+    res = disc_work.res
+    fill_resources(s, seat, res)
+    fill_counters(s, seat, disc_work.counts)
+    bmax = bread_max(p, res)
+    red = is_red(t, card)
+    kmax = red_kmax(t, card, res) if red else green_k(t, card, disc_work.counts)
+    k_lo = 0 if red else kmax
+    n = 0
+    best = NO_ROW
+    best_b = -1
+    best_k = -1
+    for b in range(bmax + 1):
+        for k in range(k_lo, kmax + 1):
+            if not row_allowed(t, p, card, res, b, k, kmax, bmax):
+                continue
+            n += 1
+            if policy == POLICY_WEIGHTS:
+                outcome(t, p, card, res, b, k, disc_work.out)
+                value = _plan_value(disc_work.out, weights)
+                if value > best:
+                    best = value
+                    best_b = b
+                    best_k = k
+    if n == 0:
+        return False
+    if policy != POLICY_WEIGHTS:
+        i = below(streams, seat, n)
+        for b in range(bmax + 1):
+            for k in range(k_lo, kmax + 1):
+                if row_allowed(t, p, card, res, b, k, kmax, bmax):
+                    if i == 0:
+                        best_b = b
+                        best_k = k
+                    i -= 1
+    _clear_action(action, FULFIL)
+    action[A_TILE] = card
+    action[A_BREAD] = best_b
+    action[A_COUNT] = best_k
+    return True
+
+
+@njit_without_refcounts
+def fountain(s, t, policy, weights, streams, action):
+    """FOUNTAIN (D07): row ``index`` returns that card of drawn + held (-1: none, only after a
+    short deck); its feature is the end VP of the cards kept (``_fountain_rows``)."""
+    seat = s[SEAT]
+    nd = s[FD_NDRAWN]
+    h = s[FOUNTAIN_N + seat]
+    first = -1 if nd == 1 else 0
+    last = nd + h if h > 0 else nd
+    if last <= first:
+        return False
+    if policy == POLICY_WEIGHTS:
+        hand_vp = 0
+        for i in range(nd + h):
+            hand_vp += _fountain_card_vp(s, t, seat, _hand_card(s, seat, nd, i))
+        best = NO_ROW
+        chosen = first
+        for index in range(first, last):
+            kept = hand_vp - (_fountain_card_vp(s, t, seat, _hand_card(s, seat, nd, index)) if index >= 0 else 0)
+            value = weights[F_FOUNTAIN_VP] * kept
+            if value > best:
+                best = value
+                chosen = index
+    else:
+        chosen = first + below(streams, seat, last - first)
+    _clear_action(action, D_FOUNTAIN)
+    action[A_SLOT] = chosen
+    action[A_TILE] = _hand_card(s, seat, nd, chosen) if chosen >= 0 else -1
+    return True
+
+
 # Random
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def random_turn(s, t, p, streams, work, action):
     """TURN under the random policy: count the rows, draw one, locate it."""
     seat = s[SEAT]
     moves = work.moves
     blocks = work.blocks
     n_mv = turn_movements(s, p, seat, moves)
-    fill_placement_inputs(s, t, p, seat, work)
+    fill_frontier(s, t, seat, work)
     allow_store = turn_store_allowed(s, p, seat)
     blocks[BK_DONE] = 0
     n = 0
@@ -213,11 +408,11 @@ def random_turn(s, t, p, streams, work, action):
     return False
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def random_craftsman(s, t, p, streams, work, action):
     """CRAFTSMAN under the random policy: count the rows, draw one, locate it."""
     seat = s[SEAT]
-    fill_placement_inputs(s, t, p, seat, work)
+    fill_frontier(s, t, seat, work)
     allow_store = p[PR_CRAFTSMAN_STORE] == 1
     n = 0
     for seal in range(N_SEALS):
@@ -243,18 +438,67 @@ def random_craftsman(s, t, p, streams, work, action):
     return True
 
 
+@njit_without_refcounts
+def random_disc(s, streams, action):
+    """DISC under the random policy: a uniform draw over the free live spaces in order."""
+    n = 0
+    for space in range(N_DISC_SPACES):
+        if s[DISC_LIVE + space] and s[S_DISC + space] < 0:
+            n += 1
+    if n == 0:
+        return False
+    i = below(streams, s[SEAT], n)
+    for space in range(N_DISC_SPACES):
+        if s[DISC_LIVE + space] and s[S_DISC + space] < 0:
+            if i == 0:
+                _disc_action(action, space)
+                return True
+            i -= 1
+    return False
+
+
 # Helpers
 
 
-@njit(cache=True)
-def _dot(row, weights):
-    value = 0
-    for f in range(row.shape[0]):
-        value += row[f] * weights[f]
-    return value
+@njit_without_refcounts
+def _plan_value(total, weights):
+    """``features @ weights`` of a DISC row whose plan is ``total`` (O_SIZE,) int64 (the columns
+    of ``candidates._plan_features``; every other column is 0)."""
+    return (weights[F_VP] * total[O_VP] + weights[F_STEPS] * total[O_STEPS] + weights[F_COINS] * total[O_COINS]
+            + weights[F_BREAD] * total[O_BREAD] + weights[F_GOODS_LOST] * total[O_GOODS_PAID]
+            + weights[F_COINS_PAID] * total[O_COINS_PAID] + weights[F_BREAD_PAID] * total[O_BREAD_PAID]
+            + weights[F_PENALTIES] * total[O_PENALTY] + weights[F_FULFILMENTS] * total[O_FULFIL])
 
 
-@njit(cache=True)
+@njit_without_refcounts
+def _disc_action(action, space):
+    _clear_action(action, DISC)
+    action[A_SPACE] = space
+
+
+@njit_without_refcounts
+def _clear_action(action, kind):
+    """An action row of ``kind`` with every other column -1, as in the tables."""
+    for a in range(N_ACTION_FIELDS):
+        action[a] = -1
+    action[A_KIND] = kind
+
+
+@njit_without_refcounts
+def _hand_card(s, seat, n_drawn, i):
+    """Card ``i`` of the drawn cards followed by the held ones (the FOUNTAIN rows' hand)."""
+    if i < n_drawn:
+        return s[FD_DRAWN + i]
+    return s[FOUNTAIN_HELD + seat * 24 + i - n_drawn]
+
+
+@njit_without_refcounts
+def _fountain_card_vp(s, t, seat, card):
+    """End VP of a fountain card now: VP per item x the seat's count of its counter (CD-END-5)."""
+    return t[T_FOUNTAIN_VP + card] * s[COUNT + seat * N_COUNTERS + t[T_FOUNTAIN_COUNTER + card]]
+
+
+@njit_without_refcounts
 def _best_of_depot(s, t, p, seat, dest, allow_store, weights, work):
     """Fill column ``dest`` of ``work.blocks`` with the first best row of the depot's tiles."""
     blocks = work.blocks
@@ -264,7 +508,7 @@ def _best_of_depot(s, t, p, seat, dest, allow_store, weights, work):
         tile = s[DEPOT + dest * DEPOT_SIZE + slot]
         if tile < 0:
             continue
-        value, cell, rot = best_placement(s, t, p, seat, tile, 0, allow_store, weights, work)
+        value, cell, rot = best_placement_value(s, t, p, seat, tile, 0, allow_store, weights, work)
         if value > blocks[BK_VALUE, dest]:
             blocks[BK_VALUE, dest] = value
             blocks[BK_SLOT, dest] = slot
@@ -272,13 +516,13 @@ def _best_of_depot(s, t, p, seat, dest, allow_store, weights, work):
             blocks[BK_ROT, dest] = rot
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _tile_row_count(s, t, p, seat, tile, allow_store, work):
     """Rows of ``tile``: its legal placements (left listed in ``work``), plus STORE if allowed."""
-    return legal_placements(s, t, p, seat, tile, work) + (1 if allow_store else 0)
+    return list_legal(s, t, p, seat, tile, work) + (1 if allow_store else 0)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _depot_rows(s, t, p, seat, dest, allow_store, work):
     n = 0
     for slot in range(DEPOT_SIZE):
@@ -288,7 +532,7 @@ def _depot_rows(s, t, p, seat, dest, allow_store, work):
     return n
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _nth_placement_action(action, kind, tile, i, rows, allow_store, work):
     """Row ``i`` of a tile whose ``rows`` rows were just listed in ``work``: a placement, or
     STORE (the last row when storing is allowed)."""
@@ -298,7 +542,7 @@ def _nth_placement_action(action, kind, tile, i, rows, allow_store, work):
         _placement_action(action, kind, tile, work.cells[i], work.rots[i])
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _placement_action(action, kind, tile, cell, rot):
     """The action row of a placement (cell -1: STORE), other columns -1 as in the table."""
     for a in range(N_ACTION_FIELDS):
@@ -309,7 +553,7 @@ def _placement_action(action, kind, tile, cell, rot):
     action[A_ROT] = rot
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _turn_fields(action, moves, m, slot):
     action[A_MOVE] = moves[MV_CODE, m]
     action[A_TARGET] = moves[MV_TARGET, m]

@@ -11,6 +11,7 @@ Arrays: ``s`` (STATE_SIZE,) int32 state; ``t`` (TABLES_SIZE,) int32 component ta
 import numpy as np
 from numba import njit
 
+from sim.borrow import njit_without_refcounts
 from sim.games.carpe_diem.constants import (
     C_CHIMNEYS,
     C_LANDSCAPES,
@@ -85,17 +86,17 @@ R_STRIDE = 7
 R_SIZE = R_PART + 2 * R_STRIDE
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def is_landscape(ptype):
     return LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def is_lodging(ptype):
     return LODGING_FIRST <= ptype <= LODGING_LAST
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def villa_vp(t, chimneys):
     """End VP of one completed villa with ``chimneys`` chimneys (CD-END-2, §6.4)."""
     if chimneys < VILLA_TABLE_LEN:
@@ -105,7 +106,7 @@ def villa_vp(t, chimneys):
     return last + step * (chimneys - VILLA_TABLE_LEN + 1)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def find(s, seat, node):
     """Root of ``node`` in ``seat``'s union-find, with path halving."""
     base = UF_PARENT + seat * N_NODES
@@ -115,7 +116,7 @@ def find(s, seat, node):
     return node
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def part_with_edge(t, tile, rot, d):
     """Index of the part of ``tile`` (rotated ``rot``) whose open edge is at direction d, else -1."""
     base = T_ROT_MASK + (tile * 4 + rot) * 2
@@ -126,7 +127,7 @@ def part_with_edge(t, tile, rot, d):
     return -1
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def cell_context(s, t, seat, cell, need, nroot):
     """Fill row ``cell`` of ``need`` and ``nroot`` ((36, 4) int64) for an empty cell; return its
     built neighbours, -1 if the cell is occupied.
@@ -157,7 +158,7 @@ def cell_context(s, t, seat, cell, need, nroot):
     return adjacent
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def forbidden_edges(need, cell):
     """Edge bits (see :func:`edge_code`) a tile may not show at ``cell``: every code but the
     required one on each side that requires one. ``need`` (36, 4) int64 from :func:`cell_context`."""
@@ -168,7 +169,7 @@ def forbidden_edges(need, cell):
     return mask
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def edge_code(t, tile, rot):
     """The four edge codes of ``tile`` turned ``rot`` as one-hot bits, EDGE_BITS per side, so that
     CD-BUILD-5 (every side matches) is ``edge_code & forbidden_edges == 0``: one AND per cell."""
@@ -179,7 +180,7 @@ def edge_code(t, tile, rot):
     return code
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def probe(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
     """Evaluate placing ``tile`` at ``cell`` with rotation ``rot`` (CD-BUILD-3..6, CD-FEATURE-2).
 
@@ -194,7 +195,7 @@ def probe(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
     return probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
     """:func:`probe` for a placement whose edges are known to match: features and CD-BUILD-6."""
     row_bit = 1 << (cell // SIDE)
@@ -263,7 +264,7 @@ def probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
     return 1
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def task_line(t, s, seat, task):
     """(is_row, index) of the line of frame task ``task`` = side * 2 + j (CD-END-6, RN §3)."""
     side = task // 2
@@ -278,7 +279,7 @@ def task_line(t, s, seat, task):
     return 1, SIDE - 1 - pos  # left: row 5 - i
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def on_task_line(t, s, p, seat, task, rows, cols):
     """Whether a completed feature touching ``rows``/``cols`` (bitmasks) lies on the task's line.
 
@@ -294,13 +295,13 @@ def on_task_line(t, s, p, seat, task, rows, cols):
     return ((mask >> (k + 1)) & 1) == 1 or (k > 0 and ((mask >> (k - 1)) & 1) == 1)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def task_type(t, s, seat, task):
     piece = s[FRAME_PIECE + seat * 4 + task // 2]
     return t[T_FRAME_TYPE + piece * 2 + task % 2]
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def new_task_vp(t, s, p, seat, ptype, rows, cols):
     """VP of frame tasks not yet met that a completed feature of ``ptype`` would meet; with
     AMB-19's alternative one feature serves one task, so only the most valuable counts."""
@@ -334,12 +335,12 @@ def any_legal_placement(s, t, p, seat, tile):
     return False
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def shovel_cell(s, t, seat):
     return t[T_BOARD_SHOVEL + s[BOARD + seat]]
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def build(s, t, p, seat, tile, cell, rot, done_type, done_size, done_chim):
     """Put ``tile`` on ``cell`` (CD-BUILD), update features and counters; return completions.
 
@@ -416,7 +417,7 @@ def build(s, t, p, seat, tile, cell, rot, done_type, done_size, done_chim):
     return n_done
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def completes_craftsman(done_type, n_done):
     for i in range(n_done):
         if done_type[i] == CRAFTSMAN:
@@ -427,12 +428,12 @@ def completes_craftsman(done_type, n_done):
 # Helpers
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _popcount4(mask):
     return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _mark_tasks(s, t, p, seat, ptype, rows, cols):
     for task in range(8):
         if s[TASK_DONE + seat * 8 + task]:

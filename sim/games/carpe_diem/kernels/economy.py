@@ -4,8 +4,7 @@ Every gain goes through ``gain_*`` so the optional physical supply (AMB-7) is ho
 place; every VP change through ``add_vp`` for the optional floor (AMB-17).
 """
 
-from numba import njit
-
+from sim.borrow import njit_without_refcounts
 from sim.games.carpe_diem.constants import MAX_P, N_GOODS
 from sim.games.carpe_diem.events import EV_LOST_SUPPLY, EV_STEPS, log_event
 from sim.games.carpe_diem.params import (
@@ -38,7 +37,7 @@ STEP_ADMINISTRATOR = 1
 STEP_CARD = 2
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def gain_goods(s, p, seat, kind, amount, log):
     """Give ``amount`` goods of ``kind``; with the physical supply, only what is left (AMB-7)."""
     if p[PR_SUPPLY_LIMITS]:
@@ -53,7 +52,7 @@ def gain_goods(s, p, seat, kind, amount, log):
     return amount
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def gain_coins(s, p, seat, amount, log):
     if p[PR_SUPPLY_LIMITS]:
         amount = _cap(s, COINS, p[PR_SUPPLY_COINS], seat, amount, 1, log)
@@ -61,7 +60,7 @@ def gain_coins(s, p, seat, amount, log):
     return amount
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def gain_bread(s, p, seat, amount, log):
     if p[PR_SUPPLY_LIMITS]:
         amount = _cap(s, BREAD, p[PR_SUPPLY_BREAD], seat, amount, 2, log)
@@ -69,7 +68,7 @@ def gain_bread(s, p, seat, amount, log):
     return amount
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def add_vp(s, p, seat, delta):
     """Change VP by ``delta``, never below the floor if one is set (AMB-17); return the change made."""
     new = s[VP + seat] + delta
@@ -82,7 +81,7 @@ def add_vp(s, p, seat, delta):
     return delta
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def advance_banner(s, t, p, seat, steps, source, log):
     """Move the banner disc ``steps`` steps (CD-REWARD-10); return the overflow VP gained.
 
@@ -109,7 +108,7 @@ def advance_banner(s, t, p, seat, steps, source, log):
     return overflow
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def merchant(s, p, seat, log):
     """CD-REWARD-2: return all goods; gain that many coins plus one. Returns (goods, coins)."""
     total = 0
@@ -120,7 +119,7 @@ def merchant(s, p, seat, log):
     return total, coins
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def fountain_draw(s, out):
     """Take up to 2 cards from the top of the fountain deck into ``out`` (2,); return how many."""
     n = min(2, s[FDECK_COUNT])
@@ -131,14 +130,14 @@ def fountain_draw(s, out):
     return n
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def fountain_put_under(s, card):
     """Put ``card`` face down under the fountain deck (CD-REWARD-8)."""
     s[FDECK + (s[FDECK_HEAD] + s[FDECK_COUNT]) % 24] = card
     s[FDECK_COUNT] += 1
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def scoring_order(s, out):
     """Seats in pass-scoring order (CD-SCORING-2): furthest ahead first, same space top first."""
     n = s[N_PLAYERS]
@@ -160,7 +159,7 @@ def scoring_order(s, out):
 # Helpers
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _cap(s, field, limit, seat, amount, what, log):
     held = 0
     for q in range(s[N_PLAYERS]):

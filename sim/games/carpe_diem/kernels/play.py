@@ -4,16 +4,17 @@ import numpy as np
 from numba import njit
 
 from sim.api import POLICY_WEIGHTS
+from sim.borrow import borrow, njit_without_refcounts
 from sim.games.carpe_diem.decisions import N_ACTION_FIELDS, OVER
-from sim.games.carpe_diem.kernels.candidates import candidates, new_placement_work
-from sim.games.carpe_diem.kernels.choice import direct_action
+from sim.games.carpe_diem.kernels.candidates import PlacementWork, candidates, new_placement_work
+from sim.games.carpe_diem.kernels.choice import DiscWork, direct_action, new_disc_work
 from sim.games.carpe_diem.kernels.flow import apply_action
 from sim.games.carpe_diem.kernels.setup import new_game
 from sim.games.carpe_diem.state import FIN_TOTAL, PHASE, RANK, SEAT
 from sim.rng import below
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def choose_row(feats, n, policy, weights, streams, seat):
     """Row index for one seat: argmax of ``feats @ weights`` (first on ties) or a uniform draw."""
     if policy != POLICY_WEIGHTS:
@@ -39,15 +40,43 @@ def play_to_end(s, t, p, policies, weights, streams, feats, acts, log):
     Placement decisions skip the table (``choice.direct_action``, the same rows); the others
     go through ``candidates`` and ``choose_row``."""
     work = new_placement_work()
+    disc_work = new_disc_work()
     action = np.empty(N_ACTION_FIELDS, dtype=np.int32)
+    _play_borrowed(s, t, p, policies, weights, streams, feats, acts, log, work, disc_work, action)
+
+
+@njit(cache=True)
+def _play_borrowed(s, t, p, policies, weights, streams, feats, acts, log, work, disc_work, action):
+    """The loop of ``play_to_end`` on borrowed views of its arrays (``sim.borrow``: the caller
+    holds them for the whole call), so the many calls below count no references. ``work`` a
+    PlacementWork, ``disc_work`` a DiscWork; ``action`` (N_ACTION_FIELDS,) int32 scratch."""
+    s = borrow(s)
+    t = borrow(t)
+    p = borrow(p)
+    weights = borrow(weights)
+    streams = borrow(streams)
+    feats = borrow(feats)
+    acts = borrow(acts)
+    log = borrow(log)
+    work = _borrow_work(work)
+    disc_work = DiscWork(borrow(disc_work.res), borrow(disc_work.counts), borrow(disc_work.total),
+                         borrow(disc_work.other), borrow(disc_work.work), borrow(disc_work.out))
+    action = borrow(action)
     while s[PHASE] != OVER:
         seat = s[SEAT]
-        if direct_action(s, t, p, policies[seat], weights[seat], streams, work, action):
+        if direct_action(s, t, p, policies[seat], weights[seat], streams, work, disc_work, action):
             apply_action(s, t, p, action, log)
             continue
         n = candidates(s, t, p, feats, acts)
         i = choose_row(feats, n, policies[seat], weights[seat], streams, seat)
         apply_action(s, t, p, acts[i], log)
+
+
+@njit(cache=True)
+def _borrow_work(work):
+    return PlacementWork(borrow(work.ctx), borrow(work.need), borrow(work.nroot), borrow(work.adj),
+                         borrow(work.forbid), borrow(work.frontier), borrow(work.cells), borrow(work.rots),
+                         borrow(work.res), borrow(work.row), borrow(work.moves), borrow(work.blocks))
 
 
 @njit(cache=True)
