@@ -116,12 +116,14 @@ def _play_chunk(spec: RunSpec, data_texts: dict[str, str], chunk: Chunk) -> Chun
     tier = choose_tier(game, strategies, spec.tier)
     key = block_key(spec.seed, block.n_players)
     tables = []
+    buffer = _WORKER_CACHE.setdefault(("states", game.state_size),
+                                      np.empty((_STATES_AT_ONCE, game.state_size), dtype=np.int32))
     for first in range(chunk.start, chunk.stop, _STATES_AT_ONCE):  # bounded memory for final states
         local = np.arange(first, min(first + _STATES_AT_ONCE, chunk.stop), dtype=np.int64)
         deal, seating = np.divmod(local, len(block.seatings))
         chance, strategy_seeds = deal_seeds(key, deal)
         seat_strategy = seating_index[seating]  # (G, P)
-        states = play_batch(game, strategies, seat_strategy, chance, strategy_seeds, tier)
+        states = play_batch(game, strategies, seat_strategy, chance, strategy_seeds, tier, out=buffer)
         tables.append(_chunk_table(spec, game, block, chunk, local, deal, seating, chance, strategy_seeds,
                                    seat_strategy, strategies, game.records(states)))
     table = pa.concat_tables(tables).combine_chunks()

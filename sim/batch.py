@@ -40,19 +40,21 @@ def choose_tier(game: Game, strategies: Sequence[Strategy], tier: str = "auto") 
 
 
 def play_batch(game: Game, strategies: Sequence[Strategy], seat_strategy: np.ndarray, chance: np.ndarray,
-               strategy_seeds: np.ndarray, tier: str = "auto") -> np.ndarray:
+               strategy_seeds: np.ndarray, tier: str = "auto", out: np.ndarray | None = None) -> np.ndarray:
     """Final states of G games, (G, state size) int32.
 
     ``strategies``: the K distinct strategies of the batch; ``seat_strategy`` (G, P) int64 says
     which of them sits in each seat of each game; ``chance`` and ``strategy_seeds`` (G,) uint64
-    are the games' seeds (``sim.seeding``).
+    are the games' seeds (``sim.seeding``). ``out``: an optional (>= G, state size) int32 buffer
+    the compiled tier plays into (the result is then a view of it, valid until its next use).
     """
     seat_strategy = np.ascontiguousarray(seat_strategy, dtype=np.int64)
     chance = np.ascontiguousarray(chance, dtype=np.uint64)
     tier = choose_tier(game, strategies, tier)
     if tier == "compiled":
         streams = seat_streams(strategy_seeds, game.n_players)
-        return game.play_states(chance, streams, seat_strategy, [s.compiled_policy(game) for s in strategies])
+        policies = [s.compiled_policy(game) for s in strategies]
+        return game.play_states(chance, streams, seat_strategy, policies, out=out)
     if tier == "vectorised":
         return _play_lockstep(game, strategies, seat_strategy, chance)
     states = []

@@ -41,6 +41,7 @@ class CarpeDiem:
     decision_names = DECISION_NAMES
     record_docs = RECORD_DOCS  # the per-(game, seat) result columns, see ``records``
     max_rows = MAX_ROWS  # most rows one candidate table can have
+    state_size = STATE.size  # int32 entries of one state
 
     def __init__(self, params: Params | None = None):
         self.params = params or Params()
@@ -120,17 +121,18 @@ class CarpeDiem:
     # --- batches of games (the runner, ``sim.batch``)
 
     def play_states(self, chance: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
-                    policies: list[CompiledPolicy]) -> np.ndarray:
+                    policies: list[CompiledPolicy], out: np.ndarray | None = None) -> np.ndarray:
         """Deal and play one game per chance seed ((G,) uint64) in the compiled loop.
 
         ``streams`` (G, P) uint64 seat streams, advanced in place; ``seat_strategy`` (G, P) int64
-        index into ``policies``. Returns the final states, (G, STATE_SIZE) int32.
+        index into ``policies``. Returns the final states, (G, STATE_SIZE) int32: ``out[:G]`` if
+        given (reusing one buffer spares the kernel zero-filling fresh pages for every batch).
         """
         kinds = np.array([pol.kind for pol in policies], dtype=np.int64)
         weights = np.zeros((len(policies), N_FEATURES), dtype=np.int64)
         for k, pol in enumerate(policies):
             weights[k, : len(pol.weights)] = pol.weights
-        states = np.empty((len(chance), STATE.size), dtype=np.int32)
+        states = np.empty((len(chance), STATE.size), dtype=np.int32) if out is None else out[: len(chance)]
         batch.play_into_states(self.tables, self.param_array, self.empty_slots, np.asarray(chance, np.uint64),
                                streams, np.asarray(seat_strategy, np.int64), kinds, weights, self._feats,
                                self._acts, self._no_log, states)

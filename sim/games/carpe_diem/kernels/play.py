@@ -11,6 +11,7 @@ from sim.games.carpe_diem.kernels.choice import DiscWork, direct_action, new_dis
 from sim.games.carpe_diem.kernels.flow import apply_action
 from sim.games.carpe_diem.kernels.setup import new_game
 from sim.games.carpe_diem.state import FIN_TOTAL, PHASE, RANK, SEAT
+from sim.policy import first_best_row
 from sim.rng import below
 
 
@@ -19,17 +20,7 @@ def choose_row(feats, n, policy, weights, streams, seat):
     """Row index for one seat: argmax of ``feats @ weights`` (first on ties) or a uniform draw."""
     if policy != POLICY_WEIGHTS:
         return below(streams, seat, n)
-    best = 0
-    best_value = np.int64(-(1 << 62))
-    width = weights.shape[0]
-    for i in range(n):
-        value = np.int64(0)
-        for f in range(width):
-            value += np.int64(feats[i, f]) * weights[f]
-        if value > best_value:
-            best_value = value
-            best = i
-    return best
+    return first_best_row(feats[:n], weights)
 
 
 @njit(cache=True)
