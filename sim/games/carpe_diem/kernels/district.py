@@ -196,10 +196,50 @@ def probe(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
 
 
 @njit_without_refcounts
+def merge_part(s, seat, cell, mask, chim, need, nroot):
+    """What one tile part placed at ``cell`` would join (CD-FEATURE-2): its open edges (``mask``
+    bits), how many face a built neighbour, and the merged feature's open-edge sum of the
+    distinct neighbour features, size, chimneys and row / column bitmasks (the part counted in).
+    ``need``/``nroot`` (36, 4) int64 from :func:`cell_context`. Returns
+    (n_open, links, open_sum, size, chim_sum, rows, cols)."""
+    n_open = 0
+    links = 0
+    open_sum = 0
+    size = 1
+    chim_sum = chim
+    rows = 1 << (cell // SIDE)
+    cols = 1 << (cell % SIDE)
+    r0 = -1
+    r1 = -1
+    r2 = -1
+    for d in range(4):
+        if not (mask >> d) & 1:
+            continue
+        n_open += 1
+        r = nroot[cell, d]
+        if need[cell, d] <= 0 or r < 0:
+            continue  # faces an empty cell (a built neighbour would have matched the code)
+        links += 1
+        if r == r0 or r == r1 or r == r2:
+            continue  # a feature reached by two edges counts once
+        if r0 < 0:
+            r0 = r
+        elif r1 < 0:
+            r1 = r
+        else:
+            r2 = r
+        base = seat * N_NODES + r
+        open_sum += s[UF_OPEN + base]
+        size += s[UF_SIZE + base]
+        chim_sum += s[UF_CHIM + base]
+        rows |= s[UF_ROWS + base]
+        cols |= s[UF_COLS + base]
+    return n_open, links, open_sum, size, chim_sum, rows, cols
+
+
+@njit_without_refcounts
 def probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
     """:func:`probe` for a placement whose edges are known to match: features and CD-BUILD-6."""
-    row_bit = 1 << (cell // SIDE)
-    col_bit = 1 << (cell % SIDE)
     res[k, R_MATCHED] = 0
     res[k, R_OPEN_ADDED] = 0
     res[k, R_CHIMNEYS] = 0
@@ -215,38 +255,7 @@ def probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
         mask = t[T_ROT_MASK + (tile * 4 + rot) * 2 + j]
         if ptype == VILLA:
             res[k, R_CHIMNEYS] += chim
-        n_open = 0
-        links = 0
-        open_sum = 0
-        size = 1
-        chim_sum = chim
-        rows = row_bit
-        cols = col_bit
-        r0 = -1
-        r1 = -1
-        r2 = -1
-        for d in range(4):
-            if not (mask >> d) & 1:
-                continue
-            n_open += 1
-            r = nroot[cell, d]
-            if need[cell, d] <= 0 or r < 0:
-                continue  # faces an empty cell (a built neighbour would have matched the code)
-            links += 1
-            if r == r0 or r == r1 or r == r2:
-                continue
-            if r0 < 0:
-                r0 = r
-            elif r1 < 0:
-                r1 = r
-            else:
-                r2 = r
-            base = seat * N_NODES + r
-            open_sum += s[UF_OPEN + base]
-            size += s[UF_SIZE + base]
-            chim_sum += s[UF_CHIM + base]
-            rows |= s[UF_ROWS + base]
-            cols |= s[UF_COLS + base]
+        n_open, links, open_sum, size, chim_sum, rows, cols = merge_part(s, seat, cell, mask, chim, need, nroot)
         merged_open = open_sum - links + (n_open - links)
         if max_landscape > 0 and LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST and size > max_landscape:
             res[k, R_LEGAL] = 0  # CD-BUILD-6 / AMB-2

@@ -101,6 +101,7 @@ from sim.games.carpe_diem.kernels.district import (
     cell_context,
     edge_code,
     forbidden_edges,
+    merge_part,
     new_task_vp,
     shovel_cell,
     task_type,
@@ -123,10 +124,6 @@ from sim.games.carpe_diem.state import (
     SEAL,
     SLOT_CARD,
     TASK_DONE,
-    UF_CHIM,
-    UF_COLS,
-    UF_OPEN,
-    UF_ROWS,
     UF_SIZE,
 )
 from sim.games.carpe_diem.tables import (
@@ -260,13 +257,10 @@ def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
     """``features @ weights`` of placing ``tile`` at ``cell`` turned ``rot`` (edges known to
     match) without the tile's own columns (tile_parts, dark); NO_ROW if CD-BUILD-6 forbids it.
 
-    The probe is ``district.probe_fitting``'s: per part, the distinct neighbour features its open
-    edges join (CD-FEATURE-2) and what the merged feature would have."""
+    The probe is ``district.probe_fitting``'s: per part, ``district.merge_part``."""
     need = work.need
     nroot = work.nroot
     ctx = work.ctx
-    row_bit = 1 << (cell // SIDE)
-    col_bit = 1 << (cell % SIDE)
     max_landscape = p[PR_LANDSCAPE_MAX]
     nparts = t[T_TILE_NPARTS + tile]
     matched = 0
@@ -283,38 +277,7 @@ def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
         mask = t[T_ROT_MASK + (tile * 4 + rot) * 2 + j]
         if ptype == VILLA:
             chimneys += chim
-        n_open = 0
-        links = 0
-        open_sum = 0
-        size = 1
-        chim_sum = chim
-        rows = row_bit
-        cols = col_bit
-        r0 = -1
-        r1 = -1
-        r2 = -1
-        for d in range(4):
-            if not (mask >> d) & 1:
-                continue
-            n_open += 1
-            r = nroot[cell, d]
-            if need[cell, d] <= 0 or r < 0:
-                continue  # faces an empty cell (a built neighbour would have matched the code)
-            links += 1
-            if r == r0 or r == r1 or r == r2:
-                continue
-            if r0 < 0:
-                r0 = r
-            elif r1 < 0:
-                r1 = r
-            else:
-                r2 = r
-            base = seat * N_NODES + r
-            open_sum += s[UF_OPEN + base]
-            size += s[UF_SIZE + base]
-            chim_sum += s[UF_CHIM + base]
-            rows |= s[UF_ROWS + base]
-            cols |= s[UF_COLS + base]
+        n_open, links, open_sum, size, chim_sum, rows, cols = merge_part(s, seat, cell, mask, chim, need, nroot)
         merged_open = open_sum - links + (n_open - links)
         if max_landscape > 0 and LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST and size > max_landscape:
             return NO_ROW  # CD-BUILD-6 / AMB-2
