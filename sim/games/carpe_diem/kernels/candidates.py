@@ -116,6 +116,7 @@ from sim.games.carpe_diem.kernels.cards import (
     O_VP,
     bread_max,
     counters,
+    green_counter_mask,
     green_k,
     green_k_from,
     is_red,
@@ -192,7 +193,6 @@ from sim.games.carpe_diem.state import (
 )
 from sim.games.carpe_diem.tables import (
     T_CARD_GIVE,
-    T_CARD_HAVE_IDX,
     T_CARD_PAY,
     T_FOUNTAIN_COUNTER,
     T_FOUNTAIN_VP,
@@ -360,7 +360,7 @@ def placement_context(s, t, p, seat, ctx):
             pay = T_CARD_PAY + card * 4
             units = t[pay + PAY_VP] + t[pay + PAY_COINS] + t[pay + PAY_BREAD] + t[pay + PAY_STEPS]
             ctx[X_GREEN_UNITS + n_green] = units
-            ctx[X_GREEN_MASK + n_green] = _counter_mask(t, card)
+            ctx[X_GREEN_MASK + n_green] = green_counter_mask(t, card)
             n_green += 1
     ctx[X_GREEN_N] = n_green
     ctx[X_GREEN_ANY] = 0
@@ -604,18 +604,6 @@ def _steps_and_overflow(p, ctx, banner_steps, admin_steps, row):
             vp += 1
     row[F_STEPS] = banner_steps + admin_steps
     row[F_VP] = vp
-
-
-@njit(cache=True)
-def _counter_mask(t, card):
-    """Bit c set if the green ``card`` counts counter c (CD-CARD-3)."""
-    mask = 0
-    for j in range(3):
-        idx = t[T_CARD_HAVE_IDX + card * 3 + j]
-        if idx < 0:
-            break
-        mask |= 1 << idx
-    return mask
 
 
 @njit(cache=True)

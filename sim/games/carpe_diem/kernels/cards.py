@@ -315,3 +315,15 @@ def resolve_card(s, t, p, seat, card, b, k, pay_coins, log):
         s[row + 7] = steps
         s[row + 8] = 1 if penalty else 0
         s[CARDLOG_N + seat] = n + 1
+
+
+@njit_without_refcounts
+def green_counter_mask(t, card):
+    """Bit c set if the green ``card`` counts counter c (CD-CARD-3)."""
+    mask = 0
+    for j in range(3):
+        idx = t[T_CARD_HAVE_IDX + card * 3 + j]
+        if idx < 0:
+            break
+        mask |= 1 << idx
+    return mask

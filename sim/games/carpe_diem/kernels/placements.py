@@ -96,7 +96,7 @@ from sim.games.carpe_diem.kernels.candidates import (
     X_SEALS,
     X_TILE_CODE,
 )
-from sim.games.carpe_diem.kernels.cards import green_k_from, is_red
+from sim.games.carpe_diem.kernels.cards import green_counter_mask, green_k_from, is_red
 from sim.games.carpe_diem.kernels.district import (
     cell_context,
     edge_code,
@@ -128,7 +128,6 @@ from sim.games.carpe_diem.state import (
 )
 from sim.games.carpe_diem.tables import (
     T_CARD_GIVE,
-    T_CARD_HAVE_IDX,
     T_CARD_PAY,
     T_FOUNTAIN_COUNTER,
     T_FOUNTAIN_VP,
@@ -374,24 +373,12 @@ def _fill_card_context(s, t, ctx):
             pay = T_CARD_PAY + card * 4
             units = t[pay + PAY_VP] + t[pay + PAY_COINS] + t[pay + PAY_BREAD] + t[pay + PAY_STEPS]
             ctx[X_GREEN_UNITS + n_green] = units
-            mask = _counter_mask(t, card)
+            mask = green_counter_mask(t, card)
             ctx[X_GREEN_MASK + n_green] = mask
             green_any |= mask
             n_green += 1
     ctx[X_GREEN_N] = n_green
     ctx[X_GREEN_ANY] = green_any
-
-
-@njit_without_refcounts
-def _counter_mask(t, card):
-    """Bit c set if the green ``card`` counts counter c (CD-CARD-3)."""
-    mask = 0
-    for j in range(3):
-        idx = t[T_CARD_HAVE_IDX + card * 3 + j]
-        if idx < 0:
-            break
-        mask |= 1 << idx
-    return mask
 
 
 @njit_without_refcounts
