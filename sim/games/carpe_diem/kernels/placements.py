@@ -120,11 +120,9 @@ from sim.games.carpe_diem.state import (
     FOUNTAIN_HELD,
     FOUNTAIN_N,
     GOODS,
-    N_NODES,
     SEAL,
     SLOT_CARD,
     TASK_DONE,
-    UF_SIZE,
 )
 from sim.games.carpe_diem.tables import (
     T_CARD_GIVE,
@@ -477,29 +475,13 @@ def _has_landscape(t, tile):
 @njit_without_refcounts
 def _landscapes_within_limit(s, t, p, seat, tile, rot, cell, work):
     """CD-BUILD-6 / AMB-2: every landscape the placement joins stays within the tile limit (the
-    sizes of ``district.probe_fitting``)."""
+    merged sizes of ``district.merge_part``)."""
     for j in range(t[T_TILE_NPARTS + tile]):
         ptype = t[T_PART_TYPE + tile * 2 + j]
         if not LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST:
             continue
         mask = t[T_ROT_MASK + (tile * 4 + rot) * 2 + j]
-        size = 1
-        r0 = -1
-        r1 = -1
-        r2 = -1
-        for d in range(4):
-            if not (mask >> d) & 1:
-                continue
-            r = work.nroot[cell, d]
-            if work.need[cell, d] <= 0 or r < 0 or r == r0 or r == r1 or r == r2:
-                continue
-            if r0 < 0:
-                r0 = r
-            elif r1 < 0:
-                r1 = r
-            else:
-                r2 = r
-            size += s[UF_SIZE + seat * N_NODES + r]
+        size = merge_part(s, seat, cell, mask, 0, work.need, work.nroot)[3]
         if size > p[PR_LANDSCAPE_MAX]:
             return False
     return True
