@@ -8,6 +8,8 @@
 3. Wall time of a large run with (a) on 2 workers, start-up included; extrapolated (and
    labelled so) when fewer than 1,000,000 games are played; and the time a fresh process
    needs to play and store 10 games (imports and the cached compiled code).
+4. Strategies, one core: the best heuristic in the compiled loop, and the search player at its
+   default budget (per-game tier) in 2-player games against the best heuristic.
 
 Each rate is the median of several timed runs after an untimed warm-up (Numba cache load,
 worker start). Figures depend on the machine; compare on one machine.
@@ -85,6 +87,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per row (median reported)")
     parser.add_argument("--wall-games", type=int, default=200_000,
                         help="games of the wall-time run (1,000,000 measures the target directly)")
+    parser.add_argument("--search-games", type=int, default=6, help="games per timed run, search row")
     args = parser.parse_args()
     print(f"bgsim bench: {os.cpu_count()} cores, median of {args.repeats} runs", flush=True)
 
@@ -115,9 +118,61 @@ def main() -> None:
         print(f"   warm start: a fresh process imports bgsim, plays and stores 10 games in "
               f"{warm_start(Path(tmp)):.1f} s", flush=True)
 
+    from strategies.carpe_diem import BEST_HEURISTIC
 
-def _runs(rates: list[float]) -> str:
-    return " ".join(f"{x:,.0f}" for x in rates)
+    print("\n4. Strategies, one core")
+    print(f"   {'players':>7}  {'strategy':<34} {'games/s':>9}   runs")
+    for n_players in (2, 4):
+        rates = engine_rate(n_players, BEST_HEURISTIC, args.games, args.repeats)
+        label = f"{BEST_HEURISTIC} (best heuristic, compiled)"
+        print(f"   {n_players:>7}  {label:<34} {statistics.median(rates):>9,.0f}   {_runs(rates)}", flush=True)
+    rates, per_second = search_rate(args.search_games, args.repeats)
+    label = f"search vs {BEST_HEURISTIC} (per game)"
+    print(f"   {2:>7}  {label:<34} {statistics.median(rates):>9,.2f}   {_runs(rates, 2)}"
+          f"   ({per_second:,.0f} search decisions/s)", flush=True)
+
+
+def search_rate(n_games: int, repeats: int) -> tuple[list[float], float]:
+    """Games/s of 2-player games, search (default budget) against the best heuristic, one core,
+    and the search player's decisions per second."""
+    from sim.play import play_game
+    from sim.seeding import game_seeds
+    from strategies.carpe_diem import BEST_HEURISTIC
+
+    game = make_game("carpe_diem", n_players=2)
+    search, best = make_strategy("search", game), make_strategy(BEST_HEURISTIC, game)
+    counting = _CountingChoices(search)
+    rates, decisions, seconds = [], 0, 0.0
+    for r in range(repeats + 1):
+        start = time.perf_counter()
+        counting.calls = 0
+        for g in range(n_games if r else 1):
+            seats = (counting, best) if g % 2 == 0 else (best, counting)
+            play_game(game, seats, game_seeds(5000 + 100 * r + g), compiled=False)
+        if r > 0:  # the first game loads the compiled code
+            elapsed = time.perf_counter() - start
+            rates.append(n_games / elapsed)
+            decisions += counting.calls
+            seconds += elapsed
+    return rates, decisions / seconds
+
+
+class _CountingChoices:
+    """Wraps a strategy and counts its decisions."""
+
+    def __init__(self, strategy):
+        self.strategy, self.id, self.calls = strategy, strategy.id, 0
+
+    def choose(self, table, stream):
+        self.calls += 1
+        return self.strategy.choose(table, stream)
+
+    def compiled_policy(self, game):
+        return None
+
+
+def _runs(rates: list[float], digits: int = 0) -> str:
+    return " ".join(f"{x:,.{digits}f}" for x in rates)
 
 
 if __name__ == "__main__":

@@ -44,6 +44,9 @@ class CandidateTable:
     ``features``: (n, F) int32, one row per legal action, columns named by ``feature_names``.
     ``actions``: (n, A) int32, the action of each row, columns named by ``action_fields``.
     Rows come in the game's documented candidate order, so "first best row" is deterministic.
+    ``state``: the game's live state array, for search strategies; read it, copy it, never
+    change it. It holds hidden information too: a fair player sees it only through the game's
+    ``determinise`` (or ``rollout_values``), which hides what the deciding seat cannot see.
     """
 
     kind: int
@@ -53,6 +56,7 @@ class CandidateTable:
     actions: np.ndarray
     feature_names: tuple[str, ...]
     action_fields: tuple[str, ...]
+    state: np.ndarray | None = None
 
     def __len__(self) -> int:
         return int(self.features.shape[0])

@@ -3,10 +3,12 @@
 import tomllib
 from pathlib import Path
 
-from strategies import register_strategy
+from strategies import make_strategy, register_strategy
 from strategies.base import WeightStrategy, load_weights
+from strategies.search import make_search
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
+BEST_HEURISTIC = "greedy"  # the strongest weight strategy measured (strategies/README.md)
 
 
 def _weight_strategy(name: str):
@@ -21,3 +23,12 @@ def _weight_strategy(name: str):
 for _path in sorted(WEIGHTS_DIR.glob("*.toml")):
     _summary = tomllib.loads(_path.read_text(encoding="utf-8")).get("description", "")
     register_strategy("carpe_diem", _path.stem, _weight_strategy(_path.stem), _summary)
+
+
+def _search(game, **params):
+    return make_search(game, make_strategy, **params)
+
+
+register_strategy("carpe_diem", "search", _search,
+                  "determinised rollouts: the policy's best rows, each played to the end on sampled hidden "
+                  "tiles and fountain cards")

@@ -13,7 +13,7 @@ from sim.games.carpe_diem.components import load_components
 from sim.games.carpe_diem.decisions import ACTION_FIELDS, DECISION_NAMES, N_ACTION_FIELDS, OVER
 from sim.games.carpe_diem.events import new_log
 from sim.games.carpe_diem.features import FEATURE_DOCS, FEATURE_NAMES, N_FEATURES
-from sim.games.carpe_diem.kernels import batch
+from sim.games.carpe_diem.kernels import batch, search
 from sim.games.carpe_diem.kernels.candidates import MAX_ROWS, candidates
 from sim.games.carpe_diem.kernels.flow import apply_action
 from sim.games.carpe_diem.kernels.play import play_to_end
@@ -93,7 +93,7 @@ class CarpeDiem:
     def _table(self, state: np.ndarray, n: int) -> CandidateTable:
         kind = int(state[PHASE])
         return CandidateTable(kind, DECISION_NAMES[kind], int(state[SEAT]), self._feats[:n], self._acts[:n],
-                              FEATURE_NAMES, ACTION_FIELDS)
+                              FEATURE_NAMES, ACTION_FIELDS, state)
 
     def apply(self, state: np.ndarray, action: np.ndarray, log: np.ndarray | None = None,
               validate: bool = False) -> None:
@@ -111,12 +111,43 @@ class CarpeDiem:
     def play_compiled(self, state: np.ndarray, policies: list[CompiledPolicy], streams: np.ndarray,
                       log: np.ndarray | None = None) -> None:
         """Play to the end with compiled policies, one per seat; ``streams`` (P,) uint64 in place."""
-        kinds = np.array([pol.kind for pol in policies], dtype=np.int64)
-        weights = np.zeros((len(policies), N_FEATURES), dtype=np.int64)
-        for seat, pol in enumerate(policies):
-            weights[seat, : len(pol.weights)] = pol.weights
+        kinds, weights = self._policy_arrays(policies)
         play_to_end(state, self.tables, self.param_array, kinds, weights, streams, self._feats, self._acts,
                     self._no_log if log is None else log)
+
+    # --- search players (``strategies.search``)
+
+    def determinise(self, state: np.ndarray, seat: int, rng: np.ndarray) -> np.ndarray:
+        """A copy of ``state`` with everything ``seat`` cannot see rearranged at random
+        (``kernels.search.determinise``); ``rng`` (1,) uint64 stream, advanced."""
+        copy = state.copy()
+        search.determinise(copy, seat, rng)
+        return copy
+
+    def rollout_values(self, state: np.ndarray, seat: int, actions: np.ndarray, determinisations: int,
+                       rng: np.ndarray, policies: list[CompiledPolicy], margin_scale: float = 100.0) -> np.ndarray:
+        """Mean outcome for ``seat`` of each action ((K, A) int32, legal now), (K,) float64: every
+        action played to the end on the same ``determinisations`` of the hidden information, all
+        seats by ``policies`` (one per seat). Outcome: 1 for a win, plus the VP margin over the
+        best opponent / ``margin_scale``. ``rng`` (1,) uint64 stream, advanced."""
+        kinds, weights = self._policy_arrays(policies)
+        values = np.empty(len(actions), dtype=np.float64)
+        if not hasattr(self, "_search_feats"):  # separate from the buffers the pending table views
+            self._search_feats = np.empty((MAX_ROWS, N_FEATURES), dtype=np.int32)
+            self._search_acts = np.empty((MAX_ROWS, N_ACTION_FIELDS), dtype=np.int32)
+        feats, acts = self._search_feats, self._search_acts
+        search.rollout_values(state, self.tables, self.param_array, seat, np.ascontiguousarray(actions, np.int32),
+                              determinisations, rng, kinds, weights, float(margin_scale), feats, acts, self._no_log,
+                              values)
+        return values
+
+    def _policy_arrays(self, policies: list[CompiledPolicy]) -> tuple[np.ndarray, np.ndarray]:
+        """Policy kinds (K,) int64 and weights (K, F) int64 of compiled policies."""
+        kinds = np.array([pol.kind for pol in policies], dtype=np.int64)
+        weights = np.zeros((len(policies), N_FEATURES), dtype=np.int64)
+        for k, pol in enumerate(policies):
+            weights[k, : len(pol.weights)] = pol.weights
+        return kinds, weights
 
     # --- batches of games (the runner, ``sim.batch``)
 
@@ -128,10 +159,7 @@ class CarpeDiem:
         index into ``policies``. Returns the final states, (G, STATE_SIZE) int32: ``out[:G]`` if
         given (reusing one buffer spares the kernel zero-filling fresh pages for every batch).
         """
-        kinds = np.array([pol.kind for pol in policies], dtype=np.int64)
-        weights = np.zeros((len(policies), N_FEATURES), dtype=np.int64)
-        for k, pol in enumerate(policies):
-            weights[k, : len(pol.weights)] = pol.weights
+        kinds, weights = self._policy_arrays(policies)
         states = np.empty((len(chance), STATE.size), dtype=np.int32) if out is None else out[: len(chance)]
         batch.play_into_states(self.tables, self.param_array, self.empty_slots, np.asarray(chance, np.uint64),
                                streams, np.asarray(seat_strategy, np.int64), kinds, weights, self._feats,

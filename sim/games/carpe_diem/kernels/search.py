@@ -1,0 +1,142 @@
+"""Compiled kernels for search players: determinisation and rollouts from a copied state.
+
+A search player must decide on what its seat can see (CD-INFO). ``determinise`` therefore
+replaces everything hidden from that seat with a fresh arrangement that is consistent with what
+it saw: the order of the undealt light and dark tiles, the pass-1 depot before it is revealed
+(AMB-14), and which fountain cards lie in the deck and in the opponents' hands (CD-INFO-2/4).
+Hidden values are sorted before they are shuffled, so the result depends only on the visible
+state and the random stream, never on the true hidden arrangement. (A seat also knows which
+fountain cards it put under the deck; a determinisation forgets that, which only costs it a
+little information.)
+
+``rollout_values`` plays every candidate action to the end on the same determinisations
+(common random numbers across candidates) with compiled weight or random policies.
+"""
+
+import numpy as np
+from numba import njit
+
+from sim.games.carpe_diem.constants import DEPOT_SIZE, N_DARK, N_FOUNTAIN_CARDS, N_LIGHT, N_SEALS, N_SPACES
+from sim.games.carpe_diem.kernels.flow import apply_action
+from sim.games.carpe_diem.kernels.play import play_to_end
+from sim.games.carpe_diem.state import (
+    DARK_STOCK,
+    DEPOT,
+    FDECK,
+    FDECK_COUNT,
+    FDECK_HEAD,
+    FIN_TOTAL,
+    FOUNTAIN_HELD,
+    FOUNTAIN_N,
+    LIGHT_STOCK,
+    N_PLAYERS,
+    PASS_NO,
+    PATRICIANS_REVEALED,
+    RANK,
+)
+from sim.rng import next_u64, shuffle
+
+__all__ = ["determinise", "rollout_values", "seat_outcome"]
+
+_PASS_TILES = N_SPACES * DEPOT_SIZE  # light tiles dealt per pass (28)
+
+
+@njit(cache=True)
+def _reshuffle(s, start, stop, rng):
+    """Sort, then shuffle ``s[start:stop]`` in place: a uniform order that ignores the old one."""
+    if stop - start < 2:
+        return
+    values = np.sort(s[start:stop].copy())
+    shuffle(values, rng, 0)
+    for i in range(stop - start):
+        s[start + i] = values[i]
+
+
+@njit(cache=True)
+def determinise(s, seat, rng):
+    """Rearrange, in place, what ``seat`` cannot see in state ``s`` ((STATE_SIZE,) int32).
+
+    ``rng`` (1,) uint64 SplitMix64 stream, advanced. Visible parts (districts, depots once
+    revealed, seals, scoring cards, supplies, own fountain cards) are left untouched, so every
+    action legal before is legal after.
+    """
+    pass_no = s[PASS_NO]
+    if pass_no == 0 and s[PATRICIANS_REVEALED] == 0:
+        # AMB-14: the pass-1 depots lie face down while the patricians are placed.
+        _reshuffle(s, LIGHT_STOCK, LIGHT_STOCK + N_LIGHT, rng)
+        for k in range(_PASS_TILES):
+            s[DEPOT + k] = s[LIGHT_STOCK + k]
+    else:
+        first_hidden = _PASS_TILES * max(pass_no, 1)  # passes 1-3 deal light entries 28(p-1)..28p-1
+        _reshuffle(s, LIGHT_STOCK + min(first_hidden, N_LIGHT), LIGHT_STOCK + N_LIGHT, rng)
+    if pass_no < 4:  # the dark tiles for pass 4 (the first N_SEALS went face up to the seals)
+        _reshuffle(s, DARK_STOCK + N_SEALS, DARK_STOCK + N_DARK, rng)
+
+    # Fountain cards: the deck and the opponents' hands form one hidden pool (CD-INFO-2).
+    n = s[N_PLAYERS]
+    pool = np.empty(N_FOUNTAIN_CARDS, dtype=np.int64)
+    m = 0
+    for other in range(n):
+        if other != seat:
+            for i in range(s[FOUNTAIN_N + other]):
+                pool[m] = s[FOUNTAIN_HELD + other * N_FOUNTAIN_CARDS + i]
+                m += 1
+    head = s[FDECK_HEAD]
+    for i in range(s[FDECK_COUNT]):
+        pool[m] = s[FDECK + (head + i) % N_FOUNTAIN_CARDS]
+        m += 1
+    cards = np.sort(pool[:m])
+    shuffle(cards, rng, 0)
+    m = 0
+    for other in range(n):
+        if other != seat:
+            for i in range(s[FOUNTAIN_N + other]):
+                s[FOUNTAIN_HELD + other * N_FOUNTAIN_CARDS + i] = cards[m]
+                m += 1
+    for i in range(s[FDECK_COUNT]):
+        s[FDECK + (head + i) % N_FOUNTAIN_CARDS] = cards[m]
+        m += 1
+
+
+@njit(cache=True)
+def seat_outcome(s, seat, margin_scale):
+    """Value of a finished game for ``seat``: 1 for a win (CD-TIE ranks are strict), plus the VP
+    margin over the best opponent divided by ``margin_scale`` (a tie-breaker between actions
+    that win or lose equally often)."""
+    n = s[N_PLAYERS]
+    best_other = -(1 << 30)
+    for other in range(n):
+        if other != seat and s[FIN_TOTAL + other] > best_other:
+            best_other = s[FIN_TOTAL + other]
+    won = 1.0 if s[RANK + seat] == 1 else 0.0
+    return won + (s[FIN_TOTAL + seat] - best_other) / margin_scale
+
+
+@njit(cache=True)
+def rollout_values(s, t, p, seat, root_acts, n_det, rng, kinds, weights, margin_scale, feats, acts, log, values):
+    """Mean outcome for ``seat`` of each candidate action, written to ``values`` ((K,) float64).
+
+    ``s`` (STATE_SIZE,) int32 is not changed. ``root_acts`` (K, A) int32 are legal actions of
+    the pending decision. For each of ``n_det`` determinisations (drawn from ``rng``, (1,)
+    uint64) every action is applied to a copy and played to the end by ``kinds`` (P,) int64 /
+    ``weights`` (P, F) int64 policies, seat streams derived from ``rng``; ``feats``/``acts``
+    are candidate buffers.
+    """
+    n_rows = root_acts.shape[0]
+    base = np.empty_like(s)
+    work = np.empty_like(s)
+    streams = np.empty(kinds.shape[0], dtype=np.uint64)
+    values[:n_rows] = 0.0
+    for _ in range(n_det):
+        base[:] = s
+        determinise(base, seat, rng)
+        stream_seed = next_u64(rng, 0)
+        for k in range(n_rows):
+            work[:] = base
+            for i in range(streams.shape[0]):
+                streams[i] = stream_seed + np.uint64(i)  # same policy draws for every candidate
+            apply_action(work, t, p, root_acts[k], log)
+            play_to_end(work, t, p, kinds, weights, streams, feats, acts, log)
+            values[k] += seat_outcome(work, seat, margin_scale)
+    for k in range(n_rows):
+        values[k] /= n_det
