@@ -219,6 +219,8 @@ def fit_bradley_terry(wins: np.ndarray, prior: float = 1.0, anchor: int | None =
     if n_parts > 1:
         raise ValueError("the comparisons do not connect every strategy, so their strengths are not comparable")
     padded = wins + (prior / 2) * (compared | compared.T)
+    if padded.sum() == 0:  # nothing decided and no prior: every strength fits equally well
+        return np.zeros(k)
     fixed = 0 if anchor is None else anchor
     parts, full = _free_objective(padded, fixed)
     x0 = np.zeros(k - 1) if start is None else np.delete(np.asarray(start, dtype=np.float64) - start[fixed], fixed)
