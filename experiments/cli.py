@@ -254,6 +254,102 @@ def _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir):
             sys.exit(130)
 
 
+# --- tournaments
+
+
+@app.command()
+def tournament(
+    spec_path: Annotated[str, typer.Argument(metavar="SPEC", help="Tournament spec TOML file.")],
+    jobs: JobsOpt = 1,
+    out_dir: OutOpt = "runs",
+    resume: Annotated[bool, typer.Option("--resume", help="Keep the finished chunks of every pairing.")] = False,
+    quiet: QuietOpt = False,
+    report_dir: Annotated[
+        str | None, typer.Option("--report", help="Write README.md, charts, summary.json and the spec here.")
+    ] = None,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Resamples of the deals for the rating intervals.",
+                                           min=0)] = 1000,
+) -> None:
+    """Play every pairing of a list of strategies on shared deals; print standings, the pairwise
+    matrix and Bradley–Terry ratings with 95 % intervals."""
+    from experiments.tournament import load_tournament, summarise
+
+    spec = load_tournament(spec_path)
+    report = _tournament_with_progress(spec, out_dir, jobs, resume, quiet)
+    summary = summarise(report, replicates=bootstrap)
+    _print_tournament(summary)
+    if report_dir:
+        from reports.tournament_report import write_report
+
+        write_report(summary, report_dir)
+        out.print(f"report: {report_dir}", highlight=False)
+    out.print(f"{report.directory}: {report.games_total:,} games in {len(report.pairings)} pairings "
+              f"({report.games_played:,} played now in {report.seconds:.1f} s)", highlight=False)
+
+
+def _tournament_with_progress(spec, out_dir, jobs, resume, quiet):
+    from experiments.tournament import run_tournament
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(), TextColumn("ETA"),
+               TimeRemainingColumn())
+    with Progress(*columns, console=err, disable=quiet, transient=True) as progress:
+        task = progress.add_task(spec.tournament_id, total=spec.total_games, rate="-")
+        first = {}
+
+        def update(done: int, total: int) -> None:
+            first.setdefault("done", done)
+            first.setdefault("time", time.perf_counter())
+            elapsed = time.perf_counter() - first["time"]
+            rate = (done - first["done"]) / elapsed if elapsed > 0 else 0.0
+            progress.update(task, completed=done, total=total, rate=f"{rate:,.0f}" if rate else "-")
+
+        try:
+            return run_tournament(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update)
+        except KeyboardInterrupt:
+            progress.stop()
+            err.print("interrupted: the finished chunks are saved; run again with --resume to complete the tournament")
+            sys.exit(130)
+
+
+def _print_tournament(summary) -> None:
+    """Standings, the pairwise matrix and the ratings as Rich tables, one set per player count."""
+    def pct(x: float) -> str:
+        return "-" if x != x else f"{x:.1%}"
+
+    for n in sorted(summary.standings["n_players"].unique()):
+        table = Table(title=f"{summary.name}: standings at {n} players")
+        for col in ("strategy", "games", "win rate [95% CI]", "tie-break wins", "mean VP [95% CI]",
+                    "mean rank [95% CI]"):
+            table.add_column(col)
+        for r in summary.standings[summary.standings["n_players"] == n].itertuples():
+            table.add_row(r.strategy, f"{r.games:,}", f"{pct(r.win_rate)} [{pct(r.win_low)}, {pct(r.win_high)}]",
+                          str(r.tie_break_wins), f"{r.mean_vp:.1f} [{r.vp_low:.1f}, {r.vp_high:.1f}]",
+                          f"{r.mean_rank:.2f} [{r.rank_low:.2f}, {r.rank_high:.2f}]")
+        out.print(table)
+        pairs = summary.pairwise[summary.pairwise["n_players"] == n]
+        names = [s for s in summary.strategies if s in set(pairs["a"])]
+        cells = {(r.a, r.b): r for r in pairs.itertuples()}
+        table = Table(title=f"share of games the row finished ahead of the column (* p < 5 %, {n} players)")
+        table.add_column("")
+        for b in names:
+            table.add_column(b)
+        for a in names:
+            row = [a]
+            for b in names:
+                r = cells.get((a, b))
+                row.append("-" if a == b else "." if r is None else
+                           f"{pct(r.share)}{'*' if r.significant else ''} ({r.games:,})")
+            table.add_row(*row)
+        out.print(table)
+        table = Table(title=f"Bradley-Terry ratings at {n} players (Elo, {summary.settings['anchor'] or 'mean'} = 0)")
+        for col in ("strategy", "rating", "95% interval", "comparisons"):
+            table.add_column(col)
+        for r in summary.ratings[summary.ratings["n_players"] == n].itertuples():
+            table.add_row(r.strategy, f"{r.rating:+.0f}", f"[{r.low:+.0f}, {r.high:+.0f}]", f"{r.comparisons:,}")
+        out.print(table)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``bgsim`` script: one-line errors with exit status 2 for bad input."""
     try:

@@ -1,0 +1,430 @@
+"""Tournaments: a list of strategies, every pairing played on the same deals, rated together.
+
+A tournament spec (TOML) names a game, one or more player counts and a list of strategies.
+Each pairing (n distinct strategies for an n-player game) becomes one ``RunSpec`` in
+``permutations`` mode, so every deal is played in every seating, and is stored as an ordinary
+run directory under ``<out>/<name>-<hash>/pairings/<run-id>/``; the runner's resume therefore
+works pairing by pairing. All pairings share the seed, so deal ``i`` is the same deal in every
+pairing (common random numbers): differences between pairings are differences between
+strategies, not between deals.
+
+Pairings:
+
+- ``all``: every combination of n strategies of the list.
+- ``ladder``: only n neighbours in the list (a sliding window: for 2 players the chain
+  s0-s1, s1-s2, ...), for lists ordered by strength whose top rungs are expensive.
+
+``run.games`` counts games per pairing and player count; ``run.games_for`` caps the pairings
+that contain a given (expensive) strategy. A capped pairing plays the first deals of the
+others, so it still shares them. Layout of the tournament directory::
+
+    tournament.toml        the resolved tournament spec
+    tournament.json        strategy ids, the pairings with their run ids, status, sessions
+    pairings/<run-id>/     one run directory per pairing (spec.toml, meta.json, chunks)
+"""
+
+import hashlib
+import itertools
+import json
+import math
+import re
+import time
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pandas as pd
+import polars as pl
+
+from experiments.runner import RunReport, run
+from experiments.spec import RunSpec, SpecError
+from experiments.store import RunStoreError, load, read_meta, write_json, write_toml
+from reports import ratings as stats
+from reports.tournament_report import TournamentSummary
+from sim.errors import BgsimError
+from sim.registry import make_game
+from strategies import make_strategy
+
+__all__ = ["Pairing", "TournamentReport", "TournamentSpec", "check_strategies", "load_results", "load_tournament",
+           "run_tournament", "summarise", "tournament_from_dict"]
+
+PAIRING_MODES = ("all", "ladder")
+_KEYS = {
+    "": {"name", "description", "game", "tournament", "run"},
+    "game": {"id", "players", "params", "data"},
+    "tournament": {"strategies", "pairings"},
+    "run": {"games", "chunk_size", "seed", "tier", "games_for"},
+}
+_RESULT_COLUMNS = ("run_id", "n_players", "game_index", "deal", "seating", "seed", "seat", "strategy", "rank", "won",
+                   "tie", "final_vp")
+
+ProgressCallback = Callable[[int, int], None]  # (games done, games in the tournament)
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One pairing: ``strategies`` (as listed in the spec) at ``n_players``, played as ``spec``."""
+
+    n_players: int
+    strategies: tuple[str, ...]
+    games: int
+    spec: RunSpec
+
+
+@dataclass(frozen=True)
+class TournamentSpec:
+    name: str
+    game: str
+    players: tuple[int, ...]
+    strategies: tuple[str, ...]
+    pairings: str = "all"
+    games: int = 1000
+    chunk_size: int = 1000
+    seed: int = 0
+    tier: str = "auto"
+    games_for: dict = field(default_factory=dict)  # strategy (as listed) -> most games of its pairings
+    params: dict = field(default_factory=dict)
+    data: dict = field(default_factory=dict)  # data file name -> absolute path of the replacement
+    description: str = ""
+
+    def __post_init__(self):
+        _check(self)
+
+    def matchups(self, n_players: int) -> list[tuple[str, ...]]:
+        """The strategy sets that meet at ``n_players``, in list order."""
+        s = self.strategies
+        if self.pairings == "ladder":
+            return [s[i:i + n_players] for i in range(len(s) - n_players + 1)]
+        return list(itertools.combinations(s, n_players))
+
+    def games_of(self, strategies: tuple[str, ...]) -> int:
+        """Games of one pairing: ``games``, or less if a strategy in it has a cap."""
+        return min([self.games] + [self.games_for[s] for s in strategies if s in self.games_for])
+
+    def pairing_list(self) -> list[Pairing]:
+        """Every pairing as a permutations RunSpec with the tournament's seed (shared deals)."""
+        out = []
+        for n in self.players:
+            for group in self.matchups(n):
+                name = _run_name(self.name, n, group)
+                spec = RunSpec(name=name, game=self.game, players=(n,), strategies=group, mode="permutations",
+                               games=self.games_of(group), chunk_size=self.chunk_size, seed=self.seed,
+                               tier=self.tier, params=dict(self.params), data=dict(self.data),
+                               description=f"{self.name}: {' vs '.join(group)} at {n} players")
+                out.append(Pairing(n, group, spec.games, spec))
+        return out
+
+    @property
+    def total_games(self) -> int:
+        return sum(p.games for p in self.pairing_list())
+
+    def to_dict(self) -> dict:
+        """The resolved spec as TOML-ready nested tables."""
+        doc = {"name": self.name}
+        if self.description:
+            doc["description"] = self.description
+        doc["game"] = {"id": self.game, "players": list(self.players), "params": dict(self.params),
+                       "data": dict(self.data)}
+        doc["tournament"] = {"strategies": list(self.strategies), "pairings": self.pairings}
+        doc["run"] = {"games": self.games, "chunk_size": self.chunk_size, "seed": self.seed, "tier": self.tier,
+                      "games_for": dict(self.games_for)}
+        return doc
+
+    def fingerprint(self) -> str:
+        """Hash of the pairings' runs and the strategy order (which decides the anchor and the ladder)."""
+        doc = {"strategies": list(self.strategies), "pairings": self.pairings,
+               "runs": [p.spec.run_id for p in self.pairing_list()]}
+        return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:10]
+
+    @property
+    def tournament_id(self) -> str:
+        return f"{self.name}-{self.fingerprint()}"
+
+
+# --- reading specs
+
+
+def load_tournament(path: str | Path) -> TournamentSpec:
+    """Read and check a tournament spec file; relative data paths are relative to the file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecError(f"cannot read spec {str(path)!r}: {exc.strerror or exc}") from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError(f"{path.name}: not valid TOML ({exc})") from None
+    return tournament_from_dict(doc, base_dir=path.parent, default_name=path.stem, source=path.name)
+
+
+def tournament_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "tournament",
+                         source: str = "spec") -> TournamentSpec:
+    for section, keys in _KEYS.items():
+        table = doc if section == "" else doc.get(section, {})
+        if not isinstance(table, dict):
+            raise SpecError(f"{source}: [{section}] must be a table")
+        unknown = sorted(set(table) - keys)
+        if unknown:
+            where = f"[{section}] " if section else ""
+            raise SpecError(f"{source}: unknown key {where}{unknown[0]!r} (known: {', '.join(sorted(keys))})")
+    game, tournament, run_table = doc.get("game", {}), doc.get("tournament", {}), doc.get("run", {})
+    if "id" not in game:
+        raise SpecError(f"{source}: [game] id is missing")
+    if "strategies" not in tournament:
+        raise SpecError(f"{source}: [tournament] strategies is missing")
+    players = game.get("players", [2])
+    players = [players] if isinstance(players, int) else players
+    for key in ("params", "data"):
+        if not isinstance(game.get(key, {}), dict):
+            raise SpecError(f"{source}: game.{key} must be a table")
+    data = {}
+    for name, value in game.get("data", {}).items():
+        if not isinstance(value, str):
+            raise SpecError(f"{source}: game.data.{name} must be a path string")
+        data[name] = str((Path(base_dir) / value).resolve())
+    games_for = run_table.get("games_for", {})
+    if not isinstance(games_for, dict):
+        raise SpecError(f"{source}: run.games_for must be a table of strategy = games")
+    strategies = tournament["strategies"]
+    values = dict(
+        name=doc.get("name", default_name), description=doc.get("description", ""), game=game["id"],
+        players=tuple(players) if isinstance(players, list) else players,
+        strategies=tuple(strategies) if isinstance(strategies, list) else strategies,
+        pairings=tournament.get("pairings", "all"), games=run_table.get("games", 1000),
+        chunk_size=run_table.get("chunk_size", 1000), seed=run_table.get("seed", 0),
+        tier=run_table.get("tier", "auto"), games_for=dict(games_for), params=dict(game.get("params", {})),
+        data=data,
+    )
+    try:
+        return TournamentSpec(**values)
+    except SpecError as exc:
+        raise SpecError(f"{source}: {exc}") from None
+
+
+def _check(spec: TournamentSpec) -> None:
+    def need(ok: bool, message: str) -> None:
+        if not ok:
+            raise SpecError(message)
+
+    # names, players, games, chunk size, seed and tier as a run would check them
+    RunSpec(name=spec.name, game=spec.game, players=spec.players, strategies=("probe",), games=spec.games,
+            chunk_size=spec.chunk_size, seed=spec.seed, tier=spec.tier, params=spec.params, data=spec.data)
+    need(isinstance(spec.strategies, tuple) and all(isinstance(s, str) and s.strip() for s in spec.strategies),
+         "tournament.strategies must be a list of strategy ids")
+    for sid in spec.strategies:
+        need(spec.strategies.count(sid) == 1, f"tournament.strategies lists {sid!r} twice")
+    need(spec.pairings in PAIRING_MODES,
+         f"tournament.pairings must be one of {', '.join(PAIRING_MODES)}, got {spec.pairings!r}")
+    for n in spec.players:
+        need(n >= 2, f"game.players lists {n}: a tournament compares strategies in games of 2 or more players")
+        need(len(spec.strategies) >= n, f"tournament.strategies lists {len(spec.strategies)} strategies, fewer than "
+                                        f"the {n} players of a game (every seat holds a different strategy)")
+    for sid, cap in spec.games_for.items():
+        need(sid in spec.strategies, f"run.games_for names {sid!r}, which is not in tournament.strategies")
+        need(isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1,
+             f"run.games_for.{sid!r} must be a positive integer")
+    for n in spec.players:
+        seatings = math.factorial(n)
+        for key, value in [("run.games", spec.games)] + [(f"run.games_for.{s!r}", c) for s, c in
+                                                         spec.games_for.items()]:
+            need(value % seatings == 0, f"{key} = {value} is not a multiple of the {seatings} seatings of {n} "
+                                        f"players (every deal is played in every seating)")
+
+
+def _run_name(name: str, n: int, group: tuple[str, ...]) -> str:
+    """A readable run name for a pairing; the run id's hash tells apart names that collide."""
+    slugs = [re.sub(r"[^0-9A-Za-z]+", "_", s).strip("_")[:24] or "s" for s in group]
+    return f"{name}-{n}p-" + "-".join(slugs)
+
+
+# --- checking strategies
+
+
+def check_strategies(spec: TournamentSpec) -> dict[str, str]:
+    """Build the game at every player count and every strategy in it; returns each listed id's
+    canonical id (as stored in the results). Unknown ids, parameters or player counts raise here,
+    before anything is written."""
+    canonical: dict[str, str] = {}
+    for n in spec.players:
+        game = make_game(spec.game, **spec.params, **{f"{k}_file": v for k, v in spec.data.items()}, n_players=n)
+        for sid in spec.strategies:
+            canonical[sid] = make_strategy(sid, game).id
+    seen: dict[str, str] = {}
+    for sid, cid in canonical.items():
+        if cid in seen:
+            raise SpecError(f"tournament.strategies lists one strategy twice: {seen[cid]!r} and {sid!r} are both {cid}")
+        seen[cid] = sid
+    return canonical
+
+
+# --- running
+
+
+@dataclass(frozen=True)
+class TournamentReport:
+    spec: TournamentSpec
+    directory: Path
+    pairings: tuple[Pairing, ...]
+    runs: tuple[RunReport, ...]  # one per pairing, in the same order
+    games_total: int
+    games_played: int  # in this call; the rest were on disk already
+    seconds: float
+
+
+def run_tournament(spec: TournamentSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
+                   on_progress: ProgressCallback | None = None) -> TournamentReport:
+    """Play every pairing of ``spec`` into ``out/<tournament id>/pairings/``, one run each.
+
+    Bad input (strategy ids, player counts, data files, ``jobs``, an existing directory without
+    ``resume``) fails before any file is written. With ``resume`` the finished chunks of every
+    pairing are kept and only the missing games are played.
+    """
+    started = time.perf_counter()
+    if jobs == 0 or jobs < -1:
+        raise BgsimError(f"--jobs must be a positive number of workers or -1 (one per core), not {jobs}")
+    canonical = check_strategies(spec)
+    pairings = spec.pairing_list()
+    directory = Path(out) / spec.tournament_id
+    meta = _prepare_dir(spec, directory, resume, canonical, pairings)
+    total = sum(p.games for p in pairings)
+    session = {"started": _now(), "jobs": jobs}
+    meta.setdefault("sessions", []).append(session)
+    write_json(directory / "tournament.json", meta)
+    reports, offset = [], 0
+    try:
+        for pairing in pairings:
+            def progress(done: int, _total: int, offset=offset) -> None:
+                if on_progress:
+                    on_progress(offset + done, total)
+
+            run_dir = directory / "pairings" / pairing.spec.run_id
+            reports.append(run(pairing.spec, jobs=jobs, resume=resume, on_progress=progress, run_dir=run_dir))
+            offset += pairing.games
+    except BaseException:
+        session.update(ended=_now(), status="interrupted")
+        meta["status"] = "interrupted"
+        write_json(directory / "tournament.json", meta)
+        raise
+    seconds = time.perf_counter() - started
+    played = sum(r.games_played for r in reports)
+    session.update(ended=_now(), games_played=played, wall_seconds=round(seconds, 3))
+    meta["status"] = "complete"
+    write_json(directory / "tournament.json", meta)
+    return TournamentReport(spec, directory, tuple(pairings), tuple(reports), total, played, seconds)
+
+
+def _prepare_dir(spec: TournamentSpec, directory: Path, resume: bool, canonical: dict, pairings) -> dict:
+    if directory.exists() and any(directory.iterdir()):
+        if not resume:
+            raise RunStoreError(f"{directory} already holds this tournament; add --resume to finish it, "
+                                f"or delete the directory to play it again")
+        meta = _read_tournament_meta(directory)
+        if meta.get("tournament_id") != spec.tournament_id:
+            raise RunStoreError(f"{directory} holds tournament {meta.get('tournament_id')!r}, "
+                                f"not {spec.tournament_id!r}")
+        return meta
+    try:
+        (directory / "pairings").mkdir(parents=True, exist_ok=True)
+        write_toml(directory / "tournament.toml", spec.to_dict())
+    except OSError as exc:
+        raise RunStoreError(f"cannot write to {directory}: {exc.strerror or exc}") from None
+    return {
+        "tournament_id": spec.tournament_id,
+        "name": spec.name,
+        "created": _now(),
+        "status": "running",
+        "strategies": [{"listed": sid, "id": canonical[sid]} for sid in spec.strategies],
+        "pairings": [{"n_players": p.n_players, "strategies": list(p.strategies), "games": p.games,
+                      "run_id": p.spec.run_id, "dir": f"pairings/{p.spec.run_id}"} for p in pairings],
+    }
+
+
+def _read_tournament_meta(directory: Path) -> dict:
+    path = Path(directory) / "tournament.json"
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        raise RunStoreError(f"{directory} is not a tournament directory (no tournament.json)") from None
+    except (OSError, ValueError) as exc:
+        raise RunStoreError(f"{path}: damaged ({exc})") from None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# --- results and statistics
+
+
+def load_results(directory: str | Path) -> pl.DataFrame:
+    """The rows of every pairing of a finished tournament, with ``strategy`` as listed in the spec:
+    ``run_id, n_players, game_index, deal, seating, seed, seat, strategy, rank, won, tie, final_vp``."""
+    directory = Path(directory)
+    meta = _read_tournament_meta(directory)
+    listed = {s["id"]: s["listed"] for s in meta["strategies"]}
+    frames = []
+    for pairing in meta["pairings"]:
+        run_dir = directory / pairing["dir"]
+        status = read_meta(run_dir).get("status") if (run_dir / "meta.json").exists() else "not started"
+        if status != "complete":
+            raise RunStoreError(f"{directory.name}: pairing {' vs '.join(pairing['strategies'])} at "
+                                f"{pairing['n_players']} players is {status}; finish the tournament with --resume")
+        frames.append(load(run_dir).select(_RESULT_COLUMNS))
+    frame = pl.concat(frames).collect()
+    return frame.with_columns(pl.col("strategy").replace_strict(listed))
+
+
+def summarise(source: TournamentReport | str | Path, confidence: float = 0.95, replicates: int = 1000,
+              seed: int | None = None, prior: float = 1.0, anchor: str = "first") -> TournamentSummary:
+    """Standings, pairwise win matrix, Bradley–Terry ratings and the neighbour comparisons of a
+    finished tournament (a report, or its directory). The bootstrap over deals uses ``seed``
+    (default: the tournament's seed), so the same tournament gives the same intervals."""
+    directory = source.directory if isinstance(source, TournamentReport) else Path(source)
+    meta = _read_tournament_meta(directory)
+    spec_doc = tomllib.loads((directory / "tournament.toml").read_text(encoding="utf-8"))
+    order = [s["listed"] for s in meta["strategies"]]
+    results = load_results(directory)
+    seed = spec_doc["run"]["seed"] if seed is None else seed
+    standings = stats.standings(results, order, confidence)
+    pairwise = stats.pairwise(results, order, confidence, alpha=1 - confidence)
+    rated = stats.bradley_terry_ratings(results, order, anchor=anchor, confidence=confidence,
+                                        replicates=replicates, seed=seed, prior=prior)
+    ratings = pd.concat([r.table() for r in rated], ignore_index=True)
+    neighbours = stats.neighbours(pairwise, rated, order, alpha=1 - confidence)
+    pairings = _pairing_table(directory, meta)
+    return TournamentSummary(
+        name=meta["name"], tournament_id=meta["tournament_id"], description=spec_doc.get("description", ""),
+        directory=str(directory), spec=spec_doc, strategies=order,
+        strategy_ids={s["listed"]: s["id"] for s in meta["strategies"]}, standings=standings, pairwise=pairwise,
+        ratings=ratings, neighbours=neighbours, pairings=pairings, provenance=_provenance(directory, meta),
+        settings={"confidence": confidence, "bootstrap_replicates": replicates, "bootstrap_seed": seed,
+                  "prior_games": prior, "anchor": rated[0].anchor if rated else None},
+    )
+
+
+def _pairing_table(directory: Path, meta: dict) -> pd.DataFrame:
+    rows = []
+    for p in meta["pairings"]:
+        run_meta = read_meta(directory / p["dir"])
+        seconds = sum(s.get("wall_seconds") or 0 for s in run_meta.get("sessions", []))
+        rows.append({"n_players": p["n_players"], "strategies": " vs ".join(p["strategies"]), "games": p["games"],
+                     "run_id": p["run_id"], "seconds": round(seconds, 1)})
+    return pd.DataFrame(rows, columns=["n_players", "strategies", "games", "run_id", "seconds"])
+
+
+def _provenance(directory: Path, meta: dict) -> dict:
+    """Versions, git sha, rules versions and data hashes of the pairing runs (distinct values)."""
+    found: dict[str, list] = {"versions": [], "git": [], "rules_versions": [], "data_hashes": []}
+    for p in meta["pairings"]:
+        run_meta = read_meta(directory / p["dir"])
+        for key, value in (("versions", run_meta.get("versions")), ("git", run_meta.get("git"))):
+            if value not in found[key]:
+                found[key].append(value)
+        for block in run_meta.get("blocks", []):
+            for key, value in (("rules_versions", block.get("rules_version")), ("data_hashes", block.get("data_hash"))):
+                if value not in found[key]:
+                    found[key].append(value)
+    return found

@@ -1,0 +1,373 @@
+"""Tournament statistics: standings, the pairwise win matrix and Bradley–Terry ratings.
+
+Pure functions over result rows (polars or pandas in, pandas out); they import no engine code, so
+a report can be rebuilt anywhere from stored Parquet files.
+
+Input rows are the runner's columns, one row per (game, seat): ``run_id``, ``n_players``,
+``game_index``, ``deal``, ``strategy``, ``rank``, ``won``, ``tie``, ``final_vp``. A game is
+(``run_id``, ``game_index``); a deal is (``n_players``, ``deal``) and is shared by every run with
+the same seed, which is what the bootstrap resamples.
+
+Conventions, stated once:
+
+- A win is rank 1 as the game's rules decide it. Carpe Diem breaks every VP tie (CD-TIE-2), so
+  there are no shared places and no half wins; ``tie`` only marks a seat whose VP total equalled
+  another seat's, and ``tie_break_wins`` counts the wins that the tie-break decided.
+- "A ahead of B" compares the ranks of two seats of one game. Equal ranks (only possible in a
+  game whose rules allow shared places) count as ``level`` and are left out of the shares, the
+  tests and the ratings (the sign-test convention).
+- Wilson and t intervals and the binomial test treat games as independent. The seatings of one
+  deal are not independent; the rating intervals come from a bootstrap over deals and are the
+  ones to trust for close calls.
+"""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import polars as pl
+from scipy import optimize, sparse, special, stats
+from scipy.sparse.csgraph import connected_components
+
+__all__ = ["ELO", "Ratings", "bootstrap_bradley_terry", "bradley_terry_ratings", "comparisons", "deal_win_counts",
+           "fit_bradley_terry", "neighbours", "pairwise", "resample_deals", "standings", "t_interval",
+           "wilson_interval"]
+
+ELO = 400 / math.log(10)  # Elo points per unit of natural-log strength: P(A beats B) = 1 / (1 + 10^(-d/400))
+
+
+# --- intervals
+
+
+def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (scipy); NaNs for zero trials."""
+    if trials == 0:
+        return math.nan, math.nan
+    ci = stats.binomtest(int(successes), int(trials)).proportion_ci(confidence_level=confidence, method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def t_interval(mean: float, sd: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Student t interval of a mean from its sample sd; a point when there is no spread to measure."""
+    if n < 2 or not sd > 0:
+        return float(mean), float(mean)
+    low, high = stats.t.interval(confidence, n - 1, loc=mean, scale=sd / math.sqrt(n))
+    return float(low), float(high)
+
+
+def _frame(results) -> pl.DataFrame:
+    if isinstance(results, pd.DataFrame):
+        return pl.from_pandas(results)
+    return results.lazy().collect()
+
+
+def _order(frame: pl.DataFrame, order: Sequence[str] | None, column: str = "strategy") -> list[str]:
+    present = set(frame[column].unique().to_list()) if frame.height else set()
+    if order is None:
+        return sorted(present)
+    return [s for s in order if s in present] + sorted(present - set(order))
+
+
+# --- per strategy
+
+
+def standings(results, order: Sequence[str] | None = None, confidence: float = 0.95) -> pd.DataFrame:
+    """One row per (player count, strategy): games, wins, win rate with a Wilson interval, wins
+    decided by the tie-break, mean final VP and mean rank with t intervals.
+
+    Pooled over every game a strategy played, so in a ladder a rate also reflects whom it met.
+    """
+    frame = _frame(results)
+    groups = (
+        frame.group_by("n_players", "strategy")
+        .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
+             (pl.col("won") & pl.col("tie")).sum().alias("tie_break_wins"),
+             pl.col("final_vp").mean().alias("mean_vp"), pl.col("final_vp").std().alias("sd_vp"),
+             pl.col("rank").mean().alias("mean_rank"), pl.col("rank").std().alias("sd_rank"))
+        .to_pandas()
+    )
+    rank_of = {s: i for i, s in enumerate(_order(frame, order))}
+    rows = []
+    for g in groups.itertuples():
+        n = int(g.games)
+        win_low, win_high = wilson_interval(int(g.wins), n, confidence)
+        vp_low, vp_high = t_interval(g.mean_vp, g.sd_vp, n, confidence)
+        rank_low, rank_high = t_interval(g.mean_rank, g.sd_rank, n, confidence)
+        rows.append({"n_players": int(g.n_players), "strategy": g.strategy, "games": n, "wins": int(g.wins),
+                     "win_rate": g.wins / n, "win_low": win_low, "win_high": win_high,
+                     "tie_break_wins": int(g.tie_break_wins), "mean_vp": float(g.mean_vp), "vp_low": vp_low,
+                     "vp_high": vp_high, "mean_rank": float(g.mean_rank), "rank_low": rank_low,
+                     "rank_high": rank_high})
+    columns = ["n_players", "strategy", "games", "wins", "win_rate", "win_low", "win_high", "tie_break_wins",
+               "mean_vp", "vp_low", "vp_high", "mean_rank", "rank_low", "rank_high"]
+    table = pd.DataFrame(rows, columns=columns)
+    table["_order"] = table["strategy"].map(rank_of)
+    return table.sort_values(["n_players", "_order"]).drop(columns="_order").reset_index(drop=True)
+
+
+# --- pairs of seats
+
+
+def comparisons(results) -> pl.DataFrame:
+    """Every ordered pair of seats of one game held by different strategies: columns
+    ``n_players, run_id, deal, game_index, a, b, ahead, level`` (``ahead``: a's rank is better)."""
+    frame = _frame(results).select("run_id", "n_players", "deal", "game_index", "seat", "strategy", "rank")
+    other = frame.select("run_id", "game_index", pl.col("seat").alias("seat_b"), pl.col("strategy").alias("b"),
+                         pl.col("rank").alias("rank_b"))
+    return (
+        frame.rename({"strategy": "a"})
+        .join(other, on=["run_id", "game_index"])
+        .filter((pl.col("seat") != pl.col("seat_b")) & (pl.col("a") != pl.col("b")))
+        .select("n_players", "run_id", "deal", "game_index", "a", "b",
+                (pl.col("rank") < pl.col("rank_b")).alias("ahead"), (pl.col("rank") == pl.col("rank_b")).alias("level"))
+    )
+
+
+def pairwise(results, order: Sequence[str] | None = None, confidence: float = 0.95,
+             alpha: float = 0.05) -> pd.DataFrame:
+    """The win matrix in long form: per player count and ordered pair (a, b), the games in which
+    both sat, how often a finished ahead, behind or level, the share ``ahead / (ahead + behind)``
+    with a Wilson interval, the two-sided exact binomial p-value against 50 %, the
+    Benjamini–Hochberg q-value over the distinct pairs of that player count, and ``significant``
+    (p < alpha). In 2-player games the share is the head-to-head win rate."""
+    pairs = comparisons(results)
+    counts = (
+        pairs.group_by("n_players", "a", "b")
+        .agg(pl.len().alias("games"), pl.col("ahead").sum().alias("ahead"), pl.col("level").sum().alias("level"))
+        .with_columns((pl.col("games") - pl.col("ahead") - pl.col("level")).alias("behind"))
+        .to_pandas()
+    )
+    rank_of = {s: i for i, s in enumerate(_order(_frame(results), order))}
+    rows = []
+    for c in counts.itertuples():
+        decisive = int(c.ahead + c.behind)
+        low, high = wilson_interval(int(c.ahead), decisive, confidence)
+        p = stats.binomtest(int(c.ahead), decisive, 0.5).pvalue if decisive else math.nan
+        rows.append({"n_players": int(c.n_players), "a": c.a, "b": c.b, "games": int(c.games),
+                     "ahead": int(c.ahead), "behind": int(c.behind), "level": int(c.level),
+                     "share": c.ahead / decisive if decisive else math.nan, "low": low, "high": high,
+                     "p_value": float(p)})
+    columns = ["n_players", "a", "b", "games", "ahead", "behind", "level", "share", "low", "high", "p_value"]
+    table = pd.DataFrame(rows, columns=columns)
+    table["q_value"] = np.nan
+    a_rank, b_rank = table["a"].map(rank_of), table["b"].map(rank_of)
+    for n in table["n_players"].unique():  # p of (a, b) equals p of (b, a): correct once per distinct pair
+        mask = table["n_players"] == n
+        once = table.loc[mask & (a_rank < b_rank), ["a", "b", "p_value"]].dropna()
+        if len(once):
+            q = dict(zip(map(frozenset, zip(once["a"], once["b"], strict=True)),
+                         stats.false_discovery_control(once["p_value"].to_numpy()), strict=True))
+            table.loc[mask, "q_value"] = [q.get(frozenset(pair), np.nan)
+                                          for pair in zip(table.loc[mask, "a"], table.loc[mask, "b"], strict=True)]
+    table["significant"] = table["p_value"] < alpha
+    table["_a"], table["_b"] = a_rank, b_rank
+    return table.sort_values(["n_players", "_a", "_b"]).drop(columns=["_a", "_b"]).reset_index(drop=True)
+
+
+# --- Bradley–Terry
+
+
+def _free_objective(wins: np.ndarray, anchor: int):
+    """Negative log-likelihood per comparison, with gradient and Hessian, over the strengths other
+    than ``anchor`` (per comparison, so one tolerance fits ten games and ten million)."""
+    k = wins.shape[0]
+    wins = wins / wins.sum()
+    totals = wins + wins.T  # (K, K) comparisons per pair
+    keep = np.arange(k) != anchor
+
+    def full(x: np.ndarray) -> np.ndarray:
+        theta = np.zeros(k)
+        theta[keep] = x
+        return theta
+
+    def parts(x: np.ndarray):
+        theta = full(x)
+        diff = theta[:, None] - theta[None, :]  # (K, K)
+        p = special.expit(diff)  # P(i ahead of j)
+        nll = -np.sum(wins * special.log_expit(diff))
+        grad = -(wins.sum(axis=1) - (totals * p).sum(axis=1))
+        w = totals * p * (1 - p)
+        hess = np.diag(w.sum(axis=1)) - w
+        return nll, grad[keep], hess[np.ix_(keep, keep)]
+
+    return parts, full
+
+
+def fit_bradley_terry(wins: np.ndarray, prior: float = 1.0, anchor: int | None = 0,
+                      compared: np.ndarray | None = None, start: np.ndarray | None = None) -> np.ndarray:
+    """Maximum-likelihood Bradley–Terry strengths (natural log; ``* ELO`` for Elo points).
+
+    ``wins``: (K, K) float64, ``wins[i, j]`` = comparisons in which i finished ahead of j.
+    ``prior``: pseudo-games added to every compared pair, split half and half. It keeps the
+    estimate finite when a strategy never loses (without it the likelihood grows without bound
+    as its strength goes to infinity); with n real games per pair it moves a share by at most
+    ``prior / (2 (n + prior))``. ``compared``: (K, K) bool, the pairs that get the prior
+    (default: the pairs with games). ``anchor``: the strength fixed at 0, or None for mean 0.
+    ``start``: (K,) float64 starting strengths. Returns (K,) float64.
+    """
+    wins = np.asarray(wins, dtype=np.float64)
+    k = wins.shape[0]
+    if wins.shape != (k, k) or np.any(wins < 0):
+        raise ValueError("wins must be a square matrix of non-negative counts")
+    if k == 1:
+        return np.zeros(1)
+    if compared is None:
+        compared = (wins + wins.T) > 0
+    n_parts, _ = connected_components(sparse.csr_matrix(compared | compared.T), directed=False)
+    if n_parts > 1:
+        raise ValueError("the comparisons do not connect every strategy, so their strengths are not comparable")
+    padded = wins + (prior / 2) * (compared | compared.T)
+    if padded.sum() == 0:  # nothing decided and no prior: every strength fits equally well
+        return np.zeros(k)
+    fixed = 0 if anchor is None else anchor
+    parts, full = _free_objective(padded, fixed)
+    x0 = np.zeros(k - 1) if start is None else np.delete(np.asarray(start, dtype=np.float64) - start[fixed], fixed)
+    result = optimize.minimize(lambda x: parts(x)[:2], x0, jac=True, hess=lambda x: parts(x)[2],
+                               method="trust-exact", options={"gtol": 1e-10})
+    if not result.success and np.max(np.abs(parts(result.x)[1])) > 1e-8:
+        raise ValueError(f"the Bradley–Terry fit did not converge: {result.message}")
+    theta = full(result.x)
+    return theta - theta.mean() if anchor is None else theta
+
+
+def deal_win_counts(pairs: pl.DataFrame, strategies: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal, who finished ahead of whom, and which runs played that deal.
+
+    ``pairs``: ``comparisons()`` of one player count. Returns ``wins`` (D, K, K) float64 (deal d:
+    ``wins[d, i, j]`` comparisons i ahead of j) and ``strata`` (D,) int64, equal for deals played
+    by the same set of runs (a capped pairing plays only the first deals).
+    """
+    index = {s: i for i, s in enumerate(strategies)}
+    decided = pairs.filter(pl.col("ahead"))
+    deals = pairs.select("deal").unique().sort("deal")["deal"].to_numpy()
+    position = {int(d): i for i, d in enumerate(deals)}
+    wins = np.zeros((len(deals), len(strategies), len(strategies)))
+    counted = decided.group_by("deal", "a", "b").len()
+    d = np.array([position[int(x)] for x in counted["deal"]], dtype=np.int64)
+    a = np.array([index[x] for x in counted["a"]], dtype=np.int64)
+    b = np.array([index[x] for x in counted["b"]], dtype=np.int64)
+    np.add.at(wins, (d, a, b), counted["len"].to_numpy().astype(np.float64))
+    runs = pairs.group_by("deal").agg(pl.col("run_id").unique().sort().str.join("|").alias("runs")).sort("deal")
+    _, strata = np.unique(runs["runs"].to_numpy(), return_inverse=True)
+    return wins, strata.astype(np.int64)
+
+
+def resample_deals(strata: np.ndarray, replicates: int, seed: int = 0) -> np.ndarray:
+    """How often each deal is drawn in each bootstrap replicate: (B, D) int64.
+
+    ``strata``: (D,) int64. Deals are drawn with replacement within their stratum, so each
+    replicate has as many deals per stratum (per set of pairings) as the data. Deterministic in ``seed``.
+    """
+    rng = np.random.default_rng(seed)
+    weights = np.zeros((replicates, len(strata)), dtype=np.int64)
+    for stratum in np.unique(strata):
+        members = np.flatnonzero(strata == stratum)
+        draws = members[rng.integers(0, len(members), size=(replicates, len(members)))]  # (B, m) deal numbers
+        np.add.at(weights, (np.repeat(np.arange(replicates), len(members)), draws.reshape(-1)), 1)
+    return weights
+
+
+def bootstrap_bradley_terry(deal_wins: np.ndarray, strata: np.ndarray, replicates: int = 1000, seed: int = 0,
+                            prior: float = 1.0, anchor: int | None = 0) -> np.ndarray:
+    """Bradley–Terry strengths of ``replicates`` resamples of the deals: (B, K) float64.
+
+    ``deal_wins``: (D, K, K) float64 per-deal win counts; ``strata``: (D,) int64 (see
+    ``resample_deals``). A deal is resampled whole: all its seatings, in every pairing that played
+    it, because they share the deal's chance and are not independent games.
+    """
+    d, k, _ = deal_wins.shape
+    total = deal_wins.sum(axis=0)
+    compared = (total + total.T) > 0
+    centre = fit_bradley_terry(total, prior, anchor, compared)
+    weights = resample_deals(strata, replicates, seed).astype(np.float64)
+    resampled = (weights @ deal_wins.reshape(d, k * k)).reshape(replicates, k, k)
+    return np.stack([fit_bradley_terry(w, prior, anchor, compared, start=centre) for w in resampled])
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """Bradley–Terry ratings of one player count in Elo points, with their bootstrap replicates."""
+
+    n_players: int
+    strategies: tuple[str, ...]
+    elo: np.ndarray  # (K,) float64
+    samples: np.ndarray  # (B, K) float64, one row per bootstrap replicate
+    comparisons: np.ndarray  # (K,) int64 decided comparisons each strategy took part in
+    confidence: float
+    anchor: str | None  # the strategy rated 0, or None for mean 0
+
+    def interval(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Percentile interval of bootstrap ``values`` ((B,) or (B, K) float64) along the replicates."""
+        tail = (1 - self.confidence) / 2
+        return np.quantile(values, tail, axis=0), np.quantile(values, 1 - tail, axis=0)
+
+    def difference(self, a: str, b: str) -> tuple[float, float, float]:
+        """Rating of ``b`` minus rating of ``a`` with its bootstrap interval."""
+        i, j = self.strategies.index(a), self.strategies.index(b)
+        low, high = self.interval(self.samples[:, j] - self.samples[:, i])
+        return float(self.elo[j] - self.elo[i]), float(low), float(high)
+
+    def table(self) -> pd.DataFrame:
+        """One row per strategy: rating, interval (relative to the anchor, whose interval is a point)
+        and the number of decided comparisons it took part in."""
+        low, high = self.interval(self.samples)
+        return pd.DataFrame({"n_players": self.n_players, "strategy": list(self.strategies), "rating": self.elo,
+                             "low": low, "high": high, "comparisons": self.comparisons})
+
+
+def bradley_terry_ratings(results, order: Sequence[str] | None = None, anchor: str | None = "first",
+                          confidence: float = 0.95, replicates: int = 1000, seed: int = 0,
+                          prior: float = 1.0) -> list[Ratings]:
+    """Ratings per player count from every pair of seats of every game (an n-player game gives
+    n (n - 1) / 2 comparisons), with percentile intervals from a bootstrap over deals.
+
+    ``anchor``: "first" (the first strategy of ``order`` rated 0), "mean" (mean 0) or a strategy.
+    """
+    frame = _frame(results)
+    pairs = comparisons(frame)
+    out = []
+    for n in sorted(frame["n_players"].unique().to_list()):
+        pairs_n = pairs.filter(pl.col("n_players") == n)
+        names = _order(frame.filter(pl.col("n_players") == n), order)
+        anchor_name = None if anchor == "mean" else names[0] if anchor == "first" else anchor
+        if anchor_name is not None and anchor_name not in names:
+            raise ValueError(f"anchor {anchor_name!r} did not play at {n} players")
+        fixed = None if anchor_name is None else names.index(anchor_name)
+        wins, strata = deal_win_counts(pairs_n, names)
+        total = wins.sum(axis=0)
+        theta = fit_bradley_terry(total, prior, fixed)
+        samples = bootstrap_bradley_terry(wins, strata, replicates, seed, prior, fixed) if replicates else \
+            np.tile(theta, (1, 1))
+        out.append(Ratings(int(n), tuple(names), theta * ELO, samples * ELO,
+                           (total + total.T).sum(axis=1).astype(np.int64), confidence, anchor_name))
+    return out
+
+
+# --- neighbours in the list
+
+
+def neighbours(pair_table: pd.DataFrame, ratings: Sequence[Ratings], order: Sequence[str],
+               alpha: float = 0.05) -> pd.DataFrame:
+    """Each strategy against the one after it in ``order`` (the rungs of a ladder): games, the
+    share in which the later one finished ahead with its interval and p-value, whether that differs
+    from 50 % at ``alpha``, and the rating difference (later minus earlier) with its interval."""
+    rows = []
+    for r in ratings:
+        names = [s for s in order if s in r.strategies]
+        for lower, upper in zip(names, names[1:], strict=False):
+            match = pair_table[(pair_table["n_players"] == r.n_players) & (pair_table["a"] == upper)
+                               & (pair_table["b"] == lower)]
+            diff, diff_low, diff_high = r.difference(lower, upper)
+            row = {"n_players": r.n_players, "lower": lower, "upper": upper, "games": 0, "share": math.nan,
+                   "low": math.nan, "high": math.nan, "p_value": math.nan, "significant": False,
+                   "rating_difference": diff, "difference_low": diff_low, "difference_high": diff_high}
+            if len(match):
+                m = match.iloc[0]
+                row.update(games=int(m["games"]), share=float(m["share"]), low=float(m["low"]),
+                           high=float(m["high"]), p_value=float(m["p_value"]),
+                           significant=bool(m["p_value"] < alpha))
+            rows.append(row)
+    return pd.DataFrame(rows, columns=["n_players", "lower", "upper", "games", "share", "low", "high", "p_value",
+                                       "significant", "rating_difference", "difference_low", "difference_high"])

@@ -1,0 +1,245 @@
+"""The tournament report: Markdown, two charts, every number as JSON, and the spec.
+
+``write_report(summary, directory)`` writes::
+
+    README.md         what was played, the spec, standings, pairwise matrix, ratings,
+                      neighbour comparisons, games and run id per pairing, versions and git sha
+    ratings.png       ratings with interval bars (reports.charts.ratings_chart)
+    pairwise.png      heatmap of the win matrix (reports.charts.pairwise_heatmap)
+    summary.json      all numbers, machine-readable
+    tournament.toml   the resolved tournament spec
+
+Each file is written atomically. The summary is plain data (frames and dicts), built by
+``experiments.tournament.summarise`` from the stored results.
+"""
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+import tomli_w
+
+from experiments.store import RunStoreError, write_atomic, write_json, write_toml
+from reports.charts import pairwise_heatmap, ratings_chart
+
+__all__ = ["TournamentSummary", "markdown", "neighbour_sentence", "write_report"]
+
+
+@dataclass(frozen=True)
+class TournamentSummary:
+    """Everything a tournament report says, as data."""
+
+    name: str
+    tournament_id: str
+    description: str
+    directory: str
+    spec: dict  # the resolved spec, as in tournament.toml
+    strategies: list[str]  # as listed in the spec (the order of every table; the first is the anchor)
+    strategy_ids: dict[str, str]  # listed id -> canonical id in the results
+    standings: pd.DataFrame  # ratings.standings
+    pairwise: pd.DataFrame  # ratings.pairwise
+    ratings: pd.DataFrame  # Ratings.table() of every player count
+    neighbours: pd.DataFrame  # ratings.neighbours
+    pairings: pd.DataFrame  # n_players, strategies, games, run_id, seconds
+    provenance: dict  # distinct versions, git, rules versions and data hashes of the runs
+    settings: dict = field(default_factory=dict)  # confidence, bootstrap replicates and seed, prior, anchor
+
+    def to_json(self) -> dict:
+        """Every number, with NaN as null."""
+        frames = {key: _records(getattr(self, key))
+                  for key in ("standings", "pairwise", "ratings", "neighbours", "pairings")}
+        return {"name": self.name, "tournament_id": self.tournament_id, "description": self.description,
+                "directory": self.directory, "strategies": self.strategies, "strategy_ids": self.strategy_ids,
+                "settings": self.settings, "spec": self.spec, **frames, "provenance": self.provenance}
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    out = []
+    for row in frame.to_dict(orient="records"):
+        out.append({k: (None if isinstance(v, float) and math.isnan(v) else v.item() if hasattr(v, "item") else v)
+                    for k, v in row.items()})
+    return out
+
+
+# --- formatting
+
+
+def _pct(x: float) -> str:
+    return "–" if x is None or math.isnan(x) else f"{100 * x:.1f} %"
+
+
+def _interval(low: float, high: float, digits: int = 1, scale: float = 1.0) -> str:
+    if math.isnan(low) or math.isnan(high):
+        return "–"
+    return f"[{scale * low:.{digits}f}, {scale * high:.{digits}f}]"
+
+
+def _p(p: float, name: str = "p") -> str:
+    if math.isnan(p):
+        return "–"
+    return f"{name} < 0.001" if p < 0.001 else f"{name} = {p:.3f}"
+
+
+def _table(headers: list[str], rows: list[list]) -> str:
+    cell = lambda v: str(v).replace("|", "\\|")  # noqa: E731
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _level(confidence: float) -> str:
+    return f"{100 * (1 - confidence):g} %"
+
+
+def neighbour_sentence(row: dict, confidence: float = 0.95) -> str:
+    """One sentence on a strategy and the next one in the list: head-to-head share, whether it
+    differs from 50 % at the test level, and the rating difference."""
+    lower, upper, n = row["lower"], row["upper"], row["n_players"]
+    level = _level(confidence)
+    rating = (f"Rating difference {row['rating_difference']:+.0f} Elo "
+              f"{_interval(row['difference_low'], row['difference_high'], 0)}.")
+    if not row["games"]:
+        return f"**{upper}** vs **{lower}** ({n} players): they did not meet in a game. {rating}"
+    verdict = "significant" if row["significant"] else "not significant"
+    return (f"**{upper}** vs **{lower}** ({n} players, {row['games']:,} games): {upper} finished ahead in "
+            f"{_pct(row['share'])} {_interval(row['low'], row['high'], 1, 100)}; the difference from 50 % is "
+            f"{verdict} at {level} (two-sided exact binomial test, {_p(row['p_value'])}). {rating}")
+
+
+def _standings_md(s: pd.DataFrame) -> str:
+    rows = [[r.n_players, r.strategy, f"{r.games:,}", f"{_pct(r.win_rate)} {_interval(r.win_low, r.win_high, 1, 100)}",
+             r.tie_break_wins, f"{r.mean_vp:.1f} {_interval(r.vp_low, r.vp_high)}",
+             f"{r.mean_rank:.2f} {_interval(r.rank_low, r.rank_high, 2)}"] for r in s.itertuples()]
+    return _table(["players", "strategy", "games", "win rate [95 % CI]", "tie-break wins", "mean VP [95 % CI]",
+                   "mean rank [95 % CI]"], rows)
+
+
+def _matrix_md(pairwise: pd.DataFrame, order: list[str], n: int) -> str:
+    rows_n = pairwise[pairwise["n_players"] == n]
+    cells = {(r.a, r.b): r for r in rows_n.itertuples()}
+    present = [s for s in order if s in set(rows_n["a"])]
+    rows = []
+    for a in present:
+        row = [a]
+        for b in present:
+            r = cells.get((a, b))
+            if a == b:
+                row.append("—")
+            elif r is None:
+                row.append("·")
+            else:
+                mark = "*" if r.significant else ""
+                row.append(f"{_pct(r.share)}{mark} {_interval(r.low, r.high, 1, 100)}")
+        rows.append(row)
+    return _table(["ahead of →"] + present, rows)
+
+
+def _pairs_md(pairwise: pd.DataFrame, order: list[str]) -> str:
+    position = {s: i for i, s in enumerate(order)}
+    once = pairwise[pairwise["a"].map(position) < pairwise["b"].map(position)]
+    rows = [[r.n_players, r.a, r.b, f"{r.games:,}", f"{r.ahead:,}", f"{r.behind:,}",
+             f"{_pct(r.share)} {_interval(r.low, r.high, 1, 100)}", _p(r.p_value), _p(r.q_value, "q"),
+             "yes" if r.significant else "no"] for r in once.itertuples()]
+    return _table(["players", "a", "b", "games", "a ahead", "b ahead", "a's share [95 % CI]", "binomial test",
+                   "Benjamini–Hochberg", "significant"], rows)
+
+
+def _ratings_md(ratings: pd.DataFrame) -> str:
+    rows = [[r.n_players, r.strategy, f"{r.rating:+.0f}", _interval(r.low, r.high, 0), f"{r.comparisons:,}"]
+            for r in ratings.itertuples()]
+    return _table(["players", "strategy", "rating (Elo)", "95 % interval", "comparisons"], rows)
+
+
+def _perfect_records(pairwise: pd.DataFrame, order: list[str]) -> list[str]:
+    """A warning for pairs in which one side never finished ahead: there the rating gap is set
+    by the pseudo-game prior and the number of games, and no resample can show how large it is."""
+    position = {s: i for i, s in enumerate(order)}
+    perfect = pairwise[(pairwise["share"] == 1) & (pairwise["games"] > 0)]
+    if perfect.empty:
+        return []
+    pairs = ", ".join(f"{r.a} over {r.b} ({r.n_players} players, {r.ahead:,} of {r.ahead + r.behind:,})"
+                      for r in perfect.sort_values(["n_players", "a"], key=lambda c: c.map(position)
+                                                   if c.name == "a" else c).itertuples())
+    return [f"Perfect records: {pairs}. The rating gap of such a pair is a lower bound set by the prior and the "
+            f"number of games, and its interval understates the uncertainty.", ""]
+
+
+def markdown(summary: TournamentSummary) -> str:
+    """The report's README.md."""
+    spec, st = summary.spec, summary.settings
+    conf = st.get("confidence", 0.95)
+    caps = spec["run"].get("games_for", {})
+    lines = [f"# Tournament {summary.name}", ""]
+    if summary.description:
+        lines += [summary.description, ""]
+    lines += [
+        "## What was played", "",
+        f"- Game: `{spec['game']['id']}` with {', '.join(str(n) for n in spec['game']['players'])} players"
+        + (f", parameters `{spec['game']['params']}`" if spec["game"].get("params") else "")
+        + (f", data overrides `{spec['game']['data']}`" if spec["game"].get("data") else ""),
+        "- Strategies (in list order; the rating anchor is the first): "
+        + ", ".join(f"`{s}` ({summary.strategy_ids.get(s, s)})" for s in summary.strategies),
+        f"- Pairings: `{spec['tournament']['pairings']}`; {spec['run']['games']:,} games per pairing and player count"
+        + ("; at most " + ", ".join(f"{v:,} for pairings with `{k}`" for k, v in caps.items()) if caps else ""),
+        f"- Every deal is played in every seating of its pairing, and all pairings share the deals "
+        f"(seed {spec['run']['seed']}, tier `{spec['run']['tier']}`).",
+        f"- Results: `{summary.directory}` (tournament id `{summary.tournament_id}`)", "",
+        "## Standings", "",
+        "A win is rank 1 after the rules' tie-break; *tie-break wins* counts wins with equal VP. Intervals: Wilson "
+        "(win rate) and t (means). Pooled over every game a strategy played, so they also reflect whom it met.", "",
+        _standings_md(summary.standings), "",
+        "## Pairwise", "",
+        "Share of the games with both strategies in which the row strategy finished ahead of the column strategy "
+        f"(2 players: the head-to-head win rate), with its Wilson interval; `*`: different from 50 % at "
+        f"{_level(conf)} (two-sided exact binomial test); `·`: never met.", "",
+    ]
+    for n in sorted(summary.pairwise["n_players"].unique()):
+        lines += [f"### {n} players", "", _matrix_md(summary.pairwise, summary.strategies, n), ""]
+    lines += ["Every pair once (q: Benjamini–Hochberg over the pairs of a player count):", "",
+              _pairs_md(summary.pairwise, summary.strategies), "",
+              "## Ratings", "",
+              f"Bradley–Terry strengths fitted by maximum likelihood to every pair of seats of every game, in Elo "
+              f"points (400·log10 of the strength ratio; +200 means finishing ahead about 76 % of the time), "
+              f"`{st.get('anchor')}` = 0. Each compared pair gets {st.get('prior_games', 1):g} pseudo-game split "
+              f"half and half, which keeps a strategy that never loses finite. Intervals: "
+              f"{100 * conf:g} % percentile bootstrap with {st.get('bootstrap_replicates', 0):,} resamples of "
+              f"the deals (seed {st.get('bootstrap_seed')}; all games of a deal stay together, in every pairing), "
+              f"relative to the anchor, whose interval is a point.", "",
+              _ratings_md(summary.ratings), ""] + _perfect_records(summary.pairwise, summary.strategies) + [
+              "![ratings](ratings.png)", "",
+              "## Neighbours in the list", ""]
+    lines += [f"- {neighbour_sentence(row, conf)}" for row in summary.neighbours.to_dict(orient="records")]
+    lines += ["", "![pairwise](pairwise.png)", "", "## Pairings", "",
+              _table(["players", "strategies", "games", "run id", "seconds"],
+                     [[r.n_players, r.strategies, f"{r.games:,}", f"`{r.run_id}`", r.seconds]
+                      for r in summary.pairings.itertuples()]), "",
+              "## Provenance", ""]
+    prov = summary.provenance
+    for git in prov.get("git", []):
+        git = git or {}
+        lines.append(f"- git sha `{git.get('sha')}`" + (" (uncommitted changes)" if git.get("dirty") else ""))
+    for versions in prov.get("versions", []):
+        lines.append("- versions: " + ", ".join(f"{k} {v}" for k, v in (versions or {}).items()))
+    lines.append(f"- rules versions: {', '.join(map(str, prov.get('rules_versions', [])))}; component data hashes: "
+                 f"{', '.join(f'`{h}`' for h in prov.get('data_hashes', []))}")
+    lines += ["", "## Spec", "", "```toml", tomli_w.dumps(spec).rstrip(), "```", ""]
+    return "\n".join(lines)
+
+
+def write_report(summary: TournamentSummary, directory: str | Path) -> Path:
+    """Write README.md, ratings.png, pairwise.png, summary.json and tournament.toml into ``directory``."""
+    directory = Path(directory)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunStoreError(f"cannot write the report to {directory}: {exc.strerror or exc}") from None
+    text = markdown(summary)
+    write_atomic(directory / "README.md", lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))
+    for name, figure in (("ratings.png", ratings_chart(summary.ratings, summary.strategies)),
+                         ("pairwise.png", pairwise_heatmap(summary.pairwise, summary.strategies))):
+        write_atomic(directory / name, lambda tmp, figure=figure: figure.savefig(tmp, format="png", dpi=120))
+    write_json(directory / "summary.json", json.loads(json.dumps(summary.to_json(), default=str)))
+    write_toml(directory / "tournament.toml", summary.spec)
+    return directory
