@@ -73,12 +73,13 @@ def games() -> None:
 
 @app.command()
 def strategies(game_id: GameArg = "carpe_diem") -> None:
-    """List the strategies available for a game."""
-    from strategies import available_strategies
+    """List the strategies available for a game: description and non-zero feature weights."""
+    from strategies import strategy_rows
 
-    game = make_game(game_id)
-    for entry in available_strategies(game.name):
-        out.print(f"  {entry.name:<12} {entry.summary}", highlight=False)
+    table = Table("strategy", "description", "weights (non-zero)", show_lines=True)
+    for name, summary, weights in strategy_rows(make_game(game_id)):
+        table.add_row(name, summary, "  ".join(f"{k}={v}" for k, v in weights.items()) or "-")
+    out.print(table)
 
 
 @app.command()
@@ -187,6 +188,47 @@ def simulate(
     _print_seat_table(load(report.run_dir), f"{game.id}: {n_games:,} games, seed {seed}")
     out.print(f"results: {report.run_dir}  ({report.games_played:,} games played now in {report.seconds:.1f} s)",
               highlight=False)
+
+
+@app.command()
+def tune(
+    base: Annotated[str, typer.Argument(metavar="BASE_WEIGHTS",
+                                        help="Weights file to start from, or a weight strategy id such as greedy.")],
+    out_path: Annotated[str, typer.Option("--out", help="Weights file to write the tuned weights to.")],
+    against: Annotated[str, typer.Option("--against", help="Opponent strategy id, in every other seat.")] = "greedy",
+    game_id: Annotated[str, typer.Option("--game", help="Game id.")] = "carpe_diem",
+    players: Annotated[int, typer.Option("--players", "-p", help="Player count.")] = 2,
+    n_games: Annotated[int, typer.Option("--games", "-n", help="Games per tried weight vector.", min=1)] = 2000,
+    rounds: Annotated[int, typer.Option("--rounds", "-r", help="Rounds over every tuned feature.", min=1)] = 3,
+    seed: SeedOpt = 1,
+    features_: Annotated[str | None, typer.Option("--features", help="Comma-separated features to tune "
+                                                  "(default: every feature).")] = None,
+    min_gain: Annotated[float, typer.Option("--min-gain", help="Win-rate gain a move needs to be kept.")] = 0.0,
+    validate: Annotated[int, typer.Option("--validate", help="Then play this many games on a fresh seed "
+                                          "against the opponent and report the win rate.", min=0)] = 0,
+    description: Annotated[str | None, typer.Option("--description", help="Description for the file.")] = None,
+) -> None:
+    """Tune weights against a fixed opponent (coordinate search on paired deals) and write them."""
+    from experiments.tune import run_tune
+
+    def step(s) -> None:
+        mark = "  [green]kept[/green]" if s.accepted else ""
+        out.print(f"round {s.round + 1}  {s.feature:<22} {s.old:>5} -> {s.new:<5} win {s.match.win_rate:6.1%}"
+                  f"  (bar {s.bar:.1%}){mark}", highlight=False)
+
+    def done_round(r, match) -> None:
+        out.print(f"[bold]round {r + 1}: win rate {match.win_rate:.1%} on its {match.games:,} tuning games, "
+                  f"VP margin {match.vp_margin:+.1f}[/bold]", highlight=False)
+
+    features = [f.strip() for f in features_.split(",") if f.strip()] if features_ else None
+    report = run_tune(base, against, game_id, players, n_games, rounds, seed, features, min_gain, out_path,
+                      description, validate, on_step=step, on_round=done_round)
+    out.print(f"wrote {out_path}: {len(report.weights)} non-zero weights", highlight=False)
+    if report.validation is not None:
+        m = report.validation
+        lo, hi = m.interval()
+        out.print(f"validation (seed {report.validation_seed}): win rate {m.win_rate:.1%} [{lo:.1%}, {hi:.1%}] "
+                  f"over {m.games:,} games against {against}, VP margin {m.vp_margin:+.1f}", highlight=False)
 
 
 @app.command()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from sim.errors import BgsimError, StrategyError
 from sim.registry import parse_id
 
-__all__ = ["available_strategies", "make_strategy", "register_strategy"]
+__all__ = ["available_strategies", "make_strategy", "register_strategy", "strategy_rows"]
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,8 @@ def make_strategy(strategy_id: str, game):
     _load_builtin()
     text = strategy_id.strip()
     prefix, _, rest = text.partition("/")
-    if rest:
+    if rest and prefix.strip().isidentifier():  # a game prefix, not a slash inside file='dir/my.toml'
+        prefix = prefix.strip()
         if prefix != game.name:
             raise StrategyError(f"strategy {strategy_id!r} is for {prefix!r}, not {game.name!r}")
         text = rest
@@ -51,6 +52,21 @@ def make_strategy(strategy_id: str, game):
         known = ", ".join(e.name for e in available_strategies(game.name))
         raise StrategyError(f"unknown strategy {strategy_id!r} for {game.name} (known: {known})")
     return entry.factory(game, **params)
+
+
+def strategy_rows(game) -> list[tuple[str, str, dict[str, int]]]:
+    """(name, description, non-zero weights by feature) of every strategy for ``game``; a
+    strategy whose weights come from its id (``weights``) or that has none lists no weights."""
+    rows = []
+    for entry in available_strategies(game.name):
+        weights = {}
+        if entry.name != "weights":
+            strategy = entry.factory(game)
+            values = getattr(strategy, "weights", None)
+            if values is not None:
+                weights = {n: int(w) for n, w in zip(game.feature_names, values, strict=True) if w != 0}
+        rows.append((entry.name, entry.summary, weights))
+    return rows
 
 
 def _load_builtin() -> None:

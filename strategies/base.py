@@ -11,7 +11,7 @@ from sim.errors import StrategyError
 from sim.policy import first_best_row
 from sim.rng import below
 
-__all__ = ["RandomStrategy", "WeightStrategy", "load_weights"]
+__all__ = ["RandomStrategy", "WeightStrategy", "load_weights", "weights_from"]
 
 
 @dataclass(frozen=True)
@@ -62,26 +62,63 @@ class WeightStrategy:
         return CompiledPolicy(POLICY_WEIGHTS, self.weights)
 
 
-def load_weights(path: Path, feature_names: tuple[str, ...], overrides: dict | None = None) -> tuple[np.ndarray, str]:
-    """(F,) int64 weights from a TOML file ``[weights] name = integer``, then ``overrides``.
+def load_weights(path: str | Path, feature_names: tuple[str, ...], overrides: dict | None = None,
+                 label: str | None = None) -> tuple[np.ndarray, str]:
+    """(F,) int64 weights from a TOML file ``[weights] name = number``, then ``overrides``.
 
-    Unknown feature names and non-integer values are one-line StrategyErrors naming the entry.
+    Errors are one-line StrategyErrors that name the file (``label``, default its name) and the
+    entry, so a designer editing a copy sees at once which line to fix.
     """
+    label = label or Path(path).name
     try:
         doc = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise StrategyError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except tomllib.TOMLDecodeError as exc:
-        raise StrategyError(f"{Path(path).name}: not valid TOML ({exc})") from None
+        raise StrategyError(f"{label}: not valid TOML ({exc})") from None
     table = doc.get("weights")
     if not isinstance(table, dict):
-        raise StrategyError(f"{Path(path).name}: missing [weights] table")
-    weights = np.zeros(len(feature_names), dtype=np.int64)
-    for source, entries in ((Path(path).name, table), ("strategy id", overrides or {})):
-        for name, value in entries.items():
-            if name not in feature_names:
-                raise StrategyError(f"{source}: weights.{name}: unknown feature (see `bgsim features`)")
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise StrategyError(f"{source}: weights.{name}: must be an integer, got {value!r}")
-            weights[feature_names.index(name)] = value
-    return weights, str(doc.get("description", ""))
+        raise StrategyError(f"{label}: missing [weights] table")
+    description = doc.get("description", "")
+    if not isinstance(description, str):
+        raise StrategyError(f"{label}: description must be a string, got {description!r}")
+    weights = weights_from(table, feature_names, label)
+    if overrides:
+        weights = weights_from(overrides, feature_names, "strategy id", weights)
+    return weights, description
+
+
+def weights_from(entries: dict, feature_names: tuple[str, ...], source: str,
+                 base: np.ndarray | None = None) -> np.ndarray:
+    """(F,) int64 weights: ``base`` (default all 0) with ``entries`` (feature name -> number) set.
+
+    Weights are integers, so every tier sums exactly the same row values. A float is accepted
+    when it is a whole number (``10.0``); anything else (a fraction, a string, a boolean, a
+    table) is an error naming ``source`` and the entry.
+    """
+    weights = np.zeros(len(feature_names), dtype=np.int64) if base is None else base.copy()
+    for name, value in entries.items():
+        where = f"{source}: weights.{name}"
+        if name not in feature_names:
+            raise StrategyError(f"{where}: unknown feature (see bgsim features)")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise StrategyError(f"{where}: must be an integer, got {_kind(value)}")
+        if isinstance(value, float) and not value.is_integer():
+            raise StrategyError(f"{where}: must be an integer (weights are whole numbers), got {value!r}")
+        if abs(value) > MAX_WEIGHT:
+            raise StrategyError(f"{where}: {int(value)} is outside +-{MAX_WEIGHT:,}")
+        weights[feature_names.index(name)] = int(value)
+    return weights
+
+
+MAX_WEIGHT = 1 << 30  # far beyond any sensible weight; keeps every row value inside int64
+
+
+def _kind(value) -> str:
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    return repr(value)

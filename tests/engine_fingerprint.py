@@ -28,7 +28,9 @@ from strategies import make_strategy
 STORED = Path(__file__).with_name("engine_fingerprint.json")
 
 # Only the state fields that existed when the hashes were recorded are hashed, so fields added
-# later (caches, scratch) do not change the fingerprint.
+# later (caches, scratch) do not change the fingerprint. Likewise for feature columns: random
+# weights are drawn for the first N_BASE_FEATURES columns as before (later columns weigh 0), and
+# tables hash those columns only; the ``*_all`` scenarios draw weights for every column.
 BASE_STATE_SIZE = 3494
 
 PARAM_VARIANTS = {
@@ -55,7 +57,7 @@ def _digest(*arrays) -> str:
 
 def _policies(game, mode: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """(P,) int64 policy kinds and (P, F) int64 weights for one game of ``mode``."""
-    from sim.games.carpe_diem.features import N_FEATURES
+    from sim.games.carpe_diem.features import N_BASE_FEATURES, N_FEATURES
 
     n = game.n_players
     greedy = np.asarray(make_strategy("greedy", game).weights, dtype=np.int64)
@@ -67,10 +69,16 @@ def _policies(game, mode: str, rng: np.random.Generator) -> tuple[np.ndarray, np
             weights[seat] = greedy
         elif mode == "random" or mode == "mixed":
             kinds[seat] = POLICY_RANDOM
-        elif mode == "small_weights":  # many ties; every feature, including the movement ones
+        elif mode == "small_weights":  # many ties; every base feature, including the movement ones
+            kinds[seat] = POLICY_WEIGHTS
+            weights[seat, :N_BASE_FEATURES] = rng.integers(-2, 3, N_BASE_FEATURES)
+        elif mode == "large_weights":
+            kinds[seat] = POLICY_WEIGHTS
+            weights[seat, :N_BASE_FEATURES] = rng.integers(-50, 51, N_BASE_FEATURES)
+        elif mode == "small_weights_all":
             kinds[seat] = POLICY_WEIGHTS
             weights[seat] = rng.integers(-2, 3, N_FEATURES)
-        elif mode == "large_weights":
+        elif mode == "large_weights_all":
             kinds[seat] = POLICY_WEIGHTS
             weights[seat] = rng.integers(-50, 51, N_FEATURES)
     return kinds, weights
@@ -102,6 +110,9 @@ def compiled_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
 
 def table_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
     """Hash of every candidate table (kind, seat, features, actions) of games played per decision."""
+    from sim.games.carpe_diem.features import N_BASE_FEATURES
+
+    columns = slice(None) if mode.endswith("_all") else slice(0, N_BASE_FEATURES)
     rng = np.random.default_rng(seed)
     h = hashlib.sha256()
     for g in range(n_games):
@@ -113,7 +124,7 @@ def table_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
 
         while not game.is_over(state):
             table = game.decision(state)
-            h.update(_digest(np.array([table.kind, table.seat]), table.features, table.actions).encode())
+            h.update(_digest(np.array([table.kind, table.seat]), table.features[:, columns], table.actions).encode())
             seat = table.seat
             if kinds[seat] == POLICY_RANDOM:
                 row = int(below(streams, seat, len(table)))
@@ -146,16 +157,18 @@ def fingerprints(scale: float = 1.0) -> dict[str, str]:
     result = {}
     for players in (2, 3, 4):
         game = make_game("carpe_diem", n_players=players)
-        for mode in ("greedy", "random", "mixed", "small_weights", "large_weights"):
+        for mode in ("greedy", "random", "mixed", "small_weights", "large_weights", "small_weights_all",
+                     "large_weights_all"):
             result[f"compiled/{players}p/{mode}"] = compiled_fingerprint(game, mode, n(300), 10 + players)
-        for mode in ("greedy", "random", "small_weights"):
+        for mode in ("greedy", "random", "small_weights", "small_weights_all"):
             result[f"tables/{players}p/{mode}"] = table_fingerprint(game, mode, n(7), 20 + players)
         result[f"log/{players}p/mixed"] = log_fingerprint(game, "mixed", n(5), 30 + players)
     for name, params in PARAM_VARIANTS.items():
         game = make_game("carpe_diem", n_players=4, **params)
-        for mode in ("greedy", "random", "small_weights"):
+        for mode in ("greedy", "random", "small_weights", "small_weights_all"):
             result[f"variant/{name}/{mode}"] = compiled_fingerprint(game, mode, n(60), 40)
         result[f"variant/{name}/tables"] = table_fingerprint(game, "small_weights", n(2), 50)
+        result[f"variant/{name}/tables_all"] = table_fingerprint(game, "small_weights_all", n(2), 50)
     return result
 
 

@@ -29,6 +29,27 @@ def test_compiled_and_per_decision_tiers_play_identical_games(n_players, mix):
         assert (fast.log == slow.log).all()
 
 
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_random_weights_on_every_feature_play_identical_games_in_every_tier(n_players):
+    """The planning columns (next_scoring, frame_vp_open, rival_distance, planned_reward,
+    fountain_open) are summed by the compiled loop without tables: same rows as the tables."""
+    from sim.games.carpe_diem.features import FEATURE_NAMES, N_BASE_FEATURES
+    from strategies.base import WeightStrategy
+
+    game = make_game("carpe_diem", n_players=n_players)
+    rng = np.random.default_rng(n_players)
+    for seed in range(3):
+        seats = []
+        for k in range(n_players):
+            weights = rng.integers(-20, 21, len(FEATURE_NAMES))
+            weights[N_BASE_FEATURES:] = rng.integers(1, 40, len(FEATURE_NAMES) - N_BASE_FEATURES)
+            seats.append(WeightStrategy(f"w{k}", weights))
+        fast = play_game(game, seats, game_seeds(seed), log=True)
+        slow = play_game(game, seats, game_seeds(seed), log=True, compiled=False, validate=True)
+        assert (fast.state == slow.state).all()
+        assert (fast.log == slow.log).all()
+
+
 def test_an_illegal_action_raises_with_seeds_step_and_action():
     game = make_game("carpe_diem", n_players=2)
 

@@ -10,6 +10,17 @@ the rules (no look-ahead beyond the current build or the current pass scoring):
   cards one after the other, each with its most valuable (b, k), valuing VP, steps, coins,
   bread and goods at 1 each and the penalty at -4; FULFIL and PAYMENT rows describe exactly
   that choice.
+
+The planning columns look a little further, still without simulating anyone else:
+
+* ``next_scoring``: one disc scores one pair of cards per pass scoring (CD-SCORING-3..5), so a
+  build is worth to the next scoring what it adds to the best free live disc space (the value
+  of its better card order, as in the DISC rows, in units of 1 per VP, step, coin and bread,
+  minus what is paid), not the sum over every card beside a free space (``card_value``).
+  Opponents who score first (CD-SCORING-2) may still take that space.
+* ``frame_vp_open``: frame tasks (CD-END-6) an incomplete feature already touches the line of.
+* ``rival_distance``, ``planned_reward``, ``fountain_open``: the only columns that tell the rows
+  of D01 (before the tiles are revealed, AMB-14), D05 and an early D07 apart.
 """
 
 __all__ = ["FEATURE_NAMES", "FEATURE_DOCS", "N_FEATURES"]
@@ -47,6 +58,12 @@ _FEATURES = (
     ("penalties", "-4 VP penalties (unfulfilled cards)"),
     ("fulfilments", "scoring-card fulfilments"),
     ("depot_tiles", "tiles visible in the depot beside the space (D01 after reveal, TURN)"),
+    # Planning columns, appended so the columns above keep their indices.
+    ("next_scoring", "change of the best free disc space's plan value at the next pass scoring"),
+    ("frame_vp_open", "VP of frame tasks not yet met that the incomplete features built on would meet"),
+    ("rival_distance", "D01: steps from the space to the nearest other patrician (0 if none stands)"),
+    ("planned_reward", "D05: 1 for the reward the fixed order of AMB-11 resolves next"),
+    ("fountain_open", "D07: 2 VP per incomplete feature of a kept fountain card's type in the district"),
 )
 
 FEATURE_NAMES = tuple(name for name, _ in _FEATURES)
@@ -58,4 +75,8 @@ N_FEATURES = len(FEATURE_NAMES)
  F_CHIMNEYS, F_VILLAS, F_LANDSCAPES, F_LODGINGS, F_SMALL, F_VILLA_VP, F_VILLA_OPEN, F_FRAME_VP,
  F_FOUNTAIN_VP, F_CARD_VALUE, F_CARD_GOODS, F_VP, F_STEPS, F_COINS, F_BREAD, F_GOODS,
  F_GOODS_LOST, F_COINS_PAID, F_BREAD_PAID, F_CRAFTSMAN, F_FOUNTAIN_DRAWS, F_PENALTIES,
- F_FULFILMENTS, F_DEPOT_TILES) = range(N_FEATURES)
+ F_FULFILMENTS, F_DEPOT_TILES, F_NEXT_SCORING, F_FRAME_OPEN, F_RIVAL_DISTANCE, F_PLANNED_REWARD,
+ F_FOUNTAIN_OPEN) = range(N_FEATURES)
+
+# Features that existed before the planning columns (engine fingerprints draw weights for these).
+N_BASE_FEATURES = F_NEXT_SCORING

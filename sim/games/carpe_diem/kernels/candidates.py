@@ -83,7 +83,9 @@ from sim.games.carpe_diem.features import (
     F_DARK,
     F_DEPOT_TILES,
     F_FOUNTAIN_DRAWS,
+    F_FOUNTAIN_OPEN,
     F_FOUNTAIN_VP,
+    F_FRAME_OPEN,
     F_FRAME_VP,
     F_FULFILMENTS,
     F_GOODS,
@@ -91,8 +93,11 @@ from sim.games.carpe_diem.features import (
     F_LANDSCAPES,
     F_LODGINGS,
     F_MATCHED,
+    F_NEXT_SCORING,
     F_OPEN_ADDED,
     F_PENALTIES,
+    F_PLANNED_REWARD,
+    F_RIVAL_DISTANCE,
     F_SMALL,
     F_STEPS,
     F_STORE,
@@ -126,6 +131,29 @@ from sim.games.carpe_diem.kernels.cards import (
     resources,
     row_allowed,
 )
+from sim.games.carpe_diem.kernels.context import (
+    CTX_SIZE,
+    X_AFTER,
+    X_COUNTS,
+    X_DELTA,
+    X_FIRST,
+    X_FOUNTAIN_VP,
+    X_GOODS,
+    X_GOODS_GAIN,
+    X_GREEN,
+    X_GREEN_ANY,
+    X_GREEN_K,
+    X_GREEN_MASK,
+    X_GREEN_N,
+    X_GREEN_UNITS,
+    X_LAST,
+    X_N_FRONTIER,
+    X_OPEN_TASK_TYPES,
+    X_POS,
+    X_RED_WANTS,
+    X_SEALS,
+    X_TILE_CODE,
+)
 from sim.games.carpe_diem.kernels.district import (
     R_CHIMNEYS,
     R_MATCHED,
@@ -137,12 +165,14 @@ from sim.games.carpe_diem.kernels.district import (
     edge_code,
     forbidden_edges,
     new_task_vp,
+    open_features,
     probe_fitting,
     shovel_cell,
     task_type,
     villa_vp,
 )
-from sim.games.carpe_diem.kernels.flow import payment_range
+from sim.games.carpe_diem.kernels.flow import payment_range, reward_rank
+from sim.games.carpe_diem.kernels.outlook import next_scoring, reset_outlook
 from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
 from sim.games.carpe_diem.params import (
     PR_BREAD_TARGET_TILES,
@@ -207,29 +237,6 @@ from sim.games.carpe_diem.tables import (
 # Worst case: 16 movement options x 4 tiles x (36 cells x 4 rotations + store).
 MAX_ROWS = 16 * DEPOT_SIZE * (N_CELLS * 4 + 1)
 N_MOVES_MAX = 16
-
-# Context shared by every placement row of one decision: a (CTX_SIZE,) int64 array.
-X_POS = 0  # banner position
-X_LAST = 1  # last track position
-X_GOODS = 2  # goods held
-X_SEALS = 3  # tiles on the seal display
-X_FIRST = 4  # 1 while the district is empty (shovel cell only)
-X_GREEN_N = 5  # green cards beside free disc spaces
-X_GREEN = 6  # their card ids (12)
-X_GREEN_K = 18  # their current fulfilments (12)
-X_GREEN_UNITS = 30  # their payout units per fulfilment (12)
-X_RED_WANTS = 42  # 1 if a red card beside a free space takes goods kind g (4)
-X_FOUNTAIN_VP = 46  # VP per item of the held fountain cards, by counter (15)
-X_COUNTS = 61  # current counters (15)
-X_N_FRONTIER = 76  # cells in PlacementWork.frontier
-X_DELTA = 77  # scratch of placement_features: counter changes (15)
-X_GOODS_GAIN = 92  # scratch of placement_features: goods gained by kind (4)
-X_AFTER = 96  # scratch of placement_features: counters after the build (15)
-X_TILE_CODE = 111  # scratch of legal_placements: edge_code per rotation, -1 if a repeat (4)
-X_GREEN_MASK = 115  # per green card in X_GREEN: bit c set if it counts counter c (12)
-X_GREEN_ANY = 127  # union of X_GREEN_MASK
-X_OPEN_TASK_TYPES = 128  # bit f set if a frame task for feature type f is not yet met
-CTX_SIZE = 129
 
 MAX_PLACEMENTS = N_CELLS * 4  # legal placements of one tile at most
 NO_ROW = -(1 << 62)  # a value below every row value (choose_row starts from it too)
@@ -370,6 +377,7 @@ def placement_context(s, t, p, seat, ctx):
     for task in range(N_TASKS):
         if s[TASK_DONE + seat * N_TASKS + task] == 0:
             ctx[X_OPEN_TASK_TYPES] |= 1 << task_type(t, s, seat, task)
+    reset_outlook(s, seat, ctx)
 
 
 @njit(cache=True)
@@ -391,6 +399,8 @@ def placement_features(s, t, p, seat, tile, cell, res, k, ctx, from_seal, row):
         if res[k, o] == VILLA and res[k, o + 1] == 0:
             villa_open = max(villa_open, res[k, o + 4])
         any_done = any_done or res[k, o + 1] == 1
+        if res[k, o + 1] == 0 and (ctx[X_OPEN_TASK_TYPES] >> res[k, o]) & 1:  # CD-END-6, not yet met
+            row[F_FRAME_OPEN] += new_task_vp(t, s, p, seat, res[k, o], res[k, o + 5], res[k, o + 6])
     row[F_VILLA_OPEN] = villa_open
     steps = banner
     if not any_done and res[k, R_CHIMNEYS] == 0:
@@ -455,6 +465,7 @@ def placement_features(s, t, p, seat, tile, cell, res, k, ctx, from_seal, row):
         card_goods += ctx[X_GOODS_GAIN + g] * ctx[X_RED_WANTS + g]
     row[F_GOODS] = goods
     row[F_CARD_GOODS] = card_goods
+    row[F_NEXT_SCORING] = next_scoring(s, t, p, ctx, changed, coins, bread, merchant_)
     if merchant_:  # valued last, as in the fixed order of AMB-11
         coins += ctx[X_GOODS] + goods + 1
         row[F_GOODS_LOST] = ctx[X_GOODS] + goods
@@ -692,6 +703,7 @@ def _patrician_rows(s, t, p, feats, acts):
             continue
         _clear(feats, acts, n, PATRICIAN)
         acts[n, A_SPACE] = space
+        feats[n, F_RIVAL_DISTANCE] = _rival_distance(s, p, space)
         if s[PATRICIANS_REVEALED]:
             for side in (1, N_SPACES - 1):
                 depot = (space + side) % N_SPACES
@@ -718,12 +730,17 @@ def _reward_order_rows(s, p, feats, acts):
     goods_held = 0
     for k in range(N_GOODS):
         goods_held += s[GOODS + seat * N_GOODS + k]
+    planned = start  # what the fixed order of AMB-11 resolves next (flow._resolve_rewards)
+    for i in range(start + 1, s[RW_N]):
+        if reward_rank(s[RW_KIND + i]) < reward_rank(s[RW_KIND + planned]):
+            planned = i
     n = 0
     for i in range(start, s[RW_N]):
         kind = s[RW_KIND + i]
         _clear(feats, acts, n, REWARD_ORDER)
         acts[n, A_SLOT] = i - start
         acts[n, A_COUNT] = kind
+        feats[n, F_PLANNED_REWARD] = 1 if i == planned else 0
         if LANDSCAPE_FIRST <= kind <= LANDSCAPE_LAST:
             goods = s[RW_SIZE + i] - 1
             if p[PR_LANDSCAPE_REWARD_CAP] > 0:
@@ -769,11 +786,14 @@ def _fountain_rows(s, t, feats, acts):
         acts[n, A_SLOT] = index
         acts[n, A_TILE] = hand[index] if index >= 0 else -1
         value = 0
+        potential = 0
         for i in range(total):
             if i != index:
                 card = hand[i]
                 value += t[T_FOUNTAIN_VP + card] * _count(s, seat, t[T_FOUNTAIN_COUNTER + card])
+                potential += t[T_FOUNTAIN_VP + card] * open_features(s, t, seat, t[T_FOUNTAIN_COUNTER + card])
         feats[n, F_FOUNTAIN_VP] = value
+        feats[n, F_FOUNTAIN_OPEN] = potential
         n += 1
     return n
 
@@ -878,6 +898,21 @@ def _payment_rows(s, t, feats, acts):
         feats[n, F_GOODS_LOST] = need - c
         n += 1
     return n
+
+
+@njit(cache=True)
+def _rival_distance(s, p, space):
+    """Steps around the circle of spaces (CD-TURN-2) from ``space`` to the nearest patrician of
+    another seat; 0 while none stands (seat 0's first choice)."""
+    best = 0
+    for q in range(p[PR_N_PLAYERS]):
+        other = s[S_PATRICIAN + q]
+        if other < 0:
+            continue
+        d = abs(other - space)
+        d = min(d, N_SPACES - d)
+        best = d if best == 0 else min(best, d)
+    return best
 
 
 @njit(cache=True)

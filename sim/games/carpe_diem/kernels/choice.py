@@ -55,6 +55,7 @@ from sim.games.carpe_diem.features import (
     F_COINS,
     F_COINS_PAID,
     F_DEPOT_TILES,
+    F_FOUNTAIN_OPEN,
     F_FOUNTAIN_VP,
     F_FULFILMENTS,
     F_GOODS_LOST,
@@ -99,6 +100,7 @@ from sim.games.carpe_diem.kernels.cards import (
     red_kmax,
     row_allowed,
 )
+from sim.games.carpe_diem.kernels.district import open_features
 from sim.games.carpe_diem.kernels.placements import best_placement_value, fill_context, fill_frontier, list_legal
 from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
 from sim.games.carpe_diem.params import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
@@ -348,13 +350,21 @@ def fountain(s, t, policy, weights, streams, action):
         return False
     if policy == POLICY_WEIGHTS:
         hand_vp = 0
+        hand_open = 0
         for i in range(nd + h):
-            hand_vp += _fountain_card_vp(s, t, seat, _hand_card(s, seat, nd, i))
+            card = _hand_card(s, seat, nd, i)
+            hand_vp += _fountain_card_vp(s, t, seat, card)
+            hand_open += _fountain_card_open(s, t, seat, card)
         best = NO_ROW
         chosen = first
         for index in range(first, last):
-            kept = hand_vp - (_fountain_card_vp(s, t, seat, _hand_card(s, seat, nd, index)) if index >= 0 else 0)
-            value = weights[F_FOUNTAIN_VP] * kept
+            kept = hand_vp
+            kept_open = hand_open
+            if index >= 0:
+                card = _hand_card(s, seat, nd, index)
+                kept -= _fountain_card_vp(s, t, seat, card)
+                kept_open -= _fountain_card_open(s, t, seat, card)
+            value = weights[F_FOUNTAIN_VP] * kept + weights[F_FOUNTAIN_OPEN] * kept_open
             if value > best:
                 best = value
                 chosen = index
@@ -496,6 +506,12 @@ def _hand_card(s, seat, n_drawn, i):
 def _fountain_card_vp(s, t, seat, card):
     """End VP of a fountain card now: VP per item x the seat's count of its counter (CD-END-5)."""
     return t[T_FOUNTAIN_VP + card] * s[COUNT + seat * N_COUNTERS + t[T_FOUNTAIN_COUNTER + card]]
+
+
+@njit_without_refcounts
+def _fountain_card_open(s, t, seat, card):
+    """VP per item of a fountain card x the seat's incomplete features of its type (``fountain_open``)."""
+    return t[T_FOUNTAIN_VP + card] * open_features(s, t, seat, t[T_FOUNTAIN_COUNTER + card])
 
 
 @njit_without_refcounts

@@ -329,6 +329,23 @@ def new_task_vp(t, s, p, seat, ptype, rows, cols):
     return best if p[PR_ONE_TASK_PER_FEATURE] else total
 
 
+@njit_without_refcounts
+def open_features(s, t, seat, ptype):
+    """Incomplete features of ``ptype`` in ``seat``'s district (0 for small buildings, which are
+    complete once built: CD-FEATURE-6). Reads roots only, so the union-find is left as it is."""
+    if ptype >= MARKET:
+        return 0
+    base = seat * N_NODES
+    n = 0
+    for node in range(N_NODES):
+        if s[UF_PARENT + base + node] != node or s[UF_DONE + base + node]:
+            continue
+        tile = s[CELL_TILE + seat * N_CELLS + node // 2]
+        if t[T_PART_TYPE + tile * 2 + node % 2] == ptype:
+            n += 1
+    return n
+
+
 @njit(cache=True)
 def any_legal_placement(s, t, p, seat, tile):
     """Whether ``tile`` can be built anywhere in ``seat``'s (non-empty) district."""

@@ -57,12 +57,14 @@ from sim.games.carpe_diem.features import (
     F_DARK,
     F_FOUNTAIN_DRAWS,
     F_FOUNTAIN_VP,
+    F_FRAME_OPEN,
     F_FRAME_VP,
     F_GOODS,
     F_GOODS_LOST,
     F_LANDSCAPES,
     F_LODGINGS,
     F_MATCHED,
+    F_NEXT_SCORING,
     F_OPEN_ADDED,
     F_SMALL,
     F_STEPS,
@@ -73,9 +75,12 @@ from sim.games.carpe_diem.features import (
     F_VILLAS,
     F_VP,
 )
-from sim.games.carpe_diem.kernels.candidates import (
-    NO_ROW,
+from sim.games.carpe_diem.kernels.candidates import NO_ROW
+from sim.games.carpe_diem.kernels.cards import green_counter_mask, green_k_from, is_red
+from sim.games.carpe_diem.kernels.context import (
     X_AFTER,
+    X_BREAD_GAIN,
+    X_COIN_GAIN,
     X_COUNTS,
     X_DELTA,
     X_FIRST,
@@ -96,7 +101,6 @@ from sim.games.carpe_diem.kernels.candidates import (
     X_SEALS,
     X_TILE_CODE,
 )
-from sim.games.carpe_diem.kernels.cards import green_counter_mask, green_k_from, is_red
 from sim.games.carpe_diem.kernels.district import (
     cell_context,
     edge_code,
@@ -107,6 +111,7 @@ from sim.games.carpe_diem.kernels.district import (
     task_type,
     villa_vp,
 )
+from sim.games.carpe_diem.kernels.outlook import next_scoring, reset_outlook
 from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
 from sim.games.carpe_diem.params import PR_LANDSCAPE_MAX, PR_LANDSCAPE_REWARD_CAP, PR_OVERFLOW_ADMIN_ONLY
 from sim.games.carpe_diem.state import (
@@ -202,6 +207,7 @@ def fill_context(s, t, seat, ctx):
     for task in range(N_TASKS):
         if s[TASK_DONE + seat * N_TASKS + task] == 0:
             ctx[X_OPEN_TASK_TYPES] |= 1 << task_type(t, s, seat, task)
+    reset_outlook(s, seat, ctx)
 
 
 @njit_without_refcounts
@@ -264,6 +270,7 @@ def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
     open_added = 0
     chimneys = 0
     villa_open = 0
+    frame_open = 0
     n_done = 0
     # completed parts: type, size, chimneys, rows, cols (at most 2)
     type0 = size0 = chim0 = rows0 = cols0 = 0
@@ -286,12 +293,15 @@ def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
             else:
                 type1, size1, chim1, rows1, cols1 = ptype, size, chim_sum, rows, cols
             n_done += 1
-        elif ptype == VILLA:
-            villa_open = max(villa_open, merged_open)
+        else:
+            if ptype == VILLA:
+                villa_open = max(villa_open, merged_open)
+            if weights[F_FRAME_OPEN] != 0 and (ctx[X_OPEN_TASK_TYPES] >> ptype) & 1:  # CD-END-6
+                frame_open += new_task_vp(t, s, p, seat, ptype, rows, cols)
     banner = s[BANNER_LEFT + seat * N_CELLS + cell]
     value = (weights[F_ADJACENT] * max(work.adj[cell], 0) + weights[F_MATCHED] * matched
              + weights[F_OPEN_ADDED] * open_added + weights[F_CHIMNEYS] * chimneys
-             + weights[F_BANNER] * banner + weights[F_VILLA_OPEN] * villa_open)
+             + weights[F_BANNER] * banner + weights[F_VILLA_OPEN] * villa_open + weights[F_FRAME_OPEN] * frame_open)
     if n_done == 0 and chimneys == 0:
         return value + _steps_value(p, ctx, banner, 0, weights)
     for c in range(N_COUNTERS):
@@ -299,6 +309,8 @@ def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
     for g in range(N_GOODS):
         ctx[X_GOODS_GAIN + g] = 0  # goods gained by kind
     ctx[X_DELTA + C_CHIMNEYS] = chimneys
+    ctx[X_COIN_GAIN] = 0
+    ctx[X_BREAD_GAIN] = 0
     changed = (1 << C_CHIMNEYS) if chimneys != 0 else 0  # bit c: counter c changes
     admin = 0
     merchant_ = False
@@ -312,6 +324,9 @@ def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
         value += done_value
         admin += admin1
         merchant_ = merchant_ or merchant1
+    if weights[F_NEXT_SCORING] != 0:
+        value += weights[F_NEXT_SCORING] * next_scoring(s, t, p, ctx, changed, ctx[X_COIN_GAIN], ctx[X_BREAD_GAIN],
+                                                        merchant_)
     return (value + _goods_and_cards_value(t, ctx, changed, merchant_, weights)
             + _steps_value(p, ctx, banner, admin, weights))
 
@@ -409,6 +424,7 @@ def _completion_value(s, t, p, seat, ptype, size, chim, rows, cols, from_seal, w
             merchant_ = True
         elif ptype == BAKER:
             value += weights[F_BREAD] * 2
+            ctx[X_BREAD_GAIN] += 2
         elif ptype == ADMINISTRATOR:
             admin = 2
         elif ptype == CRAFTSMAN and ctx[X_SEALS] - from_seal > 0:
@@ -417,8 +433,10 @@ def _completion_value(s, t, p, seat, ptype, size, chim, rows, cols, from_seal, w
         value += weights[F_SMALL]
         if ptype == MARKET:
             value += weights[F_COINS]
+            ctx[X_COIN_GAIN] += 1
         elif ptype == BAKERY:
             value += weights[F_BREAD]
+            ctx[X_BREAD_GAIN] += 1
         elif ptype == FOUNTAIN:
             value += weights[F_FOUNTAIN_DRAWS]
     if ptype < MARKET and (ctx[X_OPEN_TASK_TYPES] >> ptype) & 1:  # else no task to meet
