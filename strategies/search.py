@@ -23,7 +23,6 @@ from sim.rng import next_u64
 __all__ = ["RolloutSearch", "make_search"]
 
 DEFAULTS = {"width": 6, "rollouts": 8, "margin": 100}
-DEFAULT_POLICY = "greedy"
 
 
 @dataclass(frozen=True)
@@ -60,12 +59,12 @@ class RolloutSearch:
         return None  # per-game tier only
 
 
-def make_search(game, policy_factory, **params) -> RolloutSearch:
-    """``search(width=6, rollouts=8, policy=DEFAULT_POLICY, margin=100)``; ``policy_factory(id, game)``
-    builds the rollout policy (a strategy with a compiled policy)."""
+def make_search(game, policy_factory, default_policy: str, **params) -> RolloutSearch:
+    """``search(width=6, rollouts=8, policy=default_policy, margin=100)``; ``policy_factory(id,
+    game)`` builds the rollout policy (a strategy with a compiled policy)."""
     if not hasattr(game, "rollout_values"):
         raise StrategyError(f"search needs rollouts, which {game.name} does not offer")
-    policy_id = params.pop("policy", DEFAULT_POLICY)
+    policy_id = params.pop("policy", default_policy)
     unknown = set(params) - set(DEFAULTS)
     if unknown:
         raise StrategyError(f"search: unknown parameter {sorted(unknown)[0]!r} "
@@ -80,7 +79,7 @@ def make_search(game, policy_factory, **params) -> RolloutSearch:
     if policy.compiled_policy(game) is None:
         raise StrategyError(f"search: rollout policy {policy_id!r} has no compiled form")
     changed = {k: v for k, v in params.items() if v != DEFAULTS[k]}
-    args = [f"policy={policy_id!r}"] if policy_id != DEFAULT_POLICY else []
+    args = [f"policy={policy_id!r}"] if policy_id != default_policy else []
     args += [f"{k}={v}" for k, v in sorted(changed.items())]
     suffix = f"({', '.join(args)})" if args else ""
     return RolloutSearch(f"{game.name}/search{suffix}", game, policy, values["width"], values["rollouts"],

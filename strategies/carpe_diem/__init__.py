@@ -61,9 +61,9 @@ register_strategy("carpe_diem", "weights", lambda game, **params: _strategy(game
 
 
 def _search(game, **params):
-    return make_search(game, make_strategy, **params)
+    return make_search(game, make_strategy, BEST_HEURISTIC, **params)
 
 
 register_strategy("carpe_diem", "search", _search,
-                  "determinised rollouts: the policy's best rows, each played to the end on sampled hidden "
-                  "tiles and fountain cards")
+                  f"determinised rollouts: the {BEST_HEURISTIC} policy's best rows, each played to the end on "
+                  "sampled hidden tiles and fountain cards")
