@@ -21,7 +21,7 @@ from strategies.search import make_search
 __all__ = ["BEST_HEURISTIC", "WEIGHTS_DIR", "personalities"]
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
-BEST_HEURISTIC = "greedy"  # the strongest weight strategy measured (strategies/README.md)
+BEST_HEURISTIC = "planner"  # the strongest weight strategy measured (strategies/README.md)
 
 
 def personalities() -> list[str]:
