@@ -123,3 +123,19 @@ def test_bad_search_parameters_are_one_line_errors(strategy_id, message):
     game = make_game("carpe_diem", n_players=2)
     with pytest.raises(StrategyError, match=message):
         make_strategy(strategy_id, game)
+
+
+def test_the_committed_ladder_shows_each_rung_significantly_above_the_one_below():
+    """reports/ladder (the acceptance record of the skill ladder) matches the ladder spec and
+    every step up is a significant head-to-head win rate above 50 %."""
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    summary = json.loads((root / "reports" / "ladder" / "summary.json").read_text())
+    rungs = ["random", "greedy", "planner", "search"]
+    steps = [(s["lower"], s["upper"], s["games"], s["low"], s["significant"]) for s in summary["neighbours"]]
+    assert [(lower, upper) for lower, upper, *_ in steps] == list(zip(rungs, rungs[1:], strict=False))
+    for lower, upper, games, low, significant in steps:
+        assert significant and low > 0.5, (lower, upper)
+        assert games >= (10_000 if upper != "search" else 400), (lower, upper)
