@@ -4,6 +4,7 @@ Bad input (unknown game, parameter, strategy, player count, broken data file, ba
 prints one line ``bgsim: error: ...`` on stderr and exits with status 2.
 """
 
+import contextlib
 import json
 import os
 import sys
@@ -270,14 +271,15 @@ def _default_chunk(n_games: int, jobs: int) -> int:
     return int(min(10_000, max(100, -(-n_games // (8 * workers)))))
 
 
-def _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir):
-    from experiments.runner import run as run_spec
-
+@contextlib.contextmanager
+def _games_progress(label: str, total: int, quiet: bool, what: str):
+    """A Rich bar on stderr (games, games/s, ETA); yields the ``on_progress(done, total)``
+    callback. Ctrl-C stops cleanly: finished chunks are on disk, ``--resume`` completes ``what``."""
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(), TextColumn("ETA"),
                TimeRemainingColumn())
     with Progress(*columns, console=err, disable=quiet, transient=True) as progress:
-        task = progress.add_task(spec.run_id, total=spec.total_games, rate="-")
+        task = progress.add_task(label, total=total, rate="-")
         first = {}
 
         def update(done: int, total: int) -> None:
@@ -288,12 +290,19 @@ def _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir):
             progress.update(task, completed=done, total=total, rate=f"{rate:,.0f}" if rate else "-")
 
         try:
-            return run_spec(spec, out=out_dir, jobs=jobs, resume=resume, scheduler=scheduler,
-                            on_progress=update, run_dir=run_dir)
+            yield update
         except KeyboardInterrupt:
             progress.stop()
-            err.print("interrupted: the finished chunks are saved; run again with --resume to complete the run")
+            err.print(f"interrupted: the finished chunks are saved; run again with --resume to complete the {what}")
             sys.exit(130)
+
+
+def _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir):
+    from experiments.runner import run as run_spec
+
+    with _games_progress(spec.run_id, spec.total_games, quiet, "run") as update:
+        return run_spec(spec, out=out_dir, jobs=jobs, resume=resume, scheduler=scheduler,
+                        on_progress=update, run_dir=run_dir)
 
 
 # --- tournaments
@@ -332,26 +341,8 @@ def tournament(
 def _tournament_with_progress(spec, out_dir, jobs, resume, quiet):
     from experiments.tournament import run_tournament
 
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(), TextColumn("ETA"),
-               TimeRemainingColumn())
-    with Progress(*columns, console=err, disable=quiet, transient=True) as progress:
-        task = progress.add_task(spec.tournament_id, total=spec.total_games, rate="-")
-        first = {}
-
-        def update(done: int, total: int) -> None:
-            first.setdefault("done", done)
-            first.setdefault("time", time.perf_counter())
-            elapsed = time.perf_counter() - first["time"]
-            rate = (done - first["done"]) / elapsed if elapsed > 0 else 0.0
-            progress.update(task, completed=done, total=total, rate=f"{rate:,.0f}" if rate else "-")
-
-        try:
-            return run_tournament(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update)
-        except KeyboardInterrupt:
-            progress.stop()
-            err.print("interrupted: the finished chunks are saved; run again with --resume to complete the tournament")
-            sys.exit(130)
+    with _games_progress(spec.tournament_id, spec.total_games, quiet, "tournament") as update:
+        return run_tournament(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update)
 
 
 def _print_tournament(summary) -> None:

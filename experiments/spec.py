@@ -145,17 +145,23 @@ class RunSpec:
         return f"{self.name}-{self.fingerprint()}"
 
 
-def load_spec(path: str | Path) -> RunSpec:
-    """Read and check a spec file; relative data paths are relative to the file."""
+def read_spec_file(path: str | Path) -> dict:
+    """The TOML document of a spec file; a one-line SpecError if it cannot be read or parsed."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise SpecError(f"cannot read spec {str(path)!r}: {exc.strerror or exc}") from None
     try:
-        doc = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SpecError(f"{path.name}: not valid TOML ({exc})") from None
+
+
+def load_spec(path: str | Path) -> RunSpec:
+    """Read and check a spec file; relative data paths are relative to the file."""
+    path = Path(path)
+    doc = read_spec_file(path)
     return spec_from_dict(doc, base_dir=path.parent, default_name=path.stem, source=path.name)
 
 

@@ -39,7 +39,7 @@ import pandas as pd
 import polars as pl
 
 from experiments.runner import RunReport, run
-from experiments.spec import RunSpec, SpecError
+from experiments.spec import RunSpec, SpecError, read_spec_file
 from experiments.store import RunStoreError, load, read_meta, write_json, write_toml
 from reports import ratings as stats
 from reports.tournament_report import TournamentSummary
@@ -149,14 +149,7 @@ class TournamentSpec:
 def load_tournament(path: str | Path) -> TournamentSpec:
     """Read and check a tournament spec file; relative data paths are relative to the file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise SpecError(f"cannot read spec {str(path)!r}: {exc.strerror or exc}") from None
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError(f"{path.name}: not valid TOML ({exc})") from None
+    doc = read_spec_file(path)
     return tournament_from_dict(doc, base_dir=path.parent, default_name=path.stem, source=path.name)
 
 
