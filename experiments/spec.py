@@ -165,8 +165,10 @@ def load_spec(path: str | Path) -> RunSpec:
     return spec_from_dict(doc, base_dir=path.parent, default_name=path.stem, source=path.name)
 
 
-def spec_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "run", source: str = "spec") -> RunSpec:
-    for section, keys in _KEYS.items():
+def check_keys(doc: dict, known: dict[str, set[str]], source: str) -> None:
+    """One-line SpecError for a section that is not a table or a key not in ``known`` (section
+    name -> its keys; "" is the top level)."""
+    for section, keys in known.items():
         table = doc if section == "" else doc.get(section, {})
         if not isinstance(table, dict):
             raise SpecError(f"{source}: [{section}] must be a table")
@@ -174,6 +176,10 @@ def spec_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "r
         if unknown:
             where = f"[{section}] " if section else ""
             raise SpecError(f"{source}: unknown key {where}{unknown[0]!r} (known: {', '.join(sorted(keys))})")
+
+
+def spec_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "run", source: str = "spec") -> RunSpec:
+    check_keys(doc, _KEYS, source)
     game, seats, run = doc.get("game", {}), doc.get("seats", {}), doc.get("run", {})
     if "id" not in game:
         raise SpecError(f"{source}: [game] id is missing")

@@ -39,7 +39,7 @@ import pandas as pd
 import polars as pl
 
 from experiments.runner import RunReport, run
-from experiments.spec import RunSpec, SpecError, read_spec_file
+from experiments.spec import RunSpec, SpecError, check_keys, read_spec_file
 from experiments.store import RunStoreError, load, read_meta, write_json, write_toml
 from reports import ratings as stats
 from reports.tournament_report import TournamentSummary
@@ -155,14 +155,7 @@ def load_tournament(path: str | Path) -> TournamentSpec:
 
 def tournament_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "tournament",
                          source: str = "spec") -> TournamentSpec:
-    for section, keys in _KEYS.items():
-        table = doc if section == "" else doc.get(section, {})
-        if not isinstance(table, dict):
-            raise SpecError(f"{source}: [{section}] must be a table")
-        unknown = sorted(set(table) - keys)
-        if unknown:
-            where = f"[{section}] " if section else ""
-            raise SpecError(f"{source}: unknown key {where}{unknown[0]!r} (known: {', '.join(sorted(keys))})")
+    check_keys(doc, _KEYS, source)
     game, tournament, run_table = doc.get("game", {}), doc.get("tournament", {}), doc.get("run", {})
     if "id" not in game:
         raise SpecError(f"{source}: [game] id is missing")
