@@ -71,12 +71,14 @@ def write_toml(path: Path, doc: dict) -> None:
     write_atomic(path, lambda tmp: Path(tmp).write_bytes(tomli_w.dumps(doc).encode()))
 
 
-def read_meta(run_dir: Path) -> dict:
-    path = Path(run_dir) / "meta.json"
+def read_meta(run_dir: Path, name: str = "meta.json", kind: str = "run") -> dict:
+    """The JSON file ``name`` that marks ``run_dir`` as a ``kind`` directory; one-line
+    RunStoreError if it is missing or damaged."""
+    path = Path(run_dir) / name
     try:
         return json.loads(path.read_text())
     except FileNotFoundError:
-        raise RunStoreError(f"{run_dir} is not a run directory (no meta.json)") from None
+        raise RunStoreError(f"{run_dir} is not a {kind} directory (no {name})") from None
     except (OSError, ValueError) as exc:
         raise RunStoreError(f"{path}: damaged ({exc})") from None
 

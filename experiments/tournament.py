@@ -329,13 +329,7 @@ def _prepare_dir(spec: TournamentSpec, directory: Path, resume: bool, canonical:
 
 
 def _read_tournament_meta(directory: Path) -> dict:
-    path = Path(directory) / "tournament.json"
-    try:
-        return json.loads(path.read_text())
-    except FileNotFoundError:
-        raise RunStoreError(f"{directory} is not a tournament directory (no tournament.json)") from None
-    except (OSError, ValueError) as exc:
-        raise RunStoreError(f"{path}: damaged ({exc})") from None
+    return read_meta(directory, "tournament.json", "tournament")
 
 
 def _now() -> str:
