@@ -194,7 +194,7 @@ class CarpeDiem:
 
     def records(self, states: np.ndarray) -> dict:
         """Result columns of finished games ((G, STATE_SIZE) int32): G * P rows, game-major."""
-        return seat_records(states, self.n_players)
+        return seat_records(states, self.n_players, self.params.tie_stack_order == "upper_is_back")
 
     def field(self, state: np.ndarray, name: str) -> np.ndarray:
         """A named state field with its declared shape (see ``state.py``)."""

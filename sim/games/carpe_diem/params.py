@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, fields
 import numpy as np
 
 from sim.errors import GameIdError
+from sim.games.carpe_diem.constants import START_VP
 
 __all__ = ["Params", "PARAM_DOCS", "N_PARAMS"]
 
@@ -39,7 +40,8 @@ PR_CANONICAL_PAYMENT = 21  # CD-CARD-9
 PR_SUPPLY_GOODS = 22  # physical supply per good kind (AMB-7)
 PR_SUPPLY_COINS = 23
 PR_SUPPLY_BREAD = 24
-N_PARAMS = 25
+PR_START_VP = 25  # CD-SETUP-14: start VP of seats 0..3 (4 entries)
+N_PARAMS = 29
 
 _CHOICES = {
     "frame_line_mode": ("cell_line", "straddle"),
@@ -80,6 +82,8 @@ PARAM_DOCS = {
     "canonical_payment": "CD-CARD-9 pay red cards with own goods first (no payment decision)",
     "vp_public": "CD-INFO-3 VP are public (affects only what a seat may observe)",
     "three_player_empty_corners": "CD-SETUP-7 which two opposite card-slot corners stay empty with 3 players",
+    "start_vp": "CD-SETUP-14 start VP by seat from the start player: rulebook (8/9, 8/9/13, 8/9/10/11), "
+                "equal (every seat 8) or a list such as '8/9/12'",
     "villa_vp_table": "CD-END-2 which villa table of villa_table.toml to use",
     "banner_track_last": "last banner-track position L (none = track.toml)",
     "data_dir": "directory with replacement data files (any subset of the 7 TOML files)",
@@ -120,6 +124,7 @@ class Params:
     canonical_payment: bool = False
     vp_public: bool = True
     three_player_empty_corners: str = "top_left_bottom_right"
+    start_vp: str = "rulebook"
     villa_vp_table: str = "reconstructed"
     banner_track_last: int | None = None
     data_dir: str | None = None
@@ -143,6 +148,7 @@ class Params:
         params = cls(**clean)
         if not 2 <= params.n_players <= 4:
             raise GameIdError(f"carpe_diem is for 2 to 4 players, not {params.n_players}")
+        params.start_vector()  # a list of the wrong length is an error now, not at setup
         return params
 
     def non_default(self) -> dict:
@@ -158,6 +164,18 @@ class Params:
         if self.frame_task_vp is None:
             return None
         return tuple(int(x) for x in self.frame_task_vp.split("/"))
+
+    def start_vector(self) -> tuple[int, ...]:
+        """Start VP per seat, from the start player (CD-SETUP-14), as ``start_vp`` asks."""
+        rulebook = START_VP[self.n_players]
+        if self.start_vp == "rulebook":
+            return rulebook
+        if self.start_vp == "equal":
+            return (rulebook[0],) * self.n_players
+        values = tuple(int(x) for x in self.start_vp.split("/"))
+        if len(values) != self.n_players:
+            raise GameIdError(f"start_vp {self.start_vp!r} gives {len(values)} values for {self.n_players} players")
+        return values
 
     def to_array(self) -> np.ndarray:
         """The rule switches as a (N_PARAMS,) int32 array for the compiled kernels."""
@@ -187,6 +205,8 @@ class Params:
         a[PR_ONE_TASK_PER_FEATURE] = self.feature_scores_one_task_only
         a[PR_CANONICAL_PAYMENT] = self.canonical_payment
         a[PR_SUPPLY_GOODS], a[PR_SUPPLY_COINS], a[PR_SUPPLY_BREAD] = 5, 24, 18  # 000 SPIELMATERIAL
+        start = self.start_vector()
+        a[PR_START_VP: PR_START_VP + len(start)] = start
         return a
 
 
@@ -221,6 +241,8 @@ def _check(name: str, value, default):
         if len(parts) != 3 or not all(p.strip().isdigit() for p in parts):
             raise GameIdError(f"frame_task_vp must look like '5/4/3' (landscape/lodging/villa), got {value!r}")
         return "/".join(p.strip() for p in parts)
+    if name == "start_vp":
+        return _check_start_vp(value)
     if name == "villa_vp_table":
         if not isinstance(value, str) or not value:
             raise GameIdError(f"villa_vp_table must name a table of villa_table.toml, got {value!r}")
@@ -228,3 +250,19 @@ def _check(name: str, value, default):
     if value is not None and not isinstance(value, str):
         raise GameIdError(f"{name} must be a path string, got {value!r}")
     return value
+
+
+def _check_start_vp(value) -> str:
+    """'rulebook', 'equal', or integers joined by '/' (a list is accepted and joined)."""
+    if isinstance(value, list | tuple):
+        value = "/".join(str(v) for v in value)
+    if value in ("rulebook", "equal"):
+        return value
+    parts = str(value).split("/")
+    try:
+        numbers = [int(p.strip()) for p in parts]
+    except ValueError:
+        numbers = None
+    if numbers is None or not 2 <= len(numbers) <= 4 or any(abs(v) > 999 for v in numbers):
+        raise GameIdError(f"start_vp must be rulebook, equal or 2..4 integers like '8/9/12', got {value!r}")
+    return "/".join(str(v) for v in numbers)

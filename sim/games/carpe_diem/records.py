@@ -36,6 +36,8 @@ RECORD_DOCS = {
     "rank": "1 = winner, after the tie-break (CD-TIE)",
     "won": "rank == 1",
     "tie": "another seat has the same final VP, so the tie-break decided between them",
+    "tiebreak": "place in the tie-break order alone (CD-TIE-2): 1 = furthest back on the banner track, "
+                "so it wins any VP tie; re-ranks games under other start VP",
     **{name: doc for name, _, doc in _CATEGORIES},
     "penalties": "-4 VP penalties taken",
     "villas_built": "completed villas",
@@ -52,8 +54,11 @@ def _field(states: np.ndarray, name: str) -> np.ndarray:
     return states[:, f.offset: f.offset + f.size].reshape((states.shape[0], *f.shape))
 
 
-def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
-    """Columns of G * P rows (game-major, seat-minor) from final states (G, STATE_SIZE) int32."""
+def seat_records(states: np.ndarray, n_players: int, upper_is_back: bool = False) -> dict[str, pa.Array]:
+    """Columns of G * P rows (game-major, seat-minor) from final states (G, STATE_SIZE) int32.
+
+    ``upper_is_back``: AMB-13, on a shared banner space the upper disc counts as further back.
+    """
     g = states.shape[0]
     per_seat = lambda name: _field(states, name)[:, :n_players].reshape(-1)  # noqa: E731
     final_vp = per_seat("final_total")
@@ -66,6 +71,7 @@ def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
         "rank": pa.array(rank, pa.int8()),
         "won": pa.array(rank == 1),
         "tie": pa.array(same_vp.reshape(-1)),
+        "tiebreak": pa.array(_tiebreak_places(states, n_players, upper_is_back).reshape(-1), pa.int8()),
     }
     for column, field, _ in _CATEGORIES:
         values = per_seat("final_banner") + per_seat("vp_overflow") if field is None else per_seat(field)
@@ -78,6 +84,15 @@ def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
     columns["board_cards"] = pa.FixedSizeListArray.from_arrays(pa.array(slots.reshape(-1)), N_SLOTS)
     columns["cards"] = _card_lists(states, n_players, g)
     return columns
+
+
+def _tiebreak_places(states: np.ndarray, n_players: int, upper_is_back: bool) -> np.ndarray:
+    """(G, P) place of each seat in the CD-TIE-2 order: lower banner position first; on one space
+    the lower disc of the stack (earlier stamp) first, or the upper one under AMB-13's alternative."""
+    pos = _field(states, "banner_pos")[:, :n_players].astype(np.int64)
+    stamp = _field(states, "banner_stamp")[:, :n_players].astype(np.int64)
+    key = pos * 1_000_000 + (-stamp if upper_is_back else stamp)  # stamps are small and distinct per game
+    return key.argsort(axis=1).argsort(axis=1) + 1
 
 
 def _card_lists(states: np.ndarray, n_players: int, g: int) -> pa.Array:

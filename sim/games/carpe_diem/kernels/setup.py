@@ -25,7 +25,7 @@ from sim.games.carpe_diem.constants import (
     N_SPACES,
 )
 from sim.games.carpe_diem.decisions import PATRICIAN as PATRICIAN_DECISION
-from sim.games.carpe_diem.params import PR_N_PLAYERS, PR_PATRICIANS_AFTER_REVEAL
+from sim.games.carpe_diem.params import PR_N_PLAYERS, PR_PATRICIANS_AFTER_REVEAL, PR_START_VP
 from sim.games.carpe_diem.state import (
     BANNER_LEFT,
     BANNER_STAMP,
@@ -66,7 +66,6 @@ from sim.games.carpe_diem.tables import (
 from sim.rng import shuffle
 
 # Rule tables as arrays indexed by player count (constants.py has them as dicts for Python).
-START_VP = np.array([[0, 0, 0, 0], [0, 0, 0, 0], [8, 9, 0, 0], [8, 9, 13, 0], [8, 9, 10, 11]], dtype=np.int64)
 CARDS_PER_DECK = np.array([[0] * 4, [0] * 4, [2, 2, 2, 2], [2, 3, 2, 3], [3, 3, 2, 4]], dtype=np.int64)
 DISC_SLOT_A = np.array((0, 1, 3, 4, 6, 7, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8), dtype=np.int64)
 DISC_SLOT_B = np.array((1, 2, 4, 5, 7, 8, 10, 11, 3, 4, 5, 6, 7, 8, 9, 10, 11), dtype=np.int64)
@@ -101,8 +100,8 @@ def new_game(t, p, chance_seed, empty_slots):
             s[FRAME_PIECE + seat * 4 + side] = frames[seat * 4 + side]  # CD-SETUP-2
         for cell in range(N_CELLS):
             s[BANNER_LEFT + seat * N_CELLS + cell] = t[T_BOARD_BANNER + boards[seat] * N_CELLS + cell]
-        s[VP + seat] = START_VP[n, seat]  # CD-SETUP-14
-        s[VP_START + seat] = START_VP[n, seat]
+        s[VP + seat] = p[PR_START_VP + seat]  # CD-SETUP-14 (parameter start_vp; rulebook by default)
+        s[VP_START + seat] = p[PR_START_VP + seat]
         s[DISCS + seat] = N_DISCS
         s[BANNER_STAMP + seat] = seat + 1  # CD-SETUP-13: seat 0 at the bottom of the stack
     s[STAMP] = n
