@@ -422,5 +422,7 @@ def _split_top_level(text: str) -> list[str]:
     return parts
 
 
+from experiments import cli_studies  # noqa: E402, F401  (registers seat-order, robustness, report, plan)
+
 if __name__ == "__main__":
     main()

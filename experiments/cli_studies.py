@@ -1,0 +1,90 @@
+"""``bgsim seat-order``, ``bgsim robustness``, ``bgsim report`` and ``bgsim plan``: the designer
+studies and their reports. Registered on the main command line (experiments/cli.py)."""
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from experiments.cli import JobsOpt, OutOpt, QuietOpt, _games_progress, app, err, out
+from sim.errors import BgsimError
+
+ResumeOpt = Annotated[bool, typer.Option("--resume", help="Keep every finished chunk and run only what is missing.")]
+NoReportOpt = Annotated[bool, typer.Option("--no-report", help="Do not write the report at the end.")]
+
+
+@app.command("seat-order")
+def seat_order(
+    spec_path: Annotated[str, typer.Argument(metavar="SPEC", help="Seat-order spec TOML file.")],
+    jobs: JobsOpt = 1,
+    out_dir: OutOpt = "runs",
+    resume: ResumeOpt = False,
+    quiet: QuietOpt = False,
+    no_report: NoReportOpt = False,
+) -> None:
+    """Seat balance per player count, population and start VP; the compensating start vector,
+    confirmed on fresh deals; then the report (DIR/report/index.html)."""
+    from experiments.seat_order import load_seat_order, run_seat_order
+
+    spec = load_seat_order(spec_path)
+    total = sum(c.spec.games for c in spec.cells()) + spec.confirm_games * len(spec.players) * len(
+        spec.solved_populations())
+    with _games_progress(spec.study_id, total, quiet, "study") as update:
+        result = run_seat_order(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
+                                on_stage=None if quiet else lambda text: err.print(text, highlight=False))
+    out.print(f"{result.directory}: {result.games_played:,} games played now in {result.seconds:.0f} s",
+              highlight=False)
+    if not no_report:
+        _write_report(result.directory, None)
+
+
+@app.command()
+def report(
+    run_dir: Annotated[str, typer.Argument(metavar="RUN_DIR", help="A seat-order study, robustness study or run.")],
+    out_dir: Annotated[str | None, typer.Option("--out", help="Report directory (default RUN_DIR/report).")] = None,
+) -> None:
+    """Write RUN_DIR/report/: index.html (self-contained), index.md, figures and the tables as CSV."""
+    _write_report(Path(run_dir), out_dir)
+
+
+@app.command()
+def plan(
+    players: Annotated[int, typer.Option("--players", "-p", help="Player count.")] = 4,
+    precision: Annotated[float, typer.Option("--precision", help="Half-width of the 95 % interval, in "
+                                                                 "percentage points.")] = 1.0,
+    rate: Annotated[float | None, typer.Option("--rate", help="Expected win rate (default: the fair share "
+                                                              "1/players).")] = None,
+) -> None:
+    """Games needed for a 95 % interval of +-PRECISION pp on one seat's win rate."""
+    from reports.seats import games_needed
+
+    try:
+        games = games_needed(players, precision, rate)
+        worst = games_needed(players, precision, 0.5)
+    except ValueError as exc:
+        raise BgsimError(str(exc)) from None
+    p = 1 / players if rate is None else rate
+    out.print(f"{games:,} games for +-{precision:g} pp on a seat win rate near {p:.1%} at {players} players "
+              f"(95 % interval); {worst:,} if the rate could be as far off as 50 %.", highlight=False)
+
+
+def _write_report(directory: Path, out_dir: str | None) -> None:
+    from reports.build import write_report
+
+    path, seats = write_report(directory, out_dir)
+    if seats is not None:
+        _print_seats(seats)
+    out.print(f"report: {path / 'index.html'}", highlight=False)
+
+
+def _print_seats(seats) -> None:
+    """A short seat table: win rate per seat with its interval, per player count and population."""
+    table = Table(title="Seat win rates (95 % interval)")
+    for col in ("players", "population", "start VP", "seat", "win rate", "verdict"):
+        table.add_column(col)
+    for row in seats.itertuples():
+        word = {1: "favoured", -1: "disfavoured"}.get(int(row.favoured), "-")
+        table.add_row(str(row.n_players), row.population, row.start, str(row.seat + 1),
+                      f"{row.win_rate:.1%} [{row.win_rate_low:.1%}, {row.win_rate_high:.1%}]", word)
+    out.print(table)

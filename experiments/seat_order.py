@@ -1,0 +1,378 @@
+"""The seat-order experiment: seat balance per player count, strategy population and start vector,
+the compensating start vector, and its confirmation on fresh deals.
+
+A spec (``experiments/configs/seat_order.toml``) lists player counts, populations and start
+vectors. Every (player count, population, start vector) is an ordinary run (a *cell*) stored under
+``<dir>/cells/<run-id>/``; all cells share one seed, so game ``i`` of a player count is the same
+deal in every population and start vector (paired comparisons). A population of one strategy is
+self-play (``fixed`` seating); a longer list is a mixed table: its first n strategies in every
+seating (``permutations``), so each strategy visits each seat equally often.
+
+After the cells, the compensation solver (reports/compensation.py) re-scores the rulebook cells
+and the solved vector of every (player count, population) is played again on fresh deals (seed + 1)
+under ``<dir>/confirm/<run-id>/``. ``seat_order.json`` records the cells, the solutions and the
+status; ``--resume`` finishes an interrupted study.
+"""
+
+import hashlib
+import json
+import math
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pandas as pd
+import polars as pl
+
+from experiments.runner import run
+from experiments.spec import RunSpec, SpecError, check_keys, read_spec_file
+from experiments.store import RunStoreError, load, read_meta, write_json, write_toml
+from reports.compensation import game_scores, solve_with_bootstrap
+from sim.errors import BgsimError
+from sim.registry import make_game
+from strategies import make_strategy
+
+__all__ = ["Cell", "SeatOrderSpec", "load_seat_order", "load_study_rows", "run_seat_order", "seat_order_from_dict"]
+
+MARKER = "seat_order.json"
+_KEYS = {
+    "": {"name", "description", "game", "populations", "start", "run", "compensation"},
+    "game": {"id", "players", "params", "data"},
+    "start": {"vectors"},
+    "run": {"games", "chunk_size", "seed", "tier", "games_for"},
+    "compensation": {"confirm_games", "bootstrap", "low", "high", "population"},
+}
+_ROW_COLUMNS = ("run_id", "n_players", "game_index", "deal", "seating", "seat", "strategy", "start_vp", "final_vp",
+                "rank", "won", "tie", "tiebreak", "vp_cards", "vp_villas", "vp_leftovers", "vp_banner",
+                "vp_fountain_cards", "vp_frame_tasks", "penalties", "board_cards", "cards")
+
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One run of the study: ``population`` at ``n_players`` with start vector ``start``."""
+
+    kind: str  # "cell" or "confirm"
+    n_players: int
+    population: str
+    start: str  # "rulebook", "equal" or a vector "8/9/12"
+    spec: RunSpec
+
+    @property
+    def directory(self) -> str:
+        return f"{'cells' if self.kind == 'cell' else 'confirm'}/{self.spec.run_id}"
+
+
+@dataclass(frozen=True)
+class SeatOrderSpec:
+    name: str
+    game: str
+    players: tuple[int, ...]
+    populations: dict  # name -> tuple of strategy ids (1 = self-play, more = mixed table)
+    starts: tuple[str, ...] = ("rulebook", "equal")
+    games: int = 9600
+    chunk_size: int = 480
+    seed: int = 1
+    tier: str = "auto"
+    games_for: dict = field(default_factory=dict)  # population -> most games of its cells
+    confirm_games: int = 9600  # 0 = no confirmation runs
+    bootstrap: int = 200
+    low: int = 0  # range of the start VP the solver tries for seats 2..n
+    high: int = 30
+    compensation_populations: tuple[str, ...] | None = None  # None = every population
+    params: dict = field(default_factory=dict)
+    data: dict = field(default_factory=dict)
+    description: str = ""
+
+    def __post_init__(self):
+        _check(self)
+
+    def mode(self, population: str) -> str:
+        return "fixed" if len(self.populations[population]) == 1 else "permutations"
+
+    def strategies(self, population: str, n: int) -> tuple[str, ...]:
+        ids = self.populations[population]
+        return ids if len(ids) == 1 else ids[:n]
+
+    def games_of(self, population: str, confirm: bool = False) -> int:
+        games = self.confirm_games if confirm else self.games
+        return min(games, self.games_for.get(population, games))
+
+    def cell(self, n: int, population: str, start: str, confirm: bool = False) -> Cell:
+        label = "solved" if confirm else start
+        name = f"{self.name}-{n}p-{_slug(population)}-{_slug(label)}"
+        params = dict(self.params) | {"start_vp": start}
+        spec = RunSpec(name=name, game=self.game, players=(n,), strategies=self.strategies(population, n),
+                       mode=self.mode(population), games=self.games_of(population, confirm),
+                       chunk_size=self.chunk_size, seed=self.seed + 1 if confirm else self.seed, tier=self.tier,
+                       params=params, data=dict(self.data),
+                       description=f"{self.name}: {population} at {n} players, start VP {start}"
+                                   + (" (confirmation on fresh deals)" if confirm else ""))
+        return Cell("confirm" if confirm else "cell", n, population, start, spec)
+
+    def cells(self) -> list[Cell]:
+        return [self.cell(n, pop, start) for n in self.players for pop in self.populations for start in self.starts]
+
+    def solved_populations(self) -> list[str]:
+        return list(self.compensation_populations or self.populations)
+
+    def to_dict(self) -> dict:
+        doc = {"name": self.name}
+        if self.description:
+            doc["description"] = self.description
+        doc["game"] = {"id": self.game, "players": list(self.players), "params": dict(self.params),
+                       "data": dict(self.data)}
+        doc["populations"] = {k: list(v) for k, v in self.populations.items()}
+        doc["start"] = {"vectors": list(self.starts)}
+        doc["run"] = {"games": self.games, "chunk_size": self.chunk_size, "seed": self.seed, "tier": self.tier,
+                      "games_for": dict(self.games_for)}
+        doc["compensation"] = {"confirm_games": self.confirm_games, "bootstrap": self.bootstrap, "low": self.low,
+                               "high": self.high}
+        if self.compensation_populations is not None:
+            doc["compensation"]["population"] = list(self.compensation_populations)
+        return doc
+
+    def fingerprint(self) -> str:
+        doc = {"cells": [c.spec.run_id for c in self.cells()], "populations": list(self.populations),
+               "compensation": [self.confirm_games, self.bootstrap, self.low, self.high, self.solved_populations()]}
+        return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:10]
+
+    @property
+    def study_id(self) -> str:
+        return f"{self.name}-{self.fingerprint()}"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^0-9A-Za-z]+", "_", text).strip("_")[:24] or "x"
+
+
+def _check(spec: SeatOrderSpec) -> None:
+    def need(ok: bool, message: str) -> None:
+        if not ok:
+            raise SpecError(message)
+
+    RunSpec(name=spec.name, game=spec.game, players=spec.players, strategies=("probe",), games=spec.games,
+            chunk_size=spec.chunk_size, seed=spec.seed, tier=spec.tier, params=spec.params, data=spec.data)
+    need("start_vp" not in spec.params, "game.params.start_vp: list start vectors under [start] vectors instead")
+    need(isinstance(spec.populations, dict) and spec.populations, "[populations] must name at least one population")
+    for name, ids in spec.populations.items():
+        need(isinstance(ids, tuple) and ids and all(isinstance(s, str) and s.strip() for s in ids),
+             f"populations.{name} must be a non-empty list of strategy ids")
+        for n in spec.players:
+            need(len(ids) == 1 or len(ids) >= n, f"populations.{name} lists {len(ids)} strategies: a mixed table "
+                                                 f"needs at least {n}, one per seat (or list one for self-play)")
+    need(spec.starts and all(isinstance(s, str) for s in spec.starts), "start.vectors must list start vectors")
+    for key in spec.games_for:
+        need(key in spec.populations, f"run.games_for names {key!r}, which is not a population")
+    for key in spec.compensation_populations or ():
+        need(key in spec.populations, f"compensation.population names {key!r}, which is not a population")
+    for name, value in (("compensation.confirm_games", spec.confirm_games), ("compensation.bootstrap", spec.bootstrap)):
+        need(isinstance(value, int) and not isinstance(value, bool) and value >= 0,
+             f"{name} must be a non-negative integer")
+    need(isinstance(spec.low, int) and isinstance(spec.high, int) and 0 <= spec.low < spec.high <= 200,
+         "compensation.low and high must be integers with 0 <= low < high <= 200")
+    for n in spec.players:
+        for pop in spec.populations:
+            seatings = 1 if len(spec.populations[pop]) == 1 else math.factorial(n)
+            for key, games in (("run.games", spec.games_of(pop)), ("compensation.confirm_games",
+                                                                   spec.games_of(pop, True))):
+                need(games % seatings == 0, f"{key} = {games} for population {pop!r} is not a multiple of the "
+                                            f"{seatings} seatings of {n} players")
+
+
+# --- reading specs
+
+
+def load_seat_order(path: str | Path) -> SeatOrderSpec:
+    path = Path(path)
+    return seat_order_from_dict(read_spec_file(path), path.parent, path.stem, path.name)
+
+
+def seat_order_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "seat_order",
+                         source: str = "spec") -> SeatOrderSpec:
+    check_keys(doc, _KEYS, source)
+    game, run_table = doc.get("game", {}), doc.get("run", {})
+    comp = doc.get("compensation", {})
+    if "id" not in game:
+        raise SpecError(f"{source}: [game] id is missing")
+    if not isinstance(doc.get("populations", {}), dict):
+        raise SpecError(f"{source}: [populations] must be a table of name = [strategy ids]")
+    populations = {}
+    for name, ids in doc.get("populations", {}).items():
+        ids = [ids] if isinstance(ids, str) else ids
+        if not isinstance(ids, list):
+            raise SpecError(f"{source}: populations.{name} must be a list of strategy ids")
+        populations[name] = tuple(ids)
+    players = game.get("players", [2, 3, 4])
+    data = {name: str((Path(base_dir) / value).resolve()) if isinstance(value, str) else value
+            for name, value in game.get("data", {}).items()}
+    comp_pops = comp.get("population")
+    values = dict(
+        name=doc.get("name", default_name), description=doc.get("description", ""), game=game["id"],
+        players=tuple(players) if isinstance(players, list) else (players,), populations=populations,
+        starts=tuple(doc.get("start", {}).get("vectors", ["rulebook", "equal"])),
+        games=run_table.get("games", 9600), chunk_size=run_table.get("chunk_size", 480),
+        seed=run_table.get("seed", 1), tier=run_table.get("tier", "auto"),
+        games_for=dict(run_table.get("games_for", {})), confirm_games=comp.get("confirm_games", 9600),
+        bootstrap=comp.get("bootstrap", 200), low=comp.get("low", 0), high=comp.get("high", 30),
+        compensation_populations=None if comp_pops is None else tuple(comp_pops),
+        params=dict(game.get("params", {})), data=data)
+    try:
+        return SeatOrderSpec(**values)
+    except SpecError as exc:
+        raise SpecError(f"{source}: {exc}") from None
+
+
+def check_strategies(spec: SeatOrderSpec) -> None:
+    """Build every cell's game and strategies, so bad ids or start vectors fail before any file."""
+    for cell in spec.cells():
+        game = make_game(spec.game, **cell.spec.params, **{f"{k}_file": v for k, v in spec.data.items()},
+                         n_players=cell.n_players)
+        for sid in cell.spec.strategies:
+            make_strategy(sid, game)
+
+
+# --- running
+
+
+@dataclass(frozen=True)
+class SeatOrderReport:
+    spec: SeatOrderSpec
+    directory: Path
+    games_played: int
+    seconds: float
+
+
+def run_seat_order(spec: SeatOrderSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
+                   on_progress: ProgressCallback | None = None, on_stage: Callable[[str], None] | None = None,
+                   directory: Path | None = None) -> SeatOrderReport:
+    """Play every cell, solve the compensation and play the confirmation runs, into ``out/<id>/``."""
+    started = time.perf_counter()
+    if jobs == 0 or jobs < -1:
+        raise BgsimError(f"--jobs must be a positive number of workers or -1 (one per core), not {jobs}")
+    check_strategies(spec)
+    directory = Path(directory) if directory else Path(out) / spec.study_id
+    meta = _prepare_dir(spec, directory, resume)
+    cells = spec.cells()
+    solved_pops = spec.solved_populations() if spec.confirm_games else []
+    total = sum(c.spec.games for c in cells) + sum(spec.games_of(p, True) for p in solved_pops for _ in spec.players)
+    played, done = 0, 0
+    stage = on_stage or (lambda _text: None)
+    try:
+        stage(f"{len(cells)} runs: {', '.join(map(str, spec.players))} players x {len(spec.populations)} "
+              f"populations x {len(spec.starts)} start vectors")
+        for cell in cells:
+            played += _play(cell, directory, jobs, resume, on_progress, done, total)
+            done += cell.spec.games
+        stage("compensation: solving the start vectors on the stored games")
+        solutions = solve_all(spec, directory)
+        meta["solutions"] = solutions
+        write_json(directory / MARKER, meta)
+        if spec.confirm_games:
+            stage("confirmation: the solved start vectors on fresh deals")
+            for entry in solutions:
+                cell = spec.cell(entry["n_players"], entry["population"], entry["vector"], confirm=True)
+                entry["confirm_dir"] = cell.directory
+                played += _play(cell, directory, jobs, resume, on_progress, done, total)
+                done += cell.spec.games
+    except BaseException:
+        meta["status"] = "interrupted"
+        write_json(directory / MARKER, meta)
+        raise
+    meta["status"] = "complete"
+    meta["solutions"] = solutions
+    seconds = time.perf_counter() - started
+    meta.setdefault("sessions", []).append({"ended": _now(), "jobs": jobs, "games_played": played,
+                                            "wall_seconds": round(seconds, 1)})
+    write_json(directory / MARKER, meta)
+    return SeatOrderReport(spec, directory, played, seconds)
+
+
+def _play(cell: Cell, directory: Path, jobs: int, resume: bool, on_progress, offset: int, total: int) -> int:
+    def progress(done: int, _total: int) -> None:
+        if on_progress:
+            on_progress(offset + done, total)
+
+    run_dir = directory / cell.directory
+    already = (run_dir / "meta.json").exists() and read_meta(run_dir).get("status") == "complete"
+    if already:
+        progress(cell.spec.games, total)
+        return 0
+    report = run(cell.spec, jobs=jobs, resume=resume or run_dir.exists(), on_progress=progress, run_dir=run_dir)
+    return report.games_played
+
+
+def solve_all(spec: SeatOrderSpec, directory: Path) -> list[dict]:
+    """The compensation of every (player count, population) from its rulebook cell (or its first
+    start vector), with the bootstrap table stored as ``compensation.csv``."""
+    tables, solutions = [], []
+    base_start = "rulebook" if "rulebook" in spec.starts else spec.starts[0]
+    for n in spec.players:
+        for pop in spec.solved_populations():
+            cell = spec.cell(n, pop, base_start)
+            rows = load(directory / cell.directory).select("run_id", "n_players", "game_index", "deal", "seat",
+                                                           "start_vp", "final_vp", "tiebreak").collect()
+            point, table = solve_with_bootstrap(game_scores(rows), spec.bootstrap, seed=spec.seed, low=spec.low,
+                                                high=spec.high)
+            table.insert(0, "population", pop)
+            table.insert(0, "n_players", n)
+            tables.append(table)
+            solutions.append({"n_players": n, "population": pop, "vector": "/".join(map(str, point.vector)),
+                              "from": cell.directory})
+    if tables:
+        pd.concat(tables, ignore_index=True).to_csv(directory / "compensation.csv", index=False)
+    return solutions
+
+
+def _prepare_dir(spec: SeatOrderSpec, directory: Path, resume: bool) -> dict:
+    if directory.exists() and any(directory.iterdir()):
+        if not resume:
+            raise RunStoreError(f"{directory} already holds this study; add --resume to finish it, "
+                                f"or delete the directory to play it again")
+        meta = read_meta(directory, MARKER, "seat-order")
+        if meta.get("study_id") != spec.study_id:
+            raise RunStoreError(f"{directory} holds study {meta.get('study_id')!r}, not {spec.study_id!r}")
+        return meta
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        write_toml(directory / "seat_order.toml", spec.to_dict())
+    except OSError as exc:
+        raise RunStoreError(f"cannot write to {directory}: {exc.strerror or exc}") from None
+    meta = {"kind": "seat_order", "study_id": spec.study_id, "name": spec.name, "seed": spec.seed, "created": _now(),
+            "status": "running",
+            "cells": [{"n_players": c.n_players, "population": c.population, "start": c.start,
+                       "strategies": list(c.spec.strategies), "games": c.spec.games, "dir": c.directory}
+                      for c in spec.cells()]}
+    write_json(directory / MARKER, meta)
+    return meta
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# --- reading results
+
+
+def load_study_rows(directory: str | Path, kind: str = "cell") -> pl.DataFrame:
+    """Rows of every cell (``kind="cell"``) or confirmation run (``"confirm"``) of a finished study,
+    labelled with ``population`` and ``start``."""
+    directory = Path(directory)
+    meta = read_meta(directory, MARKER, "seat-order")
+    if meta.get("status") != "complete":
+        raise RunStoreError(f"{directory.name}: the study is {meta.get('status')}; finish it with --resume")
+    entries = meta["cells"] if kind == "cell" else [
+        {"n_players": s["n_players"], "population": s["population"], "start": s["vector"], "dir": s["confirm_dir"]}
+        for s in meta.get("solutions", []) if "confirm_dir" in s]
+    frames = []
+    for entry in entries:
+        frame = load(directory / entry["dir"]).select(_ROW_COLUMNS).collect()
+        frames.append(frame.with_columns(pl.lit(entry["population"]).alias("population"),
+                                         pl.lit(entry["start"]).alias("start")))
+    if not frames:
+        return pl.DataFrame()
+    return pl.concat(frames, how="vertical_relaxed")

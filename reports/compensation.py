@@ -1,0 +1,186 @@
+"""Compensation solver: the start-VP vector that makes the seats' win rates as equal as possible.
+
+Start VP only add to the final score (CD-SETUP-14, CD-END-7) and no strategy of the weight family
+reads VP totals, so a stored game can be re-scored under any start vector: subtract the stored
+start VP, add the candidate's, and rank again by VP with the stored tie-break place (CD-TIE-2).
+The solved vector is then confirmed by a fresh simulation (experiments/seat_order.py), because a
+strategy that does look at the score (the search player) may play differently.
+
+Objective: the sum over seats of (win rate - 1/n)^2. Seat 1 (the start player) keeps 8; the other
+seats range over ``low .. high``. Search: coordinate descent (each seat in turn scanned over its
+whole range) from the rulebook and from the equal vector, repeated until nothing improves; among
+equal objectives the vector closest to the rulebook wins. With 2 players that is an exhaustive
+scan. The interval comes from a bootstrap over deals (every seating of a deal goes together),
+each replicate solved from the point solution.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import polars as pl
+
+from reports.seats import wilson
+
+__all__ = ["GameScores", "Solution", "game_scores", "imbalance", "solve", "solve_with_bootstrap", "win_rates"]
+
+FIRST_SEAT_VP = 8  # seat 1 is fixed at its rulebook value (CD-SETUP-14)
+
+
+@dataclass(frozen=True)
+class GameScores:
+    """Stored games of one player count, ready for re-scoring.
+
+    base: (G, P) int64 final VP minus start VP; tiebreak: (G, P) int64 place in the CD-TIE-2 order
+    (1 wins a VP tie); deal: (G,) int64 deal number (the bootstrap's unit); start: (P,) int64 the
+    start vector the games were played with.
+    """
+
+    base: np.ndarray
+    tiebreak: np.ndarray
+    deal: np.ndarray
+    start: np.ndarray
+
+    @property
+    def n_players(self) -> int:
+        return self.base.shape[1]
+
+
+@dataclass(frozen=True)
+class Solution:
+    vector: tuple[int, ...]
+    rates: np.ndarray  # (P,) float64 win rates under ``vector`` on the stored games
+    objective: float
+
+
+def game_scores(rows) -> GameScores:
+    """GameScores from the rows of one (n_players, population, start) group of a run."""
+    frame = rows if isinstance(rows, pl.DataFrame) else pl.from_pandas(rows)
+    frame = frame.sort("run_id", "game_index", "seat") if "run_id" in frame.columns else \
+        frame.sort("game_index", "seat")
+    n = int(frame["n_players"][0])
+    if frame["n_players"].n_unique() != 1 or frame.height % n:
+        raise ValueError("game_scores needs the complete games of one player count")
+    final = frame["final_vp"].to_numpy().astype(np.int64).reshape(-1, n)
+    start = frame["start_vp"].to_numpy().astype(np.int64).reshape(-1, n)
+    if not (start == start[0]).all():
+        raise ValueError("game_scores needs games played with one start vector")
+    return GameScores(base=final - start, tiebreak=frame["tiebreak"].to_numpy().astype(np.int64).reshape(-1, n),
+                      deal=frame["deal"].to_numpy().astype(np.int64).reshape(-1, n)[:, 0], start=start[0].copy())
+
+
+def winners(scores: GameScores, vector) -> np.ndarray:
+    """(G,) int64 winning seat of every game under start ``vector`` (P,): most VP, then CD-TIE-2."""
+    total = scores.base + np.asarray(vector, dtype=np.int64)
+    return np.argmax(total * (scores.n_players + 1) - scores.tiebreak, axis=1)
+
+
+def win_rates(scores: GameScores, vector, weights: np.ndarray | None = None) -> np.ndarray:
+    """(P,) float64 seat win rates under ``vector``; ``weights`` (G,) float64 weights games (bootstrap)."""
+    counts = np.bincount(winners(scores, vector), weights=weights, minlength=scores.n_players)
+    return counts / (len(scores.base) if weights is None else weights.sum())
+
+
+def imbalance(rates: np.ndarray) -> float:
+    """Sum of squared deviations of the (P,) win rates from the fair share 1/P."""
+    return float(((rates - 1.0 / len(rates)) ** 2).sum())
+
+
+def solve(scores: GameScores, low: int = 0, high: int = 30, weights: np.ndarray | None = None,
+          starts: list | None = None) -> Solution:
+    """The most balanced integer start vector with seat 1 at 8 and the others in ``low .. high``."""
+    rulebook = scores.start
+    if starts is None:
+        starts = [rulebook, np.full(scores.n_players, FIRST_SEAT_VP)]
+    best = None
+    for start in starts:
+        found = _descend(scores, np.clip(np.asarray(start, dtype=np.int64), low, high), low, high, weights, rulebook)
+        if best is None or _key(found, rulebook) < _key(best, rulebook):
+            best = found
+    return best
+
+
+def _key(solution: Solution, rulebook: np.ndarray) -> tuple:
+    return round(solution.objective, 12), int(np.abs(np.array(solution.vector) - rulebook).sum()), solution.vector
+
+
+def _descend(scores, vector, low, high, weights, rulebook) -> Solution:
+    vector = vector.copy()
+    vector[0] = FIRST_SEAT_VP
+    rates = win_rates(scores, vector, weights)
+    current = Solution(tuple(int(v) for v in vector), rates, imbalance(rates))
+    values = np.arange(low, high + 1)
+    improved = True
+    while improved:
+        improved = False
+        for seat in range(1, scores.n_players):
+            all_rates = _scan(scores, np.array(current.vector), seat, low, high, weights)  # (R, P)
+            for value, rates in zip(values, all_rates, strict=True):
+                trial = list(current.vector)
+                trial[seat] = int(value)
+                candidate = Solution(tuple(trial), rates, imbalance(rates))
+                if _key(candidate, rulebook) < _key(current, rulebook):
+                    current, improved = candidate, True
+    return current
+
+
+def _scan(scores: GameScores, vector: np.ndarray, seat: int, low: int, high: int,
+          weights: np.ndarray | None) -> np.ndarray:
+    """(R, P) float64 win rates for every value ``low .. high`` of ``seat``'s start VP, the other
+    seats held at ``vector`` (P,) int64: one pass over the games instead of R re-scorings.
+
+    A game goes to ``seat`` from a threshold value on; below it, to the best of the others.
+    """
+    n, mult = scores.n_players, scores.n_players + 1
+    key = (scores.base + vector) * mult - scores.tiebreak  # (G, P): higher ranks first
+    others = key.copy()
+    others[:, seat] = np.iinfo(np.int64).min
+    other_best, other_winner = others.max(axis=1), others.argmax(axis=1)
+    need = other_best + scores.tiebreak[:, seat] - scores.base[:, seat] * mult
+    threshold = np.floor_divide(need, mult) + 1  # (G,) smallest start VP with which ``seat`` wins
+    r = high - low + 1
+    bins = np.clip(threshold - low, 0, r)  # r = never within the range
+    w = np.ones(len(bins)) if weights is None else weights
+    wins = np.empty((r, n))
+    wins[:, seat] = np.cumsum(np.bincount(bins, weights=w, minlength=r + 1)[:r])
+    for other in range(n):
+        if other != seat:
+            mine = other_winner == other
+            lost = np.cumsum(np.bincount(bins[mine], weights=w[mine], minlength=r + 1)[:r])
+            wins[:, other] = w[mine].sum() - lost
+    return wins / w.sum()
+
+
+def solve_with_bootstrap(scores: GameScores, replicates: int = 200, seed: int = 0, low: int = 0, high: int = 30,
+                         confidence: float = 0.95) -> tuple[Solution, pd.DataFrame]:
+    """The solution and one row per seat: rulebook, solved, low/high (percentile interval of the
+    bootstrap solutions), agreement (share of replicates that found the same value), and the
+    predicted win rates under the rulebook and the solved vectors with Wilson intervals."""
+    point = solve(scores, low, high)
+    deals, inverse = np.unique(scores.deal, return_inverse=True)
+    rng = np.random.default_rng(seed)
+    found = np.empty((replicates, scores.n_players), dtype=np.int64)
+    for r in range(replicates):
+        deal_weights = rng.multinomial(len(deals), np.full(len(deals), 1.0 / len(deals))).astype(np.float64)
+        found[r] = solve(scores, low, high, weights=deal_weights[inverse], starts=[point.vector]).vector
+    tail = 100 * (1 - confidence) / 2
+    games = len(scores.base)
+    before = win_rates(scores, scores.start)
+    rows = []
+    for seat in range(scores.n_players):
+        b_low, b_high = wilson(np.array([round(before[seat] * games)]), np.array([games]), confidence)
+        a_low, a_high = wilson(np.array([round(point.rates[seat] * games)]), np.array([games]), confidence)
+        rows.append(dict(
+            seat=seat, rulebook=int(scores.start[seat]), solved=point.vector[seat],
+            low=int(np.floor(np.percentile(found[:, seat], tail))),
+            high=int(np.ceil(np.percentile(found[:, seat], 100 - tail))),
+            agreement=float((found[:, seat] == point.vector[seat]).mean()),
+            rate_rulebook=before[seat], rate_rulebook_low=b_low[0], rate_rulebook_high=b_high[0],
+            rate_solved=point.rates[seat], rate_solved_low=a_low[0], rate_solved_high=a_high[0],
+        ))
+    table = pd.DataFrame(rows)
+    table["imbalance_rulebook"] = imbalance(before)
+    table["imbalance_solved"] = point.objective
+    table["games"] = games
+    table["replicates"] = replicates
+    return point, table

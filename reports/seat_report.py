@@ -1,0 +1,281 @@
+"""The seat-order report: plain answers first, then seat tables, start vectors, VP categories, the
+compensating start vector, and the scoring cards; every rate with its 95 % interval.
+
+``write_seat_order_report(study_dir)`` writes ``<study_dir>/report/`` (index.html, index.md, figures,
+tables as CSV) from the stored results alone.
+"""
+
+import tomllib
+from pathlib import Path
+
+import pandas as pd
+import polars as pl
+
+from experiments.seat_order import MARKER, load_study_rows
+from experiments.store import load, read_meta
+from reports import cards as card_stats
+from reports import seat_charts
+from reports.card_charts import card_pair_heatmap, card_payoff_forest
+from reports.report_builder import Report, fmt_rate
+from reports.seats import category_table, seat_table, start_effect, verdicts
+
+__all__ = ["add_seat_sections", "build_run_report", "build_seat_order_report", "thirteen_answer",
+           "write_seat_order_report"]
+
+_SEAT_COLUMNS = {"n_players": "players", "population": "population", "start": "start VP", "seat": "seat",
+                 "games": "games", "start_vp": "start VP of the seat", "win_rate": "win rate [95 % CI]",
+                 "gap_pp": "gap to fair (pp)", "q": "q (BH)", "mean_vp": "mean VP [95 % CI]",
+                 "mean_rank": "mean rank [95 % CI]"}
+
+
+def write_seat_order_report(study_dir: str | Path, out: str | Path | None = None) -> tuple[Path, pd.DataFrame]:
+    """Write the study's report (default ``<study_dir>/report/``); returns its directory and the seat table."""
+    study_dir = Path(study_dir)
+    report, seats = build_seat_order_report(study_dir)
+    return report.write(Path(out) if out else study_dir / "report"), seats
+
+
+def build_seat_order_report(study_dir: Path) -> tuple[Report, pd.DataFrame]:
+    meta = read_meta(study_dir, MARKER, "seat-order")
+    games = [c["games"] for c in meta["cells"]]
+    rep = Report(f"Seat order: {meta['name']}",
+                 subtitle="Carpe Diem seat balance per player count, strategy population and start VP",
+                 meta={"study": meta["study_id"], "runs": str(len(games)),
+                       "games per run": f"{min(games):,}" + (f" to {max(games):,}" if max(games) > min(games) else ""),
+                       "seed": str(meta.get("seed", "-"))})
+    seats = add_seat_sections(rep, load_study_rows(study_dir), _compensation(study_dir))
+    _method(rep, meta)
+    return rep, seats
+
+
+def build_run_report(run_dir: Path) -> tuple[Report, pd.DataFrame]:
+    """The same analysis for one ordinary run: each player count's seating is one population."""
+    rows = load(run_dir).collect()
+    spec = tomllib.loads((run_dir / "spec.toml").read_text(encoding="utf-8"))
+    start = spec.get("game", {}).get("params", {}).get("start_vp", "rulebook")
+    label = pl.col("strategy").unique(maintain_order=True).sort().str.join("+").over("n_players")
+    rows = rows.with_columns(label.alias("population"), pl.lit(str(start)).alias("start"))
+    rep = Report(f"Run {run_dir.name}", subtitle="Seat balance and scoring cards of one run",
+                 meta={"run": run_dir.name, "games": f"{rows.height // max(1, int(rows['n_players'].max())):,}+"})
+    seats = add_seat_sections(rep, rows, pd.DataFrame())
+    return rep, seats
+
+
+def add_seat_sections(rep: Report, rows: pl.DataFrame, compensation: pd.DataFrame) -> pd.DataFrame:
+    """Answers, seat tables, start vectors, categories, compensation and cards; returns the seat table."""
+    frame = rows.drop("board_cards", "cards").to_pandas()
+    seats = seat_table(rows)
+    _answers(rep, seats, compensation)
+    _seat_section(rep, seats, frame)
+    if "equal" in set(frame["start"]) and frame["start"].nunique() > 1:
+        _start_section(rep, start_effect(rows))
+    _category_section(rep, category_table(rows))
+    if not compensation.empty:
+        _compensation_section(rep, compensation)
+    _cards_section(rep, rows)
+    return seats
+
+
+# --- answers
+
+
+def thirteen_answer(seats: pd.DataFrame, compensation: pd.DataFrame, population: str) -> str | None:
+    """Is the 13 start VP of seat 3 at 3 players justified, for one population? None without data."""
+    three = seats[(seats["n_players"] == 3) & (seats["population"] == population)]
+    rule = three[(three["start"] == "rulebook") & (three["seat"] == 2)]
+    if rule.empty:
+        return None
+    r = rule.iloc[0]
+    parts = [f"with 8/9/13, seat 3 wins {fmt_rate(r.win_rate, r.win_rate_low, r.win_rate_high)} "
+             f"against the fair 33.3 %"]
+    equal = three[(three["start"] == "equal") & (three["seat"] == 2)]
+    if not equal.empty:
+        e = equal.iloc[0]
+        parts.append(f"with equal start VP {fmt_rate(e.win_rate, e.win_rate_low, e.win_rate_high)}")
+    comp = compensation[(compensation["n_players"] == 3) & (compensation["population"] == population)
+                        & (compensation["seat"] == 2)] if not compensation.empty else compensation
+    if not comp.empty:
+        c = comp.iloc[0]
+        parts.append(f"the balancing value for seat 3 is {c.solved} (bootstrap 95 % interval {c.low}-{c.high})")
+        inside = c.low <= 13 <= c.high
+    else:
+        inside = None
+    if r.favoured > 0:
+        verdict = "**No: 13 over-compensates** — seat 3 wins significantly more than its share"
+    elif r.favoured < 0:
+        verdict = "**No: 13 is not enough** — seat 3 still wins significantly less than its share"
+    elif inside is False:
+        verdict = ("**Not quite**: seat 3's win rate is not detectably off, but the balancing value's interval "
+                   "excludes 13")
+    else:
+        verdict = "**Yes, within what these games can tell**: seat 3's win rate is not detectably off its share"
+    return f"{verdict} ({'; '.join(parts)})."
+
+
+def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame) -> None:
+    rep.heading("Answers")
+    lines = []
+    for pop in dict.fromkeys(seats["population"]):
+        answer = thirteen_answer(seats, compensation, pop)
+        if answer:
+            lines.append(f"- Is the 3-player 13 justified? *{pop}*: {answer}")
+    for row in verdicts(seats).itertuples():
+        lines.append(f"- {row.n_players} players, *{row.population}*, start VP {row.start}: {row.verdict}.")
+    rep.text("\n".join(lines) if lines else "No games.")
+    rep.text("Seats are numbered from the start player (seat 1). A seat is called favoured or disfavoured only "
+             "when an exact binomial test against the fair share rejects after the Benjamini–Hochberg correction "
+             "over every seat of every table (q < 0.05); otherwise the line says that these games cannot tell.")
+
+
+# --- sections
+
+
+def _shown(seats: pd.DataFrame) -> pd.DataFrame:
+    shown = seats.copy()
+    shown["seat"] = shown["seat"] + 1
+    return shown
+
+
+def _seat_section(rep: Report, seats: pd.DataFrame, frame: pd.DataFrame) -> None:
+    rep.heading("Seat win rates")
+    rep.figure(seat_charts.seat_win_chart(seats), "seat_win_rates",
+               "Win rate per seat with its 95 % Wilson interval; dashed: the fair share 1/n.")
+    rep.table(_shown(seats), "seats", "Per seat: win rate (Wilson 95 %), gap to the fair share, Benjamini–Hochberg "
+              "q of the exact binomial test against it, mean VP and mean rank (t 95 %).",
+              columns=_SEAT_COLUMNS, rates=["win_rate"], means=["mean_vp", "mean_rank"],
+              show=list(_SEAT_COLUMNS), formats={"gap_pp": "+.1f", "q": ".2g", "games": ",d", "start_vp": ".0f",
+                                                 "mean_rank": ".2f"})
+    rep.figure(seat_charts.vp_distribution_chart(frame), "vp_distributions",
+               "Final VP per seat: box 25-75 %, whiskers 5-95 %, red dot the mean.")
+
+
+def _start_section(rep: Report, effect: pd.DataFrame) -> None:
+    rep.heading("What the start VP change")
+    shown = effect.copy()
+    shown["seat"] += 1
+    shown["diff"] = shown["diff_pp"]
+    rep.text("Each game under a start vector is paired with the same deal and seating under equal start VP "
+             "(every seat 8); the difference is the change of the seat's win rate in percentage points, with a "
+             "paired t interval. An interval that contains 0 means the games cannot tell a change.")
+    rep.table(shown.rename(columns={"diff_low": "diff_low", "diff_high": "diff_high"}), "start_effect",
+              "Win-rate change per seat against equal start VP, paired by deal (pp, 95 % paired t interval).",
+              columns={"n_players": "players", "population": "population", "start": "start VP", "seat": "seat",
+                       "pairs": "paired games", "diff": "change (pp) [95 % CI]", "p": "p"},
+              means=["diff"], show=["n_players", "population", "start", "seat", "pairs", "diff", "p"],
+              formats={"pairs": ",d", "p": ".2g"})
+
+
+def _category_section(rep: Report, categories: pd.DataFrame) -> None:
+    rep.heading("VP by category")
+    rep.figure(seat_charts.category_chart(categories), "vp_categories",
+               "Mean VP per scoring category and seat, 95 % t intervals.")
+    shown = categories.copy()
+    shown["seat"] += 1
+    rep.table(shown, "vp_categories", "Mean VP per category and seat (t 95 %), and the category's share of the "
+              "seat's final VP.", columns={"n_players": "players", "start": "start VP", "mean": "mean VP [95 % CI]"},
+              means=["mean"], formats={"share": ".1%", "games": ",d"},
+              show=["n_players", "population", "start", "seat", "category", "games", "mean", "share"])
+
+
+def _compensation(study_dir: Path) -> pd.DataFrame:
+    path = study_dir / "compensation.csv"
+    if not path.exists():
+        return pd.DataFrame()
+    table = pd.read_csv(path)
+    confirm = load_study_rows(study_dir, "confirm")
+    if confirm.height:
+        confirmed = seat_table(confirm)[["n_players", "population", "seat", "games", "win_rate", "win_rate_low",
+                                         "win_rate_high", "favoured"]]
+        confirmed = confirmed.rename(columns={"games": "confirm_games", "win_rate": "rate_confirmed",
+                                              "win_rate_low": "rate_confirmed_low",
+                                              "win_rate_high": "rate_confirmed_high",
+                                              "favoured": "confirmed_off"})
+        table = table.merge(confirmed, on=["n_players", "population", "seat"], how="left")
+    return table
+
+
+def _compensation_section(rep: Report, table: pd.DataFrame) -> None:
+    rep.heading("Compensating start VP")
+    rep.text("The start vector (seat 1 fixed at 8) that makes the seats' win rates as equal as possible: found "
+             "by re-scoring the stored rulebook games under every candidate (start VP only add to the final "
+             "score), with a bootstrap over deals for its interval, then **played again on fresh deals** to "
+             "confirm it. *agreement* is the share of bootstrap replicates that found the same value.")
+    rep.figure(seat_charts.compensation_chart(table), "compensation",
+               "Left: rulebook and solved start VP with the bootstrap 95 % interval. Right: seat win rates under "
+               "the rulebook vector, the solved vector on the stored games, and on fresh deals (Wilson 95 %).")
+    shown = table.copy()
+    shown["seat"] += 1
+    shown["interval"] = [f"{lo}-{hi}" for lo, hi in zip(shown["low"], shown["high"], strict=True)]
+    rates = ["rate_rulebook", "rate_solved"] + (["rate_confirmed"] if "rate_confirmed" in shown else [])
+    labels = {"n_players": "players", "population": "population", "seat": "seat", "rulebook": "rulebook",
+              "solved": "solved", "interval": "95 % interval", "agreement": "agreement",
+              "rate_rulebook": "win rate, rulebook", "rate_solved": "win rate, solved (stored games)",
+              "rate_confirmed": "win rate, solved (fresh deals)"}
+    rep.table(shown, "compensation", "Solved start VP per seat and the seat win rates it gives.", columns=labels,
+              rates=rates, show=[c for c in labels if c in shown], formats={"agreement": ".0%"})
+    notes = []
+    for (n, pop), part in shown.groupby(["n_players", "population"]):
+        vector = "/".join(str(v) for v in part.sort_values("seat")["solved"])
+        wide = part[(part["high"] - part["low"]) >= 3]
+        if not wide.empty:
+            notes.append(f"{n} players, {pop}: the solution {vector} is uncertain — seat(s) "
+                         f"{', '.join(str(s) for s in wide['seat'])} could be anywhere in "
+                         f"{', '.join(wide['interval'])} with these games.")
+        if "confirmed_off" in part and (part["confirmed_off"].fillna(0) != 0).any():
+            notes.append(f"{n} players, {pop}: on fresh deals, {vector} still leaves a seat detectably off its "
+                         f"share.")
+    if notes:
+        rep.note(" ".join(notes))
+
+
+def _cards_section(rep: Report, rows: pl.DataFrame) -> None:
+    rep.heading("Scoring cards")
+    played = rows.filter(pl.col("start") == ("rulebook" if "rulebook" in set(rows["start"]) else rows["start"][0]))
+    played = played.filter(~pl.col("population").is_in(["random"]))
+    if played.height == 0:
+        rep.text("No games with scoring cards to analyse.")
+        return
+    catalogue = card_stats.card_catalogue()
+    spreads = card_stats.card_spreads(played, catalogue)
+    pairs = card_stats.pair_effects(played, catalogue)
+    decks = card_stats.deck_summary(spreads, played) if _takes_rows(card_stats.deck_summary) else \
+        card_stats.deck_summary(spreads)
+    rep.text(f"All populations pooled (rulebook start VP, random players left out); {card_stats.conversion_note()}")
+    rep.figure(card_payoff_forest(spreads), "card_payoff_forest",
+               "Per card: payoff when triggered and the triggering seat's win-rate effect, 95 % intervals; "
+               "flagged cards marked.")
+    rep.figure(card_pair_heatmap(pairs), "card_pair_heatmap",
+               "Adjacent pairs (the two cards one disc triggers): effect on the triggering seat's win rate; "
+               "blank cells have too few games.")
+    _card_tables(rep, spreads, pairs, decks)
+
+
+def _takes_rows(function) -> bool:
+    import inspect
+
+    return len(inspect.signature(function).parameters) > 1
+
+
+def _card_tables(rep: Report, spreads: pd.DataFrame, pairs: pd.DataFrame, decks: pd.DataFrame) -> None:
+    flagged = spreads[spreads["flagged"]] if "flagged" in spreads else spreads.iloc[:0]
+    if flagged.empty:
+        rep.note("No card's effect on the triggering seat's win rate differs detectably from the games without it "
+                 "after the Benjamini–Hochberg correction over all cards.")
+    rep.table(decks, "card_decks", "Decks A–D summarised.")
+    rep.table(spreads, "cards", "Every card: how often on the board and triggered, payoff when triggered, -4 rate "
+              "and the win-rate effect with intervals; q after Benjamini–Hochberg over the cards.")
+    rep.table(pairs, "card_pairs", "Adjacent pairs with enough games.")
+
+
+def _method(rep: Report, meta: dict) -> None:
+    rep.heading("Method")
+    cells = pd.DataFrame(meta["cells"])
+    rep.text("Every (player count, population, start vector) is one run; all share the study's seed, so game *i* "
+             "is the same deal (and, in a mixed table, the same seating) in every population and start vector. "
+             "A population of one strategy is self-play; a mixed table seats its first n strategies in every "
+             "order. Win rates: Wilson 95 % intervals; means: t intervals; tests: exact binomial against the fair "
+             "share, paired t for start vectors, Benjamini–Hochberg over the many comparisons. Seats of one game "
+             "are not independent, so the per-seat tests are a little conservative for the largest gap.")
+    rep.table(cells.assign(strategies=cells["strategies"].map(", ".join)), "cells", "The runs of this study.",
+              formats={"games": ",d"})
+

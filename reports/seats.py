@@ -1,0 +1,185 @@
+"""Seat-order balance: per seat win rate, VP, rank and VP by category, with intervals and tests.
+
+Pure functions over stored result rows (polars or pandas in, pandas out); no engine code. The rows
+are the runner's columns plus two labels the seat-order experiment adds: ``population`` (which
+strategies sat at the table) and ``start`` (which start-VP vector the games used). Groups are
+(``n_players``, ``population``, ``start``); a missing label column counts as one group.
+
+Statistics, stated once:
+
+- win rates: Wilson 95 % intervals (statsmodels); a seat is *favoured* or *disfavoured* when an
+  exact binomial test against the fair share 1/n rejects after Benjamini–Hochberg over every seat
+  of the table (q < alpha). Otherwise the table says that no difference was detected and how
+  large a difference the games could have detected.
+- means (VP, rank, VP per category): Student t intervals (scipy).
+- start vectors compared on the same deals (``start_effect``): the paired difference of a seat's
+  win indicator in the same game under two start vectors, with a paired t interval.
+"""
+
+import numpy as np
+import pandas as pd
+import polars as pl
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint, samplesize_confint_proportion
+
+__all__ = ["CATEGORIES", "GROUP", "category_table", "detectable_gap", "games_needed", "seat_table",
+           "start_effect", "t_bounds", "verdicts", "wilson"]
+
+GROUP = ("n_players", "population", "start")
+CATEGORIES = ("vp_cards", "vp_villas", "vp_leftovers", "vp_banner", "vp_fountain_cards", "vp_frame_tasks")
+_Z = stats.norm.ppf(0.975)
+
+
+def _frame(rows) -> pl.DataFrame:
+    frame = rows if isinstance(rows, pl.DataFrame) else pl.from_pandas(rows) if isinstance(rows, pd.DataFrame) \
+        else rows.collect()
+    for label in ("population", "start"):
+        if label not in frame.columns:
+            frame = frame.with_columns(pl.lit("all").alias(label))
+    return frame
+
+
+def wilson(successes: np.ndarray, trials: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson intervals of proportions (k,) int64 successes of (k,) int64 trials; NaN where no trials."""
+    trials = np.asarray(trials, dtype=np.float64)
+    low, high = proportion_confint(np.asarray(successes, dtype=np.float64), np.where(trials > 0, trials, 1),
+                                   alpha=1 - confidence, method="wilson")
+    return np.where(trials > 0, low, np.nan), np.where(trials > 0, high, np.nan)
+
+
+def t_bounds(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, confidence: float = 0.95):
+    """Student t intervals of means from (k,) float64 means, sample sds and counts; a point where n < 2."""
+    n = np.asarray(n, dtype=np.float64)
+    scale = np.where(n >= 2, np.nan_to_num(sd) / np.sqrt(np.maximum(n, 1)), 0.0)
+    low, high = stats.t.interval(confidence, np.maximum(n - 1, 1), loc=mean, scale=np.where(scale > 0, scale, 1.0))
+    return np.where(scale > 0, low, mean), np.where(scale > 0, high, mean)
+
+
+def seat_table(rows, confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFrame:
+    """One row per (n_players, population, start, seat).
+
+    Columns: games, wins, win_rate with win_rate_low/high (Wilson), fair (1/n), gap_pp (win rate -
+    fair, percentage points), p (exact binomial test against fair), q (Benjamini–Hochberg over all
+    rows), favoured (+1 / -1 / 0), detectable_pp (the gap these games detect half the time, see
+    ``detectable_gap``), mean_vp, mean_rank and mean start_vp, each mean with _low/_high (t).
+    """
+    frame = _frame(rows)
+    agg = (frame.group_by([*GROUP, "seat"])
+           .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
+                pl.col("final_vp").mean().alias("mean_vp"), pl.col("final_vp").std().alias("sd_vp"),
+                pl.col("rank").mean().alias("mean_rank"), pl.col("rank").std().alias("sd_rank"),
+                pl.col("start_vp").mean().alias("start_vp"))
+           .sort([*GROUP, "seat"]).to_pandas())
+    games, wins = agg["games"].to_numpy(), agg["wins"].to_numpy()
+    agg["win_rate"] = wins / games
+    agg["win_rate_low"], agg["win_rate_high"] = wilson(wins, games, confidence)
+    agg["fair"] = 1.0 / agg["n_players"].astype(float)
+    agg["gap_pp"] = 100 * (agg["win_rate"] - agg["fair"])
+    agg["p"] = [stats.binomtest(int(k), int(n), float(f)).pvalue
+                for k, n, f in zip(wins, games, agg["fair"], strict=True)]
+    agg["q"] = multipletests(agg["p"], method="fdr_bh")[1] if len(agg) else []
+    agg["favoured"] = np.where(agg["q"] < alpha, np.sign(agg["gap_pp"]), 0).astype(int)
+    agg["detectable_pp"] = [detectable_gap(int(n), float(f)) for n, f in zip(games, agg["fair"], strict=True)]
+    for name in ("vp", "rank"):
+        agg[f"mean_{name}_low"], agg[f"mean_{name}_high"] = t_bounds(agg[f"mean_{name}"], agg[f"sd_{name}"],
+                                                                     games, confidence)
+    return agg.drop(columns=["sd_vp", "sd_rank"])
+
+
+def category_table(rows, confidence: float = 0.95) -> pd.DataFrame:
+    """VP by category per (n_players, population, start, seat): long format with columns category,
+    mean, low, high (t intervals), and share (the category's part of the seat's final VP)."""
+    frame = _frame(rows)
+    present = [c for c in CATEGORIES if c in frame.columns]
+    long = frame.select([*GROUP, "seat", "final_vp", *present]).unpivot(
+        index=[*GROUP, "seat", "final_vp"], on=present, variable_name="category", value_name="vp")
+    agg = (long.group_by([*GROUP, "seat", "category"])
+           .agg(pl.len().alias("games"), pl.col("vp").mean().alias("mean"), pl.col("vp").std().alias("sd"),
+                (pl.col("vp").sum() / pl.col("final_vp").sum()).alias("share"))
+           .sort([*GROUP, "seat", "category"]).to_pandas())
+    agg["low"], agg["high"] = t_bounds(agg["mean"], agg["sd"], agg["games"], confidence)
+    return agg.drop(columns=["sd"])
+
+
+def start_effect(rows, baseline: str = "equal", confidence: float = 0.95) -> pd.DataFrame:
+    """How a start vector moves each seat's win rate, paired game by game against ``baseline``.
+
+    Games pair up when they share (n_players, population, game_index): same seed, same deal and
+    same seating. Columns: n_players, population, start, seat, pairs, diff_pp (win-rate change in
+    percentage points) with diff_low/diff_high (paired t) and p (paired t test); NaN where a pair
+    never differs.
+    """
+    frame = _frame(rows)
+    base = frame.filter(pl.col("start") == baseline).select(
+        "n_players", "population", "game_index", "seat", pl.col("won").cast(pl.Int8).alias("won_base"))
+    other = frame.filter(pl.col("start") != baseline).select(
+        "n_players", "population", "start", "game_index", "seat", pl.col("won").cast(pl.Int8).alias("won"))
+    paired = other.join(base, on=["n_players", "population", "game_index", "seat"], how="inner")
+    out = []
+    for key, part in paired.group_by(["n_players", "population", "start", "seat"], maintain_order=True):
+        a, b = part["won"].to_numpy().astype(float), part["won_base"].to_numpy().astype(float)
+        diff = a - b
+        row = dict(zip(["n_players", "population", "start", "seat"], key, strict=True), pairs=len(diff),
+                   baseline=baseline, diff_pp=100 * diff.mean())
+        if len(diff) > 1 and diff.std() > 0:
+            test = stats.ttest_rel(a, b)
+            ci = test.confidence_interval(confidence)
+            row.update(diff_low=100 * ci.low, diff_high=100 * ci.high, p=test.pvalue)
+        else:
+            row.update(diff_low=row["diff_pp"], diff_high=row["diff_pp"], p=np.nan)
+        out.append(row)
+    columns = ["n_players", "population", "start", "seat", "baseline", "pairs", "diff_pp", "diff_low", "diff_high",
+               "p"]
+    return pd.DataFrame(out, columns=columns).sort_values(["n_players", "population", "start", "seat"],
+                                                          ignore_index=True)
+
+
+def detectable_gap(games: int, fair: float, power: float = 0.5, confidence: float = 0.95) -> float:
+    """Smallest gap from ``fair`` (percentage points) that ``games`` detect with probability
+    ``power`` at the given confidence (normal approximation: z_conf + z_power standard errors)."""
+    if games <= 0:
+        return float("nan")
+    z = stats.norm.ppf(1 - (1 - confidence) / 2) + stats.norm.ppf(power)
+    return float(100 * z * np.sqrt(fair * (1 - fair) / games))
+
+
+def games_needed(n_players: int, precision_pp: float, rate: float | None = None, confidence: float = 0.95) -> int:
+    """Games for a 95 % interval of +-``precision_pp`` percentage points on one seat's win rate
+    (statsmodels' sample size for a proportion's confidence interval; ``rate`` defaults to the fair
+    share 1/n, the value seat win rates sit near)."""
+    if not 2 <= n_players <= 16:
+        raise ValueError(f"players must be 2..16, not {n_players}")
+    if not 0 < precision_pp < 50:
+        raise ValueError(f"precision must be between 0 and 50 percentage points, not {precision_pp}")
+    p = 1.0 / n_players if rate is None else rate
+    if not 0 < p < 1:
+        raise ValueError(f"rate must be between 0 and 1, not {rate}")
+    return int(np.ceil(samplesize_confint_proportion(p, precision_pp / 100, alpha=1 - confidence)))
+
+
+def verdicts(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """One plain sentence per (n_players, population, start): which seat is favoured, by how much,
+    or that the games cannot tell (with the gap they could have detected)."""
+    out = []
+    for key, part in seats.groupby(list(GROUP), sort=True):
+        out.append(dict(zip(GROUP, key, strict=True), verdict=_sentence(part, alpha)))
+    return pd.DataFrame(out, columns=[*GROUP, "verdict"])
+
+
+def _sentence(part: pd.DataFrame, alpha: float) -> str:
+    fair = 100 * float(part["fair"].iloc[0])
+    flagged = part[part["favoured"] != 0]
+    if flagged.empty:
+        games = int(part["games"].min())
+        return (f"no seat differs detectably from the fair {fair:.1f} % in {games:,} games "
+                f"(q >= {alpha:g} for every seat; gaps below about {part['detectable_pp'].max():.1f} pp "
+                f"cannot be told apart from chance with these games)")
+    parts = []
+    for row in flagged.sort_values("gap_pp", ascending=False).itertuples():
+        word = "favoured" if row.favoured > 0 else "disfavoured"
+        parts.append(f"seat {row.seat + 1} {word}: {100 * row.win_rate:.1f} % "
+                     f"[{100 * row.win_rate_low:.1f}, {100 * row.win_rate_high:.1f}] against the fair {fair:.1f} % "
+                     f"({row.gap_pp:+.1f} pp, q = {row.q:.2g})")
+    return "; ".join(parts)
+
