@@ -18,9 +18,8 @@ $(STAMP): pyproject.toml
 setup: $(STAMP) ## Create .venv and install bgsim with its test tools
 
 .PHONY: run
-run: setup ## Set up, then play a traced game and a stored batch of games, and print the seat table
-	$(BIN)/bgsim play carpe_diem --players 3 --seed 7 --summary
-	$(BIN)/bgsim simulate carpe_diem --players 4 --games 2000 --strategies greedy --seed 1 --jobs 2
+run: setup ## Set up, then run the seat-order experiment (2/3/4 players) and write its report
+	$(BIN)/bgsim seat-order experiments/configs/seat_order.toml --jobs 2 --resume
 
 .PHONY: test
 test: setup ## Set up if needed, then run every test

@@ -40,6 +40,29 @@ def seat_order(
 
 
 @app.command()
+def robustness(
+    spec_path: Annotated[str, typer.Argument(metavar="SPEC", help="Robustness spec TOML file.")],
+    jobs: JobsOpt = 1,
+    out_dir: OutOpt = "runs",
+    resume: ResumeOpt = False,
+    quiet: QuietOpt = False,
+    no_report: NoReportOpt = False,
+) -> None:
+    """The seat-order study again under each reconstructed-component variant; the report says which
+    conclusions hold and which flip."""
+    from experiments.robustness import load_robustness, run_robustness, study_games
+
+    spec = load_robustness(spec_path)
+    total = study_games(spec.baseline()) * (1 + len(spec.variants))
+    with _games_progress(spec.study_id, total, quiet, "study") as update:
+        directory = run_robustness(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
+                                   on_stage=None if quiet else lambda text: err.print(text, highlight=False))
+    out.print(f"{directory}: {len(spec.variants)} variants and the baseline", highlight=False)
+    if not no_report:
+        _write_report(directory, None)
+
+
+@app.command()
 def report(
     run_dir: Annotated[str, typer.Argument(metavar="RUN_DIR", help="A seat-order study, robustness study or run.")],
     out_dir: Annotated[str | None, typer.Option("--out", help="Report directory (default RUN_DIR/report).")] = None,
@@ -79,12 +102,13 @@ def _write_report(directory: Path, out_dir: str | None) -> None:
 
 
 def _print_seats(seats) -> None:
-    """A short seat table: win rate per seat with its interval, per player count and population."""
-    table = Table(title="Seat win rates (95 % interval)")
-    for col in ("players", "population", "start VP", "seat", "win rate", "verdict"):
+    """A short seat table: one line per player count, population and start vector."""
+    table = Table(title="Seat win rates, 95 % intervals (seat 1 = start player)")
+    for col in ("players", "population", "start VP", "win rate per seat", "detectably off the fair share"):
         table.add_column(col)
-    for row in seats.itertuples():
-        word = {1: "favoured", -1: "disfavoured"}.get(int(row.favoured), "-")
-        table.add_row(str(row.n_players), row.population, row.start, str(row.seat + 1),
-                      f"{row.win_rate:.1%} [{row.win_rate_low:.1%}, {row.win_rate_high:.1%}]", word)
+    for (n, pop, start), part in seats.groupby(["n_players", "population", "start"], sort=True):
+        part = part.sort_values("seat")
+        rates = "  ".join(f"{r.win_rate:.1%} [{r.win_rate_low:.1%}, {r.win_rate_high:.1%}]" for r in part.itertuples())
+        off = ", ".join(f"seat {r.seat + 1} {'+' if r.favoured > 0 else '-'}" for r in part.itertuples() if r.favoured)
+        table.add_row(str(n), pop, start, rates, off or "none")
     out.print(table)

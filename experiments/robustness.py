@@ -1,0 +1,134 @@
+"""Robustness to reconstructed components: the seat-order study again under each variant.
+
+A robustness spec names a seat-order spec (``base``), the variants (experiments/variants.py) and
+``[override]`` tables that shrink the base for every study (fewer populations or games). The
+baseline and every variant are complete seat-order studies under ``<dir>/studies/<study-id>/``,
+all with the same seed (the same deals, up to what a changed tile manifest deals differently).
+``robustness.json`` records them; reports/robustness.py compares their conclusions.
+"""
+
+import copy
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from experiments.seat_order import SeatOrderSpec, run_seat_order, seat_order_from_dict
+from experiments.spec import SpecError, check_keys, read_spec_file
+from experiments.store import RunStoreError, read_meta, write_json, write_toml
+from experiments.variants import Variant, VariantError, robustness_variants, variant_spec
+
+__all__ = ["MARKER", "RobustnessSpec", "load_robustness", "run_robustness", "study_games"]
+
+MARKER = "robustness.json"
+_KEYS = {"": {"name", "description", "base", "variants", "override"}}
+_REPLACED = ("populations",)  # override tables that replace the base's instead of updating it
+
+
+@dataclass(frozen=True)
+class RobustnessSpec:
+    name: str
+    base_doc: dict  # the seat-order spec with the overrides applied
+    base_dir: Path  # where the base spec's relative paths point
+    variants: tuple[Variant, ...]
+    description: str = ""
+
+    def baseline(self) -> SeatOrderSpec:
+        doc = copy.deepcopy(self.base_doc)
+        doc["name"] = f"{self.name}_baseline"
+        return seat_order_from_dict(doc, self.base_dir, source="robustness baseline")
+
+    def variant_study(self, variant: Variant, data_dir: Path) -> SeatOrderSpec:
+        """The baseline with ``variant``'s parameters and data (its tiles written to ``data_dir``)."""
+        doc = variant_spec(self.base_doc, variant, data_dir, self.base_dir)
+        doc["name"] = f"{self.name}_{variant.name}"
+        return seat_order_from_dict(doc, self.base_dir, source=f"variant {variant.name}")
+
+    def fingerprint(self) -> str:
+        doc = {"base": self.base_doc, "variants": [v.name for v in self.variants]}
+        return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:10]
+
+    @property
+    def study_id(self) -> str:
+        return f"{self.name}-{self.fingerprint()}"
+
+
+def load_robustness(path: str | Path) -> RobustnessSpec:
+    path = Path(path)
+    doc = read_spec_file(path)
+    source = path.name
+    check_keys(doc, _KEYS, source)
+    if "base" not in doc:
+        raise SpecError(f"{source}: base (the seat-order spec to repeat) is missing")
+    base_path = path.parent / doc["base"]
+    base_doc = read_spec_file(base_path)
+    override = doc.get("override", {})
+    if not isinstance(override, dict):
+        raise SpecError(f"{source}: [override] must be a table of seat-order spec tables")
+    for key, value in override.items():
+        if key in _REPLACED or not isinstance(value, dict):
+            base_doc[key] = value
+        else:
+            base_doc.setdefault(key, {}).update(value)
+    try:
+        variants = tuple(robustness_variants(doc.get("variants")))
+    except VariantError as exc:
+        raise SpecError(f"{source}: {exc}") from None
+    spec = RobustnessSpec(name=doc.get("name", path.stem), base_doc=base_doc, base_dir=base_path.parent,
+                          variants=variants, description=doc.get("description", ""))
+    spec.baseline()  # every key of the merged base is checked before anything runs
+    return spec
+
+
+def run_robustness(spec: RobustnessSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
+                   on_progress: Callable[[int, int], None] | None = None,
+                   on_stage: Callable[[str], None] | None = None) -> Path:
+    """Run the baseline and every variant study; returns the robustness directory."""
+    directory = Path(out) / spec.study_id
+    meta = _prepare(spec, directory, resume)
+    studies = [("baseline", spec.baseline())] + [(v.name, spec.variant_study(v, directory / "data"))
+                                                  for v in spec.variants]
+    total = sum(study_games(s) for _, s in studies)
+    done = 0
+    stage = on_stage or (lambda _text: None)
+    meta["studies"] = []
+    for label, study in studies:
+        def progress(finished: int, _total: int, offset=done) -> None:
+            if on_progress:
+                on_progress(offset + finished, total)
+
+        stage(f"{label}: {study.study_id}")
+        study_dir = directory / "studies" / study.study_id
+        run_seat_order(study, jobs=jobs, resume=resume or study_dir.exists(), on_progress=progress,
+                       directory=study_dir)
+        meta["studies"].append({"variant": label, "dir": f"studies/{study.study_id}"})
+        write_json(directory / MARKER, meta)
+        done += study_games(study)
+    meta["status"] = "complete"
+    write_json(directory / MARKER, meta)
+    return directory
+
+
+def study_games(study: SeatOrderSpec) -> int:
+    confirm = study.confirm_games and len(study.players) * len(study.solved_populations())
+    return sum(c.spec.games for c in study.cells()) + (confirm or 0) * study.confirm_games
+
+
+def _prepare(spec: RobustnessSpec, directory: Path, resume: bool) -> dict:
+    if directory.exists() and any(directory.iterdir()):
+        if not resume:
+            raise RunStoreError(f"{directory} already holds this study; add --resume to finish it, "
+                                f"or delete the directory to play it again")
+        return read_meta(directory, MARKER, "robustness")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        write_toml(directory / "base_seat_order.toml", spec.base_doc)
+    except OSError as exc:
+        raise RunStoreError(f"cannot write to {directory}: {exc.strerror or exc}") from None
+    meta = {"kind": "robustness", "study_id": spec.study_id, "name": spec.name, "description": spec.description,
+            "created": datetime.now(UTC).isoformat(timespec="seconds"), "status": "running",
+            "variants": [{"name": v.name, "description": v.description} for v in spec.variants]}
+    write_json(directory / MARKER, meta)
+    return meta

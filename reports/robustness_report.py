@@ -1,0 +1,166 @@
+"""Robustness report: which seat-order and card conclusions hold under each component variant.
+
+Each study (the baseline and one per variant) is reduced to named *conclusions*: the seats that
+are detectably off their share (per player count, population and start vector), the verdict on the
+3-player 13, the balancing start vector, and the flagged scoring cards. A variant's conclusion
+*holds* when it equals the baseline's; a balancing vector holds when every seat's value lies in the
+baseline's bootstrap interval. Significance follows the seat and card tables (Benjamini–Hochberg).
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import polars as pl
+from matplotlib.colors import ListedColormap
+from matplotlib.figure import Figure
+
+from experiments.robustness import MARKER
+from experiments.seat_order import load_study_rows
+from experiments.store import read_meta
+from reports import cards as card_stats
+from reports.report_builder import Report
+from reports.seat_charts import seat_win_chart
+from reports.seats import seat_table
+
+__all__ = ["build_robustness_report", "compare", "conclusions", "robustness_chart"]
+
+
+def conclusions(study_dir: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(conclusions, seat table) of one seat-order study. Conclusions: columns key, kind, value,
+    and for balancing vectors the per-seat bootstrap bounds (low, high as '/'-joined vectors)."""
+    rows = load_study_rows(study_dir)
+    seats = seat_table(rows)
+    out = []
+    for (n, pop, start), part in seats.groupby(["n_players", "population", "start"], sort=True):
+        off = [f"seat {r.seat + 1} {'+' if r.favoured > 0 else '-'}" for r in part.sort_values("seat").itertuples()
+               if r.favoured]
+        out.append(dict(key=f"{n}p {pop}, start {start}: seats off their share", kind="seats",
+                        value=", ".join(off) or "none"))
+        if n == 3 and start == "rulebook":
+            seat3 = part[part["seat"] == 2].iloc[0]
+            word = {1: "13 over-compensates", -1: "13 is not enough"}.get(int(seat3.favoured), "13 fits")
+            out.append(dict(key=f"3p {pop}: the 13 of seat 3", kind="thirteen", value=word))
+    comp_path = study_dir / "compensation.csv"
+    if comp_path.exists():
+        comp = pd.read_csv(comp_path)
+        for (n, pop), part in comp.groupby(["n_players", "population"], sort=True):
+            part = part.sort_values("seat")
+            out.append(dict(key=f"{n}p {pop}: balancing start VP", kind="vector", value=_join(part["solved"]),
+                            low=_join(part["low"]), high=_join(part["high"])))
+    played = rows.filter((pl.col("start") == "rulebook") & ~pl.col("population").is_in(["random"]))
+    if played.height:
+        spreads = card_stats.card_spreads(played, card_stats.card_catalogue())
+        for n, part in spreads.groupby("n_players", sort=True):
+            flagged = part[part["flagged"]].sort_values("id")
+            value = ", ".join(f"{r.id} {'+' if r.win_diff > 0 else '-'}" for r in flagged.itertuples())
+            out.append(dict(key=f"{n}p: cards flagged (win effect)", kind="cards", value=value or "none"))
+    return pd.DataFrame(out), seats
+
+
+def _join(values) -> str:
+    return "/".join(str(int(v)) for v in values)
+
+
+def compare(baseline: pd.DataFrame, variant: pd.DataFrame) -> pd.DataFrame:
+    """Per baseline conclusion: the variant's value and whether it holds."""
+    merged = baseline.merge(variant[["key", "value"]], on="key", how="left", suffixes=("", "_variant"))
+    holds = []
+    for row in merged.itertuples():
+        if pd.isna(row.value_variant):
+            holds.append(False)
+        elif row.kind == "vector":
+            got = np.array(row.value_variant.split("/"), dtype=int)
+            low, high = (np.array(v.split("/"), dtype=int) for v in (row.low, row.high))
+            holds.append(bool(((low <= got) & (got <= high)).all()))
+        else:
+            holds.append(row.value == row.value_variant)
+    merged["holds"] = holds
+    return merged
+
+
+def robustness_chart(table: pd.DataFrame, variants: list[str]) -> Figure:
+    """Conclusions (rows) x variants (columns): green holds, red flips; each cell shows the variant's value."""
+    keys = list(dict.fromkeys(table["key"]))
+    grid = np.array([[float(table[(table["key"] == k) & (table["variant"] == v)]["holds"].iloc[0])
+                      for v in variants] for k in keys])
+    fig = Figure(figsize=(2.0 + 1.6 * len(variants), 1.5 + 0.42 * len(keys)), layout="constrained")
+    ax = fig.subplots()
+    ax.imshow(grid, cmap=ListedColormap(["#e8a6a6", "#a6d8a6"]), vmin=0, vmax=1, aspect="auto")
+    for i, k in enumerate(keys):
+        for j, v in enumerate(variants):
+            value = table[(table["key"] == k) & (table["variant"] == v)]["value_variant"].iloc[0]
+            ax.text(j, i, "-" if pd.isna(value) else str(value)[:22], ha="center", va="center", fontsize=6)
+    ax.set_xticks(range(len(variants)), [v.replace("_", " ") for v in variants], rotation=35, ha="right",
+                  fontsize=7)
+    ax.set_yticks(range(len(keys)), keys, fontsize=7)
+    ax.set_xlabel("component variant")
+    ax.set_ylabel("conclusion of the baseline")
+    ax.set_title("Robustness: green = the baseline's conclusion holds, red = it changes")
+    return fig
+
+
+def build_robustness_report(directory: Path) -> tuple[Report, pd.DataFrame]:
+    meta = read_meta(directory, MARKER, "robustness")
+    if meta.get("status") != "complete":
+        raise_incomplete(directory, meta)
+    studies = {s["variant"]: directory / s["dir"] for s in meta["studies"]}
+    base, base_seats = conclusions(studies["baseline"])
+    tables, seat_tables = [], [base_seats.assign(variant="baseline")]
+    variants = [v for v in studies if v != "baseline"]
+    for name in variants:
+        found, seats = conclusions(studies[name])
+        tables.append(compare(base, found).assign(variant=name))
+        seat_tables.append(seats.assign(variant=name))
+    table = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+    rep = Report(f"Robustness: {meta['name']}", subtitle="Do the seat-order and card conclusions survive the "
+                 "alternatives to the reconstructed components?",
+                 meta={"study": meta["study_id"], "variants": str(len(variants))})
+    rep.heading("Summary")
+    _summary(rep, base, table, variants)
+    if not table.empty:
+        rep.figure(robustness_chart(table, variants), "robustness_summary",
+                   "Each baseline conclusion under each variant: green holds, red changes; the cell shows the "
+                   "variant's value.")
+        rep.table(table, "robustness", "Every conclusion under every variant.",
+                  show=["key", "value", "variant", "value_variant", "holds"],
+                  columns={"key": "conclusion", "value": "baseline", "value_variant": "under the variant"})
+    rep.heading("Variants")
+    rep.table(pd.DataFrame(meta["variants"]), "variants", "The component variants (experiments/variants.py).")
+    rep.heading("Seat win rates per variant")
+    seats = pd.concat(seat_tables, ignore_index=True)
+    rep.figure(seat_win_chart(seats.assign(population=seats["variant"])), "seat_win_rates_by_variant",
+               "Seat win rates (Wilson 95 %) of each study; bars are the variants.")
+    shown = seats.assign(seat=seats["seat"] + 1)
+    rep.table(shown, "seats_by_variant", "Seat win rates per variant.", rates=["win_rate"],
+              show=["variant", "n_players", "population", "start", "seat", "games", "win_rate", "favoured"],
+              formats={"games": ",d"})
+    rep.heading("Method")
+    rep.text("The baseline is the base seat-order spec with the overrides of the robustness spec; every variant is "
+             "the same study with one reconstructed component replaced. All studies use the same seed. Seats "
+             "are *off their share* when the exact binomial test against 1/n rejects after Benjamini–Hochberg; "
+             "cards are *flagged* when their win effect does (reports/cards.py). A changed conclusion can mean "
+             "a real change or a borderline test on either side: compare the intervals in the seat table.")
+    return rep, base_seats
+
+
+def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: list[str]) -> None:
+    if table.empty:
+        rep.text("No variants were run.")
+        return
+    lines = []
+    for key, part in table.groupby("key", sort=False):
+        flips = part[~part["holds"]]
+        value = part["value"].iloc[0]
+        if flips.empty:
+            lines.append(f"- **holds** under all {len(variants)} variants: {key} = {value}")
+        else:
+            changed = "; ".join(f"{r.variant}: {r.value_variant}" for r in flips.itertuples())
+            lines.append(f"- **changes** under {len(flips)} of {len(variants)}: {key} = {value} -> {changed}")
+    rep.text("\n".join(lines))
+
+
+def raise_incomplete(directory: Path, meta: dict) -> None:
+    from experiments.store import RunStoreError
+
+    raise RunStoreError(f"{directory.name}: the robustness study is {meta.get('status')}; finish it with --resume")
