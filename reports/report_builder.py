@@ -306,7 +306,7 @@ class Report:
         (value, low, high), and for a mean a format spec applies to all three numbers (default ``".1f"``).
         ``show`` picks and orders the shown columns; by default all but the interval bounds.
         """
-        self._claim("table", name)
+        self._check_name("table", name)
         data = _pandas(frame)
         formats = dict(formats or {})
         bounds = _interval_bounds(data, rates, "rate") | _interval_bounds(data, means, "mean")
@@ -324,24 +324,28 @@ class Report:
             numeric.append(col in rates or col in means or (pd.api.types.is_numeric_dtype(dtype)
                                                             and not pd.api.types.is_bool_dtype(dtype)))
         shown = pd.DataFrame(cells, index=data.index, columns=list(cells))
-        self._parts.append(_Table(name, data, shown, tuple(numeric), caption))
+        self._add("table", _Table(name, data, shown, tuple(numeric), caption))
         return self
 
     def figure(self, fig: Figure, name: str, caption: str = "", alt: str | None = None, dpi: int = _DPI) -> "Report":
         """A matplotlib figure, saved as ``figures/<name>.png`` and embedded in the HTML; the figure is closed."""
-        self._claim("figure", name)
-        self._parts.append(_Figure(name, _figure_png(fig, dpi), caption, alt if alt is not None else
-                                   _plain(caption) or name))
+        self._check_name("figure", name)
+        self._add("figure", _Figure(name, _figure_png(fig, dpi), caption,
+                                    alt if alt is not None else _plain(caption) or name))
         return self
 
-    def _claim(self, kind: str, name: str) -> None:
+    def _check_name(self, kind: str, name: str) -> None:
         """Names become file names: safe characters only, unique per kind (case-insensitively, for macOS)."""
         if not isinstance(name, str) or not _NAME.fullmatch(name) or name.endswith("."):
             raise ValueError(f"{kind} name {name!r}: use letters, digits, '_', '-' and '.', starting with a "
                              f"letter or digit (at most 100 characters)")
         if name.lower() in self._names[kind]:
             raise ValueError(f"{kind} name {name!r} is already used in this report")
-        self._names[kind].add(name.lower())
+
+    def _add(self, kind: str, part: "_Table | _Figure") -> None:
+        """Record a table or figure once it is complete, so a rejected one does not use up its name."""
+        self._names[kind].add(part.name.lower())
+        self._parts.append(part)
 
     # --- output
 
