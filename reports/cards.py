@@ -1,0 +1,556 @@
+"""Scoring-card spreads: what each Carpe Diem scoring card pays when it is triggered, and whether
+the seats that trigger it win more often than seats in the same position without it.
+
+Pure functions over stored result rows (polars LazyFrame / DataFrame or pandas in, pandas out);
+they import no engine code. The card metadata comes from the scoring-card data file itself
+(``card_catalogue``), read with ``tomllib``.
+
+Input rows are the runner's columns, one row per (game, seat): ``run_id``, ``n_players``,
+``game_index``, ``seat`` (0-based), ``won`` (exactly one winner per game), ``board_cards`` (the card
+index on each of the 12 slots, -1 = empty, the same for every seat of a game) and ``cards`` (a list
+per seat of the cards it triggered: ``pass, card, k, b, vp, coins, bread, steps, penalty``). A game
+is (``run_id``, ``game_index``). In a pass scoring every seat places a disc and triggers the two cards
+on the slots beside it (CD-SCORING-3/4), so a seat triggers 2 cards in each of the 4 passes.
+
+Conventions, stated once:
+
+- Card index ``i`` is the ``i``-th card of the data file after a stable sort by deck (A, B, C, D),
+  which is the order the engine uses.
+- ``vp`` of a trigger is net: a -4 penalty (no fulfilment, CD-CARD-6) is included in it and marked
+  by ``penalty``.
+- Payoff in VP-equivalents (``DEFAULT_CONVERSION``): 1 VP = 1; coins, bread and goods = 0.5 VP each,
+  because at the end leftover material scores floor(total / 2) VP (CD-END-3); a banner step = 1 VP,
+  because the final banner position is scored as VP (CD-END-4) and steps beyond the track end pay
+  VP directly. ``payoff`` is what the card pays out; ``net_payoff`` also subtracts what was handed in
+  for it: the goods (or coins in their place) of the ``k`` normal fulfilments of a red card, valued
+  at the goods rate, and 3 bread per bread fulfilment ``b``.
+- Win effect: the seats that triggered a card against the seats in the same position (same player
+  count) in games where the card was not on the board, stratified by seat (Mantel–Haenszel). It is
+  an association, not a causal effect: strategies choose which cards to trigger, and a seat that is
+  already ahead can afford the better cards.
+- Wilson and t intervals and the tests treat games as independent; paired seatings of one deal are
+  not, so close calls deserve a larger run. A card with fewer than ``MIN_TRIGGERS`` triggering
+  seat-games (or as few games without it) gets no effect, is never flagged and is noted as
+  "too few games". q-values are Benjamini–Hochberg over the cards (or pairs) of one player count.
+"""
+
+import importlib.util
+import math
+import tomllib
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import polars as pl
+from scipy import stats
+from statsmodels.stats.contingency_tables import StratifiedTable
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
+
+__all__ = ["DECKS", "DEFAULT_CONVERSION", "MIN_TRIGGERS", "card_catalogue", "card_spreads", "conversion_note",
+           "deck_summary", "pair_effects", "triggers"]
+
+DECKS = ("A", "B", "C", "D")
+
+# VP-equivalent of one unit of each payout kind (see the module docstring for the rule).
+DEFAULT_CONVERSION: dict[str, float] = {"vp": 1.0, "coins": 0.5, "bread": 0.5, "goods": 0.5, "steps": 1.0}
+
+# Fewest triggering seat-games (and seat-games without the card) for a win effect and a flag.
+MIN_TRIGGERS = 30
+
+TOO_FEW = "too few games"
+NEVER = "never on the board"
+NO_CONTROL = "no games without the card"
+
+_PAYOUT_KINDS = ("vp", "coins", "bread", "steps")
+_CARD_FIELDS = ("pass", "card", "k", "b", "vp", "coins", "bread", "steps", "penalty")
+
+
+def conversion_note(conversion: Mapping[str, float] = DEFAULT_CONVERSION) -> str:
+    """One paragraph for a report: how payouts are turned into VP-equivalents."""
+    c = _conversion(conversion)
+    return (f"Payoffs are in VP-equivalents: 1 VP = {c['vp']:g}; 1 coin = {c['coins']:g}, 1 bread = {c['bread']:g} "
+            f"and 1 good = {c['goods']:g} VP, since leftover material scores floor(total / 2) VP at the end "
+            f"(CD-END-3); 1 banner step = {c['steps']:g} VP, since the final banner position is scored as VP "
+            "(CD-END-4). Penalties (-4 VP when a card is not fulfilled) are included. The net payoff also "
+            "subtracts what was handed in: the goods or coins of a red card's fulfilments (at the goods rate) "
+            "and 3 bread per bread fulfilment.")
+
+
+def _conversion(conversion: Mapping[str, float]) -> dict[str, float]:
+    unknown = set(conversion) - set(DEFAULT_CONVERSION)
+    if unknown:
+        raise ValueError(f"unknown conversion keys {sorted(unknown)}; known: {sorted(DEFAULT_CONVERSION)}")
+    return {**DEFAULT_CONVERSION, **{k: float(v) for k, v in conversion.items()}}
+
+
+# --- card metadata
+
+
+def _default_card_file() -> Path:
+    """The package's scoring_cards.toml, found without importing the engine package."""
+    spec = importlib.util.find_spec("sim")  # locates the top-level package without running it
+    roots = list(spec.submodule_search_locations) if spec and spec.submodule_search_locations else []
+    roots.append(Path(__file__).resolve().parents[1] / "sim")
+    for root in roots:
+        path = Path(root) / "games" / "carpe_diem" / "data" / "scoring_cards.toml"
+        if path.is_file():
+            return path
+    raise FileNotFoundError("scoring_cards.toml not found; pass its path")
+
+
+def _describe(amounts: Mapping[str, int]) -> str:
+    names = {"vp": "VP", "coins": "coin", "bread": "bread", "steps": "step"}
+    parts = []
+    for kind, qty in amounts.items():
+        name = names.get(kind, kind)
+        plural = qty != 1 and name in ("coin", "step")
+        parts.append(f"{qty} {name}{'s' if plural else ''}")
+    return " + ".join(parts)
+
+
+def card_catalogue(path: str | Path | None = None) -> pd.DataFrame:
+    """The 60 scoring cards in engine index order, one row each.
+
+    Columns: ``card`` (index stored in ``board_cards`` and ``cards``), ``id`` (A01..D27), ``deck``
+    (A–D), ``colour`` (red / green), ``requirement`` (e.g. "give 2 herb", "have 3 chimneys"),
+    ``payout`` (per fulfilment, e.g. "3 VP", "1 coin + 1 step"), ``give_units`` (goods handed in per
+    normal fulfilment; 0 for green cards) and ``pay_vp, pay_coins, pay_bread, pay_steps`` (payout per
+    fulfilment). ``path``: a replacement data file (default: the package's own).
+    """
+    path = Path(path) if path is not None else _default_card_file()
+    with path.open("rb") as f:
+        entries = tomllib.load(f)["card"]
+    entries = sorted(entries, key=lambda e: DECKS.index(e["deck"]))  # stable: the engine's order
+    rows = []
+    for i, e in enumerate(entries):
+        needs = e.get("give") or e.get("have") or {}
+        verb = "give" if "give" in e else "have"
+        payout = e.get("payout", {})
+        rows.append({
+            "card": i, "id": e["id"], "deck": e["deck"], "colour": e.get("colour", ""),
+            "requirement": f"{verb} " + " + ".join(f"{q} {name}" for name, q in needs.items()),
+            "payout": _describe(payout),
+            "give_units": int(sum(e.get("give", {}).values())),
+            **{f"pay_{kind}": int(payout.get(kind, 0)) for kind in _PAYOUT_KINDS},
+        })
+    return pd.DataFrame(rows)
+
+
+# --- rows
+
+
+def _collect(rows, columns: tuple[str, ...]) -> pl.DataFrame:
+    """The needed columns of ``rows`` (polars or pandas) as a polars DataFrame."""
+    if isinstance(rows, pd.DataFrame):
+        return pl.from_pandas(rows[list(columns)])
+    return rows.lazy().select(columns).collect()
+
+
+def triggers(rows, catalogue: pd.DataFrame, conversion: Mapping[str, float] = DEFAULT_CONVERSION) -> pl.DataFrame:
+    """One row per triggered card: ``run_id, n_players, game_index, seat, won`` and the card-log
+    fields ``pass, card, k, b, vp, coins, bread, steps, penalty``, plus ``payoff`` (payout in
+    VP-equivalents) and ``net_payoff`` (minus the material handed in), both float64.
+
+    The building block of every table here, exposed so that other reports can slice it.
+    """
+    c = _conversion(conversion)
+    frame = _collect(rows, ("run_id", "n_players", "game_index", "seat", "won", "cards"))
+    give = pl.DataFrame({"card": catalogue["card"].to_numpy().astype(np.int16),
+                         "give_units": catalogue["give_units"].to_numpy().astype(np.float64)})
+    log = (
+        frame.explode("cards")
+        .filter(pl.col("cards").is_not_null())
+        .unnest("cards")
+        .with_columns(pl.col("card").cast(pl.Int16))
+        .join(give, on="card", how="left")
+    )
+    f = {kind: pl.col(kind).cast(pl.Float64) for kind in ("vp", "coins", "bread", "steps", "k", "b")}
+    payoff = f["vp"] * c["vp"] + f["coins"] * c["coins"] + f["bread"] * c["bread"] + f["steps"] * c["steps"]
+    handed_in = f["k"] * pl.col("give_units").fill_null(0.0) * c["goods"] + 3.0 * f["b"] * c["bread"]
+    return log.with_columns(payoff.alias("payoff"), (payoff - handed_in).alias("net_payoff")).select(
+        "run_id", "n_players", "game_index", "seat", "won", *_CARD_FIELDS, "payoff", "net_payoff")
+
+
+def _games(frame: pl.DataFrame) -> pl.DataFrame:
+    """One row per game: ``n_players, run_id, game_index, winner`` (seat) and ``board_cards`` if
+    ``frame`` has it; a game is found through its single winner."""
+    extra = ["board_cards"] if "board_cards" in frame.columns else []
+    return frame.filter(pl.col("won")).select("n_players", "run_id", "game_index",
+                                              pl.col("seat").alias("winner"), *extra)
+
+
+def _seat_totals(games: pl.DataFrame, n: int) -> tuple[int, np.ndarray]:
+    """Games of player count ``n`` and wins per seat: (n,) int64."""
+    sub = games.filter(pl.col("n_players") == n)
+    wins = np.bincount(sub["winner"].to_numpy().astype(np.int64), minlength=n)[:n]
+    return sub.height, wins
+
+
+# --- intervals (vectorised)
+
+
+def _wilson(successes: np.ndarray, trials: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson intervals of proportions (statsmodels); NaN where there are no trials. (N,) arrays."""
+    s = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(trials, dtype=np.float64)
+    low = np.full(n.shape, np.nan)
+    high = np.full(n.shape, np.nan)
+    ok = n > 0
+    if ok.any():
+        low[ok], high[ok] = proportion_confint(s[ok], n[ok], alpha=1 - confidence, method="wilson")
+    return low, high
+
+
+def _t(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """Student t intervals of means (scipy); NaN with fewer than 2 values, a point with no spread."""
+    mean = np.asarray(mean, dtype=np.float64)
+    sd = np.nan_to_num(np.asarray(sd, dtype=np.float64))
+    n = np.asarray(n, dtype=np.float64)
+    low = np.full(mean.shape, np.nan)
+    high = np.full(mean.shape, np.nan)
+    ok = n >= 2
+    if ok.any():
+        scale = sd[ok] / np.sqrt(n[ok])
+        spread = scale > 0
+        lo, hi = mean[ok].copy(), mean[ok].copy()
+        if spread.any():
+            lo[spread], hi[spread] = stats.t.interval(confidence, n[ok][spread] - 1, loc=mean[ok][spread],
+                                                      scale=scale[spread])
+        low[ok], high[ok] = lo, hi
+    return low, high
+
+
+def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    a = np.asarray(a, dtype=np.float64)
+    b = np.asarray(b, dtype=np.float64)
+    return np.divide(a, b, out=np.full(a.shape, np.nan), where=b > 0)
+
+
+# --- win effect
+
+
+_EFFECT_COLUMNS = ("win_rate", "base_rate", "win_diff", "diff_low", "diff_high", "odds_ratio", "or_low", "or_high",
+                   "p_value")
+
+
+def _stratified_effect(n1: np.ndarray, w1: np.ndarray, n0: np.ndarray, w0: np.ndarray, confidence: float,
+                       z: float) -> dict[str, float]:
+    """Win effect of one card (or pair) from per-seat counts, each (n_players,) int64: treated
+    seat-games ``n1`` with ``w1`` wins, control seat-games ``n0`` with ``w0`` wins.
+
+    Mantel–Haenszel over the seats (statsmodels ``StratifiedTable``): pooled odds ratio with its
+    interval and the test of a common odds ratio of 1. ``win_diff`` is the treated win rate minus
+    the control win rate standardised to the treated seats (per-seat control rates weighted by the
+    treated seat-games), with a normal interval from the per-seat binomial variances; it says how
+    many percentage points more often a triggering seat wins than a seat in its position usually
+    does; ``z`` is its normal quantile for ``confidence`` (computed once by the caller).
+    """
+    keep = (n1 > 0) & (n0 > 0)
+    n1, w1, n0, w0 = (np.asarray(x, dtype=np.float64)[keep] for x in (n1, w1, n0, w0))
+    p1, p0 = w1 / n1, w0 / n0
+    weight = n1 / n1.sum()
+    base = float(weight @ p0)
+    rate = float(w1.sum() / n1.sum())
+    diff = rate - base
+    se = math.sqrt(float(weight**2 @ (p1 * (1 - p1) / n1 + p0 * (1 - p0) / n0)))
+    tables = np.stack([np.stack([w1, n1 - w1]), np.stack([w0, n0 - w0])])  # (2, 2, seats)
+    with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+        warnings.simplefilter("ignore", RuntimeWarning)
+        table = StratifiedTable(tables)
+        odds = float(table.oddsratio_pooled)
+        or_low, or_high = (float(x) for x in table.oddsratio_pooled_confint(alpha=1 - confidence))
+        p = float(table.test_null_odds(correction=False).pvalue)
+    return {"win_rate": rate, "base_rate": base, "win_diff": diff, "diff_low": diff - z * se,
+            "diff_high": diff + z * se, "odds_ratio": odds, "or_low": or_low, "or_high": or_high, "p_value": p}
+
+
+def _effects(n1: np.ndarray, w1: np.ndarray, n0: np.ndarray, w0: np.ndarray, enough: np.ndarray,
+             confidence: float, alpha: float) -> pd.DataFrame:
+    """Effects, q-values, flags and directions for M items of one player count.
+
+    ``n1, w1, n0, w0``: (M, n_players) int64 per-seat counts; ``enough``: (M,) bool, the items with
+    data enough to test (the others get NaN and are left out of the Benjamini–Hochberg set).
+    """
+    blank = dict.fromkeys(_EFFECT_COLUMNS, math.nan)
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
+    out = pd.DataFrame([_stratified_effect(n1[i], w1[i], n0[i], w0[i], confidence, z) if enough[i] else blank
+                        for i in range(len(enough))], columns=list(_EFFECT_COLUMNS), dtype=np.float64)
+    out["q_value"] = np.nan
+    tested = enough & out["p_value"].notna().to_numpy()
+    if tested.any():
+        out.loc[tested, "q_value"] = multipletests(out.loc[tested, "p_value"], alpha=alpha, method="fdr_bh")[1]
+    out["flagged"] = (out["q_value"] < alpha).fillna(False).astype(bool)
+    out["direction"] = np.where(~out["flagged"], "",
+                                np.where(out["odds_ratio"] > 1, "pays too much", "pays too little"))
+    return out
+
+
+def _treated_counts(treated: pl.DataFrame, keys: list[str], index: pd.DataFrame, n: int) -> tuple[np.ndarray, ...]:
+    """Per-seat treated seat-games and wins, (M, n) int64 each, for the M items of ``index``
+    (columns ``keys``) from ``treated`` (one row per item and triggering seat-game: keys, seat, won)."""
+    counts = (treated.group_by(*keys, "seat").agg(pl.len().alias("n1"), pl.col("won").sum().alias("w1"))
+              .to_pandas())
+    position = pd.Series(np.arange(len(index)), index=pd.MultiIndex.from_frame(index[keys]))
+    rows = position.reindex(pd.MultiIndex.from_frame(counts[keys])).to_numpy()
+    n1 = np.zeros((len(index), n), dtype=np.int64)
+    w1 = np.zeros((len(index), n), dtype=np.int64)
+    ok = ~np.isnan(rows)
+    r, s = rows[ok].astype(np.int64), counts["seat"].to_numpy()[ok].astype(np.int64)
+    np.add.at(n1, (r, s), counts["n1"].to_numpy()[ok])
+    np.add.at(w1, (r, s), counts["w1"].to_numpy()[ok])
+    return n1, w1
+
+
+# --- per card
+
+
+def _pooled_moments(t: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    return t.group_by(*keys).agg(
+        pl.len().alias("triggered"),
+        pl.struct("run_id", "game_index").n_unique().alias("triggered_games"),
+        pl.col("payoff").mean().alias("payoff"), pl.col("payoff").std().alias("payoff_sd"),
+        pl.col("net_payoff").mean().alias("net_payoff"), pl.col("net_payoff").std().alias("net_sd"),
+        *(pl.col(k).cast(pl.Float64).mean().alias(f"mean_{k}") for k in ("vp", "coins", "bread", "steps")),
+        pl.col("penalty").sum().alias("penalties"),
+    )
+
+
+def card_spreads(rows, catalogue: pd.DataFrame, conversion: Mapping[str, float] = DEFAULT_CONVERSION,
+                 confidence: float = 0.95, alpha: float = 0.05, min_triggers: int = MIN_TRIGGERS) -> pd.DataFrame:
+    """One row per (player count, card), every card of ``catalogue`` even if never seen.
+
+    Columns:
+
+    - ``n_players, card, id, deck, colour, payout``; ``games`` (games of that player count);
+    - ``on_board`` games with the card on the board, ``on_board_rate`` with ``on_board_low/high``;
+    - ``triggered`` seat-triggers; ``triggered_games`` on-board games in which some seat triggered it,
+      ``trigger_rate`` = triggered_games / on_board with ``trigger_low/high``; ``triggers_per_game``
+      = triggered / on_board (a card can be triggered by more than one seat);
+    - ``payoff`` mean payout per trigger in VP-equivalents, ``payoff_sd``, ``payoff_low/high`` (t);
+      ``net_payoff``, ``net_sd``, ``net_low/high`` the same minus the material handed in;
+      ``mean_vp, mean_coins, mean_bread, mean_steps`` raw means per trigger (vp net of penalties);
+    - ``penalties`` (-4 VP penalties), ``penalty_rate`` per trigger with ``penalty_low/high``;
+    - ``trigger_seats`` seat-games that triggered the card (the treated group of the win effect),
+      ``control_seats`` seat-games in games without the card;
+    - ``win_rate`` of the triggering seats, ``base_rate`` the control rate standardised to their
+      seats, ``win_diff`` = win_rate - base_rate with ``diff_low/high``; ``odds_ratio`` (Mantel–Haenszel
+      over seats) with ``or_low/high``, ``p_value`` (test of a common odds ratio 1), ``q_value``
+      (Benjamini–Hochberg over the tested cards of the player count), ``flagged`` (q < alpha),
+      ``direction`` ("pays too much" / "pays too little" for flagged cards, else "");
+    - ``note``: "" or why there is no effect ("never on the board", "too few games" when fewer than
+      ``min_triggers`` triggering seat-games, "no games without the card").
+    """
+    frame = _collect(rows, ("run_id", "n_players", "game_index", "seat", "won", "board_cards", "cards"))
+    games = _games(frame)
+    t = triggers(frame, catalogue, conversion)
+    counts = sorted(int(n) for n in frame["n_players"].unique().to_list())
+    board = (games.explode("board_cards").rename({"board_cards": "card"}).filter(pl.col("card") >= 0)
+             .with_columns(pl.col("card").cast(pl.Int16)))
+    tables = [_spreads_for(n, games, board, t, catalogue, confidence, alpha, min_triggers) for n in counts]
+    if not tables:
+        return pd.DataFrame(columns=list(_SPREAD_COLUMNS))
+    return pd.concat(tables, ignore_index=True)
+
+
+def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, t: pl.DataFrame, catalogue: pd.DataFrame,
+                 confidence: float, alpha: float, min_triggers: int) -> pd.DataFrame:
+    n_games, seat_wins = _seat_totals(games, n)
+    table = catalogue[["card", "id", "deck", "colour", "payout"]].copy()
+    table.insert(0, "n_players", n)
+    table["games"] = n_games
+    on_board = (board.filter(pl.col("n_players") == n).group_by("card", "winner").agg(pl.len().alias("g"))
+                .to_pandas())
+    on_wins = np.zeros((len(table), n), dtype=np.int64)  # (cards, seats) on-board games won by seat
+    position = pd.Series(np.arange(len(table)), index=table["card"].to_numpy())
+    rows = position.reindex(on_board["card"].to_numpy()).to_numpy()
+    ok = ~np.isnan(rows)
+    np.add.at(on_wins, (rows[ok].astype(np.int64), on_board["winner"].to_numpy()[ok].astype(np.int64)),
+              on_board["g"].to_numpy()[ok])
+    table["on_board"] = on_wins.sum(axis=1)
+    table["on_board_rate"] = _ratio(table["on_board"], table["games"])
+    table["on_board_low"], table["on_board_high"] = _wilson(table["on_board"], table["games"], confidence)
+
+    tn = t.filter(pl.col("n_players") == n)
+    moments = _pooled_moments(tn, ["card"]).to_pandas()
+    table = table.merge(moments, on="card", how="left")
+    for column in ("triggered", "triggered_games", "penalties"):
+        table[column] = table[column].fillna(0).astype(np.int64)
+    table["trigger_rate"] = _ratio(table["triggered_games"], table["on_board"])
+    table["trigger_low"], table["trigger_high"] = _wilson(table["triggered_games"], table["on_board"], confidence)
+    table["triggers_per_game"] = _ratio(table["triggered"], table["on_board"])
+    table["payoff_low"], table["payoff_high"] = _t(table["payoff"], table["payoff_sd"], table["triggered"], confidence)
+    table["net_low"], table["net_high"] = _t(table["net_payoff"], table["net_sd"], table["triggered"], confidence)
+    table["penalty_rate"] = _ratio(table["penalties"], table["triggered"])
+    table["penalty_low"], table["penalty_high"] = _wilson(table["penalties"], table["triggered"], confidence)
+
+    treated = tn.select("card", "run_id", "game_index", "seat", "won").unique()
+    n1, w1 = _treated_counts(treated, ["card"], table, n)
+    n0 = np.repeat(n_games - table["on_board"].to_numpy()[:, None], n, axis=1)  # every game seats all n
+    w0 = seat_wins[None, :] - on_wins
+    table["trigger_seats"] = n1.sum(axis=1)
+    table["control_seats"] = n0.sum(axis=1)
+    enough = (table["trigger_seats"] >= min_triggers).to_numpy() & (table["control_seats"] >= min_triggers).to_numpy()
+    effects = _effects(n1, w1, n0, w0, enough, confidence, alpha)
+    table = pd.concat([table, effects], axis=1)
+    table["note"] = np.select(
+        [table["on_board"] == 0, table["trigger_seats"] < min_triggers, table["control_seats"] < min_triggers],
+        [NEVER, TOO_FEW, NO_CONTROL], default="")
+    return table[list(_SPREAD_COLUMNS)]
+
+
+_SPREAD_COLUMNS = (
+    "n_players", "card", "id", "deck", "colour", "payout", "games", "on_board", "on_board_rate", "on_board_low",
+    "on_board_high", "triggered", "triggered_games", "trigger_rate", "trigger_low", "trigger_high",
+    "triggers_per_game", "payoff", "payoff_sd", "payoff_low", "payoff_high", "net_payoff", "net_sd", "net_low",
+    "net_high", "mean_vp", "mean_coins", "mean_bread", "mean_steps", "penalties", "penalty_rate", "penalty_low",
+    "penalty_high", "trigger_seats", "control_seats", *_EFFECT_COLUMNS, "q_value", "flagged", "direction", "note",
+)
+
+
+# --- adjacent pairs
+
+
+def pair_effects(rows, catalogue: pd.DataFrame, min_count: int = MIN_TRIGGERS,
+                 conversion: Mapping[str, float] = DEFAULT_CONVERSION, confidence: float = 0.95,
+                 alpha: float = 0.05) -> pd.DataFrame:
+    """One row per (player count, unordered pair of cards triggered together), pairs seen at least once.
+
+    The two cards a seat triggers in one pass scoring lie on the two slots beside its disc, so they
+    are an adjacent pair; this asks whether a pair pays or wins more than its cards suggest.
+    Columns: ``n_players, card_a, card_b`` (card_a < card_b), ``id_a, id_b, deck_a, deck_b``;
+    ``count`` seat-pass triggers; ``payoff`` mean combined payout of the two cards in VP-equivalents
+    with ``payoff_sd, payoff_low/high`` (t), ``net_payoff, net_sd, net_low/high`` the same minus the
+    material handed in; ``payoff_excess`` = payoff minus the two cards' own mean payoffs over all
+    their triggers of that player count (positive: the pair feeds itself, e.g. bread from the first
+    card pays the second); ``trigger_seats`` seat-games that triggered the pair, ``win_rate`` with
+    ``win_low/high`` (Wilson); the win effect against every other seat-game in the same position
+    (seats that did not trigger the pair; same player count), stratified by seat as in
+    ``card_spreads``: ``base_rate, win_diff, diff_low/high, odds_ratio, or_low/high, p_value``,
+    ``q_value`` (Benjamini–Hochberg over the pairs with at least ``min_count`` triggering
+    seat-games), ``flagged``, ``direction``, ``note`` ("too few games" below ``min_count``).
+    """
+    frame = _collect(rows, ("run_id", "n_players", "game_index", "seat", "won", "cards"))
+    games = _games(frame)
+    t = triggers(frame, catalogue, conversion)
+    singles = t.group_by("n_players", "card").agg(pl.col("payoff").mean().alias("single"))
+    passes = (
+        t.group_by("n_players", "run_id", "game_index", "seat", "pass")
+        .agg(pl.col("card").min().alias("card_a"), pl.col("card").max().alias("card_b"), pl.len().alias("cards"),
+             pl.col("won").first(), pl.col("payoff").sum(), pl.col("net_payoff").sum())
+        .filter((pl.col("cards") == 2) & (pl.col("card_a") != pl.col("card_b")))
+    )
+    keys = ["card_a", "card_b"]
+    moments = (
+        passes.group_by("n_players", *keys)
+        .agg(pl.len().alias("count"), pl.col("payoff").mean(), pl.col("payoff").std().alias("payoff_sd"),
+             pl.col("net_payoff").mean(), pl.col("net_payoff").std().alias("net_sd"))
+        .join(singles.rename({"card": "card_a", "single": "single_a"}), on=["n_players", "card_a"], how="left")
+        .join(singles.rename({"card": "card_b", "single": "single_b"}), on=["n_players", "card_b"], how="left")
+        .with_columns((pl.col("payoff") - pl.col("single_a") - pl.col("single_b")).alias("payoff_excess"))
+        .drop("single_a", "single_b")
+        .sort("n_players", *keys)
+    )
+    treated = passes.select("n_players", *keys, "run_id", "game_index", "seat", "won").unique()
+    tables = []
+    for n in sorted(int(x) for x in moments["n_players"].unique().to_list()):
+        table = moments.filter(pl.col("n_players") == n).to_pandas()
+        tables.append(_pair_table(n, table, treated.filter(pl.col("n_players") == n), games, min_count,
+                                  confidence, alpha))
+    if not tables:
+        return pd.DataFrame(columns=list(_PAIR_COLUMNS))
+    table = pd.concat(tables, ignore_index=True)
+    meta = catalogue.set_index("card")
+    for side in ("a", "b"):
+        cards = table[f"card_{side}"]
+        table[f"id_{side}"] = cards.map(meta["id"])
+        table[f"deck_{side}"] = cards.map(meta["deck"])
+    return table[list(_PAIR_COLUMNS)]
+
+
+def _pair_table(n: int, table: pd.DataFrame, treated: pl.DataFrame, games: pl.DataFrame, min_count: int,
+                confidence: float, alpha: float) -> pd.DataFrame:
+    """Intervals and win effects of the pairs of one player count (``table``: their moments)."""
+    keys = ["card_a", "card_b"]
+    n_games, seat_wins = _seat_totals(games, n)
+    n1, w1 = _treated_counts(treated, keys, table, n)
+    table["payoff_low"], table["payoff_high"] = _t(table["payoff"], table["payoff_sd"], table["count"], confidence)
+    table["net_low"], table["net_high"] = _t(table["net_payoff"], table["net_sd"], table["count"], confidence)
+    table["trigger_seats"] = n1.sum(axis=1)
+    wins = w1.sum(axis=1)
+    table["win_low"], table["win_high"] = _wilson(wins, table["trigger_seats"], confidence)
+    enough = (table["trigger_seats"] >= min_count).to_numpy()
+    effects = _effects(n1, w1, n_games - n1, seat_wins[None, :] - w1, enough, confidence, alpha)
+    effects["win_rate"] = _ratio(wins, table["trigger_seats"])  # descriptive even below min_count
+    table = pd.concat([table, effects], axis=1)
+    table["note"] = np.where(enough, "", TOO_FEW)
+    return table
+
+
+_PAIR_COLUMNS = (
+    "n_players", "card_a", "card_b", "id_a", "id_b", "deck_a", "deck_b", "count", "payoff", "payoff_sd",
+    "payoff_low", "payoff_high", "net_payoff", "net_sd", "net_low", "net_high", "payoff_excess", "trigger_seats",
+    "win_rate", "win_low", "win_high", "base_rate", "win_diff", "diff_low", "diff_high", "odds_ratio", "or_low",
+    "or_high", "p_value", "q_value", "flagged", "direction", "note",
+)
+
+
+# --- decks
+
+
+def deck_summary(spreads: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+    """One row per (player count, deck), pooled from the per-card counts of ``card_spreads`` (the
+    pooled means and rates of all triggers of the deck's cards, not averages of card averages).
+
+    Columns: ``n_players, deck, cards``; ``cards_seen`` (triggered at least once); ``on_board``
+    card-games; ``triggered``; ``trigger_rate`` = on-board card-games with a trigger / on-board
+    card-games with ``trigger_low/high``; ``payoff`` and ``net_payoff`` pooled means per trigger with
+    ``payoff_low/high``, ``net_low/high`` (t, pooled sd); ``penalty_rate`` per trigger with
+    ``penalty_low/high``; ``flagged`` cards, of them ``too_much`` and ``too_little``.
+    """
+    rows = []
+    for (n, deck), g in spreads.groupby(["n_players", "deck"], sort=True):
+        row = {"n_players": int(n), "deck": deck, "cards": len(g), "cards_seen": int((g["triggered"] > 0).sum()),
+               "on_board": int(g["on_board"].sum()), "triggered": int(g["triggered"].sum()),
+               "triggered_games": int(g["triggered_games"].sum()), "penalties": int(g["penalties"].sum())}
+        for column, sd in (("payoff", "payoff_sd"), ("net_payoff", "net_sd")):
+            row[column], row[f"_{column}_sd"] = _pooled(g["triggered"].to_numpy(), g[column].to_numpy(),
+                                                        g[sd].to_numpy())
+        row["flagged"] = int(g["flagged"].sum())
+        row["too_much"] = int((g["direction"] == "pays too much").sum())
+        row["too_little"] = int((g["direction"] == "pays too little").sum())
+        rows.append(row)
+    columns = ["n_players", "deck", "cards", "cards_seen", "on_board", "triggered", "trigger_rate", "trigger_low",
+               "trigger_high", "payoff", "payoff_low", "payoff_high", "net_payoff", "net_low", "net_high",
+               "penalty_rate", "penalty_low", "penalty_high", "flagged", "too_much", "too_little"]
+    if not rows:
+        return pd.DataFrame(columns=columns)
+    table = pd.DataFrame(rows)
+    table["trigger_rate"] = _ratio(table["triggered_games"], table["on_board"])
+    table["trigger_low"], table["trigger_high"] = _wilson(table["triggered_games"], table["on_board"], confidence)
+    table["payoff_low"], table["payoff_high"] = _t(table["payoff"], table["_payoff_sd"], table["triggered"],
+                                                   confidence)
+    table["net_low"], table["net_high"] = _t(table["net_payoff"], table["_net_payoff_sd"], table["triggered"],
+                                             confidence)
+    table["penalty_rate"] = _ratio(table["penalties"], table["triggered"])
+    table["penalty_low"], table["penalty_high"] = _wilson(table["penalties"], table["triggered"], confidence)
+    return table[columns]
+
+
+def _pooled(n: np.ndarray, means: np.ndarray, sds: np.ndarray) -> tuple[float, float]:
+    """Mean and sd of the union of groups from their sizes, means and sds: (G,) arrays.
+
+    The law of total variance; groups of one value (sd NaN) add no within-group spread.
+    """
+    ok = n > 0
+    n, means, sds = n[ok].astype(np.float64), means[ok], np.nan_to_num(sds[ok])
+    total = n.sum()
+    if total == 0:
+        return math.nan, math.nan
+    mean = float(n @ means / total)
+    if total < 2:
+        return mean, math.nan
+    ss = ((n - 1) * sds**2).sum() + (n * (means - mean) ** 2).sum()
+    return mean, math.sqrt(ss / (total - 1))

@@ -1,0 +1,228 @@
+"""The report builder: files written, self-contained HTML, names, intervals, escaping, determinism."""
+
+import base64
+import csv
+import re
+from pathlib import Path
+
+import matplotlib
+import pandas as pd
+import polars as pl
+import pytest
+from matplotlib.figure import Figure
+
+from reports.report_builder import Report, fmt_mean, fmt_rate, inline_html, markdown_html
+
+SEATS = pd.DataFrame({
+    "seat": [1, 2, 3],
+    "games": [10_000, 10_000, 10_000],
+    "win_rate": [0.512, 0.3, 0.188],
+    "win_rate_low": [0.502, 0.291, 0.180],
+    "win_rate_high": [0.522, 0.309, 0.196],
+    "mean_vp": [113.14, 101.0, 97.25],
+    "mean_vp_low": [112.4, 100.1, 96.5],
+    "mean_vp_high": [113.8, 101.9, 98.0],
+})
+
+
+def _chart(values: list[float]) -> Figure:
+    fig = Figure(figsize=(4, 3))
+    ax = fig.subplots()
+    ax.bar(range(len(values)), values)
+    ax.set_title("win rate per seat")
+    return fig
+
+
+def _report() -> Report:
+    rep = Report(title="Seat order", subtitle="carpe_diem, 10,000 games", meta={"Seed": "7"})
+    rep.heading("3 players", level=2)
+    rep.text("Seat 1 wins **more often**; see `seat`.\n\n- first\n- second")
+    rep.table(SEATS, name="seats_3p", caption="Per seat.", columns={"win_rate": "win rate"},
+              rates=["win_rate"], means=["mean_vp"])
+    rep.figure(_chart([0.512, 0.3, 0.188]), name="seat_win_rates", caption="Win rate per seat.")
+    rep.heading("Pairs", level=2)
+    rep.note("Too few games to claim a difference between seats 2 and 3.")
+    rep.table(pl.DataFrame({"a": ["x", "y"], "share": [0.25, 0.75]}), name="pairs", formats={"share": ".2f"})
+    rep.figure(_chart([1, 2]), name="pairs_chart")
+    return rep
+
+
+@pytest.fixture
+def written(tmp_path: Path) -> Path:
+    return _report().write(tmp_path / "report")
+
+
+def test_formatting_helpers():
+    assert fmt_rate(0.512, 0.502, 0.522) == "51.2 % [50.2, 52.2]"
+    assert fmt_mean(113.14, 112.4, 113.8) == "113.1 [112.4, 113.8]"
+    assert fmt_mean(2.5, 2.25, 2.75, digits=2) == "2.50 [2.25, 2.75]"
+    assert fmt_rate(float("nan"), 0.1, 0.2) == "–"
+    assert fmt_rate(0.5, float("nan"), float("nan")) == "50.0 % –"
+
+
+def test_files_written(written: Path):
+    root = written.parent
+    assert written.name == "index.html"
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == [
+        "figures", "figures/pairs_chart.png", "figures/seat_win_rates.png", "index.html", "index.md",
+        "tables", "tables/pairs.csv", "tables/seats_3p.csv"]
+    for png in root.glob("figures/*.png"):
+        assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    assert not list(root.parent.glob(".report.*")), "no temporary directory left behind"
+
+
+def test_csv_has_every_column_unformatted(written: Path):
+    with open(written.parent / "tables" / "seats_3p.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == list(SEATS.columns)
+    assert rows[0]["win_rate"] == "0.512" and rows[0]["win_rate_low"] == "0.502" and rows[0]["games"] == "10000"
+    assert (written.parent / "tables" / "pairs.csv").read_text() == "a,share\nx,0.25\ny,0.75\n"
+
+
+def test_markdown(written: Path):
+    md = (written.parent / "index.md").read_text()
+    assert md.startswith("# Seat order\n")
+    assert "- [3 players](#3-players)\n- [Pairs](#pairs)" in md
+    assert "| seat | games | win rate | mean_vp |\n|---:|---:|---:|---:|" in md
+    assert "| 1 | 10,000 | 51.2 % [50.2, 52.2] | 113.1 [112.4, 113.8] |" in md
+    assert "| x | 0.25 |" in md
+    assert "![Win rate per seat.](figures/seat_win_rates.png)" in md
+    assert "> **Note:** Too few games" in md
+    assert "(tables/seats_3p.csv)" in md
+
+
+def test_html_is_self_contained(written: Path):
+    page = written.read_text()
+    resources = re.findall(r"""<(?:img|script|link|iframe|source|embed|object|video|audio)\b[^>]*>""", page)
+    for tag in resources:
+        assert not re.search(r"""(src|href|data)\s*=\s*["']?(https?:)?//""", tag), tag
+    assert "<script" not in page
+    assert not re.search(r"url\(\s*['\"]?(https?:)?//", page), "no external CSS resources"
+    assert "@import" not in page
+
+
+def test_every_figure_embedded(written: Path):
+    page = written.read_text()
+    embedded = re.findall(r'<img src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    files = sorted((written.parent / "figures").glob("*.png"))
+    assert len(embedded) == len(files) == 2
+    assert {base64.b64decode(data) for data in embedded} == {f.read_bytes() for f in files}
+
+
+def test_html_content(written: Path):
+    page = written.read_text()
+    assert '<nav class="toc"' in page and '<a href="#3-players">3 players</a>' in page
+    assert '<h2 id="pairs">Pairs</h2>' in page
+    assert '<td class="num">51.2 % [50.2, 52.2]</td>' in page
+    assert '<a href="tables/seats_3p.csv">' in page
+    assert '<aside class="note">' in page
+    assert "<strong>more often</strong>" in page and "<code>seat</code>" in page
+    assert "<ul>\n<li>first</li>\n<li>second</li>\n</ul>" in page
+
+
+def test_duplicate_names_rejected():
+    rep = Report("r")
+    rep.table(SEATS, name="seats", rates=["win_rate"])
+    with pytest.raises(ValueError, match="already used"):
+        rep.table(SEATS, name="seats", rates=["win_rate"])
+    with pytest.raises(ValueError, match="already used"):
+        rep.table(SEATS, name="SEATS", rates=["win_rate"])
+    rep.figure(_chart([1]), name="chart")
+    with pytest.raises(ValueError, match="already used"):
+        rep.figure(_chart([1]), name="chart")
+
+
+@pytest.mark.parametrize("name", ["", "../x", "a/b", "a b", ".hidden", "x.", "é", "a" * 101])
+def test_unsafe_names_rejected(name: str):
+    with pytest.raises(ValueError, match="name"):
+        Report("r").table(SEATS, name=name, rates=["win_rate"])
+
+
+def test_rate_without_interval_rejected():
+    rep = Report("r")
+    with pytest.raises(ValueError, match="win_rate_low and win_rate_high"):
+        rep.table(SEATS[["seat", "win_rate"]], name="t", rates=["win_rate"])
+    with pytest.raises(ValueError, match="mean_vp_high"):
+        rep.table(SEATS.drop(columns="mean_vp_high"), name="t", means=["mean_vp"], rates=["win_rate"])
+    with pytest.raises(ValueError, match="not in the table"):
+        rep.table(SEATS, name="t", rates=["loss_rate"])
+
+
+def test_rate_shown_with_its_interval_only():
+    md = Report("r").table(SEATS, name="t", rates=["win_rate"], show=["seat", "win_rate"]).markdown()
+    assert "| seat | win_rate |" in md and "| 2 | 30.0 % [29.1, 30.9] |" in md
+
+
+def test_unknown_column_rejected():
+    with pytest.raises(ValueError, match="no column 'nope'"):
+        Report("r").table(SEATS, name="t", rates=["win_rate"], columns={"nope": "x"})
+
+
+def test_escaping():
+    rep = Report("A <b>bold</b> & title", subtitle="x < y")
+    rep.heading("<script>alert(1)</script>")
+    rep.text("Tags <img src=x onerror=alert(1)> & [click](javascript:alert(1)) and [ok](https://example.org/?a=1&b=2)")
+    rep.table(pd.DataFrame({"<col>": ["<td>&amp;", "a|b"]}), name="t", caption="<i>c</i>")
+    rep.note("<script>x</script>")
+    page = rep.html()
+    body = page.split("</style>", 1)[1]
+    assert "<script" not in body and "<img src=x" not in body and "<b>" not in body and "<i>" not in body
+    assert "<title>A &lt;b&gt;bold&lt;/b&gt; &amp; title</title>" in page
+    assert "&lt;img src=x onerror=alert(1)&gt; &amp;" in body
+    assert '<a href="#">click</a>' in body, "javascript: links are neutralised"
+    assert '<a href="https://example.org/?a=1&amp;b=2">ok</a>' in body
+    assert "<th>&lt;col&gt;</th>" in body and "<td>&lt;td&gt;&amp;amp;</td>" in body
+    assert "| a\\|b |" in rep.markdown()
+
+
+def test_markdown_subset():
+    assert inline_html("**a** *b* `c<d>` \\*e\\*") == "<strong>a</strong> <em>b</em> <code>c&lt;d&gt;</code> *e*"
+    assert inline_html("[x](tables/a.csv)") == '<a href="tables/a.csv">x</a>'
+    assert inline_html("snake_case_name 2 * 3") == "snake_case_name 2 * 3"
+    assert markdown_html("Intro:\n- a\n  continued\n- b\n\n1. one\n2. two\n\nEnd") == (
+        "<p>Intro:</p>\n<ul>\n<li>a continued</li>\n<li>b</li>\n</ul>\n<ol>\n<li>one</li>\n<li>two</li>\n</ol>\n"
+        "<p>End</p>")
+
+
+def test_repeated_headings_get_distinct_anchors():
+    rep = Report("r").heading("Results").heading("Results").heading("Results", level=3)
+    assert all(f'id="{a}"' in rep.html() for a in ("results", "results-1", "results-2"))
+
+
+def test_deterministic(tmp_path: Path):
+    first = _report().write(tmp_path / "a").parent
+    second = _report().write(tmp_path / "b").parent
+    files = sorted(p.relative_to(first) for p in first.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(second) for p in second.rglob("*") if p.is_file())
+    for rel in files:
+        assert (first / rel).read_bytes() == (second / rel).read_bytes(), rel
+    png = (first / "figures" / "pairs_chart.png").read_bytes()
+    assert b"Software" not in png and b"matplotlib" not in png.lower()
+
+
+def test_rewrite_replaces_report(tmp_path: Path):
+    target = tmp_path / "report"
+    _report().write(target)
+    Report("second").write(target)
+    assert sorted(p.name for p in target.iterdir()) == ["index.html", "index.md"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report"], "no temporary or old directories left"
+
+
+def test_refuses_to_replace_other_directories(tmp_path: Path):
+    (tmp_path / "notes.txt").write_text("keep me")
+    with pytest.raises(FileExistsError, match="no report"):
+        Report("r").write(tmp_path)
+    assert (tmp_path / "notes.txt").read_text() == "keep me"
+
+
+def test_figures_closed():
+    import matplotlib.pyplot as plt
+
+    with matplotlib.rc_context({"backend": "Agg"}):
+        before = len(plt.get_fignums())
+        rep = Report("r")
+        for i in range(5):
+            fig, ax = plt.subplots()
+            ax.plot([0, i])
+            rep.figure(fig, name=f"f{i}")
+        assert len(plt.get_fignums()) == before
