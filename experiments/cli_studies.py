@@ -98,17 +98,18 @@ def _write_report(directory: Path, out_dir: str | None) -> None:
     path, seats = write_report(directory, out_dir)
     if seats is not None:
         _print_seats(seats)
-    out.print(f"report: {path / 'index.html'}", highlight=False)
+    out.print(f"report: {path}", highlight=False)
 
 
 def _print_seats(seats) -> None:
     """A short seat table: one line per player count, population and start vector."""
-    table = Table(title="Seat win rates, 95 % intervals (seat 1 = start player)")
-    for col in ("players", "population", "start VP", "win rate per seat", "detectably off the fair share"):
+    table = Table(title="Seat win rates in %, 95 % intervals (seat 1 = start player)")
+    for col in ("players", "population", "start VP", "seat 1, seat 2, ...", "off the fair share"):
         table.add_column(col)
     for (n, pop, start), part in seats.groupby(["n_players", "population", "start"], sort=True):
         part = part.sort_values("seat")
-        rates = "  ".join(f"{r.win_rate:.1%} [{r.win_rate_low:.1%}, {r.win_rate_high:.1%}]" for r in part.itertuples())
+        rates = "  ".join(f"{100 * r.win_rate:.1f} [{100 * r.win_rate_low:.1f}, {100 * r.win_rate_high:.1f}]"
+                          for r in part.itertuples())
         off = ", ".join(f"seat {r.seat + 1} {'+' if r.favoured > 0 else '-'}" for r in part.itertuples() if r.favoured)
         table.add_row(str(n), pop, start, rates, off or "none")
     out.print(table)

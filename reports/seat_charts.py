@@ -81,7 +81,7 @@ def category_chart(categories: pd.DataFrame, title: str = "VP by category and se
             rows = part[part["seat"] == seat].set_index("category").reindex(cats)
             x = np.arange(len(cats)) + (seat - (n - 1) / 2) * width
             mean = rows["mean"].to_numpy()
-            ax.bar(x, mean, width, yerr=[mean - rows["low"].to_numpy(), rows["high"].to_numpy() - mean],
+            ax.bar(x, mean, width, yerr=[mean - rows["mean_low"].to_numpy(), rows["mean_high"].to_numpy() - mean],
                    capsize=2, label=f"seat {seat + 1}")
         ax.set_xticks(range(len(cats)), [c.removeprefix("vp_").replace("_", " ") for c in cats], rotation=30,
                       ha="right", fontsize=8)
@@ -98,7 +98,7 @@ def compensation_chart(solutions: pd.DataFrame, title: str = "Compensating start
     Right: seat win rates under the rulebook vector, under the solved vector on the stored games,
     and confirmed on fresh deals (when present), all with Wilson intervals."""
     keys = sorted({(int(n), p) for n, p in zip(solutions["n_players"], solutions["population"], strict=True)})
-    fig, axes = _panels(2 * len(keys), width=3.3, height=3.2 * len(keys), rows=len(keys))
+    fig, axes = _panels(2 * len(keys), width=4.5, height=3.2, rows=len(keys))
     for k, (n, pop) in enumerate(keys):
         part = solutions[(solutions["n_players"] == n) & (solutions["population"] == pop)].sort_values("seat")
         seats = part["seat"].to_numpy() + 1

@@ -97,7 +97,7 @@ def thirteen_answer(seats: pd.DataFrame, compensation: pd.DataFrame, population:
     if not comp.empty:
         c = comp.iloc[0]
         parts.append(f"the balancing value for seat 3 is {c.solved} (bootstrap 95 % interval {c.low}-{c.high})")
-        inside = c.low <= 13 <= c.high
+        inside = bool(c.low <= 13 <= c.high)
     else:
         inside = None
     if r.favoured > 0:
@@ -150,7 +150,7 @@ def _seat_section(rep: Report, seats: pd.DataFrame, frame: pd.DataFrame) -> None
 
 
 def _start_section(rep: Report, effect: pd.DataFrame) -> None:
-    rep.heading("What the start VP change")
+    rep.heading("What the start VP changes")
     shown = effect.copy()
     shown["seat"] += 1
     shown["diff"] = shown["diff_pp"]
@@ -238,8 +238,7 @@ def _cards_section(rep: Report, rows: pl.DataFrame) -> None:
     catalogue = card_stats.card_catalogue()
     spreads = card_stats.card_spreads(played, catalogue)
     pairs = card_stats.pair_effects(played, catalogue)
-    decks = card_stats.deck_summary(spreads, played) if _takes_rows(card_stats.deck_summary) else \
-        card_stats.deck_summary(spreads)
+    decks = card_stats.deck_summary(spreads)
     rep.text(f"All populations pooled (rulebook start VP, random players left out); {card_stats.conversion_note()}")
     rep.figure(card_payoff_forest(spreads), "card_payoff_forest",
                "Per card: payoff when triggered and the triggering seat's win-rate effect, 95 % intervals; "
@@ -250,21 +249,60 @@ def _cards_section(rep: Report, rows: pl.DataFrame) -> None:
     _card_tables(rep, spreads, pairs, decks)
 
 
-def _takes_rows(function) -> bool:
-    import inspect
-
-    return len(inspect.signature(function).parameters) > 1
+def _bounds(frame: pd.DataFrame, pairs: dict, scale: float = 1.0) -> pd.DataFrame:
+    """Copy ``frame`` with ``<col>``, ``<col>_low`` and ``<col>_high`` for each shown column ``col`` ->
+    (value, low, high) source columns, scaled (e.g. 100 for percentage points)."""
+    out = frame.copy()
+    for col, (value, low, high) in pairs.items():
+        out[col], out[f"{col}_low"], out[f"{col}_high"] = (scale * frame[value], scale * frame[low],
+                                                           scale * frame[high])
+    return out
 
 
 def _card_tables(rep: Report, spreads: pd.DataFrame, pairs: pd.DataFrame, decks: pd.DataFrame) -> None:
-    flagged = spreads[spreads["flagged"]] if "flagged" in spreads else spreads.iloc[:0]
+    flagged = spreads[spreads["flagged"]]
     if flagged.empty:
         rep.note("No card's effect on the triggering seat's win rate differs detectably from the games without it "
                  "after the Benjamini–Hochberg correction over all cards.")
-    rep.table(decks, "card_decks", "Decks A–D summarised.")
-    rep.table(spreads, "cards", "Every card: how often on the board and triggered, payoff when triggered, -4 rate "
-              "and the win-rate effect with intervals; q after Benjamini–Hochberg over the cards.")
-    rep.table(pairs, "card_pairs", "Adjacent pairs with enough games.")
+    else:
+        lines = [f"- {r.id} ({r.n_players} players): {r.direction}; triggering seats win "
+                 f"{100 * r.win_diff:+.1f} pp [{100 * r.diff_low:+.1f}, {100 * r.diff_high:+.1f}] against the same "
+                 f"seats without it (q = {r.q_value:.2g})" for r in flagged.itertuples()]
+        rep.text("Flagged after Benjamini–Hochberg over the cards:\n" + "\n".join(lines))
+    deck_shown = _bounds(decks, {"pay": ("payoff", "payoff_low", "payoff_high"),
+                                 "trig": ("trigger_rate", "trigger_low", "trigger_high"),
+                                 "pen": ("penalty_rate", "penalty_low", "penalty_high")})
+    rep.table(deck_shown, "card_decks", "Decks A–D: share of on-board games in which the deck's cards were "
+              "triggered, payoff per trigger (VP-equivalents), -4 rate, flagged cards.",
+              rates=["trig", "pen"], means=["pay"],
+              show=["n_players", "deck", "cards", "triggered", "trig", "pay", "pen", "flagged", "too_much",
+                    "too_little"],
+              columns={"n_players": "players", "trig": "triggered when on the board", "pay": "payoff per trigger",
+                       "pen": "-4 rate"}, formats={"triggered": ",d"})
+    shown = _bounds(spreads, {"board": ("on_board_rate", "on_board_low", "on_board_high"),
+                              "trig": ("trigger_rate", "trigger_low", "trigger_high"),
+                              "pen": ("penalty_rate", "penalty_low", "penalty_high"),
+                              "pay": ("payoff", "payoff_low", "payoff_high")})
+    shown = _bounds(shown, {"effect_pp": ("win_diff", "diff_low", "diff_high")}, scale=100)
+    rep.table(shown, "cards", "Every card: share of games on the board, share of those in which it was "
+              "triggered, payoff per trigger (VP-equivalents), -4 rate, and the triggering seats' win-rate "
+              "difference against the same seats in games without the card (pp); q after Benjamini–Hochberg.",
+              rates=["board", "trig", "pen"], means=["pay", "effect_pp"],
+              show=["n_players", "id", "payout", "board", "trig", "triggered", "pay", "pen", "effect_pp", "q_value",
+                    "direction", "note"],
+              columns={"n_players": "players", "board": "on the board", "trig": "triggered when there",
+                       "triggered": "triggers", "pay": "payoff", "pen": "-4 rate", "effect_pp": "win effect (pp)",
+                       "q_value": "q"},
+              formats={"triggered": ",d", "q_value": ".2g"})
+    enough = pairs[pairs["note"] == ""] if "note" in pairs else pairs
+    pair_shown = _bounds(enough, {"effect_pp": ("win_diff", "diff_low", "diff_high")}, scale=100)
+    pair_shown = _bounds(pair_shown, {"pay": ("payoff", "payoff_low", "payoff_high")})
+    rep.table(pair_shown, "card_pairs", "Adjacent pairs with enough games: combined payoff and win effect (pp).",
+              means=["pay", "effect_pp"],
+              show=["n_players", "id_a", "id_b", "count", "pay", "payoff_excess", "effect_pp", "q_value", "direction"],
+              columns={"n_players": "players", "count": "triggers", "pay": "payoff", "payoff_excess": "excess",
+                       "effect_pp": "win effect (pp)", "q_value": "q"},
+              formats={"count": ",d", "q_value": ".2g", "payoff_excess": "+.1f"})
 
 
 def _method(rep: Report, meta: dict) -> None:

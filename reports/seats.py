@@ -89,7 +89,7 @@ def seat_table(rows, confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFr
 
 def category_table(rows, confidence: float = 0.95) -> pd.DataFrame:
     """VP by category per (n_players, population, start, seat): long format with columns category,
-    mean, low, high (t intervals), and share (the category's part of the seat's final VP)."""
+    mean, mean_low, mean_high (t intervals), and share (the category's part of the seat's final VP)."""
     frame = _frame(rows)
     present = [c for c in CATEGORIES if c in frame.columns]
     long = frame.select([*GROUP, "seat", "final_vp", *present]).unpivot(
@@ -98,7 +98,7 @@ def category_table(rows, confidence: float = 0.95) -> pd.DataFrame:
            .agg(pl.len().alias("games"), pl.col("vp").mean().alias("mean"), pl.col("vp").std().alias("sd"),
                 (pl.col("vp").sum() / pl.col("final_vp").sum()).alias("share"))
            .sort([*GROUP, "seat", "category"]).to_pandas())
-    agg["low"], agg["high"] = t_bounds(agg["mean"], agg["sd"], agg["games"], confidence)
+    agg["mean_low"], agg["mean_high"] = t_bounds(agg["mean"], agg["sd"], agg["games"], confidence)
     return agg.drop(columns=["sd"])
 
 
