@@ -500,7 +500,7 @@ def _part_html(part: Any) -> str:
     if isinstance(part, _Text):
         return markdown_html(part.markdown)
     if isinstance(part, _Note):
-        return f'<aside class="note">\n{markdown_html(part.markdown)}\n</aside>'
+        return f'<aside class="note" role="note">\n{markdown_html(part.markdown)}\n</aside>'
     if isinstance(part, _Table):
         return _table_html(part)
     data = base64.b64encode(part.png).decode("ascii")

@@ -115,7 +115,7 @@ def test_html_content(written: Path):
     assert '<h2 id="pairs">Pairs</h2>' in page
     assert '<td class="num">51.2 % [50.2, 52.2]</td>' in page
     assert '<a href="tables/seats_3p.csv">' in page
-    assert '<aside class="note">' in page
+    assert '<aside class="note" role="note">' in page
     assert "<strong>more often</strong>" in page and "<code>seat</code>" in page
     assert "<ul>\n<li>first</li>\n<li>second</li>\n</ul>" in page
 
