@@ -1,0 +1,153 @@
+"""The seat-order study end to end: spec checks, a tiny study, its report in a browser, bad input."""
+
+import json
+import textwrap
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from experiments.seat_order import load_seat_order, load_study_rows, run_seat_order, seat_order_from_dict
+from experiments.spec import SpecError
+from reports.build import write_report
+from tests.reports.browser import check_page, find_browser
+from tests.runner.conftest import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = """\
+    name = "tiny"
+    [game]
+    id = "carpe_diem"
+    players = [2, 3]
+    [populations]
+    greedy = ["greedy"]
+    mixed = ["planner", "greedy", "trader"]
+    [start]
+    vectors = ["rulebook", "equal"]
+    [run]
+    games = 120
+    chunk_size = 60
+    seed = 1
+    [compensation]
+    confirm_games = 60
+    bootstrap = 20
+    """
+
+
+@pytest.mark.parametrize("name", ["seat_order", "seat_order_ladder"])
+def test_committed_seat_order_specs_load(name):
+    spec = load_seat_order(ROOT / "experiments" / "configs" / f"{name}.toml")
+    assert spec.players == (2, 3, 4) and {"rulebook", "equal"} <= set(spec.starts)
+    cells = spec.cells()
+    assert len(cells) == 3 * len(spec.populations) * len(spec.starts)
+    assert len({c.spec.seed for c in cells}) == 1  # shared deals across every cell
+
+
+def test_default_seat_order_is_sized_for_one_point():
+    """make run: 9,604 games give +-1 pp at 2 players (bgsim plan); every cell has at least that."""
+    spec = load_seat_order(ROOT / "experiments" / "configs" / "seat_order.toml")
+    assert min(c.spec.games for c in spec.cells()) >= 9600
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"populations": {"mixed": ["greedy", "planner"]}}, "needs at least 3"),
+    ({"run": {"games": 100}}, "not a multiple of the 6 seatings"),
+    ({"game": {"id": "carpe_diem", "players": [2], "params": {"start_vp": "8/9"}}}, "list start vectors under"),
+    ({"compensation": {"population": ["nobody"]}}, "'nobody', which is not a population"),
+    ({"colour": 1}, "colour"),
+])
+def test_bad_seat_order_specs_fail_with_one_line(change, message):
+    import tomllib
+
+    doc = tomllib.loads(textwrap.dedent(TINY)) | change
+    with pytest.raises(SpecError, match=message):
+        seat_order_from_dict(doc)
+
+
+@pytest.fixture(scope="module")
+def tiny_study(tmp_path_factory):
+    root = tmp_path_factory.mktemp("study")
+    spec = root / "tiny.toml"
+    spec.write_text(textwrap.dedent(TINY))
+    result = run_seat_order(load_seat_order(spec), out=root / "runs")
+    write_report(result.directory)
+    return root, result.directory
+
+
+def test_study_stores_every_cell_and_the_confirmation(tiny_study):
+    _, directory = tiny_study
+    meta = json.loads((directory / "seat_order.json").read_text())
+    assert meta["status"] == "complete" and len(meta["cells"]) == 8
+    rows = load_study_rows(directory)
+    assert rows.height == 120 * (2 + 3) * 2 * 2
+    assert set(rows["start"].unique()) == {"rulebook", "equal"}
+    equal = rows.filter(pl.col("start") == "equal")
+    assert (equal["start_vp"] == 8).all()
+    # same deal, same seating: the equal and rulebook games differ only by the start VP
+    pairs = rows.filter(pl.col("start") == "rulebook").join(equal, on=["n_players", "population", "game_index",
+                                                                           "seat"], suffix="_eq")
+    assert ((pairs["final_vp"] - pairs["start_vp"]) == (pairs["final_vp_eq"] - pairs["start_vp_eq"])).all()
+    confirm = load_study_rows(directory, "confirm")
+    assert confirm.height == 60 * (2 + 3) * 2
+    assert len(meta["solutions"]) == 4 and all(s["vector"].startswith("8/") for s in meta["solutions"])
+
+
+def test_report_is_written_with_every_part(tiny_study):
+    _, directory = tiny_study
+    report = directory / "report"
+    html = (report / "index.html").read_text()
+    for part in ("Answers", "Seat win rates", "Compensating start VP", "Scoring cards", "Is the 3-player 13"):
+        assert part in html
+    assert {p.name for p in (report / "figures").iterdir()} >= {
+        "seat_win_rates.png", "vp_distributions.png", "vp_categories.png", "compensation.png",
+        "card_payoff_forest.png", "card_pair_heatmap.png"}
+    assert {"seats.csv", "compensation.csv", "cards.csv", "card_decks.csv"} <= {
+        p.name for p in (report / "tables").iterdir()}
+    # too few games: the report says it cannot tell instead of claiming a difference
+    assert "cannot be told apart from chance" in html
+    assert "src=\"data:image/png;base64," in html and "http://" not in html and "https://" not in html
+
+
+def test_report_renders_in_a_browser_without_errors(tiny_study):
+    _, directory = tiny_study
+    if find_browser() is None:
+        import os
+
+        if os.environ.get("BGSIM_REQUIRE_BROWSER") == "1":
+            pytest.fail("BGSIM_REQUIRE_BROWSER=1 but no Chromium was found")
+        pytest.skip("no Chromium on this machine (.ci/run installs it)")
+    result = check_page(directory / "report" / "index.html")
+    assert result.ok, result.problems
+    assert len(result.images) >= 6
+
+
+def test_report_command_rewrites_the_report_and_rejects_bad_directories(tiny_study, capsys, tmp_path):
+    root, directory = tiny_study
+    code, out, _ = cli(capsys, "report", directory, "--out", tmp_path / "copy")
+    assert code == 0 and (tmp_path / "copy" / "index.html").exists()
+    assert "Seat win rates" in out
+    code, _, err = cli(capsys, "report", tmp_path / "nothing")
+    assert code == 2 and err.count("\n") == 1 and "does not exist" in err
+    code, _, err = cli(capsys, "report", root)
+    assert code == 2 and "is not a run, seat-order or robustness directory" in err
+
+
+def test_report_of_a_damaged_study_is_a_one_line_error(tiny_study, capsys, tmp_path):
+    import shutil
+
+    _, directory = tiny_study
+    copy = tmp_path / "damaged"
+    shutil.copytree(directory, copy)
+    chunk = next((copy / "cells").glob("*/chunk-*.parquet"))
+    chunk.write_bytes(b"not parquet")
+    code, _, err = cli(capsys, "report", copy)
+    assert code == 2 and err.count("\n") == 1 and "damaged chunk" in err
+    assert not (copy / "report").exists() or (copy / "report" / "index.html").read_bytes() == (
+        directory / "report" / "index.html").read_bytes()
+
+
+def test_plan_prints_the_games_needed(capsys):
+    code, out, _ = cli(capsys, "plan", "--players", "4", "--precision", "0.5")
+    assert code == 0 and "28,811 games for +-0.5 pp" in out
+    code, _, err = cli(capsys, "plan", "--players", "1")
+    assert code == 2 and "players must be 2..16" in err
