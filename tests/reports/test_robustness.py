@@ -1,0 +1,86 @@
+"""Robustness: conclusions compared across component variants (synthetic), and a tiny study end to end."""
+
+import json
+import textwrap
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from experiments.robustness import load_robustness, run_robustness
+from experiments.spec import SpecError
+from reports.build import write_report
+from reports.robustness_report import compare
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_compare_keeps_equal_conclusions_and_vectors_inside_the_baseline_interval():
+    base = pd.DataFrame([
+        dict(key="3p greedy: the 13 of seat 3", kind="thirteen", value="13 fits", low=None, high=None),
+        dict(key="3p greedy: balancing start VP", kind="vector", value="8/9/12", low="8/8/10", high="8/10/14"),
+        dict(key="2p: cards flagged (win effect)", kind="cards", value="A05 +", low=None, high=None),
+    ])
+    variant = pd.DataFrame([
+        dict(key="3p greedy: the 13 of seat 3", kind="thirteen", value="13 over-compensates"),
+        dict(key="3p greedy: balancing start VP", kind="vector", value="8/10/14"),
+        dict(key="2p: cards flagged (win effect)", kind="cards", value="A05 +"),
+    ])
+    result = compare(base, variant).set_index("key")["holds"]
+    assert not result["3p greedy: the 13 of seat 3"]
+    assert result["3p greedy: balancing start VP"] and result["2p: cards flagged (win effect)"]
+    moved = variant.assign(value=["13 fits", "8/11/15", "none"])
+    result = compare(base, moved).set_index("key")["holds"]
+    assert result["3p greedy: the 13 of seat 3"]
+    assert not result["3p greedy: balancing start VP"] and not result["2p: cards flagged (win effect)"]
+
+
+def test_committed_robustness_spec_covers_the_required_variants():
+    spec = load_robustness(ROOT / "experiments" / "configs" / "robustness.toml")
+    names = {v.name for v in spec.variants}
+    assert {"villa_table_alternative", "frame_line_straddle"} <= names
+    assert {f"tiles_{f}_{s}25" for f in ("villas", "landscapes", "lodgings") for s in ("plus", "minus")} <= names
+    assert spec.baseline().populations == {"greedy": ("greedy",)}  # the override replaced the populations
+
+
+def _spec(tmp_path: Path, variants: str = '["villa_table_alternative", "tiles_villas_plus25"]') -> Path:
+    (tmp_path / "base.toml").write_text(textwrap.dedent("""\
+        name = "base"
+        [game]
+        id = "carpe_diem"
+        players = [3]
+        [populations]
+        greedy = ["greedy"]
+        [start]
+        vectors = ["rulebook"]
+        [run]
+        games = 90
+        chunk_size = 45
+        seed = 2
+        [compensation]
+        confirm_games = 0
+        bootstrap = 10
+        """))
+    path = tmp_path / "robust.toml"
+    path.write_text(f'name = "robust"\nbase = "base.toml"\nvariants = {variants}\n[override]\nrun = {{ games = 60 }}\n')
+    return path
+
+
+def test_unknown_variant_is_a_spec_error(tmp_path):
+    with pytest.raises(SpecError, match="unknown variant 'tiles_dragons_plus25'"):
+        load_robustness(_spec(tmp_path, '["tiles_dragons_plus25"]'))
+
+
+def test_tiny_robustness_study_and_report(tmp_path):
+    spec = load_robustness(_spec(tmp_path))
+    assert spec.baseline().games == 60
+    directory = run_robustness(spec, out=tmp_path / "runs")
+    meta = json.loads((directory / "robustness.json").read_text())
+    assert meta["status"] == "complete"
+    assert [s["variant"] for s in meta["studies"]] == ["baseline", "villa_table_alternative", "tiles_villas_plus25"]
+    report, _ = write_report(directory)
+    html = report.read_text()
+    assert "Robustness: robust" in html and (report.parent / "figures" / "robustness_summary.png").exists()
+    table = pd.read_csv(report.parent / "tables" / "robustness.csv")
+    assert set(table["variant"]) == {"villa_table_alternative", "tiles_villas_plus25"}
+    assert {"seats", "thirteen", "vector", "cards"} <= set(table["kind"])
