@@ -158,6 +158,9 @@ def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: lis
             changed = "; ".join(f"{r.variant}: {r.value_variant}" for r in flips.itertuples())
             lines.append(f"- **changes** under {len(flips)} of {len(variants)}: {key} = {value} -> {changed}")
     rep.text("\n".join(lines))
+    rep.note("A conclusion of *none* (no seat off its share, no card flagged) that holds may only mean that neither "
+             "study had the games to tell a difference: absence of evidence, not evidence of balance. The seat "
+             "table below gives the intervals.")
 
 
 def raise_incomplete(directory: Path, meta: dict) -> None:
