@@ -22,8 +22,9 @@ Tile-family shift (one rule for every family and both signs):
    T 2-3, cycled). The rounding residual of step 2 (a part or two) changes the number of
    two-part light tiles: a part is dropped from a two-part tile or added to a one-part tile.
 4. Parts on one tile keep different types and disjoint edges (so at most 4 open edges), dark
-   tiles keep one part: the engine's checks hold. Donor parts are taken evenly spread over the
-   file, so light / dark and shapes lose in proportion. No randomness: same input, same file.
+   tiles keep one part: the engine's checks hold. A donor type gives its parts evenly spaced
+   through the file (light tiles first, then dark), so larger changes reach both backs and all
+   shapes; a single part comes from the middle of the list. No randomness: same input, same file.
 """
 
 import copy
