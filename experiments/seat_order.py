@@ -28,7 +28,7 @@ import pandas as pd
 import polars as pl
 
 from experiments.runner import run
-from experiments.spec import RunSpec, SpecError, check_keys, read_spec_file
+from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require
 from experiments.store import RunStoreError, load, read_meta, write_json, write_toml
 from reports.compensation import game_scores, solve_with_bootstrap
 from sim.errors import BgsimError
@@ -151,37 +151,32 @@ def _slug(text: str) -> str:
 
 
 def _check(spec: SeatOrderSpec) -> None:
-    def need(ok: bool, message: str) -> None:
-        if not ok:
-            raise SpecError(message)
-
-    RunSpec(name=spec.name, game=spec.game, players=spec.players, strategies=("probe",), games=spec.games,
-            chunk_size=spec.chunk_size, seed=spec.seed, tier=spec.tier, params=spec.params, data=spec.data)
-    need("start_vp" not in spec.params, "game.params.start_vp: list start vectors under [start] vectors instead")
-    need(isinstance(spec.populations, dict) and spec.populations, "[populations] must name at least one population")
+    check_run_settings(spec)
+    require("start_vp" not in spec.params, "game.params.start_vp: list start vectors under [start] vectors instead")
+    require(isinstance(spec.populations, dict) and spec.populations, "[populations] must name at least one population")
     for name, ids in spec.populations.items():
-        need(isinstance(ids, tuple) and ids and all(isinstance(s, str) and s.strip() for s in ids),
-             f"populations.{name} must be a non-empty list of strategy ids")
+        require(isinstance(ids, tuple) and ids and all(isinstance(s, str) and s.strip() for s in ids),
+                f"populations.{name} must be a non-empty list of strategy ids")
         for n in spec.players:
-            need(len(ids) == 1 or len(ids) >= n, f"populations.{name} lists {len(ids)} strategies: a mixed table "
-                                                 f"needs at least {n}, one per seat (or list one for self-play)")
-    need(spec.starts and all(isinstance(s, str) for s in spec.starts), "start.vectors must list start vectors")
+            require(len(ids) == 1 or len(ids) >= n, f"populations.{name} lists {len(ids)} strategies: a mixed table "
+                                                    f"needs at least {n}, one per seat (or list one for self-play)")
+    require(spec.starts and all(isinstance(s, str) for s in spec.starts), "start.vectors must list start vectors")
     for key in spec.games_for:
-        need(key in spec.populations, f"run.games_for names {key!r}, which is not a population")
+        require(key in spec.populations, f"run.games_for names {key!r}, which is not a population")
     for key in spec.compensation_populations or ():
-        need(key in spec.populations, f"compensation.population names {key!r}, which is not a population")
+        require(key in spec.populations, f"compensation.population names {key!r}, which is not a population")
     for name, value in (("compensation.confirm_games", spec.confirm_games), ("compensation.bootstrap", spec.bootstrap)):
-        need(isinstance(value, int) and not isinstance(value, bool) and value >= 0,
-             f"{name} must be a non-negative integer")
-    need(isinstance(spec.low, int) and isinstance(spec.high, int) and 0 <= spec.low < spec.high <= 200,
-         "compensation.low and high must be integers with 0 <= low < high <= 200")
+        require(isinstance(value, int) and not isinstance(value, bool) and value >= 0,
+                f"{name} must be a non-negative integer")
+    require(isinstance(spec.low, int) and isinstance(spec.high, int) and 0 <= spec.low < spec.high <= 200,
+            "compensation.low and high must be integers with 0 <= low < high <= 200")
     for n in spec.players:
         for pop in spec.populations:
             seatings = 1 if len(spec.populations[pop]) == 1 else math.factorial(n)
             for key, games in (("run.games", spec.games_of(pop)), ("compensation.confirm_games",
                                                                    spec.games_of(pop, True))):
-                need(games % seatings == 0, f"{key} = {games} for population {pop!r} is not a multiple of the "
-                                            f"{seatings} seatings of {n} players")
+                require(games % seatings == 0, f"{key} = {games} for population {pop!r} is not a multiple of the "
+                                               f"{seatings} seatings of {n} players")
 
 
 # --- reading specs

@@ -26,7 +26,8 @@ from pathlib import Path
 from sim.batch import TIERS
 from sim.errors import BgsimError
 
-__all__ = ["Block", "Chunk", "RunSpec", "SpecError", "load_spec", "spec_from_dict"]
+__all__ = ["Block", "Chunk", "RunSpec", "SpecError", "check_keys", "check_run_settings", "load_spec", "read_spec_file",
+           "require", "spec_from_dict"]
 
 SEATING_MODES = ("fixed", "permutations", "rotate")
 _KEYS = {
@@ -163,6 +164,19 @@ def load_spec(path: str | Path) -> RunSpec:
     path = Path(path)
     doc = read_spec_file(path)
     return spec_from_dict(doc, base_dir=path.parent, default_name=path.stem, source=path.name)
+
+
+def require(ok: bool, message: str) -> None:
+    """A SpecError with ``message`` unless ``ok``: spec checks read as a list of conditions."""
+    if not ok:
+        raise SpecError(message)
+
+
+def check_run_settings(spec) -> None:
+    """The settings a study shares with a run (name, game, players, games, chunk size, seed, tier,
+    params, data), checked as a run would check them, before any study-specific check."""
+    RunSpec(name=spec.name, game=spec.game, players=spec.players, strategies=("probe",), games=spec.games,
+            chunk_size=spec.chunk_size, seed=spec.seed, tier=spec.tier, params=spec.params, data=spec.data)
 
 
 def check_keys(doc: dict, known: dict[str, set[str]], source: str) -> None:

@@ -39,7 +39,7 @@ import pandas as pd
 import polars as pl
 
 from experiments.runner import RunReport, run
-from experiments.spec import RunSpec, SpecError, check_keys, read_spec_file
+from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require
 from experiments.store import RunStoreError, load, read_meta, write_json, write_toml
 from reports import ratings as stats
 from reports.tournament_report import TournamentSummary
@@ -191,33 +191,27 @@ def tournament_from_dict(doc: dict, base_dir: str | Path = ".", default_name: st
 
 
 def _check(spec: TournamentSpec) -> None:
-    def need(ok: bool, message: str) -> None:
-        if not ok:
-            raise SpecError(message)
-
-    # names, players, games, chunk size, seed and tier as a run would check them
-    RunSpec(name=spec.name, game=spec.game, players=spec.players, strategies=("probe",), games=spec.games,
-            chunk_size=spec.chunk_size, seed=spec.seed, tier=spec.tier, params=spec.params, data=spec.data)
-    need(isinstance(spec.strategies, tuple) and all(isinstance(s, str) and s.strip() for s in spec.strategies),
-         "tournament.strategies must be a list of strategy ids")
+    check_run_settings(spec)
+    require(isinstance(spec.strategies, tuple) and all(isinstance(s, str) and s.strip() for s in spec.strategies),
+            "tournament.strategies must be a list of strategy ids")
     for sid in spec.strategies:
-        need(spec.strategies.count(sid) == 1, f"tournament.strategies lists {sid!r} twice")
-    need(spec.pairings in PAIRING_MODES,
-         f"tournament.pairings must be one of {', '.join(PAIRING_MODES)}, got {spec.pairings!r}")
+        require(spec.strategies.count(sid) == 1, f"tournament.strategies lists {sid!r} twice")
+    require(spec.pairings in PAIRING_MODES,
+            f"tournament.pairings must be one of {', '.join(PAIRING_MODES)}, got {spec.pairings!r}")
     for n in spec.players:
-        need(n >= 2, f"game.players lists {n}: a tournament compares strategies in games of 2 or more players")
-        need(len(spec.strategies) >= n, f"tournament.strategies lists {len(spec.strategies)} strategies, fewer than "
-                                        f"the {n} players of a game (every seat holds a different strategy)")
+        require(n >= 2, f"game.players lists {n}: a tournament compares strategies in games of 2 or more players")
+        require(len(spec.strategies) >= n, f"tournament.strategies lists {len(spec.strategies)} strategies, fewer than "
+                                           f"the {n} players of a game (every seat holds a different strategy)")
     for sid, cap in spec.games_for.items():
-        need(sid in spec.strategies, f"run.games_for names {sid!r}, which is not in tournament.strategies")
-        need(isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1,
-             f"run.games_for.{sid!r} must be a positive integer")
+        require(sid in spec.strategies, f"run.games_for names {sid!r}, which is not in tournament.strategies")
+        require(isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1,
+                f"run.games_for.{sid!r} must be a positive integer")
     for n in spec.players:
         seatings = math.factorial(n)
         for key, value in [("run.games", spec.games)] + [(f"run.games_for.{s!r}", c) for s, c in
                                                          spec.games_for.items()]:
-            need(value % seatings == 0, f"{key} = {value} is not a multiple of the {seatings} seatings of {n} "
-                                        f"players (every deal is played in every seating)")
+            require(value % seatings == 0, f"{key} = {value} is not a multiple of the {seatings} seatings of {n} "
+                                           f"players (every deal is played in every seating)")
 
 
 def _run_name(name: str, n: int, group: tuple[str, ...]) -> str:
