@@ -25,13 +25,17 @@ Conventions, stated once:
   for it: the goods (or coins in their place) of the ``k`` normal fulfilments of a red card, valued
   at the goods rate, and 3 bread per bread fulfilment ``b``.
 - Win effect: the seats that triggered a card against the seats in the same position (same player
-  count) in games where the card was not on the board, stratified by seat (Mantel–Haenszel). It is
-  an association, not a causal effect: strategies choose which cards to trigger, and a seat that is
-  already ahead can afford the better cards.
+  count) in games where the card was not on the board, stratified by seat (Mantel–Haenszel). For an
+  adjacent pair the control is every other seat-game in the same position. It is an association,
+  not a causal effect: strategies choose which cards to trigger, and a seat that is already ahead
+  can afford the better cards.
+- Every table is per player count (column ``n_players``); rows of several runs are pooled.
 - Wilson and t intervals and the tests treat games as independent; paired seatings of one deal are
-  not, so close calls deserve a larger run. A card with fewer than ``MIN_TRIGGERS`` triggering
-  seat-games (or as few games without it) gets no effect, is never flagged and is noted as
-  "too few games". q-values are Benjamini–Hochberg over the cards (or pairs) of one player count.
+  not, so close calls deserve a larger run. A card or pair with fewer than ``MIN_TRIGGERS`` (30)
+  triggering seat-games gets no win effect, is never flagged and is noted "too few games" (a card
+  with fewer than 30 seat-games without it: "no games without the card"); its payoff means are
+  still shown, with their wide intervals. q-values are Benjamini–Hochberg over the tested cards (or
+  pairs) of one player count.
 """
 
 import importlib.util
