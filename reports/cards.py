@@ -25,13 +25,17 @@ Conventions, stated once:
   for it: the goods (or coins in their place) of the ``k`` normal fulfilments of a red card, valued
   at the goods rate, and 3 bread per bread fulfilment ``b``.
 - Win effect: the seats that triggered a card against the seats in the same position (same player
-  count) in games where the card was not on the board, stratified by seat (Mantel–Haenszel). It is
-  an association, not a causal effect: strategies choose which cards to trigger, and a seat that is
-  already ahead can afford the better cards.
+  count) in games where the card was not on the board, stratified by seat (Mantel–Haenszel). For an
+  adjacent pair the control is every other seat-game in the same position. It is an association,
+  not a causal effect: strategies choose which cards to trigger, and a seat that is already ahead
+  can afford the better cards.
+- Every table is per player count (column ``n_players``); rows of several runs are pooled.
 - Wilson and t intervals and the tests treat games as independent; paired seatings of one deal are
-  not, so close calls deserve a larger run. A card with fewer than ``MIN_TRIGGERS`` triggering
-  seat-games (or as few games without it) gets no effect, is never flagged and is noted as
-  "too few games". q-values are Benjamini–Hochberg over the cards (or pairs) of one player count.
+  not, so close calls deserve a larger run. A card or pair with fewer than ``MIN_TRIGGERS`` (30)
+  triggering seat-games gets no win effect, is never flagged and is noted "too few games" (a card
+  with fewer than 30 seat-games without it: "no games without the card"); its payoff means are
+  still shown, with their wide intervals. q-values are Benjamini–Hochberg over the tested cards (or
+  pairs) of one player count.
 """
 
 import importlib.util
@@ -143,25 +147,29 @@ def card_catalogue(path: str | Path | None = None) -> pd.DataFrame:
 
 
 def _collect(rows, columns: tuple[str, ...]) -> pl.DataFrame:
-    """The needed columns of ``rows`` (polars or pandas) as a polars DataFrame."""
-    if isinstance(rows, pd.DataFrame):
-        return pl.from_pandas(rows[list(columns)])
-    return rows.lazy().select(columns).collect()
+    """The needed columns of ``rows`` (polars or pandas) as a polars DataFrame, with ``run_id`` as a
+    categorical and an Int64 ``game`` key (run code * 2^40 + game_index): grouping by one integer
+    instead of a string and an integer is what keeps millions of triggers fast."""
+    frame = pl.from_pandas(rows[list(columns)]) if isinstance(rows, pd.DataFrame) else rows.lazy().select(columns)
+    run = pl.col("run_id").cast(pl.String).cast(pl.Categorical)
+    game = run.to_physical().cast(pl.Int64) * (1 << 40) + pl.col("game_index").cast(pl.Int64)
+    return frame.lazy().with_columns(run.alias("run_id"), game.alias("game")).collect()
 
 
 def triggers(rows, catalogue: pd.DataFrame, conversion: Mapping[str, float] = DEFAULT_CONVERSION) -> pl.DataFrame:
-    """One row per triggered card: ``run_id, n_players, game_index, seat, won`` and the card-log
-    fields ``pass, card, k, b, vp, coins, bread, steps, penalty``, plus ``payoff`` (payout in
-    VP-equivalents) and ``net_payoff`` (minus the material handed in), both float64.
+    """One row per triggered card: ``run_id, n_players, game_index, game`` (an Int64 key of
+    run_id and game_index), ``seat, won`` and the card-log fields ``pass, card, k, b, vp, coins,
+    bread, steps, penalty``, plus ``payoff`` (payout in VP-equivalents) and ``net_payoff`` (minus
+    the material handed in), both float64.
 
     The building block of every table here, exposed so that other reports can slice it.
     """
     c = _conversion(conversion)
-    frame = _collect(rows, ("run_id", "n_players", "game_index", "seat", "won", "cards"))
+    frame = rows if _is_keyed(rows) else _collect(rows, ("run_id", "n_players", "game_index", "seat", "won", "cards"))
     give = pl.DataFrame({"card": catalogue["card"].to_numpy().astype(np.int16),
                          "give_units": catalogue["give_units"].to_numpy().astype(np.float64)})
     log = (
-        frame.explode("cards")
+        frame.select("run_id", "n_players", "game_index", "game", "seat", "won", "cards").explode("cards")
         .filter(pl.col("cards").is_not_null())
         .unnest("cards")
         .with_columns(pl.col("card").cast(pl.Int16))
@@ -171,15 +179,18 @@ def triggers(rows, catalogue: pd.DataFrame, conversion: Mapping[str, float] = DE
     payoff = f["vp"] * c["vp"] + f["coins"] * c["coins"] + f["bread"] * c["bread"] + f["steps"] * c["steps"]
     handed_in = f["k"] * pl.col("give_units").fill_null(0.0) * c["goods"] + 3.0 * f["b"] * c["bread"]
     return log.with_columns(payoff.alias("payoff"), (payoff - handed_in).alias("net_payoff")).select(
-        "run_id", "n_players", "game_index", "seat", "won", *_CARD_FIELDS, "payoff", "net_payoff")
+        "run_id", "n_players", "game_index", "game", "seat", "won", *_CARD_FIELDS, "payoff", "net_payoff")
+
+
+def _is_keyed(rows) -> bool:
+    return isinstance(rows, pl.DataFrame) and "game" in rows.columns and rows.schema["game"] == pl.Int64
 
 
 def _games(frame: pl.DataFrame) -> pl.DataFrame:
-    """One row per game: ``n_players, run_id, game_index, winner`` (seat) and ``board_cards`` if
-    ``frame`` has it; a game is found through its single winner."""
+    """One row per game: ``n_players, game, winner`` (seat) and ``board_cards`` if ``frame`` has
+    it; a game is found through its single winner."""
     extra = ["board_cards"] if "board_cards" in frame.columns else []
-    return frame.filter(pl.col("won")).select("n_players", "run_id", "game_index",
-                                              pl.col("seat").alias("winner"), *extra)
+    return frame.filter(pl.col("won")).select("n_players", "game", pl.col("seat").alias("winner"), *extra)
 
 
 def _seat_totals(games: pl.DataFrame, n: int) -> tuple[int, np.ndarray]:
@@ -236,7 +247,7 @@ _EFFECT_COLUMNS = ("win_rate", "base_rate", "win_diff", "diff_low", "diff_high",
                    "p_value")
 
 
-def _stratified_effect(n1: np.ndarray, w1: np.ndarray, n0: np.ndarray, w0: np.ndarray, confidence: float,
+def _stratified_effect(n1: np.ndarray, w1: np.ndarray, n0: np.ndarray, w0: np.ndarray,
                        z: float) -> dict[str, float]:
     """Win effect of one card (or pair) from per-seat counts, each (n_players,) int64: treated
     seat-games ``n1`` with ``w1`` wins, control seat-games ``n0`` with ``w0`` wins.
@@ -246,7 +257,7 @@ def _stratified_effect(n1: np.ndarray, w1: np.ndarray, n0: np.ndarray, w0: np.nd
     the control win rate standardised to the treated seats (per-seat control rates weighted by the
     treated seat-games), with a normal interval from the per-seat binomial variances; it says how
     many percentage points more often a triggering seat wins than a seat in its position usually
-    does; ``z`` is its normal quantile for ``confidence`` (computed once by the caller).
+    does. ``z``: the two-sided normal quantile of the confidence level (computed once by the caller).
     """
     keep = (n1 > 0) & (n0 > 0)
     n1, w1, n0, w0 = (np.asarray(x, dtype=np.float64)[keep] for x in (n1, w1, n0, w0))
@@ -261,7 +272,8 @@ def _stratified_effect(n1: np.ndarray, w1: np.ndarray, n0: np.ndarray, w0: np.nd
         warnings.simplefilter("ignore", RuntimeWarning)
         table = StratifiedTable(tables)
         odds = float(table.oddsratio_pooled)
-        or_low, or_high = (float(x) for x in table.oddsratio_pooled_confint(alpha=1 - confidence))
+        log_se = float(table.logodds_pooled_se)  # Robins–Breslow–Greenland, as oddsratio_pooled_confint uses
+        or_low, or_high = odds * math.exp(-z * log_se), odds * math.exp(z * log_se)
         p = float(table.test_null_odds(correction=False).pvalue)
     return {"win_rate": rate, "base_rate": base, "win_diff": diff, "diff_low": diff - z * se,
             "diff_high": diff + z * se, "odds_ratio": odds, "or_low": or_low, "or_high": or_high, "p_value": p}
@@ -276,7 +288,7 @@ def _effects(n1: np.ndarray, w1: np.ndarray, n0: np.ndarray, w0: np.ndarray, eno
     """
     blank = dict.fromkeys(_EFFECT_COLUMNS, math.nan)
     z = float(stats.norm.ppf(0.5 + confidence / 2))
-    out = pd.DataFrame([_stratified_effect(n1[i], w1[i], n0[i], w0[i], confidence, z) if enough[i] else blank
+    out = pd.DataFrame([_stratified_effect(n1[i], w1[i], n0[i], w0[i], z) if enough[i] else blank
                         for i in range(len(enough))], columns=list(_EFFECT_COLUMNS), dtype=np.float64)
     out["q_value"] = np.nan
     tested = enough & out["p_value"].notna().to_numpy()
@@ -288,11 +300,19 @@ def _effects(n1: np.ndarray, w1: np.ndarray, n0: np.ndarray, w0: np.ndarray, eno
     return out
 
 
-def _treated_counts(treated: pl.DataFrame, keys: list[str], index: pd.DataFrame, n: int) -> tuple[np.ndarray, ...]:
+def _seat_counts(t: pl.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Treated seat-games ``n1`` and their wins ``w1`` per (``n_players``, keys, seat) from ``t``
+    (triggers: n_players, keys, game, seat, won). A seat that triggers an item twice in one game
+    counts once."""
+    return (t.group_by("n_players", *keys, "seat")
+            .agg(pl.col("game").n_unique().alias("n1"), pl.col("game").filter(pl.col("won")).n_unique().alias("w1"))
+            .to_pandas())
+
+
+def _treated_counts(counts: pd.DataFrame, keys: list[str], index: pd.DataFrame, n: int) -> tuple[np.ndarray, ...]:
     """Per-seat treated seat-games and wins, (M, n) int64 each, for the M items of ``index``
-    (columns ``keys``) from ``treated`` (one row per item and triggering seat-game: keys, seat, won)."""
-    counts = (treated.group_by(*keys, "seat").agg(pl.len().alias("n1"), pl.col("won").sum().alias("w1"))
-              .to_pandas())
+    (columns ``keys``) from ``_seat_counts`` rows."""
+    counts = counts[counts["n_players"] == n]
     position = pd.Series(np.arange(len(index)), index=pd.MultiIndex.from_frame(index[keys]))
     rows = position.reindex(pd.MultiIndex.from_frame(counts[keys])).to_numpy()
     n1 = np.zeros((len(index), n), dtype=np.int64)
@@ -310,7 +330,7 @@ def _treated_counts(treated: pl.DataFrame, keys: list[str], index: pd.DataFrame,
 def _pooled_moments(t: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
     return t.group_by(*keys).agg(
         pl.len().alias("triggered"),
-        pl.struct("run_id", "game_index").n_unique().alias("triggered_games"),
+        pl.col("game").n_unique().alias("triggered_games"),
         pl.col("payoff").mean().alias("payoff"), pl.col("payoff").std().alias("payoff_sd"),
         pl.col("net_payoff").mean().alias("net_payoff"), pl.col("net_payoff").std().alias("net_sd"),
         *(pl.col(k).cast(pl.Float64).mean().alias(f"mean_{k}") for k in ("vp", "coins", "bread", "steps")),
@@ -349,14 +369,18 @@ def card_spreads(rows, catalogue: pd.DataFrame, conversion: Mapping[str, float] 
     counts = sorted(int(n) for n in frame["n_players"].unique().to_list())
     board = (games.explode("board_cards").rename({"board_cards": "card"}).filter(pl.col("card") >= 0)
              .with_columns(pl.col("card").cast(pl.Int16)))
-    tables = [_spreads_for(n, games, board, t, catalogue, confidence, alpha, min_triggers) for n in counts]
+    moments = _pooled_moments(t, ["n_players", "card"]).to_pandas()
+    seats = _seat_counts(t, ["card"])
+    tables = [_spreads_for(n, games, board, moments, seats, catalogue, confidence, alpha, min_triggers)
+              for n in counts]
     if not tables:
         return pd.DataFrame(columns=list(_SPREAD_COLUMNS))
     return pd.concat(tables, ignore_index=True)
 
 
-def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, t: pl.DataFrame, catalogue: pd.DataFrame,
-                 confidence: float, alpha: float, min_triggers: int) -> pd.DataFrame:
+def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, moments: pd.DataFrame, seats: pd.DataFrame,
+                 catalogue: pd.DataFrame, confidence: float, alpha: float, min_triggers: int) -> pd.DataFrame:
+    """The rows of player count ``n``; ``moments`` and ``seats`` hold every player count."""
     n_games, seat_wins = _seat_totals(games, n)
     table = catalogue[["card", "id", "deck", "colour", "payout"]].copy()
     table.insert(0, "n_players", n)
@@ -373,9 +397,7 @@ def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, t: pl.DataFra
     table["on_board_rate"] = _ratio(table["on_board"], table["games"])
     table["on_board_low"], table["on_board_high"] = _wilson(table["on_board"], table["games"], confidence)
 
-    tn = t.filter(pl.col("n_players") == n)
-    moments = _pooled_moments(tn, ["card"]).to_pandas()
-    table = table.merge(moments, on="card", how="left")
+    table = table.merge(moments[moments["n_players"] == n].drop(columns="n_players"), on="card", how="left")
     for column in ("triggered", "triggered_games", "penalties"):
         table[column] = table[column].fillna(0).astype(np.int64)
     table["trigger_rate"] = _ratio(table["triggered_games"], table["on_board"])
@@ -386,8 +408,7 @@ def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, t: pl.DataFra
     table["penalty_rate"] = _ratio(table["penalties"], table["triggered"])
     table["penalty_low"], table["penalty_high"] = _wilson(table["penalties"], table["triggered"], confidence)
 
-    treated = tn.select("card", "run_id", "game_index", "seat", "won").unique()
-    n1, w1 = _treated_counts(treated, ["card"], table, n)
+    n1, w1 = _treated_counts(seats, ["card"], table, n)
     n0 = np.repeat(n_games - table["on_board"].to_numpy()[:, None], n, axis=1)  # every game seats all n
     w0 = seat_wins[None, :] - on_wins
     table["trigger_seats"] = n1.sum(axis=1)
@@ -436,12 +457,7 @@ def pair_effects(rows, catalogue: pd.DataFrame, min_count: int = MIN_TRIGGERS,
     games = _games(frame)
     t = triggers(frame, catalogue, conversion)
     singles = t.group_by("n_players", "card").agg(pl.col("payoff").mean().alias("single"))
-    passes = (
-        t.group_by("n_players", "run_id", "game_index", "seat", "pass")
-        .agg(pl.col("card").min().alias("card_a"), pl.col("card").max().alias("card_b"), pl.len().alias("cards"),
-             pl.col("won").first(), pl.col("payoff").sum(), pl.col("net_payoff").sum())
-        .filter((pl.col("cards") == 2) & (pl.col("card_a") != pl.col("card_b")))
-    )
+    passes = _passes(t)
     keys = ["card_a", "card_b"]
     moments = (
         passes.group_by("n_players", *keys)
@@ -453,12 +469,11 @@ def pair_effects(rows, catalogue: pd.DataFrame, min_count: int = MIN_TRIGGERS,
         .drop("single_a", "single_b")
         .sort("n_players", *keys)
     )
-    treated = passes.select("n_players", *keys, "run_id", "game_index", "seat", "won").unique()
+    seats = _seat_counts(passes, keys)
     tables = []
     for n in sorted(int(x) for x in moments["n_players"].unique().to_list()):
         table = moments.filter(pl.col("n_players") == n).to_pandas()
-        tables.append(_pair_table(n, table, treated.filter(pl.col("n_players") == n), games, min_count,
-                                  confidence, alpha))
+        tables.append(_pair_table(n, table, seats, games, min_count, confidence, alpha))
     if not tables:
         return pd.DataFrame(columns=list(_PAIR_COLUMNS))
     table = pd.concat(tables, ignore_index=True)
@@ -470,12 +485,40 @@ def pair_effects(rows, catalogue: pd.DataFrame, min_count: int = MIN_TRIGGERS,
     return table[list(_PAIR_COLUMNS)]
 
 
-def _pair_table(n: int, table: pd.DataFrame, treated: pl.DataFrame, games: pl.DataFrame, min_count: int,
+def _passes(t: pl.DataFrame) -> pl.DataFrame:
+    """One row per (game, seat, pass) with exactly two triggered cards: ``n_players, game, seat,
+    won, card_a, card_b`` (card_a < card_b) and the summed ``payoff, net_payoff``.
+
+    The entries of one seat's card list are contiguous after the explode, so the triggers of one
+    pass are a run of equal (game, seat, pass); finding runs with numpy avoids a group-by over
+    millions of rows.
+    """
+    if t.height == 0:
+        schema = {"n_players": pl.Int8, "game": pl.Int64, "seat": pl.Int8, "won": pl.Boolean, "card_a": pl.Int16,
+                  "card_b": pl.Int16, "payoff": pl.Float64, "net_payoff": pl.Float64}
+        return pl.DataFrame(schema=schema)
+    key = (t["game"].to_numpy() * 64 + t["seat"].to_numpy().astype(np.int64) * 8
+           + t["pass"].to_numpy().astype(np.int64))  # (T,) int64, seat < 8 and pass < 8
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    lengths = np.diff(np.r_[starts, len(key)])
+    first = starts[lengths == 2]
+    second = first + 1
+    card = t["card"].to_numpy()
+    columns = {name: t[name].to_numpy()[first] for name in ("n_players", "game", "seat", "won")}
+    columns["card_a"] = np.minimum(card[first], card[second])
+    columns["card_b"] = np.maximum(card[first], card[second])
+    for name in ("payoff", "net_payoff"):
+        values = t[name].to_numpy()
+        columns[name] = values[first] + values[second]
+    return pl.DataFrame(columns).filter(pl.col("card_a") != pl.col("card_b"))
+
+
+def _pair_table(n: int, table: pd.DataFrame, seats: pd.DataFrame, games: pl.DataFrame, min_count: int,
                 confidence: float, alpha: float) -> pd.DataFrame:
     """Intervals and win effects of the pairs of one player count (``table``: their moments)."""
     keys = ["card_a", "card_b"]
     n_games, seat_wins = _seat_totals(games, n)
-    n1, w1 = _treated_counts(treated, keys, table, n)
+    n1, w1 = _treated_counts(seats, keys, table, n)
     table["payoff_low"], table["payoff_high"] = _t(table["payoff"], table["payoff_sd"], table["count"], confidence)
     table["net_low"], table["net_high"] = _t(table["net_payoff"], table["net_sd"], table["count"], confidence)
     table["trigger_seats"] = n1.sum(axis=1)
