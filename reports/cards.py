@@ -51,7 +51,8 @@ import polars as pl
 from scipy import stats
 from statsmodels.stats.contingency_tables import StratifiedTable
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import proportion_confint
+
+from reports.intervals import t_bounds, wilson
 
 __all__ = ["DECKS", "DEFAULT_CONVERSION", "MIN_TRIGGERS", "card_catalogue", "card_spreads", "conversion_note",
            "deck_summary", "pair_effects", "triggers"]
@@ -201,37 +202,6 @@ def _seat_totals(games: pl.DataFrame, n: int) -> tuple[int, np.ndarray]:
 
 
 # --- intervals (vectorised)
-
-
-def _wilson(successes: np.ndarray, trials: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson intervals of proportions (statsmodels); NaN where there are no trials. (N,) arrays."""
-    s = np.asarray(successes, dtype=np.float64)
-    n = np.asarray(trials, dtype=np.float64)
-    low = np.full(n.shape, np.nan)
-    high = np.full(n.shape, np.nan)
-    ok = n > 0
-    if ok.any():
-        low[ok], high[ok] = proportion_confint(s[ok], n[ok], alpha=1 - confidence, method="wilson")
-    return low, high
-
-
-def _t(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    """Student t intervals of means (scipy); NaN with fewer than 2 values, a point with no spread."""
-    mean = np.asarray(mean, dtype=np.float64)
-    sd = np.nan_to_num(np.asarray(sd, dtype=np.float64))
-    n = np.asarray(n, dtype=np.float64)
-    low = np.full(mean.shape, np.nan)
-    high = np.full(mean.shape, np.nan)
-    ok = n >= 2
-    if ok.any():
-        scale = sd[ok] / np.sqrt(n[ok])
-        spread = scale > 0
-        lo, hi = mean[ok].copy(), mean[ok].copy()
-        if spread.any():
-            lo[spread], hi[spread] = stats.t.interval(confidence, n[ok][spread] - 1, loc=mean[ok][spread],
-                                                      scale=scale[spread])
-        low[ok], high[ok] = lo, hi
-    return low, high
 
 
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -395,18 +365,19 @@ def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, moments: pd.D
               on_board["g"].to_numpy()[ok])
     table["on_board"] = on_wins.sum(axis=1)
     table["on_board_rate"] = _ratio(table["on_board"], table["games"])
-    table["on_board_low"], table["on_board_high"] = _wilson(table["on_board"], table["games"], confidence)
+    table["on_board_low"], table["on_board_high"] = wilson(table["on_board"], table["games"], confidence)
 
     table = table.merge(moments[moments["n_players"] == n].drop(columns="n_players"), on="card", how="left")
     for column in ("triggered", "triggered_games", "penalties"):
         table[column] = table[column].fillna(0).astype(np.int64)
     table["trigger_rate"] = _ratio(table["triggered_games"], table["on_board"])
-    table["trigger_low"], table["trigger_high"] = _wilson(table["triggered_games"], table["on_board"], confidence)
+    table["trigger_low"], table["trigger_high"] = wilson(table["triggered_games"], table["on_board"], confidence)
     table["triggers_per_game"] = _ratio(table["triggered"], table["on_board"])
-    table["payoff_low"], table["payoff_high"] = _t(table["payoff"], table["payoff_sd"], table["triggered"], confidence)
-    table["net_low"], table["net_high"] = _t(table["net_payoff"], table["net_sd"], table["triggered"], confidence)
+    table["payoff_low"], table["payoff_high"] = t_bounds(table["payoff"], table["payoff_sd"], table["triggered"],
+                                                         confidence)
+    table["net_low"], table["net_high"] = t_bounds(table["net_payoff"], table["net_sd"], table["triggered"], confidence)
     table["penalty_rate"] = _ratio(table["penalties"], table["triggered"])
-    table["penalty_low"], table["penalty_high"] = _wilson(table["penalties"], table["triggered"], confidence)
+    table["penalty_low"], table["penalty_high"] = wilson(table["penalties"], table["triggered"], confidence)
 
     n1, w1 = _treated_counts(seats, ["card"], table, n)
     n0 = np.repeat(n_games - table["on_board"].to_numpy()[:, None], n, axis=1)  # every game seats all n
@@ -519,11 +490,12 @@ def _pair_table(n: int, table: pd.DataFrame, seats: pd.DataFrame, games: pl.Data
     keys = ["card_a", "card_b"]
     n_games, seat_wins = _seat_totals(games, n)
     n1, w1 = _treated_counts(seats, keys, table, n)
-    table["payoff_low"], table["payoff_high"] = _t(table["payoff"], table["payoff_sd"], table["count"], confidence)
-    table["net_low"], table["net_high"] = _t(table["net_payoff"], table["net_sd"], table["count"], confidence)
+    table["payoff_low"], table["payoff_high"] = t_bounds(table["payoff"], table["payoff_sd"], table["count"],
+                                                         confidence)
+    table["net_low"], table["net_high"] = t_bounds(table["net_payoff"], table["net_sd"], table["count"], confidence)
     table["trigger_seats"] = n1.sum(axis=1)
     wins = w1.sum(axis=1)
-    table["win_low"], table["win_high"] = _wilson(wins, table["trigger_seats"], confidence)
+    table["win_low"], table["win_high"] = wilson(wins, table["trigger_seats"], confidence)
     enough = (table["trigger_seats"] >= min_count).to_numpy()
     effects = _effects(n1, w1, n_games - n1, seat_wins[None, :] - w1, enough, confidence, alpha)
     effects["win_rate"] = _ratio(wins, table["trigger_seats"])  # descriptive even below min_count
@@ -572,13 +544,13 @@ def deck_summary(spreads: pd.DataFrame, confidence: float = 0.95) -> pd.DataFram
         return pd.DataFrame(columns=columns)
     table = pd.DataFrame(rows)
     table["trigger_rate"] = _ratio(table["triggered_games"], table["on_board"])
-    table["trigger_low"], table["trigger_high"] = _wilson(table["triggered_games"], table["on_board"], confidence)
-    table["payoff_low"], table["payoff_high"] = _t(table["payoff"], table["_payoff_sd"], table["triggered"],
+    table["trigger_low"], table["trigger_high"] = wilson(table["triggered_games"], table["on_board"], confidence)
+    table["payoff_low"], table["payoff_high"] = t_bounds(table["payoff"], table["_payoff_sd"], table["triggered"],
+                                                         confidence)
+    table["net_low"], table["net_high"] = t_bounds(table["net_payoff"], table["_net_payoff_sd"], table["triggered"],
                                                    confidence)
-    table["net_low"], table["net_high"] = _t(table["net_payoff"], table["_net_payoff_sd"], table["triggered"],
-                                             confidence)
     table["penalty_rate"] = _ratio(table["penalties"], table["triggered"])
-    table["penalty_low"], table["penalty_high"] = _wilson(table["penalties"], table["triggered"], confidence)
+    table["penalty_low"], table["penalty_high"] = wilson(table["penalties"], table["triggered"], confidence)
     return table[columns]
 
 

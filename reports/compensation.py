@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 
-from reports.seats import wilson
+from reports.intervals import wilson
 
 __all__ = ["GameScores", "Solution", "game_scores", "imbalance", "solve", "solve_with_bootstrap", "win_rates"]
 

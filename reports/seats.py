@@ -21,10 +21,12 @@ import pandas as pd
 import polars as pl
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import proportion_confint, samplesize_confint_proportion
+from statsmodels.stats.proportion import samplesize_confint_proportion
+
+from reports.intervals import t_bounds, wilson
 
 __all__ = ["CATEGORIES", "GROUP", "category_table", "detectable_gap", "games_needed", "seat_table",
-           "start_effect", "t_bounds", "verdicts", "wilson"]
+           "start_effect", "verdicts"]
 
 GROUP = ("n_players", "population", "start")
 CATEGORIES = ("vp_cards", "vp_villas", "vp_leftovers", "vp_banner", "vp_fountain_cards", "vp_frame_tasks")
@@ -38,22 +40,6 @@ def _frame(rows) -> pl.DataFrame:
         if label not in frame.columns:
             frame = frame.with_columns(pl.lit("all").alias(label))
     return frame
-
-
-def wilson(successes: np.ndarray, trials: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson intervals of proportions (k,) int64 successes of (k,) int64 trials; NaN where no trials."""
-    trials = np.asarray(trials, dtype=np.float64)
-    low, high = proportion_confint(np.asarray(successes, dtype=np.float64), np.where(trials > 0, trials, 1),
-                                   alpha=1 - confidence, method="wilson")
-    return np.where(trials > 0, low, np.nan), np.where(trials > 0, high, np.nan)
-
-
-def t_bounds(mean: np.ndarray, sd: np.ndarray, n: np.ndarray, confidence: float = 0.95):
-    """Student t intervals of means from (k,) float64 means, sample sds and counts; a point where n < 2."""
-    n = np.asarray(n, dtype=np.float64)
-    scale = np.where(n >= 2, np.nan_to_num(sd) / np.sqrt(np.maximum(n, 1)), 0.0)
-    low, high = stats.t.interval(confidence, np.maximum(n - 1, 1), loc=mean, scale=np.where(scale > 0, scale, 1.0))
-    return np.where(scale > 0, low, mean), np.where(scale > 0, high, mean)
 
 
 def seat_table(rows, confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFrame:
