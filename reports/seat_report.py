@@ -112,9 +112,29 @@ def thirteen_answer(seats: pd.DataFrame, compensation: pd.DataFrame, population:
     return f"{verdict} ({'; '.join(parts)})."
 
 
+def seat_summary(seats: pd.DataFrame, start: str = "rulebook") -> list[str]:
+    """Per player count: each seat detectably off its share in how many populations, by how much."""
+    lines = []
+    part_all = seats[seats["start"] == start]
+    for n, part in part_all.groupby("n_players", sort=True):
+        pops = part["population"].nunique()
+        found = []
+        for seat, rows in part.groupby("seat", sort=True):
+            for sign, word in ((1, "favoured"), (-1, "disfavoured")):
+                hit = rows[rows["favoured"] == sign]
+                if len(hit):
+                    low, high = hit["gap_pp"].min(), hit["gap_pp"].max()
+                    span = f"{low:+.1f} pp" if len(hit) == 1 else f"{low:+.1f} to {high:+.1f} pp"
+                    found.append(f"seat {seat + 1} {word} in {len(hit)} of {pops} ({', '.join(hit['population'])}; "
+                                 f"{span})")
+        lines.append(f"- **{n} players**, start VP {start}: " + ("; ".join(found) if found else
+                                                                  "no seat detectably off its share") + ".")
+    return lines
+
+
 def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame) -> None:
     rep.heading("Answers")
-    lines = []
+    lines = seat_summary(seats)
     for pop in dict.fromkeys(seats["population"]):
         answer = thirteen_answer(seats, compensation, pop)
         if answer:
