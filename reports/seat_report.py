@@ -260,6 +260,10 @@ def _cards_section(rep: Report, rows: pl.DataFrame) -> None:
     pairs = card_stats.pair_effects(played, catalogue)
     decks = card_stats.deck_summary(spreads)
     rep.text(f"All populations pooled (rulebook start VP, random players left out); {card_stats.conversion_note()}")
+    rep.text("*Pays too much / too little* reads the win effect: the seats that triggered the card won more (less) "
+             "often than the same seats in games without it. That is an association, not a measured cause: the "
+             "strategies choose which cards to trigger, and which other cards lie on the board changes with it. "
+             "Read a flag as *look at this card*, and check it with a run that changes the card.")
     rep.figure(card_payoff_forest(spreads), "card_payoff_forest",
                "Per card: payoff when triggered and the triggering seat's win-rate effect, 95 % intervals; "
                "flagged cards marked.")

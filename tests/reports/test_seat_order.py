@@ -151,3 +151,18 @@ def test_plan_prints_the_games_needed(capsys):
     assert code == 0 and "28,811 games for +-0.5 pp" in out
     code, _, err = cli(capsys, "plan", "--players", "1")
     assert code == 2 and "players must be 2..16" in err
+
+
+def test_report_of_a_plain_run(tmp_path, capsys):
+    """`bgsim report` on an ordinary run: the seat table (population = its strategies) and the cards."""
+    from experiments.runner import run
+    from experiments.spec import RunSpec
+
+    spec = RunSpec(name="plain", game="carpe_diem", players=(2, 4), strategies=("greedy",), games=60, chunk_size=30,
+                   seed=4)
+    run_dir = run(spec, out=tmp_path).run_dir
+    code, out, err = cli(capsys, "report", run_dir)
+    assert code == 0, err
+    seats = pl.read_csv(run_dir / "report" / "tables" / "seats.csv")
+    assert seats.height == 6 and set(seats["population"]) == {"greedy"} and set(seats["start"]) == {"rulebook"}
+    assert (run_dir / "report" / "figures" / "card_payoff_forest.png").exists()
