@@ -164,5 +164,6 @@ def test_report_of_a_plain_run(tmp_path, capsys):
     code, out, err = cli(capsys, "report", run_dir)
     assert code == 0, err
     seats = pl.read_csv(run_dir / "report" / "tables" / "seats.csv")
-    assert seats.height == 6 and set(seats["population"]) == {"greedy"} and set(seats["start"]) == {"rulebook"}
+    assert seats.height == 6 and set(seats["population"]) == {"carpe_diem/greedy"}
+    assert set(seats["start"]) == {"rulebook"}
     assert (run_dir / "report" / "figures" / "card_payoff_forest.png").exists()
