@@ -296,7 +296,8 @@ class Report:
 
     def table(self, frame: pd.DataFrame | pl.DataFrame, name: str, caption: str = "",
               columns: Mapping[str, str] | None = None, formats: Mapping[str, Format] | None = None,
-              rates: Sequence[str] = (), means: Sequence[str] = (), show: Sequence[str] | None = None) -> "Report":
+              rates: Sequence[str] = (), means: Sequence[str] = (), show: Sequence[str] | None = None,
+              head: int | None = None) -> "Report":
         """A table: shown formatted, written in full to ``tables/<name>.csv``.
 
         ``columns`` renames shown columns (column -> label); ``formats`` gives a column's format spec
@@ -304,7 +305,8 @@ class Report:
         from ``<col>_low`` and ``<col>_high`` (a ValueError if those are missing, so no rate appears
         without its interval), as ``fmt_rate`` and ``fmt_mean`` do; their format may be a function of
         (value, low, high), and for a mean a format spec applies to all three numbers (default ``".1f"``).
-        ``show`` picks and orders the shown columns; by default all but the interval bounds.
+        ``show`` picks and orders the shown columns; by default all but the interval bounds. ``head``
+        shows only the first rows (the caption says so); the CSV still holds every row.
         """
         self._check_name("table", name)
         data = _pandas(frame)
@@ -324,6 +326,9 @@ class Report:
             numeric.append(col in rates or col in means or (pd.api.types.is_numeric_dtype(dtype)
                                                             and not pd.api.types.is_bool_dtype(dtype)))
         shown = pd.DataFrame(cells, index=data.index, columns=list(cells))
+        if head is not None and len(shown) > head:
+            shown = shown.iloc[:head]
+            caption = f"{caption} First {head:,} of {len(data):,} rows; the CSV has them all.".strip()
         self._add("table", _Table(name, data, shown, tuple(numeric), caption))
         return self
 

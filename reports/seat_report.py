@@ -318,10 +318,14 @@ def _card_tables(rep: Report, spreads: pd.DataFrame, pairs: pd.DataFrame, decks:
                        "triggered": "triggers", "pay": "payoff", "pen": "-4 rate", "effect_pp": "win effect (pp)",
                        "q_value": "q"},
               formats={"triggered": ",d", "q_value": ".2g"})
-    enough = pairs[pairs["note"] == ""] if "note" in pairs else pairs
-    pair_shown = _bounds(enough, {"effect_pp": ("win_diff", "diff_low", "diff_high")}, scale=100)
+    tested = pairs[pairs["q_value"].notna()].sort_values(["q_value", "n_players"])
+    pair_shown = _bounds(tested, {"effect_pp": ("win_diff", "diff_low", "diff_high")}, scale=100)
     pair_shown = _bounds(pair_shown, {"pay": ("payoff", "payoff_low", "payoff_high")})
-    rep.table(pair_shown, "card_pairs", "Adjacent pairs with enough games: combined payoff and win effect (pp).",
+    flagged_pairs = int(tested["flagged"].sum())
+    rep.text(f"{flagged_pairs:,} of {len(tested):,} adjacent pairs with enough games are flagged (q < 0.05); the "
+             f"table lists the strongest first.")
+    rep.table(pair_shown, "card_pairs", "Adjacent pairs with enough games, smallest q first: combined payoff, excess "
+              "over the two cards' own payoffs, and win effect (pp).", head=40,
               means=["pay", "effect_pp"],
               show=["n_players", "id_a", "id_b", "count", "pay", "payoff_excess", "effect_pp", "q_value", "direction"],
               columns={"n_players": "players", "count": "triggers", "pay": "payoff", "payoff_excess": "excess",

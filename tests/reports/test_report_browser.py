@@ -4,29 +4,16 @@ Skipped when no Chromium-family browser is installed, unless BGSIM_REQUIRE_BROWS
 where a missing browser fails instead of passing silently.
 """
 
-import os
 import sys
 from pathlib import Path
 
 import pandas as pd
-import pytest
 from matplotlib.figure import Figure
 
 from reports.report_builder import Report
-from tests.reports.browser import BROWSERS, check_page, find_browser
+from tests.reports.browser import check_page
 
 _BROKEN_IMAGE = '<img src="data:image/png;base64,bm90IGEgcG5n" alt="broken">'
-
-
-@pytest.fixture(scope="module")
-def browser() -> str:
-    path = find_browser()
-    if path is None:
-        reason = f"no Chromium-family browser on PATH (looked for {', '.join(BROWSERS)})"
-        if os.environ.get("BGSIM_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"{reason}, and BGSIM_REQUIRE_BROWSER=1")
-        pytest.skip(f"{reason}; install chromium to run the browser check")
-    return path
 
 
 def _chart(kind: str) -> Figure:

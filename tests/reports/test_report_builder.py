@@ -226,3 +226,11 @@ def test_figures_closed():
             ax.plot([0, i])
             rep.figure(fig, name=f"f{i}")
         assert len(plt.get_fignums()) == before
+
+
+def test_head_limits_the_shown_rows_but_not_the_csv(tmp_path):
+    frame = pd.DataFrame({"x": range(50)})
+    path = Report("Long").table(frame, "long", "Many rows.", head=10).write(tmp_path / "rep")
+    html = path.read_text()
+    assert "First 10 of 50 rows" in html and ">9<" in html and ">10<" not in html
+    assert len(pd.read_csv(tmp_path / "rep" / "tables" / "long.csv")) == 50

@@ -10,7 +10,7 @@ import pytest
 from experiments.seat_order import load_seat_order, load_study_rows, run_seat_order, seat_order_from_dict
 from experiments.spec import SpecError
 from reports.build import write_report
-from tests.reports.browser import check_page, find_browser
+from tests.reports.browser import check_page
 from tests.runner.conftest import cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,15 +108,9 @@ def test_report_is_written_with_every_part(tiny_study):
     assert "src=\"data:image/png;base64," in html and "http://" not in html and "https://" not in html
 
 
-def test_report_renders_in_a_browser_without_errors(tiny_study):
+def test_report_renders_in_a_browser_without_errors(tiny_study, browser):
     _, directory = tiny_study
-    if find_browser() is None:
-        import os
-
-        if os.environ.get("BGSIM_REQUIRE_BROWSER") == "1":
-            pytest.fail("BGSIM_REQUIRE_BROWSER=1 but no Chromium was found")
-        pytest.skip("no Chromium on this machine (.ci/run installs it)")
-    result = check_page(directory / "report" / "index.html")
+    result = check_page(directory / "report" / "index.html", browser)
     assert result.ok, result.problems
     assert len(result.images) >= 6
 
