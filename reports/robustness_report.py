@@ -1,10 +1,11 @@
 """Robustness report: which seat-order and card conclusions hold under each component variant.
 
-Each study (the baseline and one per variant) is reduced to named *conclusions*: the seats that
-are detectably off their share (per player count, population and start vector), the verdict on the
-3-player 13, the balancing start vector, and the flagged scoring cards. A variant's conclusion
-*holds* when it equals the baseline's; a balancing vector holds when every seat's value lies in the
-baseline's bootstrap interval. Significance follows the seat and card tables (Benjamini–Hochberg).
+Each study (the baseline and one per variant) is reduced to named *conclusions*: the best and the
+worst seat (per player count, population and start vector, marked when not significant), the
+verdict on the 3-player 13, the balancing start vector, and each scoring card the baseline flags.
+A variant's conclusion *holds* when it equals the baseline's (a seat: the same seat; a card: flagged
+in the same direction); a balancing vector holds when every seat's value lies in the baseline's
+bootstrap interval. Significance follows the seat and card tables (Benjamini–Hochberg).
 """
 
 from pathlib import Path
@@ -12,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import polars as pl
-from matplotlib.colors import ListedColormap
+from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 
 from experiments.robustness import MARKER
@@ -33,10 +34,11 @@ def conclusions(study_dir: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     seats = seat_table(rows)
     out = []
     for (n, pop, start), part in seats.groupby(["n_players", "population", "start"], sort=True):
-        off = [f"seat {r.seat + 1} {'+' if r.favoured > 0 else '-'}" for r in part.sort_values("seat").itertuples()
-               if r.favoured]
-        out.append(dict(key=f"{n}p {pop}, start {start}: seats off their share", kind="seats",
-                        value=", ".join(off) or "none"))
+        ordered = part.sort_values("win_rate")
+        for label, row in (("best", ordered.iloc[-1]), ("worst", ordered.iloc[0])):
+            sure = "" if row.favoured else " (not significant)"
+            out.append(dict(key=f"{n}p {pop}, start {start}: {label} seat", kind="seat",
+                            value=f"seat {row.seat + 1}{sure}"))
         if n == 3 and start == "rulebook":
             seat3 = part[part["seat"] == 2].iloc[0]
             word = {1: "13 over-compensates", -1: "13 is not enough"}.get(int(seat3.favoured), "13 fits")
@@ -51,10 +53,9 @@ def conclusions(study_dir: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
     played = rows.filter((pl.col("start") == "rulebook") & ~pl.col("population").is_in(["random"]))
     if played.height:
         spreads = card_stats.card_spreads(played, card_stats.card_catalogue())
-        for n, part in spreads.groupby("n_players", sort=True):
-            flagged = part[part["flagged"]].sort_values("id")
-            value = ", ".join(f"{r.id} {'+' if r.win_diff > 0 else '-'}" for r in flagged.itertuples())
-            out.append(dict(key=f"{n}p: cards flagged (win effect)", kind="cards", value=value or "none"))
+        for row in spreads.itertuples():
+            value = ("+" if row.win_diff > 0 else "-") if row.flagged else "not flagged"
+            out.append(dict(key=f"{row.n_players}p: card {row.id}", kind="card", value=value))
     return pd.DataFrame(out), seats
 
 
@@ -69,6 +70,8 @@ def compare(baseline: pd.DataFrame, variant: pd.DataFrame) -> pd.DataFrame:
     for row in merged.itertuples():
         if pd.isna(row.value_variant):
             holds.append(False)
+        elif row.kind == "seat":
+            holds.append(row.value.split(" (")[0] == row.value_variant.split(" (")[0])
         elif row.kind == "vector":
             got = np.array(row.value_variant.split("/"), dtype=int)
             low, high = (np.array(v.split("/"), dtype=int) for v in (row.low, row.high))
@@ -79,14 +82,32 @@ def compare(baseline: pd.DataFrame, variant: pd.DataFrame) -> pd.DataFrame:
     return merged
 
 
+def card_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The per-card conclusions folded into one row per player count and variant: holds = the share of
+    the baseline's flagged cards that keep their flag and direction, value_variant = 'k of m'."""
+    cards = table[table["kind"] == "card"]
+    if cards.empty:
+        return cards
+    cards = cards.assign(n=cards["key"].str.split("p:").str[0])
+    folded = cards.groupby(["n", "variant"], sort=False).agg(holds=("holds", "mean"), kept=("holds", "sum"),
+                                                              total=("holds", "size")).reset_index()
+    return pd.DataFrame({"key": folded["n"] + "p: flagged cards that keep their flag", "kind": "cards",
+                         "value": folded["total"].astype(str) + " flagged", "variant": folded["variant"],
+                         "value_variant": folded["kept"].astype(str) + " of " + folded["total"].astype(str),
+                         "holds": folded["holds"]})
+
+
 def robustness_chart(table: pd.DataFrame, variants: list[str]) -> Figure:
-    """Conclusions (rows) x variants (columns): green holds, red flips; each cell shows the variant's value."""
+    """Conclusions (rows) x variants (columns): green holds, red flips (cards: the share that keeps its
+    flag, shaded); each cell shows the variant's value."""
+    table = pd.concat([table[table["kind"] != "card"], card_rows(table)], ignore_index=True)
     keys = list(dict.fromkeys(table["key"]))
     grid = np.array([[float(table[(table["key"] == k) & (table["variant"] == v)]["holds"].iloc[0])
                       for v in variants] for k in keys])
     fig = Figure(figsize=(2.0 + 1.6 * len(variants), 1.5 + 0.42 * len(keys)), layout="constrained")
     ax = fig.subplots()
-    ax.imshow(grid, cmap=ListedColormap(["#e8a6a6", "#a6d8a6"]), vmin=0, vmax=1, aspect="auto")
+    ax.imshow(grid, cmap=LinearSegmentedColormap.from_list("holds", ["#e8a6a6", "#f3e3a0", "#a6d8a6"]), vmin=0,
+              vmax=1, aspect="auto")
     for i, k in enumerate(keys):
         for j, v in enumerate(variants):
             value = table[(table["key"] == k) & (table["variant"] == v)]["value_variant"].iloc[0]
@@ -106,6 +127,7 @@ def build_robustness_report(directory: Path) -> tuple[Report, pd.DataFrame]:
         raise_incomplete(directory, meta)
     studies = {s["variant"]: directory / s["dir"] for s in meta["studies"]}
     base, base_seats = conclusions(studies["baseline"])
+    base = base[(base["kind"] != "card") | (base["value"] != "not flagged")]
     tables, seat_tables = [], [base_seats.assign(variant="baseline")]
     variants = [v for v in studies if v != "baseline"]
     for name in variants:
@@ -149,7 +171,15 @@ def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: lis
         rep.text("No variants were run.")
         return
     lines = []
-    for key, part in table.groupby("key", sort=False):
+    for n, part in card_rows(table).groupby("key", sort=False):
+        shares = ", ".join(f"{r.variant}: {r.value_variant}" for r in part.itertuples())
+        lines.append(f"- {n} ({part['value'].iloc[0]} in the baseline): {shares}")
+    cards = table[table["kind"] == "card"]
+    steady = [k.split(": card ")[1] + f" ({k.split('p:')[0]}p)" for k, p in cards.groupby("key", sort=False)
+              if p["holds"].all()]
+    if len(cards):
+        lines.append(f"- cards flagged under every variant: {', '.join(steady) if steady else 'none'}")
+    for key, part in table[table["kind"] != "card"].groupby("key", sort=False):
         flips = part[~part["holds"]]
         value = part["value"].iloc[0]
         if flips.empty:
@@ -158,9 +188,10 @@ def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: lis
             changed = "; ".join(f"{r.variant}: {r.value_variant}" for r in flips.itertuples())
             lines.append(f"- **changes** under {len(flips)} of {len(variants)}: {key} = {value} -> {changed}")
     rep.text("\n".join(lines))
-    rep.note("A conclusion of *none* (no seat off its share, no card flagged) that holds may only mean that neither "
-             "study had the games to tell a difference: absence of evidence, not evidence of balance. The seat "
-             "table below gives the intervals.")
+    rep.note("A best or worst seat marked *not significant*, or a card near the flagging threshold, can change "
+             "from noise alone; a change there says little. A change of a significant seat, of the 13 verdict or "
+             "of a balancing vector beyond its interval is the finding to read. The seat table below gives the "
+             "intervals.")
 
 
 def raise_incomplete(directory: Path, meta: dict) -> None:

@@ -19,20 +19,24 @@ def test_compare_keeps_equal_conclusions_and_vectors_inside_the_baseline_interva
     base = pd.DataFrame([
         dict(key="3p greedy: the 13 of seat 3", kind="thirteen", value="13 fits", low=None, high=None),
         dict(key="3p greedy: balancing start VP", kind="vector", value="8/9/12", low="8/8/10", high="8/10/14"),
-        dict(key="2p: cards flagged (win effect)", kind="cards", value="A05 +", low=None, high=None),
+        dict(key="2p: card A05", kind="card", value="+", low=None, high=None),
+        dict(key="4p greedy, start rulebook: best seat", kind="seat", value="seat 2", low=None, high=None),
     ])
     variant = pd.DataFrame([
         dict(key="3p greedy: the 13 of seat 3", kind="thirteen", value="13 over-compensates"),
         dict(key="3p greedy: balancing start VP", kind="vector", value="8/10/14"),
-        dict(key="2p: cards flagged (win effect)", kind="cards", value="A05 +"),
+        dict(key="2p: card A05", kind="card", value="+"),
+        dict(key="4p greedy, start rulebook: best seat", kind="seat", value="seat 2 (not significant)"),
     ])
     result = compare(base, variant).set_index("key")["holds"]
     assert not result["3p greedy: the 13 of seat 3"]
-    assert result["3p greedy: balancing start VP"] and result["2p: cards flagged (win effect)"]
-    moved = variant.assign(value=["13 fits", "8/11/15", "none"])
+    assert result["3p greedy: balancing start VP"] and result["2p: card A05"]
+    assert result["4p greedy, start rulebook: best seat"]  # the same seat, whether or not significant
+    moved = variant.assign(value=["13 fits", "8/11/15", "not flagged", "seat 3"])
     result = compare(base, moved).set_index("key")["holds"]
     assert result["3p greedy: the 13 of seat 3"]
-    assert not result["3p greedy: balancing start VP"] and not result["2p: cards flagged (win effect)"]
+    assert not result["3p greedy: balancing start VP"] and not result["2p: card A05"]
+    assert not result["4p greedy, start rulebook: best seat"]
 
 
 def test_committed_robustness_spec_covers_the_required_variants():
@@ -83,4 +87,4 @@ def test_tiny_robustness_study_and_report(tmp_path):
     assert "Robustness: robust" in html and (report.parent / "figures" / "robustness_summary.png").exists()
     table = pd.read_csv(report.parent / "tables" / "robustness.csv")
     assert set(table["variant"]) == {"villa_table_alternative", "tiles_villas_plus25"}
-    assert {"seats", "thirteen", "vector", "cards"} <= set(table["kind"])
+    assert {"seat", "thirteen", "vector"} <= set(table["kind"])
