@@ -111,13 +111,14 @@ def robustness_chart(table: pd.DataFrame, variants: list[str]) -> Figure:
     for i, k in enumerate(keys):
         for j, v in enumerate(variants):
             value = table[(table["key"] == k) & (table["variant"] == v)]["value_variant"].iloc[0]
-            ax.text(j, i, "-" if pd.isna(value) else str(value)[:22], ha="center", va="center", fontsize=6)
+            text = "-" if pd.isna(value) else str(value).replace(" (not significant)", " (n.s.)")
+            ax.text(j, i, text[:22], ha="center", va="center", fontsize=6)
     ax.set_xticks(range(len(variants)), [v.replace("_", " ") for v in variants], rotation=35, ha="right",
                   fontsize=7)
     ax.set_yticks(range(len(keys)), keys, fontsize=7)
     ax.set_xlabel("component variant")
     ax.set_ylabel("conclusion of the baseline")
-    ax.set_title("Robustness: green = the baseline's conclusion holds, red = it changes")
+    ax.set_title("Robustness: green = the baseline's conclusion holds, red = it changes (n.s. = not significant)")
     return fig
 
 
