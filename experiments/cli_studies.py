@@ -28,9 +28,7 @@ def seat_order(
     from experiments.seat_order import load_seat_order, run_seat_order
 
     spec = load_seat_order(spec_path)
-    total = sum(c.spec.games for c in spec.cells()) + spec.confirm_games * len(spec.players) * len(
-        spec.solved_populations())
-    with _games_progress(spec.study_id, total, quiet, "study") as update:
+    with _games_progress(spec.study_id, spec.total_games, quiet, "study") as update:
         result = run_seat_order(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
                                 on_stage=None if quiet else lambda text: err.print(text, highlight=False))
     out.print(f"{result.directory}: {result.games_played:,} games played now in {result.seconds:.0f} s",
@@ -50,10 +48,10 @@ def robustness(
 ) -> None:
     """The seat-order study again under each reconstructed-component variant; the report says which
     conclusions hold and which flip."""
-    from experiments.robustness import load_robustness, run_robustness, study_games
+    from experiments.robustness import load_robustness, run_robustness
 
     spec = load_robustness(spec_path)
-    total = study_games(spec.baseline()) * (1 + len(spec.variants))
+    total = spec.baseline().total_games * (1 + len(spec.variants))
     with _games_progress(spec.study_id, total, quiet, "study") as update:
         directory = run_robustness(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
                                    on_stage=None if quiet else lambda text: err.print(text, highlight=False))

@@ -20,7 +20,7 @@ from experiments.spec import SpecError, check_keys, read_spec_file
 from experiments.store import RunStoreError, read_meta, write_json, write_toml
 from experiments.variants import Variant, VariantError, robustness_variants, variant_spec
 
-__all__ = ["MARKER", "RobustnessSpec", "load_robustness", "run_robustness", "study_games"]
+__all__ = ["MARKER", "RobustnessSpec", "load_robustness", "run_robustness"]
 
 MARKER = "robustness.json"
 _KEYS = {"": {"name", "description", "base", "variants", "override"}}
@@ -90,7 +90,7 @@ def run_robustness(spec: RobustnessSpec, out: str | Path = "runs", jobs: int = 1
     meta = _prepare(spec, directory, resume)
     studies = [("baseline", spec.baseline())] + [(v.name, spec.variant_study(v, directory / "data"))
                                                   for v in spec.variants]
-    total = sum(study_games(s) for _, s in studies)
+    total = sum(s.total_games for _, s in studies)
     done = 0
     stage = on_stage or (lambda _text: None)
     meta["studies"] = []
@@ -105,15 +105,10 @@ def run_robustness(spec: RobustnessSpec, out: str | Path = "runs", jobs: int = 1
                        directory=study_dir)
         meta["studies"].append({"variant": label, "dir": f"studies/{study.study_id}"})
         write_json(directory / MARKER, meta)
-        done += study_games(study)
+        done += study.total_games
     meta["status"] = "complete"
     write_json(directory / MARKER, meta)
     return directory
-
-
-def study_games(study: SeatOrderSpec) -> int:
-    confirm = study.confirm_games and len(study.players) * len(study.solved_populations())
-    return sum(c.spec.games for c in study.cells()) + (confirm or 0) * study.confirm_games
 
 
 def _prepare(spec: RobustnessSpec, directory: Path, resume: bool) -> dict:

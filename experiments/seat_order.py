@@ -28,7 +28,7 @@ import pandas as pd
 import polars as pl
 
 from experiments.runner import run
-from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require
+from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require, spec_header
 from experiments.store import RunStoreError, load, read_meta, write_json, write_toml
 from reports.compensation import game_scores, solve_with_bootstrap
 from sim.errors import BgsimError
@@ -120,12 +120,14 @@ class SeatOrderSpec:
     def solved_populations(self) -> list[str]:
         return list(self.compensation_populations or self.populations)
 
+    @property
+    def total_games(self) -> int:
+        """Games of every cell and, when confirming, of every confirmation run."""
+        confirm = [self.games_of(p, True) for p in self.solved_populations()] if self.confirm_games else []
+        return sum(c.spec.games for c in self.cells()) + len(self.players) * sum(confirm)
+
     def to_dict(self) -> dict:
-        doc = {"name": self.name}
-        if self.description:
-            doc["description"] = self.description
-        doc["game"] = {"id": self.game, "players": list(self.players), "params": dict(self.params),
-                       "data": dict(self.data)}
+        doc = spec_header(self)
         doc["populations"] = {k: list(v) for k, v in self.populations.items()}
         doc["start"] = {"vectors": list(self.starts)}
         doc["run"] = {"games": self.games, "chunk_size": self.chunk_size, "seed": self.seed, "tier": self.tier,
@@ -253,8 +255,7 @@ def run_seat_order(spec: SeatOrderSpec, out: str | Path = "runs", jobs: int = 1,
     directory = Path(directory) if directory else Path(out) / spec.study_id
     meta = _prepare_dir(spec, directory, resume)
     cells = spec.cells()
-    solved_pops = spec.solved_populations() if spec.confirm_games else []
-    total = sum(c.spec.games for c in cells) + sum(spec.games_of(p, True) for p in solved_pops for _ in spec.players)
+    total = spec.total_games
     played, done = 0, 0
     stage = on_stage or (lambda _text: None)
     try:

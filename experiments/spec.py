@@ -27,7 +27,7 @@ from sim.batch import TIERS
 from sim.errors import BgsimError
 
 __all__ = ["Block", "Chunk", "RunSpec", "SpecError", "check_keys", "check_run_settings", "load_spec", "read_spec_file",
-           "require", "spec_from_dict"]
+           "require", "spec_from_dict", "spec_header"]
 
 SEATING_MODES = ("fixed", "permutations", "rotate")
 _KEYS = {
@@ -125,11 +125,7 @@ class RunSpec:
             seats.update(focus=self.focus, others=list(self.strategies))
         else:
             seats["strategies"] = list(self.strategies)
-        doc = {"name": self.name}
-        if self.description:
-            doc["description"] = self.description
-        doc["game"] = {"id": self.game, "players": list(self.players), "params": dict(self.params),
-                       "data": dict(self.data)}
+        doc = spec_header(self)
         doc["seats"] = seats
         doc["run"] = {"games": self.games, "chunk_size": self.chunk_size, "seed": self.seed, "tier": self.tier}
         return doc
@@ -164,6 +160,15 @@ def load_spec(path: str | Path) -> RunSpec:
     path = Path(path)
     doc = read_spec_file(path)
     return spec_from_dict(doc, base_dir=path.parent, default_name=path.stem, source=path.name)
+
+
+def spec_header(spec) -> dict:
+    """The name, description and [game] table every kind of spec starts with, TOML-ready."""
+    doc = {"name": spec.name}
+    if spec.description:
+        doc["description"] = spec.description
+    doc["game"] = {"id": spec.game, "players": list(spec.players), "params": dict(spec.params), "data": dict(spec.data)}
+    return doc
 
 
 def require(ok: bool, message: str) -> None:

@@ -39,7 +39,7 @@ import pandas as pd
 import polars as pl
 
 from experiments.runner import RunReport, run
-from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require
+from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require, spec_header
 from experiments.store import RunStoreError, load, read_meta, write_json, write_toml
 from reports import ratings as stats
 from reports.tournament_report import TournamentSummary
@@ -122,11 +122,7 @@ class TournamentSpec:
 
     def to_dict(self) -> dict:
         """The resolved spec as TOML-ready nested tables."""
-        doc = {"name": self.name}
-        if self.description:
-            doc["description"] = self.description
-        doc["game"] = {"id": self.game, "players": list(self.players), "params": dict(self.params),
-                       "data": dict(self.data)}
+        doc = spec_header(self)
         doc["tournament"] = {"strategies": list(self.strategies), "pairings": self.pairings}
         doc["run"] = {"games": self.games, "chunk_size": self.chunk_size, "seed": self.seed, "tier": self.tier,
                       "games_for": dict(self.games_for)}
