@@ -139,12 +139,13 @@ def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame) -> No
         answer = thirteen_answer(seats, compensation, pop)
         if answer:
             lines.append(f"- Is the 3-player 13 justified? *{pop}*: {answer}")
-    for row in verdicts(seats).itertuples():
-        lines.append(f"- {row.n_players} players, *{row.population}*, start VP {row.start}: {row.verdict}.")
     rep.text("\n".join(lines) if lines else "No games.")
     rep.text("Seats are numbered from the start player (seat 1). A seat is called favoured or disfavoured only "
              "when an exact binomial test against the fair share rejects after the Benjamini–Hochberg correction "
              "over every seat of every table (q < 0.05); otherwise the line says that these games cannot tell.")
+    rep.heading("Every table", level=3)
+    rep.text("\n".join(f"- {row.n_players} players, *{row.population}*, start VP {row.start}: {row.verdict}."
+                       for row in verdicts(seats).itertuples()))
 
 
 # --- sections
