@@ -93,7 +93,8 @@ def plan(
 def _write_report(directory: Path, out_dir: str | None) -> None:
     from reports.build import write_report
 
-    path, seats = write_report(directory, out_dir)
+    with err.status(f"writing the report of {directory.name} ..."):
+        path, seats = write_report(directory, out_dir)
     if seats is not None:
         _print_seats(seats)
     out.print(f"report: {path}", highlight=False)
