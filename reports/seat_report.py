@@ -97,18 +97,16 @@ def thirteen_answer(seats: pd.DataFrame, compensation: pd.DataFrame, population:
     if not comp.empty:
         c = comp.iloc[0]
         parts.append(f"the balancing value for seat 3 is {c.solved} (bootstrap 95 % interval {c.low}-{c.high})")
-        inside = bool(c.low <= 13 <= c.high)
-    else:
-        inside = None
     if r.favoured > 0:
         verdict = "**No: 13 over-compensates** — seat 3 wins significantly more than its share"
     elif r.favoured < 0:
         verdict = "**No: 13 is not enough** — seat 3 still wins significantly less than its share"
-    elif inside is False:
-        verdict = ("**Not quite**: seat 3's win rate is not detectably off, but the balancing value's interval "
-                   "excludes 13")
+    elif r.detectable_pp > 2.5:
+        verdict = (f"**These games cannot tell**: seat 3 is not detectably off its share, but only gaps above about "
+                   f"{r.detectable_pp:.0f} pp would have shown")
     else:
-        verdict = "**Yes, within what these games can tell**: seat 3's win rate is not detectably off its share"
+        verdict = (f"**Yes, within what these games can tell**: seat 3's win rate is not detectably off its share "
+                   f"(a gap of about {r.detectable_pp:.1f} pp would have shown)")
     return f"{verdict} ({'; '.join(parts)})."
 
 

@@ -131,3 +131,22 @@ def test_game_scores_reads_stored_rows():
     assert win_rates(scores, [8, 9]).tolist() == [0.5, 0.5]
     assert win_rates(scores, [8, 8]).tolist() == [0.5, 0.5]  # tie 30:30 goes to seat 2 (tie-break place 1)
     assert win_rates(scores, [8, 7]).tolist() == [1.0, 0.0]
+
+
+def _three_player_rows(games: int, seat3_wins: float, seed: int) -> pl.DataFrame:
+    """3-player rulebook games where seat 3 wins ``seat3_wins`` of them (synthetic_rows plants seat 0)."""
+    rows = synthetic_rows(3, games, seat3_wins, seed=seed)
+    return rows.with_columns(((2 - pl.col("seat")) % 3).alias("seat"))  # move the planted seat 0 to seat 3
+
+
+@pytest.mark.parametrize(("games", "rate", "expected"), [
+    (9000, 0.37, "No: 13 over-compensates"),
+    (9000, 0.29, "No: 13 is not enough"),
+    (9000, 1 / 3, "Yes, within what these games can tell"),
+    (60, 0.45, "These games cannot tell"),
+])
+def test_the_13_verdict_follows_the_seat_test_and_says_when_games_are_too_few(games, rate, expected):
+    from reports.seat_report import thirteen_answer
+
+    seats = seat_table(_three_player_rows(games, rate, seed=7))
+    assert expected in thirteen_answer(seats, pd.DataFrame(), "test")
