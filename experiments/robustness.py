@@ -17,7 +17,7 @@ from pathlib import Path
 
 from experiments.seat_order import SeatOrderSpec, run_seat_order, seat_order_from_dict
 from experiments.spec import SpecError, check_keys, read_spec_file
-from experiments.store import RunStoreError, read_meta, write_json, write_toml
+from experiments.store import open_study_dir, write_json
 from experiments.variants import Variant, VariantError, robustness_variants, variant_spec
 
 __all__ = ["MARKER", "RobustnessSpec", "load_robustness", "run_robustness"]
@@ -112,16 +112,10 @@ def run_robustness(spec: RobustnessSpec, out: str | Path = "runs", jobs: int = 1
 
 
 def _prepare(spec: RobustnessSpec, directory: Path, resume: bool) -> dict:
-    if directory.exists() and any(directory.iterdir()):
-        if not resume:
-            raise RunStoreError(f"{directory} already holds this study; add --resume to finish it, "
-                                f"or delete the directory to play it again")
-        return read_meta(directory, MARKER, "robustness")
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        write_toml(directory / "base_seat_order.toml", spec.base_doc)
-    except OSError as exc:
-        raise RunStoreError(f"cannot write to {directory}: {exc.strerror or exc}") from None
+    meta = open_study_dir(directory, MARKER, "robustness study", "study_id", spec.study_id, resume,
+                          "base_seat_order.toml", spec.base_doc)
+    if meta is not None:
+        return meta
     meta = {"kind": "robustness", "study_id": spec.study_id, "name": spec.name, "description": spec.description,
             "created": datetime.now(UTC).isoformat(timespec="seconds"), "status": "running",
             "variants": [{"name": v.name, "description": v.description} for v in spec.variants]}

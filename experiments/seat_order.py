@@ -29,7 +29,7 @@ import polars as pl
 
 from experiments.runner import run
 from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require, spec_header
-from experiments.store import RunStoreError, load, read_meta, write_json, write_toml
+from experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
 from reports.compensation import game_scores, solve_with_bootstrap
 from sim.errors import BgsimError
 from sim.registry import make_game
@@ -325,19 +325,10 @@ def solve_all(spec: SeatOrderSpec, directory: Path) -> list[dict]:
 
 
 def _prepare_dir(spec: SeatOrderSpec, directory: Path, resume: bool) -> dict:
-    if directory.exists() and any(directory.iterdir()):
-        if not resume:
-            raise RunStoreError(f"{directory} already holds this study; add --resume to finish it, "
-                                f"or delete the directory to play it again")
-        meta = read_meta(directory, MARKER, "seat-order")
-        if meta.get("study_id") != spec.study_id:
-            raise RunStoreError(f"{directory} holds study {meta.get('study_id')!r}, not {spec.study_id!r}")
+    meta = open_study_dir(directory, MARKER, "seat-order study", "study_id", spec.study_id, resume,
+                          "seat_order.toml", spec.to_dict())
+    if meta is not None:
         return meta
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        write_toml(directory / "seat_order.toml", spec.to_dict())
-    except OSError as exc:
-        raise RunStoreError(f"cannot write to {directory}: {exc.strerror or exc}") from None
     meta = {"kind": "seat_order", "study_id": spec.study_id, "name": spec.name, "seed": spec.seed, "created": _now(),
             "status": "running",
             "cells": [{"n_players": c.n_players, "population": c.population, "start": c.start,

@@ -83,6 +83,28 @@ def read_meta(run_dir: Path, name: str = "meta.json", kind: str = "run") -> dict
         raise RunStoreError(f"{path}: damaged ({exc})") from None
 
 
+def open_study_dir(directory: Path, marker: str, kind: str, id_key: str, study_id: str, resume: bool,
+                   spec_file: str, spec_doc: dict) -> dict | None:
+    """A study directory (tournament, seat-order or robustness study) ready to play into.
+
+    Returns the stored ``marker`` JSON of a directory to resume (checked to hold the same study), or
+    None after creating a fresh directory with ``spec_file``. One-line RunStoreErrors otherwise."""
+    if directory.exists() and any(directory.iterdir()):
+        if not resume:
+            raise RunStoreError(f"{directory} already holds this {kind}; add --resume to finish it, "
+                                f"or delete the directory to play it again")
+        meta = read_meta(directory, marker, kind)
+        if meta.get(id_key) != study_id:
+            raise RunStoreError(f"{directory} holds {kind} {meta.get(id_key)!r}, not {study_id!r}")
+        return meta
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        write_toml(directory / spec_file, spec_doc)
+    except OSError as exc:
+        raise RunStoreError(f"cannot write to {directory}: {exc.strerror or exc}") from None
+    return None
+
+
 def remove_partial_files(run_dir: Path) -> int:
     """Delete temporary files left by an interrupted run; returns how many there were."""
     partial = list(Path(run_dir).glob(_TMP_PREFIX + "*"))

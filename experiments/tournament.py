@@ -40,7 +40,7 @@ import polars as pl
 
 from experiments.runner import RunReport, run
 from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require, spec_header
-from experiments.store import RunStoreError, load, read_meta, write_json, write_toml
+from experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
 from reports import ratings as stats
 from reports.tournament_report import TournamentSummary
 from sim.errors import BgsimError
@@ -293,20 +293,10 @@ def run_tournament(spec: TournamentSpec, out: str | Path = "runs", jobs: int = 1
 
 
 def _prepare_dir(spec: TournamentSpec, directory: Path, resume: bool, canonical: dict, pairings) -> dict:
-    if directory.exists() and any(directory.iterdir()):
-        if not resume:
-            raise RunStoreError(f"{directory} already holds this tournament; add --resume to finish it, "
-                                f"or delete the directory to play it again")
-        meta = _read_tournament_meta(directory)
-        if meta.get("tournament_id") != spec.tournament_id:
-            raise RunStoreError(f"{directory} holds tournament {meta.get('tournament_id')!r}, "
-                                f"not {spec.tournament_id!r}")
+    meta = open_study_dir(directory, "tournament.json", "tournament", "tournament_id", spec.tournament_id, resume,
+                          "tournament.toml", spec.to_dict())
+    if meta is not None:
         return meta
-    try:
-        (directory / "pairings").mkdir(parents=True, exist_ok=True)
-        write_toml(directory / "tournament.toml", spec.to_dict())
-    except OSError as exc:
-        raise RunStoreError(f"cannot write to {directory}: {exc.strerror or exc}") from None
     return {
         "tournament_id": spec.tournament_id,
         "name": spec.name,

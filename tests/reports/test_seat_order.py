@@ -161,3 +161,12 @@ def test_report_of_a_plain_run(tmp_path, capsys):
     assert seats.height == 6 and set(seats["population"]) == {"carpe_diem/greedy"}
     assert set(seats["start"]) == {"rulebook"}
     assert (run_dir / "report" / "figures" / "card_payoff_forest.png").exists()
+
+
+def test_a_finished_study_is_kept_and_resumed_without_replaying(tiny_study, capsys):
+    root, directory = tiny_study
+    spec_path = root / "tiny.toml"
+    code, _, err = cli(capsys, "seat-order", spec_path, "--out", root / "runs", "--quiet", "--no-report")
+    assert code == 2 and err.count("\n") == 1 and "add --resume" in err
+    result = run_seat_order(load_seat_order(spec_path), out=root / "runs", resume=True)
+    assert result.directory == directory and result.games_played == 0
