@@ -116,13 +116,17 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="Print the game as JSON events.")] = False,
     summary: Annotated[bool, typer.Option("--summary", help="Leave out the turns.")] = False,
     validate: Annotated[bool, typer.Option("--validate", help="Check every action against the legal set.")] = False,
+    solo: Annotated[bool, typer.Option("--solo", help="Solo against the automa Anna (same as --players 1).")] = False,
 ) -> None:
-    """Play one game and print its trace: turns, scorings, districts and the score sheet."""
+    """Play one game and print its trace: turns, scorings, districts and the score sheet (solo:
+    Anna's turns and decisions, her score sheet and tracker)."""
     from sim.play import play_game
     from sim.seeding import game_seeds
     from strategies import make_strategy
 
-    game = _game(game_id, players)
+    if solo and players not in (None, 1):
+        raise BgsimError(f"--solo is a 1-player game; --players {players} contradicts it")
+    game = _game(game_id, 1 if solo else players)
     seats = [make_strategy(sid, game) for sid in _strategy_ids(strategies_, game.n_players)]
     seeds = game_seeds(seed)
     played = play_game(game, seats, seeds, log=True, validate=validate)

@@ -53,8 +53,8 @@ def test_simulate_prints_a_seat_table(capsys, tmp_path):
 @pytest.mark.parametrize(("args", "message"), [
     (("play", "nogame"), "unknown game 'nogame'"),
     (("play", "carpe_diem(colour=3)"), "carpe_diem has no parameter 'colour'"),
-    (("play", "carpe_diem", "--players", "5"), "carpe_diem is for 2 to 4 players, not 5"),
-    (("play", "carpe_diem", "--players", "1"), "carpe_diem is for 2 to 4 players, not 1"),
+    (("play", "carpe_diem", "--players", "5"), "carpe_diem is for 2 to 4 players or solo (1), not 5"),
+    (("play", "carpe_diem", "--players", "0"), "n_players must be at least 1, got 0"),
     (("play", "carpe_diem(full_loop=sideways)"), "full_loop must be one of allow, bread_else_stay"),
     (("play", "carpe_diem", "--strategies", "clever"), "unknown strategy 'clever'"),
     (("play", "carpe_diem", "--players", "3", "--strategies", "greedy,random"), "lists 2 strategies for 3 seats"),
@@ -94,5 +94,5 @@ def test_the_installed_script_exits_2_on_bad_input():
     script = Path(sys.executable).with_name("bgsim")
     proc = subprocess.run([str(script), "play", "carpe_diem", "--players", "7"], capture_output=True, text=True)
     assert proc.returncode == 2
-    assert proc.stderr == "bgsim: error: carpe_diem is for 2 to 4 players, not 7\n"
+    assert proc.stderr == "bgsim: error: carpe_diem is for 2 to 4 players or solo (1), not 7\n"
     assert "Traceback" not in proc.stderr

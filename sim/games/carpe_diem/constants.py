@@ -61,6 +61,17 @@ FISH, HERB, GRAPE, CHICKEN = 0, 1, 2, 3
 N_GOODS = 4
 GOODS_NAMES = ("fish", "herb", "grape", "chicken")
 
+# Anna's record in a solo game (state field "anna", kernels/anna.py): track cube per feature type
+# (index = type code; villa = chimneys), her coins, bread and goods, and her fountain-card pile
+# (bottom first; the top card is her specialisation, CD-ANNA-11).
+AN_TRACK = 0
+AN_COINS = N_TYPES
+AN_BREAD = AN_COINS + 1
+AN_GOODS = AN_BREAD + 1
+AN_PILE_N = AN_GOODS + N_GOODS
+AN_PILE = AN_PILE_N + 1
+ANNA_SIZE = AN_PILE + 24  # a pile holds at most the 24 fountain cards
+
 # Counters of CD-FEATURE-7, per seat: index 1..12 = completed features (villas, landscapes,
 # lodgings) or built small buildings of that type; 0 = all chimneys; 13/14 = all landscapes /
 # all lodgings completed.
@@ -99,3 +110,5 @@ CARDS_PER_DECK = {2: (2, 2, 2, 2), 3: (2, 3, 2, 3), 4: (3, 3, 2, 4)}
 # Empty card slots (CD-SETUP-7): 2 players all corners; 3 players two opposite corners.
 EMPTY_SLOTS = {2: (0, 2, 9, 11), 3: (0, 11), 4: ()}
 EMPTY_SLOTS_3P_OTHER_DIAGONAL = (2, 9)
+# Solo (CD-ANNA-4): 6 cards in two vertically adjacent rows, slot rows 1 and 2.
+SOLO_EMPTY_SLOTS = (0, 1, 2, 9, 10, 11)

@@ -14,9 +14,11 @@ DISC               D08             empty live disc space
 CARD_ORDER         D09             triggered card resolved first (asked only if order matters)
 FULFIL             D10 + D11 k     (b, k): bread and normal fulfilments of the current card
 PAYMENT            D11 payment     units of one goods kind paid with coins instead of goods
+ANNA_PATRICIAN     D12             free space for Anna's patrician (solo, the human decides)
+ANNA_TIE           D13             tile Anna takes among those tied after CD-ANNA-15 (a)-(d)
 =================  ==============  ==========================================================
 
-D12 and D13 belong to the solo automa (CD-ANNA) and appear with solo mode.
+D12 and D13 belong to the solo automa (CD-ANNA); both are the human's (seat 0) decisions.
 Decisions with a single legal action are resolved by the engine and never asked:
 FULFIL, PAYMENT, FOUNTAIN and CARD_ORDER with one row.
 
@@ -37,9 +39,11 @@ DISC = 6
 CARD_ORDER = 7
 FULFIL = 8
 PAYMENT = 9
+ANNA_PATRICIAN = 10
+ANNA_TIE = 11
 DECISION_NAMES = (
     "over", "patrician", "turn", "reward_order", "craftsman", "fountain", "disc", "card_order",
-    "fulfil", "payment",
+    "fulfil", "payment", "anna_patrician", "anna_tie",
 )
 
 # Movement codes (D02).
@@ -54,11 +58,11 @@ MOVE_NAMES = ("step_cw", "step_ccw", "bread_to", "bread_then_cw", "bread_then_cc
 A_KIND = 0  # decision kind
 A_MOVE = 1  # TURN: movement code
 A_TARGET = 2  # TURN: space paid for with bread (== space unless AMB-15 alternative)
-A_SPACE = 3  # TURN: space whose depot gives the tile; PATRICIAN: space; DISC: disc space;
-#             CRAFTSMAN: seal space (-1 = decline)
-A_SLOT = 4  # TURN: depot place 0..3; REWARD_ORDER: pending reward index; FOUNTAIN: index into
+A_SPACE = 3  # TURN: space whose depot gives the tile; PATRICIAN, ANNA_PATRICIAN: space; DISC: disc
+#             space; CRAFTSMAN: seal space (-1 = decline); ANNA_TIE: the depot's space
+A_SLOT = 4  # TURN, ANNA_TIE: depot place 0..3; REWARD_ORDER: pending reward index; FOUNTAIN: index into
 #            drawn + held cards (-1 = return none); CARD_ORDER: 0/1 triggered card first; PAYMENT: goods kind
-A_TILE = 5  # TURN / CRAFTSMAN: tile id; FOUNTAIN: fountain card id; CARD_ORDER / FULFIL: scoring card id
+A_TILE = 5  # TURN / CRAFTSMAN / ANNA_TIE: tile id; FOUNTAIN: fountain card id; CARD_ORDER / FULFIL: scoring card id
 A_CELL = 6  # TURN / CRAFTSMAN: district cell, -1 = store
 A_ROT = 7  # TURN / CRAFTSMAN: quarter turns clockwise
 A_BREAD = 8  # FULFIL: bread fulfilments b

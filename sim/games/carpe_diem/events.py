@@ -36,6 +36,16 @@ EV_CARD = 20  # card, k, b, vp, coins, bread, steps, goods paid, coins paid, pen
 EV_FINAL = 21  # villas, leftovers, banner, fountain cards, frames, total, rank
 EV_GAME_END = 22  # winner
 EV_LOST_SUPPLY = 23  # what (0 goods, 1 coins, 2 bread), amount lost to an empty supply (AMB-7)
+# Solo: Anna's actions (seat 1) and the human's choices for her (D12, D13)
+EV_ANNA_CARD = 24  # pass, automa card (index into anna.toml's cards)
+EV_ANNA_MOVE = 25  # from, to, arrow (0 CW, 1 CCW), card row 1..7
+EV_ANNA_CHOICE = 26  # type shown (0 = fallback), candidates, tied after (a)-(d), by (0 rules, 1 human, 2 random)
+EV_ANNA_TAKE = 27  # space, depot place, tile
+EV_ANNA_TRACK = 28  # tile, type 1, its new field, type 2 (0 none), its new field, coins, bread, goods, banner steps
+EV_ANNA_ROLL = 29  # d6, seal space (-1 none left), tile
+EV_ANNA_DRAW = 30  # fountain card put on top of her pile (-1 deck empty), her new specialisation
+EV_ANNA_CONVERT = 31  # items returned, banner steps
+EV_ANNA_FINAL = 32  # running VP (start + overflow), banner, villa track, majorities, fountain cards, total, rank
 EVENT_NAMES = {
     EV_PASS_START: "pass_start", EV_PATRICIAN: "patrician", EV_MOVE: "move", EV_TAKE: "take",
     EV_DEPOT_CLEAR: "depot_clear", EV_PLACE: "place", EV_STORE: "store", EV_BANNER: "banner",
@@ -44,6 +54,9 @@ EVENT_NAMES = {
     EV_FOUNTAIN_DRAW: "fountain_draw", EV_FOUNTAIN_RETURN: "fountain_return",
     EV_SCORING_START: "scoring_start", EV_DISC: "disc", EV_CARD: "card", EV_FINAL: "final",
     EV_GAME_END: "game_end", EV_LOST_SUPPLY: "lost_supply",
+    EV_ANNA_CARD: "anna_card", EV_ANNA_MOVE: "anna_move", EV_ANNA_CHOICE: "anna_choice",
+    EV_ANNA_TAKE: "anna_take", EV_ANNA_TRACK: "anna_track", EV_ANNA_ROLL: "anna_roll",
+    EV_ANNA_DRAW: "anna_draw", EV_ANNA_CONVERT: "anna_convert", EV_ANNA_FINAL: "anna_final",
 }
 
 

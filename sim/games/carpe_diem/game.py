@@ -9,6 +9,7 @@ from sim.api import CandidateTable, CompiledPolicy, GameResult
 from sim.errors import IllegalActionError
 from sim.games.carpe_diem import constants as K
 from sim.games.carpe_diem import render
+from sim.games.carpe_diem.anna_data import load_anna
 from sim.games.carpe_diem.components import load_components
 from sim.games.carpe_diem.decisions import ACTION_FIELDS, DECISION_NAMES, N_ACTION_FIELDS, OVER
 from sim.games.carpe_diem.events import new_log
@@ -31,7 +32,8 @@ SCORE_CATEGORIES = ("start", "cards", "villas", "leftovers", "banner", "fountain
 
 
 class CarpeDiem:
-    """Carpe Diem, 2nd-edition rules, 2-4 players. Seat 0 is the start player of pass 1."""
+    """Carpe Diem, 2nd-edition rules, 2-4 players, or solo against the automa Anna (n_players=1:
+    the human in seat 0, Anna in seat 1). Seat 0 is the start player of pass 1."""
 
     name = "carpe_diem"
     version = RULES_VERSION
@@ -47,7 +49,9 @@ class CarpeDiem:
         self.params = params or Params()
         self.n_players = self.params.n_players
         self.components = load_components(self.params.data_dir, self.params.data_files())
-        self.tables = build_tables(self.components, self.params)
+        self.solo = self.params.solo
+        self.anna = load_anna(self.params.anna_file) if self.solo else None  # CD-ANNA-2
+        self.tables = build_tables(self.components, self.params, self.anna)
         self.param_array = self.params.to_array()
         self.empty_slots = np.array(self._empty_slots(), dtype=np.int64)
         self._feats = np.zeros((MAX_ROWS, N_FEATURES), dtype=np.int32)
@@ -63,9 +67,10 @@ class CarpeDiem:
     @property
     def data_hash(self) -> str:
         """One hash over every component data file in use (for results metadata)."""
-        digest = hashlib.sha256(json.dumps(
-            {name: info["sha256"] for name, info in self.components.files.items()}, sort_keys=True
-        ).encode())
+        hashes = {name: info["sha256"] for name, info in self.components.files.items()}
+        if self.anna is not None:
+            hashes["anna"] = self.anna.sha256
+        digest = hashlib.sha256(json.dumps(hashes, sort_keys=True).encode())
         return digest.hexdigest()[:16]
 
     def new_state(self, seeds: GameSeeds) -> np.ndarray:
@@ -194,17 +199,18 @@ class CarpeDiem:
 
     def records(self, states: np.ndarray) -> dict:
         """Result columns of finished games ((G, STATE_SIZE) int32): G * P rows, game-major."""
-        return seat_records(states, self.n_players, self.params.tie_stack_order == "upper_is_back")
+        return seat_records(states, self.n_players, self.params.tie_stack_order == "upper_is_back", self.solo)
 
     def field(self, state: np.ndarray, name: str) -> np.ndarray:
         """A named state field with its declared shape (see ``state.py``)."""
         return STATE.view(state, name)
 
     def score_sheet(self, state: np.ndarray) -> dict[str, np.ndarray]:
-        """Per seat (P,) int arrays: every category of the final score, the total and the rank."""
-        n = self.n_players
+        """Per seat (P,) int arrays: every category of the final score, the total and the rank.
+        Solo: two columns, the human and Anna (CD-ANNA-22), with Anna's majorities."""
+        n = 2 if self.solo else self.n_players
         f = lambda name: self.field(state, name)[:n].astype(np.int64)  # noqa: E731
-        return {
+        sheet = {
             "start": f("vp_start"),
             "cards": f("vp_cards"),
             "villas": f("final_villas"),
@@ -212,16 +218,21 @@ class CarpeDiem:
             "banner": f("final_banner") + f("vp_overflow"),
             "fountain_cards": f("final_fountain"),
             "frame_tasks": f("final_frames"),
-            "total": f("final_total"),
-            "rank": f("rank"),
         }
+        if self.solo:
+            sheet["majorities"] = np.array([0, int(self.field(state, "anna_final_majority")[0])], dtype=np.int64)
+        sheet["total"] = f("final_total")
+        sheet["rank"] = f("rank")
+        return sheet
 
     def result(self, state: np.ndarray) -> GameResult:
         sheet = self.score_sheet(state)
         return GameResult(final_vp=sheet["total"], rank=sheet["rank"],
-                          categories={k: sheet[k] for k in SCORE_CATEGORIES})
+                          categories={k: v for k, v in sheet.items() if k not in ("total", "rank")})
 
     def _empty_slots(self) -> tuple[int, ...]:
+        if self.solo:
+            return K.SOLO_EMPTY_SLOTS
         if self.n_players == 3 and self.params.three_player_empty_corners == "top_right_bottom_left":
             return K.EMPTY_SLOTS_3P_OTHER_DIAGONAL
         return K.EMPTY_SLOTS[self.n_players]

@@ -5,6 +5,7 @@ values and raises a one-line :class:`~sim.errors.GameIdError`; ``to_array`` turn
 switches into the (N_PARAMS,) int32 array the compiled kernels read.
 """
 
+import re
 from dataclasses import asdict, dataclass, fields
 
 import numpy as np
@@ -40,8 +41,30 @@ PR_CANONICAL_PAYMENT = 21  # CD-CARD-9
 PR_SUPPLY_GOODS = 22  # physical supply per good kind (AMB-7)
 PR_SUPPLY_COINS = 23
 PR_SUPPLY_BREAD = 24
-PR_START_VP = 25  # CD-SETUP-14: start VP of seats 0..3 (4 entries)
-N_PARAMS = 29
+PR_START_VP = 25  # CD-SETUP-14: start VP of seats 0..3 (4 entries); solo: human, Anna
+# Solo mode against Anna (CD-ANNA); all 0 in a 2-4 player game.
+PR_SOLO = 29  # 1 in a solo game (n_players = 1): the human in seat 0, Anna in seat 1
+PR_SOLO_CARDS = 30  # CD-ANNA-4: scoring cards drawn from decks A..D (4 entries)
+PR_ANNA_PATRICIAN_RANDOM = 34  # AMB-20: 0 the human places Anna's patrician (D12), 1 random
+PR_ANNA_BOTTOM = 35  # AMB-21: 1 Anna's banner disc starts below the human's
+PR_ANNA_ORDER = 36  # AMB-22: CD-ANNA-15 criteria a..d in the order applied (4 entries, -1 = unused)
+PR_ANNA_CRAFTSMAN_ONE = 40  # AMB-23: a villa from the craftsman roll advances 1 field, not per chimney
+PR_ANNA_MAJORITY_ANY = 41  # AMB-24: the human's count = every feature of the type, completed or not
+PR_ANNA_ZERO_TIE_VP = 42  # AMB-24: Anna's VP for a 0-0 majority tie
+PR_ANNA_VILLA_DIVISOR = 43  # AMB-25: chimneys per villa for a villa fountain card, 0 = Anna has none
+PR_ANNA_VILLA_VP = 44  # AMB-26: 0 table_on_total, 1 one_per_chimney, 2 virtual_villas_of_5
+PR_SOLO_TIE = 45  # AMB-27: 0 banner (CD-TIE-2), 1 the human wins ties, 2 Anna wins ties
+PR_ANNA_TRACK_LEN = 46  # AMB-29: fields per track, 0 = unbounded
+PR_ANNA_TIEBREAK_RANDOM = 47  # CD-ANNA-15 (e): 0 the human picks (D13), 1 random
+PR_ANNA_CONVERT_MODE = 48  # AMB-4: 0 total, 1 per_category, 2 per_kind
+PR_ANNA_CONVERT_ALL = 49  # AMB-4: 1 return every item of what converts, 0 exactly the threshold
+PR_ANNA_CRAFTSMAN_OVERFLOW = 50  # AMB-5: 0 cyclic, 1 last, 2 reroll
+PR_ANNA_MAJORITY_VP = 51  # difficulty knob: Anna's VP per track majority (a tie pays half)
+PR_ANNA_CONVERT_AT = 52  # difficulty knob: items Anna converts into 1 banner step
+PR_ANNA_EXTRA_STEPS = 53  # difficulty knob: banner steps Anna gets at the start of each pass
+N_PARAMS = 54
+
+ANNA_CRITERIA = "abcd"  # CD-ANNA-15 (a)-(d); (e) is anna_tiebreak and always comes last
 
 _CHOICES = {
     "frame_line_mode": ("cell_line", "straddle"),
@@ -53,11 +76,41 @@ _CHOICES = {
     "track_overflow_vp": ("all", "administrator_only"),
     "fountain_short_deck": ("draw_available", "none"),
     "three_player_empty_corners": ("top_left_bottom_right", "top_right_bottom_left"),
+    "anna_patrician_placement": ("human", "random"),
+    "solo_banner_stack": ("human_bottom", "anna_bottom"),
+    "anna_craftsman_villa": ("chimneys", "one"),
+    "anna_majority_count": ("completed", "any"),
+    "anna_villa_vp": ("table_on_total", "one_per_chimney", "virtual_villas_of_5"),
+    "solo_tie": ("banner", "human", "anna"),
+    "anna_row_fallback": ("all_tiles",),
+    "anna_tiebreak": ("human", "random"),
+    "anna_convert_mode": ("total", "per_category", "per_kind"),
+    "anna_convert_return": ("five", "all"),
+    "anna_craftsman_overflow": ("cyclic", "last", "reroll"),
+}
+
+# Integer parameters: (lowest value, None allowed).
+_INTEGERS = {
+    "n_players": (1, False),
+    "landscape_max_tiles": (2, True),
+    "landscape_reward_cap": (0, True),
+    "bread_fulfilments_per_card": (0, True),
+    "bread_fulfilments_per_scoring": (0, True),
+    "vp_floor": (0, True),
+    "banner_track_last": (1, True),
+    "anna_zero_tie_vp": (0, False),
+    "anna_villa_count_divisor": (1, True),
+    "anna_track_len": (2, True),
+    "anna_start_vp": (-999, False),
+    "anna_majority_vp": (0, False),
+    "anna_convert_at": (1, False),
+    "anna_extra_steps": (0, False),
 }
 
 # One line per parameter: the rule or ambiguity it settles (shown by `bgsim games` and in docs).
 PARAM_DOCS = {
-    "n_players": "player count 2..4 (seat 0 is the start player of pass 1, CD-SETUP-1)",
+    "n_players": "player count 2..4 (seat 0 is the start player of pass 1, CD-SETUP-1); 1 = solo against "
+                 "the automa Anna (CD-ANNA: the human in seat 0, Anna in seat 1)",
     "frame_line_mode": "AMB-1 what a frame task's arrow line is: a row/column of cells, or a grid line to straddle",
     "landscape_max_tiles": "AMB-2 a placement may not make a landscape larger than this (none = no limit)",
     "landscape_reward_cap": "AMB-2 most goods one completed landscape yields (none = size - 1 always)",
@@ -86,6 +139,31 @@ PARAM_DOCS = {
                 "equal (every seat 8) or a list such as '8/9/12'",
     "villa_vp_table": "CD-END-2 which villa table of villa_table.toml to use",
     "banner_track_last": "last banner-track position L (none = track.toml)",
+    "solo_cards": "CD-ANNA-4 solo scoring cards drawn per deck, e.g. 2A2B1C1D (6 cards in all)",
+    "anna_patrician_placement": "AMB-20 the human places Anna's patrician (decision D12), or it goes to a random space",
+    "solo_banner_stack": "AMB-21 which banner disc starts at the bottom of the stack in a solo game",
+    "anna_candidate_order": "AMB-22 CD-ANNA-15 criteria in the order Anna applies them, e.g. 'a,b,c,d' "
+                            "(a two parts, b group of the other part, c its track furthest back, d chimneys)",
+    "anna_craftsman_villa": "AMB-23 a villa tile from Anna's craftsman roll advances by its chimneys or by 1",
+    "anna_majority_count": "AMB-24 the human's count in a majority: completed features, or any feature built",
+    "anna_zero_tie_vp": "AMB-24 Anna's VP for a 0-0 majority tie (at most a normal tie's VP)",
+    "anna_villa_count_divisor": "AMB-25 Anna's villas for a villa fountain card = villa field // this (none = 0)",
+    "anna_villa_vp": "AMB-26 Anna's villa-track VP: villa table on her chimney total, 1 per chimney, or "
+                     "virtual villas of 5 chimneys",
+    "solo_tie": "AMB-27 a solo VP tie: banner discs decide (CD-TIE-2), or the human, or Anna wins",
+    "anna_row_fallback": "AMB-28 no symbol of the row in the depot: Anna chooses among all its tiles",
+    "anna_track_len": "AMB-29 fields per Anna track; the cube stops on the last (none = unbounded)",
+    "anna_tiebreak": "CD-ANNA-15 (e) a tie left between Anna's candidates: the human picks (D13) or random",
+    "anna_convert_mode": "AMB-4 what Anna converts: the total of coins, bread and goods, 5 of one category, "
+                         "or 5 of one kind",
+    "anna_convert_return": "AMB-4 on converting Anna returns exactly 5 items, or all of the converting kind",
+    "anna_craftsman_overflow": "AMB-5 a craftsman roll above the seal tiles left counts on cyclically, takes "
+                               "the last, or rolls again",
+    "anna_start_vp": "difficulty knob: Anna's start VP (rulebook 0)",
+    "anna_majority_vp": "difficulty knob: Anna's VP per track majority, a tie pays half (rulebook 10)",
+    "anna_convert_at": "difficulty knob: coins + bread + goods Anna turns into 1 banner step (rulebook 5)",
+    "anna_extra_steps": "difficulty knob: banner steps Anna moves at the start of each pass (rulebook 0)",
+    "anna_file": "replacement anna.toml (Anna's automa cards and tracker)",
     "data_dir": "directory with replacement data files (any subset of the 7 TOML files)",
     "tiles_file": "replacement tiles.toml",
     "boards_file": "replacement boards.toml",
@@ -135,6 +213,27 @@ class Params:
     track_file: str | None = None
     scoring_cards_file: str | None = None
     fountain_cards_file: str | None = None
+    solo_cards: str = "2A2B1C1D"
+    anna_patrician_placement: str = "human"
+    solo_banner_stack: str = "human_bottom"
+    anna_candidate_order: str = "a,b,c,d"
+    anna_craftsman_villa: str = "chimneys"
+    anna_majority_count: str = "completed"
+    anna_zero_tie_vp: int = 5
+    anna_villa_count_divisor: int | None = 5
+    anna_villa_vp: str = "table_on_total"
+    solo_tie: str = "banner"
+    anna_row_fallback: str = "all_tiles"
+    anna_track_len: int | None = None
+    anna_tiebreak: str = "human"
+    anna_convert_mode: str = "total"
+    anna_convert_return: str = "five"
+    anna_craftsman_overflow: str = "cyclic"
+    anna_start_vp: int = 0
+    anna_majority_vp: int = 10
+    anna_convert_at: int = 5
+    anna_extra_steps: int = 0
+    anna_file: str | None = None
 
     @classmethod
     def from_dict(cls, values: dict) -> "Params":
@@ -146,8 +245,8 @@ class Params:
                 raise GameIdError(f"carpe_diem has no parameter {name!r} (see `bgsim games`)")
             clean[name] = _check(name, value, cls.__dataclass_fields__[name].default)
         params = cls(**clean)
-        if not 2 <= params.n_players <= 4:
-            raise GameIdError(f"carpe_diem is for 2 to 4 players, not {params.n_players}")
+        if not 1 <= params.n_players <= 4:
+            raise GameIdError(f"carpe_diem is for 2 to 4 players or solo (1), not {params.n_players}")
         params.start_vector()  # a list of the wrong length is an error now, not at setup
         return params
 
@@ -156,8 +255,23 @@ class Params:
         defaults = Params()
         return {k: v for k, v in asdict(self).items() if getattr(defaults, k) != v}
 
+    @property
+    def solo(self) -> bool:
+        """A solo game against the automa Anna (CD-ANNA)."""
+        return self.n_players == 1
+
     def data_files(self) -> dict:
-        return {name[: -len("_file")]: getattr(self, name) for name in PARAM_DOCS if name.endswith("_file")}
+        """Replacement files of the 2-4 player component data (anna_file is read apart)."""
+        return {name[: -len("_file")]: getattr(self, name) for name in PARAM_DOCS
+                if name.endswith("_file") and name != "anna_file"}
+
+    def solo_card_counts(self) -> tuple[int, int, int, int]:
+        """Cards drawn from decks A..D for a solo game (CD-ANNA-4)."""
+        return _parse_solo_cards(self.solo_cards)
+
+    def anna_order(self) -> tuple[int, ...]:
+        """CD-ANNA-15 criteria (0..3 for a..d) in the order Anna applies them (AMB-22)."""
+        return tuple(ANNA_CRITERIA.index(c) for c in self.anna_candidate_order.split(","))
 
     def frame_task_values(self) -> tuple[int, int, int] | None:
         """(landscape, lodging, villa) VP from ``frame_task_vp``, or None to keep the data's values."""
@@ -167,7 +281,7 @@ class Params:
 
     def start_vector(self) -> tuple[int, ...]:
         """Start VP per seat, from the start player (CD-SETUP-14), as ``start_vp`` asks."""
-        rulebook = START_VP[self.n_players]
+        rulebook = (8,) if self.solo else START_VP[self.n_players]  # CD-ANNA-8: the human starts with 8
         if self.start_vp == "rulebook":
             return rulebook
         if self.start_vp == "equal":
@@ -207,6 +321,30 @@ class Params:
         a[PR_SUPPLY_GOODS], a[PR_SUPPLY_COINS], a[PR_SUPPLY_BREAD] = 5, 24, 18  # 000 SPIELMATERIAL
         start = self.start_vector()
         a[PR_START_VP: PR_START_VP + len(start)] = start
+        if self.solo:
+            a[PR_N_PLAYERS] = 2  # the board has two seats: the human and Anna
+            a[PR_START_VP + 1] = self.anna_start_vp  # CD-ANNA-8: 0 by the rulebook
+            a[PR_SOLO] = 1
+            a[PR_SOLO_CARDS: PR_SOLO_CARDS + 4] = self.solo_card_counts()
+        order = self.anna_order()
+        a[PR_ANNA_ORDER: PR_ANNA_ORDER + 4] = -1
+        a[PR_ANNA_ORDER: PR_ANNA_ORDER + len(order)] = order
+        a[PR_ANNA_PATRICIAN_RANDOM] = self.anna_patrician_placement == "random"
+        a[PR_ANNA_BOTTOM] = self.solo_banner_stack == "anna_bottom"
+        a[PR_ANNA_CRAFTSMAN_ONE] = self.anna_craftsman_villa == "one"
+        a[PR_ANNA_MAJORITY_ANY] = self.anna_majority_count == "any"
+        a[PR_ANNA_ZERO_TIE_VP] = self.anna_zero_tie_vp
+        a[PR_ANNA_VILLA_DIVISOR] = self.anna_villa_count_divisor or 0
+        a[PR_ANNA_VILLA_VP] = _CHOICES["anna_villa_vp"].index(self.anna_villa_vp)
+        a[PR_SOLO_TIE] = _CHOICES["solo_tie"].index(self.solo_tie)
+        a[PR_ANNA_TRACK_LEN] = self.anna_track_len or 0
+        a[PR_ANNA_TIEBREAK_RANDOM] = self.anna_tiebreak == "random"
+        a[PR_ANNA_CONVERT_MODE] = _CHOICES["anna_convert_mode"].index(self.anna_convert_mode)
+        a[PR_ANNA_CONVERT_ALL] = self.anna_convert_return == "all"
+        a[PR_ANNA_CRAFTSMAN_OVERFLOW] = _CHOICES["anna_craftsman_overflow"].index(self.anna_craftsman_overflow)
+        a[PR_ANNA_MAJORITY_VP] = self.anna_majority_vp
+        a[PR_ANNA_CONVERT_AT] = self.anna_convert_at
+        a[PR_ANNA_EXTRA_STEPS] = self.anna_extra_steps
         return a
 
 
@@ -222,18 +360,22 @@ def _check(name: str, value, default):
         if not isinstance(value, bool):
             raise GameIdError(f"{name} must be true or false, got {value!r}")
         return value
-    if name in ("landscape_max_tiles", "landscape_reward_cap", "bread_fulfilments_per_card",
-                "bread_fulfilments_per_scoring", "vp_floor", "banner_track_last", "n_players"):
+    if name in _INTEGERS:
+        low, nullable = _INTEGERS[name]
         if value is None or (isinstance(value, str) and value.lower() == "none"):
-            if name == "n_players":
-                raise GameIdError("n_players must be an integer 2..4")
+            if not nullable:
+                raise GameIdError(f"{name} must be an integer" + (" 1..4" if name == "n_players" else ""))
             return None
         if not isinstance(value, int) or isinstance(value, bool):
-            raise GameIdError(f"{name} must be an integer{' or none' if name != 'n_players' else ''}, got {value!r}")
-        low = {"landscape_max_tiles": 2, "banner_track_last": 1}.get(name, 0)
+            raise GameIdError(f"{name} must be an integer{' or none' if nullable else ''}, got {value!r}")
         if value < low:
             raise GameIdError(f"{name} must be at least {low}, got {value}")
         return value
+    if name == "solo_cards":
+        _parse_solo_cards(value)
+        return value
+    if name == "anna_candidate_order":
+        return _check_anna_order(value)
     if name == "frame_task_vp":
         if value is None:
             return None
@@ -263,6 +405,31 @@ def _check_start_vp(value) -> str:
         numbers = [int(p.strip()) for p in parts]
     except ValueError:
         numbers = None
-    if numbers is None or not 2 <= len(numbers) <= 4 or any(abs(v) > 999 for v in numbers):
-        raise GameIdError(f"start_vp must be rulebook, equal or 2..4 integers like '8/9/12', got {value!r}")
+    if numbers is None or not 1 <= len(numbers) <= 4 or any(abs(v) > 999 for v in numbers):
+        raise GameIdError(f"start_vp must be rulebook, equal or 1..4 integers like '8/9/12', got {value!r}")
     return "/".join(str(v) for v in numbers)
+
+
+def _parse_solo_cards(value) -> tuple[int, int, int, int]:
+    """'2A2B1C1D' -> (2, 2, 1, 1); six cards from decks A-D, each deck at most once."""
+    text = str(value).replace(" ", "").upper()
+    pairs = re.fullmatch(r"(?:\d[ABCD])+", text) and re.findall(r"(\d)([ABCD])", text)
+    counts = [0, 0, 0, 0]
+    if pairs:
+        for number, deck in pairs:
+            counts["ABCD".index(deck)] += int(number)
+    if not pairs or len({d for _, d in pairs}) != len(pairs) or sum(counts) != 6:
+        raise GameIdError(f"solo_cards must name 6 cards by deck like '2A2B1C1D', got {value!r}")
+    return tuple(counts)
+
+
+def _check_anna_order(value) -> str:
+    """'a,b,c,d' or a subset in another order; criterion (e) always comes last."""
+    if isinstance(value, list | tuple):
+        value = ",".join(str(v) for v in value)
+    parts = [p.strip().lower() for p in str(value).split(",") if p.strip()]
+    parts = [p for p in parts if p != "e"]
+    if not parts or any(p not in ANNA_CRITERIA for p in parts) or len(set(parts)) != len(parts):
+        raise GameIdError(f"anna_candidate_order must list criteria from a, b, c, d once each like 'a,b,c,d', "
+                          f"got {value!r}")
+    return ",".join(parts)

@@ -10,7 +10,7 @@ import pyarrow as pa
 from sim.games.carpe_diem.constants import COUNTER_NAMES, N_SLOTS
 from sim.games.carpe_diem.state import CARD_LOG, CARD_LOG_FIELDS, STATE
 
-__all__ = ["RECORD_DOCS", "CARD_FIELDS", "seat_records"]
+__all__ = ["RECORD_DOCS", "SOLO_RECORD_DOCS", "CARD_FIELDS", "seat_records"]
 
 # cardlog fields in state order (state.py: pass, card, k, b, vp, coins, bread, steps, penalty)
 CARD_FIELDS = (
@@ -46,6 +46,16 @@ RECORD_DOCS = {
     "cards": "cards this seat triggered: pass, card, fulfilments k and b (bread), vp, coins, bread, "
              "banner steps, penalty",
 }
+# Solo games (n_players = 1) store the human's row with these columns added.
+SOLO_RECORD_DOCS = {
+    "anna_vp": "solo: Anna's final VP (CD-ANNA-22)",
+    "margin": "solo: the human's final VP minus Anna's",
+    "anna_vp_start": "solo: Anna's start VP (0, or the anna_start_vp difficulty knob)",
+    "anna_vp_banner": "solo: Anna's banner position plus VP for steps beyond the track end",
+    "anna_vp_villa": "solo: Anna's villa-track VP (AMB-26)",
+    "anna_vp_majority": "solo: Anna's majority VP over the 11 non-villa tracks (CD-ANNA-23)",
+    "anna_vp_fountain": "solo: Anna's fountain-card VP by grey numbers (CD-ANNA-24)",
+}
 
 
 def _field(states: np.ndarray, name: str) -> np.ndarray:
@@ -54,12 +64,16 @@ def _field(states: np.ndarray, name: str) -> np.ndarray:
     return states[:, f.offset: f.offset + f.size].reshape((states.shape[0], *f.shape))
 
 
-def seat_records(states: np.ndarray, n_players: int, upper_is_back: bool = False) -> dict[str, pa.Array]:
+def seat_records(states: np.ndarray, n_players: int, upper_is_back: bool = False,
+                 solo: bool = False) -> dict[str, pa.Array]:
     """Columns of G * P rows (game-major, seat-minor) from final states (G, STATE_SIZE) int32.
 
     ``upper_is_back``: AMB-13, on a shared banner space the upper disc counts as further back.
+    ``solo``: one row per game, the human's (n_players 1), with Anna's score in the anna_* columns.
     """
     g = states.shape[0]
+    if solo:
+        return _solo_records(states, upper_is_back)
     per_seat = lambda name: _field(states, name)[:, :n_players].reshape(-1)  # noqa: E731
     final_vp = per_seat("final_total")
     rank = per_seat("rank")
@@ -83,6 +97,24 @@ def seat_records(states: np.ndarray, n_players: int, upper_is_back: bool = False
     slots = np.repeat(_field(states, "slot_card"), n_players, axis=0).astype(np.int16)  # (G*P, N_SLOTS)
     columns["board_cards"] = pa.FixedSizeListArray.from_arrays(pa.array(slots.reshape(-1)), N_SLOTS)
     columns["cards"] = _card_lists(states, n_players, g)
+    return columns
+
+
+def _solo_records(states: np.ndarray, upper_is_back: bool) -> dict[str, pa.Array]:
+    """The human's row of each solo game: the 2-seat columns (so tie and tiebreak compare with
+    Anna), then Anna's final score by source (CD-ANNA-22)."""
+    both = seat_records(states, 2, upper_is_back)
+    human = pa.array(np.arange(0, 2 * states.shape[0], 2))
+    columns = {name: column.take(human) for name, column in both.items()}
+    anna = lambda name: _field(states, name)[:, 1].astype(np.int64)  # noqa: E731
+    anna_vp = anna("final_total")
+    columns["anna_vp"] = pa.array(anna_vp, pa.int16())
+    columns["margin"] = pa.array(_field(states, "final_total")[:, 0] - anna_vp, pa.int16())
+    columns["anna_vp_start"] = pa.array(anna("vp_start"), pa.int16())
+    columns["anna_vp_banner"] = pa.array(anna("final_banner") + anna("vp_overflow"), pa.int16())
+    columns["anna_vp_villa"] = pa.array(anna("final_villas"), pa.int16())
+    columns["anna_vp_majority"] = pa.array(_field(states, "anna_final_majority")[:, 0], pa.int16())
+    columns["anna_vp_fountain"] = pa.array(anna("final_fountain"), pa.int16())
     return columns
 
 

@@ -37,7 +37,17 @@ EVENT_FIELDS = {
     E.EV_FINAL: ("villas", "leftovers", "banner", "fountain_cards", "frame_tasks", "total", "rank"),
     E.EV_GAME_END: (),
     E.EV_LOST_SUPPLY: ("what", "amount"),
+    E.EV_ANNA_CARD: ("pass", "automa_card"),
+    E.EV_ANNA_MOVE: ("from", "to", "arrow", "row"),
+    E.EV_ANNA_CHOICE: ("shown", "candidates", "tied", "decided_by"),
+    E.EV_ANNA_TAKE: ("space", "place", "tile"),
+    E.EV_ANNA_TRACK: ("tile", "track_1", "field_1", "track_2", "field_2", "coins", "bread", "goods", "steps"),
+    E.EV_ANNA_ROLL: ("roll", "seal_space", "tile"),
+    E.EV_ANNA_DRAW: ("fountain_card", "specialisation"),
+    E.EV_ANNA_CONVERT: ("items", "steps"),
+    E.EV_ANNA_FINAL: ("running_vp", "banner", "villa_track", "majorities", "fountain_cards", "total", "rank"),
 }
+_DECIDED_BY = ("the rules", "the human (D13)", "a random draw")
 _STEP_SOURCES = ("banner", "administrator", "card")
 _EDGE_LETTERS = ".VPGWHmbac"  # meadow, villa, pond, garden, vineyard, chicken yard, 4 lodgings
 _PART_LETTERS = " VPGWHmbacMBF"  # + market, bakery, fountain
@@ -96,6 +106,7 @@ def trace_json(game, state: np.ndarray, log: np.ndarray, seeds=None, strategies=
         "events": out_events,
         "districts": [_district_json(game, state, seat) for seat in range(game.n_players)],
         "score_sheet": {k: v.tolist() for k, v in sheet.items()},
+        **({"anna": _anna_json(game, state)} if game.solo else {}),
     }
 
 
@@ -108,8 +119,10 @@ def trace_text(game, state: np.ndarray, log: np.ndarray, seeds=None, strategies=
     for seat in range(game.n_players):
         who = strategies[seat] if seat < len(strategies) else ""
         lines.append(f"  seat {seat}: {who}{'  (start player)' if seat == 0 else ''}")
+    if game.solo:
+        lines.append("  seat 1: Anna, the automa (CD-ANNA)")
     lines += _setup_text(game, state)
-    turn_no = {"n": 0, "players": game.n_players}
+    turn_no = {"n": 0, "players": 2 if game.solo else game.n_players, "solo": game.solo}
     for row in E.events(log):
         text = _event_text(game, row, turn_no)
         if text is None:
@@ -118,7 +131,9 @@ def trace_text(game, state: np.ndarray, log: np.ndarray, seeds=None, strategies=
         if summary and code in (E.EV_MOVE, E.EV_TAKE, E.EV_DEPOT_CLEAR, E.EV_PLACE, E.EV_STORE,
                                 E.EV_BANNER, E.EV_STEPS, E.EV_COMPLETE, E.EV_GOODS, E.EV_MERCHANT,
                                 E.EV_BREAD, E.EV_COINS, E.EV_CRAFTSMAN, E.EV_FOUNTAIN_DRAW,
-                                E.EV_FOUNTAIN_RETURN, E.EV_LOST_SUPPLY, E.EV_PATRICIAN):
+                                E.EV_FOUNTAIN_RETURN, E.EV_LOST_SUPPLY, E.EV_PATRICIAN, E.EV_ANNA_MOVE,
+                                E.EV_ANNA_CHOICE, E.EV_ANNA_TAKE, E.EV_ANNA_TRACK, E.EV_ANNA_ROLL,
+                                E.EV_ANNA_DRAW, E.EV_ANNA_CONVERT):
             continue
         lines.append(text)
     lines.append("")
@@ -129,18 +144,50 @@ def trace_text(game, state: np.ndarray, log: np.ndarray, seeds=None, strategies=
     lines.append("")
     lines.append("== Score sheet ==")
     lines += score_table(game, state)
+    if game.solo:
+        lines.append("")
+        lines.append("== Anna's tracker ==")
+        lines += anna_tracker_table(game, state)
     return "\n".join(lines) + "\n"
 
 
 def score_table(game, state: np.ndarray) -> list[str]:
     sheet = game.score_sheet(state)
     rows = ["start", "cards", "villas", "leftovers", "banner", "fountain_cards", "frame_tasks", "total", "rank"]
-    header = "category        " + "".join(f"{'seat ' + str(s):>9}" for s in range(game.n_players))
+    names = [f"seat {s}" for s in range(game.n_players)]
+    if game.solo:  # Anna's villas = her villa track (AMB-26); she has majorities instead of leftovers
+        rows.insert(rows.index("total"), "majorities")
+        names = ["seat 0", "Anna"]
+    header = "category        " + "".join(f"{name:>9}" for name in names)
     out = [header, "-" * len(header)]
     for name in rows:
         if name == "total":
             out.append("-" * len(header))
         out.append(f"{name:<16}" + "".join(f"{int(v):>9}" for v in sheet[name]))
+    return out
+
+
+def anna_tracker_table(game, state: np.ndarray) -> list[str]:
+    """Anna's 12 tracks at the end: her field, the count it gives (grey number; villas by AMB-25),
+    the human's count and the majority VP (CD-ANNA-23), then her fountain pile (CD-ANNA-24)."""
+    from sim.games.carpe_diem.anna_data import anna_arrays
+
+    record = game.field(state, "anna")
+    _, grey = anna_arrays(game.anna)
+    majority = game.field(state, "anna_majority")
+    human = game.field(state, "count")[0]
+    divisor = game.params.anna_villa_count_divisor
+    out = [f"{'track':<14}{'field':>6}{'Anna':>6}{'you':>6}{'VP':>5}", "-" * 37]
+    for ptype in range(K.VILLA, K.N_TYPES):
+        pos = int(record[K.AN_TRACK + ptype])
+        if ptype == K.VILLA:
+            count = pos // divisor if divisor else 0
+            out.append(f"{'villa':<14}{pos:>6}{count:>6}{'':>6}{'':>5}  (chimneys; VP on the villa row)")
+            continue
+        count = int(grey[ptype, min(pos, grey.shape[1] - 1)])
+        out.append(f"{K.TYPE_NAMES[ptype]:<14}{pos:>6}{count:>6}{int(human[ptype]):>6}{int(majority[ptype]):>5}")
+    pile = [_fountain_name(game, int(c)) for c in record[K.AN_PILE: K.AN_PILE + int(record[K.AN_PILE_N])]]
+    out.append(f"fountain pile (bottom to top): {', '.join(pile) or 'none'}")
     return out
 
 
@@ -195,7 +242,7 @@ def district_ascii(game, state: np.ndarray, seat: int) -> list[str]:
 
 
 def _json_value(game, code, name, value):
-    if value < 0 and name in ("tile", "card", "card_1", "card_2", "card_a", "card_b", "seal_space"):
+    if value < 0 and name in ("tile", "card", "card_1", "card_2", "card_a", "card_b", "seal_space", "fountain_card"):
         return None
     if name == "tile":
         return game.components.tiles[value].id
@@ -217,6 +264,16 @@ def _json_value(game, code, name, value):
         return game.components.scoring_cards[value].id
     if name == "space" and code == E.EV_DISC:
         return K.disc_space_name(value)
+    if name == "automa_card":
+        return game.anna.cards[value].id
+    if name == "fountain_card":
+        return None if value < 0 else game.components.fountain_cards[value].id
+    if name in ("shown", "track_1", "track_2", "specialisation"):
+        return K.TYPE_NAMES[value] if value > 0 else None
+    if name == "arrow":
+        return ("CW", "CCW")[value]
+    if name == "decided_by":
+        return ("rules", "human", "random")[value]
     if name == "penalty":
         return bool(value)
     return value
@@ -243,6 +300,27 @@ def _district_json(game, state, seat):
     ]
 
 
+def _anna_json(game, state):
+    record = game.field(state, "anna")
+    return {
+        "automa_deck": [game.anna.cards[int(c)].id for c in game.field(state, "anna_deck")],
+        "tracks": {K.TYPE_NAMES[t]: int(record[K.AN_TRACK + t]) for t in range(K.VILLA, K.N_TYPES)},
+        "majority_vp": {K.TYPE_NAMES[t]: int(game.field(state, "anna_majority")[t]) for t in range(K.POND, K.N_TYPES)},
+        "fountain_pile": [game.components.fountain_cards[int(c)].id
+                          for c in record[K.AN_PILE: K.AN_PILE + int(record[K.AN_PILE_N])]],
+        "craftsman_rolls": int(game.field(state, "anna_rolls")[0]),
+        "conversion_steps": int(game.field(state, "anna_conversions")[0]),
+    }
+
+
+def _anna_setup_text(game, state):
+    record = game.field(state, "anna")
+    pile = [_fountain_name(game, int(c)) for c in record[K.AN_PILE: K.AN_PILE + int(record[K.AN_PILE_N])]]
+    deck = [game.anna.cards[int(c)].id for c in game.field(state, "anna_deck")[: K.N_PASSES]]
+    return [f"Anna (seat 1): start VP {int(game.field(state, 'vp_start')[1])}, 1 coin, 1 bread, "
+            f"fountain card {pile[0] if pile else 'none'}; automa cards of passes 1-4: {', '.join(deck)}"]
+
+
 def _setup_text(game, state):
     lines = ["", "== Setup =="]
     slots = game.field(state, "slot_card")
@@ -258,13 +336,18 @@ def _setup_text(game, state):
         frames = [game.components.frames[int(f)].id for f in game.field(state, "frame_piece")[seat]]
         lines.append(f"seat {seat}: board {board.id}, frame pieces N/E/S/W {'/'.join(frames)}, "
                      f"start VP {int(game.field(state, 'vp_start')[seat])}")
+    if game.solo:
+        lines += _anna_setup_text(game, state)
     return lines
 
 
 def _event_text(game, row, turn_no):
     code, seat = int(row[0]), int(row[1])
     v = [int(x) for x in row[2:]]
-    who = f"seat {seat}"
+    anna = turn_no.get("solo") and seat == 1
+    who = "Anna" if anna else f"seat {seat}"
+    if code in _ANNA_TEXT:
+        return _ANNA_TEXT[code](game, v, turn_no)
     if code == E.EV_PASS_START:
         turn_no["n"] = 0
         return f"\n== Pass {v[0]} (start player: seat {v[1]}) =="
@@ -337,7 +420,60 @@ def _event_text(game, row, turn_no):
     if code == E.EV_FINAL:
         return None
     if code == E.EV_GAME_END:
-        return f"\nwinner: seat {seat}"
+        return f"\nwinner: {who}"
     if code == E.EV_LOST_SUPPLY:
         return f"       supply empty: {v[1]} {('goods', 'coins', 'bread')[v[0]]} not received"
     return None
+
+
+# Anna's events (solo)
+
+
+def _anna_move(game, v, turn_no):
+    turn_no["n"] += 1
+    round_no = (turn_no["n"] - 1) // turn_no["players"] + 1
+    return f"round {round_no}, Anna: P{v[0]} -> P{v[1]} (row {v[3]}: {('clockwise', 'counter-clockwise')[v[2]]})"
+
+
+def _anna_choice(game, v, turn_no):
+    shown = f"show {K.TYPE_NAMES[v[0]]}" if v[0] > 0 else "(no listed symbol: all tiles)"
+    tied = f", {v[2]} tied after (a)-(d), decided by {_DECIDED_BY[v[3]]}" if v[2] > 1 else ""
+    return f"       {v[1]} candidate(s) {shown}{tied}"
+
+
+def _anna_track(game, v, turn_no):
+    tracks = [f"{K.TYPE_NAMES[v[1]]} -> {v[2]}"]
+    if v[3] > 0:
+        tracks.append(f"{K.TYPE_NAMES[v[3]]} -> {v[4]}")
+    gains = [f"+{x} {name}" for x, name in ((v[5], "coins"), (v[6], "bread"), (v[7], "goods"), (v[8], "steps")) if x]
+    return f"       tracks {', '.join(tracks)}" + (f"; {', '.join(gains)}" if gains else "")
+
+
+def _anna_roll(game, v, turn_no):
+    if v[1] < 0:
+        return f"       craftsman: rolls {v[0]}, no seal tile left"
+    return f"       craftsman: rolls {v[0]}, takes seal tile S{v[1]} {tile_text(game, v[2])}"
+
+
+def _anna_draw(game, v, turn_no):
+    if v[0] < 0:
+        return "       fountain: the deck is empty"
+    return (f"       fountain: {_fountain_name(game, v[0])} on top of her pile, specialisation now "
+            f"{K.TYPE_NAMES[v[1]]}")
+
+
+def _anna_final(game, v, turn_no):
+    return None
+
+
+_ANNA_TEXT = {
+    E.EV_ANNA_CARD: lambda game, v, turn_no: f"Anna's automa card for pass {v[0]}: {game.anna.cards[v[1]].id}",
+    E.EV_ANNA_MOVE: _anna_move,
+    E.EV_ANNA_CHOICE: _anna_choice,
+    E.EV_ANNA_TAKE: lambda game, v, turn_no: f"       takes {tile_text(game, v[2])} from D{v[0]} (out of the game)",
+    E.EV_ANNA_TRACK: _anna_track,
+    E.EV_ANNA_ROLL: _anna_roll,
+    E.EV_ANNA_DRAW: _anna_draw,
+    E.EV_ANNA_CONVERT: lambda game, v, turn_no: f"       returns {v[0]} items: banner +{v[1]}",
+    E.EV_ANNA_FINAL: _anna_final,
+}

@@ -6,6 +6,7 @@ sized for 4 seats whatever the player count. ``-1`` means "none" throughout.
 """
 
 from sim.games.carpe_diem.constants import (
+    ANNA_SIZE,
     DEPOT_SIZE,
     MAX_P,
     N_CELLS,
@@ -20,6 +21,7 @@ from sim.games.carpe_diem.constants import (
     N_SLOTS,
     N_SPACES,
     N_TASKS,
+    N_TYPES,
 )
 from sim.layout import Layout
 
@@ -30,6 +32,8 @@ REWARD_CAP = 64  # pending rewards (a craftsman chain is at most 11 builds deep)
 FRAME_CAP = 16  # nested builds with pending rewards
 CARD_LOG = 2 * N_PASSES  # triggered cards per seat: 2 per pass scoring
 CARD_LOG_FIELDS = 9  # pass, card, k, b, vp, coins, bread, steps, penalty
+ANNA_RAND_N = 96  # Anna's draws per game: a roll per craftsman part she takes, a draw per random tie
+RAND_RANGE = 720720  # lcm(1..16): a draw modulo any k <= 16 is exactly uniform
 
 STATE = Layout("carpe_diem state")
 _ = STATE.add
@@ -128,5 +132,21 @@ UF_CHIM = _("uf_chim", (MAX_P, N_NODES), "root: chimneys of the feature (villas)
 UF_ROWS = _("uf_rows", (MAX_P, N_NODES), "root: bitmask of rows the feature touches")
 UF_COLS = _("uf_cols", (MAX_P, N_NODES), "root: bitmask of columns the feature touches")
 UF_DONE = _("uf_done", (MAX_P, N_NODES), "root: 1 once the feature is completed")
+
+# --- solo mode against Anna (CD-ANNA); seat 1's VP, banner disc, patrician and final_* fields
+# are Anna's, her district fields stay unused. Unused in a 2-4 player game.
+SOLO = _("solo", 1, "1 in a solo game")
+ANNA = _("anna", ANNA_SIZE, "Anna's record: tracks, coins, bread, goods, fountain pile (kernels/anna.py)")
+ANNA_DECK = _("anna_deck", 8, "automa cards in draw order; the card of pass p is entry p - 1 (CD-ANNA-12)")
+ANNA_RAND = _("anna_rand", ANNA_RAND_N, "uniform draws in 0..RAND_RANGE-1 for Anna's dice and random ties, "
+                                          "dealt from the chance stream at setup")
+ANNA_RAND_NEXT = _("anna_rand_next", 1, "next unused entry of anna_rand")
+ANNA_TIED = _("anna_tied", DEPOT_SIZE, "depot places of the candidates tied after CD-ANNA-15 (a)-(d) (D13)")
+ANNA_TIED_N = _("anna_tied_n", 1, "how many are tied")
+ANNA_SPACE = _("anna_space", 1, "space of the depot Anna takes from on the pending turn")
+ANNA_ROLLS = _("anna_rolls", 1, "craftsman rolls made (CD-ANNA-18)")
+ANNA_CONVERSIONS = _("anna_conversions", 1, "banner steps from converting items (CD-ANNA-19)")
+ANNA_MAJORITY = _("anna_majority", N_TYPES, "final scoring: Anna's majority VP per track (CD-ANNA-23)")
+ANNA_FIN_MAJORITY = _("anna_final_majority", 1, "final scoring: Anna's majority VP in all (CD-ANNA-23)")
 
 STATE_SIZE = STATE.size

@@ -8,6 +8,7 @@ import numpy as np
 
 from sim.errors import GameIdError
 from sim.games.carpe_diem import constants as K
+from sim.games.carpe_diem.anna_data import AnnaData, anna_arrays
 from sim.games.carpe_diem.components import Components
 from sim.games.carpe_diem.params import Params
 from sim.layout import Layout
@@ -43,6 +44,11 @@ T_FOUNTAIN_COUNTER = TABLES.add("fountain_counter", K.N_FOUNTAIN_CARDS, "counter
 T_FOUNTAIN_VP = TABLES.add("fountain_vp", K.N_FOUNTAIN_CARDS, "VP per counted item")
 T_VILLA_VP = TABLES.add("villa_vp", VILLA_TABLE_LEN, "end VP of a completed villa by chimneys")
 T_TRACK_LAST = TABLES.add("track_last", 1, "last banner-track position L")
+# Solo mode (anna_data.py; zero in a 2-4 player game).
+ANNA_GREY_FIELDS = 64  # grey numbers kept per track; beyond, the last one holds (AMB-29)
+T_ANNA_CARDS = TABLES.add("anna_cards", (8, 7, 13), "automa card rows: arrow (0 CW, 1 CCW), then the symbol "
+                                                    "types in priority order, -1 after the last")
+T_ANNA_GREY = TABLES.add("anna_grey", (K.N_TYPES, ANNA_GREY_FIELDS), "Anna's count of type t on track field f")
 TABLES_SIZE = TABLES.size
 
 
@@ -50,8 +56,8 @@ def _rotate_mask(mask: int, r: int) -> int:
     return ((mask << r) | (mask >> (4 - r))) & 0xF
 
 
-def build_tables(comp: Components, params: Params) -> np.ndarray:
-    """The (TABLES_SIZE,) int32 component table for ``comp`` under ``params``."""
+def build_tables(comp: Components, params: Params, anna: AnnaData | None = None) -> np.ndarray:
+    """The (TABLES_SIZE,) int32 component table for ``comp`` (and, solo, Anna's ``anna``) under ``params``."""
     t = np.zeros(TABLES_SIZE, dtype=np.int32)
 
     def view(name):
@@ -124,4 +130,10 @@ def build_tables(comp: Components, params: Params) -> np.ndarray:
         villa[c] = values[c] if c < len(values) else values[-1] + above * (c - len(values) + 1)
 
     view("track_last")[0] = params.banner_track_last or comp.track_last
+    if anna is not None:
+        cards, grey = anna_arrays(anna)
+        view("anna_cards")[:] = cards
+        fields = min(grey.shape[1], ANNA_GREY_FIELDS)
+        view("anna_grey")[:, :fields] = grey[:, :fields]
+        view("anna_grey")[:, fields:] = grey[:, fields - 1: fields]
     return t

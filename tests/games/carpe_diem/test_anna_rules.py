@@ -48,11 +48,11 @@ def fountain(counts):
 
 
 def anna(specialisation=None, coins=0, bread=0):
-    a = np.zeros(A.ANNA_SIZE, dtype=np.int32)
-    a[A.AN_COINS], a[A.AN_BREAD] = coins, bread
+    a = np.zeros(K.ANNA_SIZE, dtype=np.int32)
+    a[K.AN_COINS], a[K.AN_BREAD] = coins, bread
     if specialisation is not None:
-        a[A.AN_PILE] = fountain(specialisation)
-        a[A.AN_PILE_N] = 1
+        a[K.AN_PILE] = fountain(specialisation)
+        a[K.AN_PILE_N] = 1
     return a
 
 
@@ -70,10 +70,10 @@ def choose(a, depot, row=(), t=T):
 def test_tv_a1_cd_anna_19_five_items_in_total_become_one_banner_step():
     a = anna(coins=1, bread=1)
     steps, _, _ = A.anna_gain(a, tile("baker"), T)
-    assert a[A.AN_BREAD] == 3 and steps + A.anna_convert(a) == 0
+    assert a[K.AN_BREAD] == 3 and steps + A.anna_convert(a) == 0
     steps, _, _ = A.anna_gain(a, tile("pond"), T)
-    assert a[A.AN_GOODS + K.FISH] == 1
-    assert A.anna_convert(a) == 1 and a[A.AN_COINS:A.AN_GOODS + K.N_GOODS].sum() == 0
+    assert a[K.AN_GOODS + K.FISH] == 1
+    assert A.anna_convert(a) == 1 and a[K.AN_COINS:K.AN_GOODS + K.N_GOODS].sum() == 0
 
 
 @pytest.mark.parametrize(("roll", "slot"), [(1, 0), (3, 3), (4, 7), (6, 2)])
@@ -90,8 +90,8 @@ def test_tv_a3_cd_anna_14_15_specialisation_then_two_parts_then_the_other_parts_
     best, required = choose(a, [0, 1, 2], t=t)
     assert best == [1] and required == K.POND
     steps, rolls, draws = A.anna_gain(a, 1, t)
-    assert a[A.AN_TRACK + K.POND] == 1 and a[A.AN_TRACK + K.MERCHANT] == 1
-    assert a[A.AN_GOODS + K.FISH] == 1 and a[A.AN_COINS] == 1 and (steps, rolls, draws) == (0, 0, 0)
+    assert a[K.AN_TRACK + K.POND] == 1 and a[K.AN_TRACK + K.MERCHANT] == 1
+    assert a[K.AN_GOODS + K.FISH] == 1 and a[K.AN_COINS] == 1 and (steps, rolls, draws) == (0, 0, 0)
 
 
 def test_tv_a4_cd_anna_15_d_villa_tiles_by_most_chimneys_when_the_row_picks_villas():
@@ -100,15 +100,15 @@ def test_tv_a4_cd_anna_15_d_villa_tiles_by_most_chimneys_when_the_row_picks_vill
     best, required = choose(a, [v2, v3, b], row=("market", "villa", "baker"))
     assert best == [v3] and required == K.VILLA
     A.anna_gain(a, v3, T)
-    assert a[A.AN_TRACK + K.VILLA] == 3
+    assert a[K.AN_TRACK + K.VILLA] == 3
 
 
 def test_cd_anna_15_c_the_other_parts_track_furthest_back_wins():
     t = with_tiles([("pond", 0), ("merchant", 0)], [("pond", 0), ("baker", 0)])
     a = anna(specialisation="pond")
-    a[A.AN_TRACK + K.MERCHANT] = 3
+    a[K.AN_TRACK + K.MERCHANT] = 3
     assert choose(a, [0, 1], t=t)[0] == [1]
-    a[A.AN_TRACK + K.BAKER] = 3
+    a[K.AN_TRACK + K.BAKER] = 3
     assert choose(a, [0, 1], t=t)[0] == [0, 1]  # a tie left to (e), the anna_tiebreak parameter
 
 
@@ -117,7 +117,7 @@ def test_cd_anna_15_c_the_other_parts_track_furthest_back_wins():
 def test_tv_a5_cd_anna_23_majorities_by_grey_numbers(track, field, human, vp):
     a = anna()
     ptype = K.TYPE_NAMES.index(track)
-    a[A.AN_TRACK + ptype] = field
+    a[K.AN_TRACK + ptype] = field
     assert A.majority_vp(A.anna_count(a, GREY, ptype), human) == vp
 
 
@@ -127,9 +127,9 @@ def test_cd_anna_23_amb_24_a_zero_zero_tie_scores_the_parameter():
 
 def test_tv_a6_cd_anna_24_every_card_of_the_pile_scores_by_grey_numbers():
     a = anna()
-    a[A.AN_PILE], a[A.AN_PILE + 1], a[A.AN_PILE_N] = fountain("pond"), fountain("market"), 2
-    a[A.AN_TRACK + K.POND] = 5  # grey 2
-    a[A.AN_TRACK + K.MARKET] = 3  # grey 3
+    a[K.AN_PILE], a[K.AN_PILE + 1], a[K.AN_PILE_N] = fountain("pond"), fountain("market"), 2
+    a[K.AN_TRACK + K.POND] = 5  # grey 2
+    a[K.AN_TRACK + K.MARKET] = 3  # grey 3
     assert A.anna_count(a, GREY, K.POND) == 2 and A.anna_count(a, GREY, K.MARKET) == 3
     assert A.anna_fountain_vp(a, T, GREY) == 10
 
@@ -139,22 +139,22 @@ def test_cd_anna_17_every_bonus():
     gains = {name: A.anna_gain(a, tile(name), T) for name in ("merchant", "market", "bakery", "administrator",
                                                               "craftsman", "fountain", "vineyard")}
     assert gains["administrator"] == (2, 0, 0) and gains["craftsman"] == (0, 1, 0) and gains["fountain"] == (0, 0, 1)
-    assert a[A.AN_COINS] == 2 and a[A.AN_BREAD] == 1 and a[A.AN_GOODS + K.GRAPE] == 1
-    assert all(a[A.AN_TRACK + K.TYPE_NAMES.index(n)] == 1 for n in gains)
+    assert a[K.AN_COINS] == 2 and a[K.AN_BREAD] == 1 and a[K.AN_GOODS + K.GRAPE] == 1
+    assert all(a[K.AN_TRACK + K.TYPE_NAMES.index(n)] == 1 for n in gains)
 
 
 def test_amb_23_and_26_villa_track_by_chimneys_and_its_vp_by_the_villa_table():
     a = anna()
     A.anna_gain(a, tile("villa", chimneys=3), T, False)
-    assert a[A.AN_TRACK + K.VILLA] == 1  # the craftsman's villa tile under AMB-23 (b)
-    a[A.AN_TRACK + K.VILLA] = 14
+    assert a[K.AN_TRACK + K.VILLA] == 1  # the craftsman's villa tile under AMB-23 (b)
+    a[K.AN_TRACK + K.VILLA] = 14
     assert A.anna_villa_vp(a, T) == 26  # the exact anchor 14 -> 26 (001)
     assert A.anna_count(a, GREY, K.VILLA) == 2  # AMB-25 (a): 14 // 5
 
 
 def test_amb_29_past_the_last_field_the_last_grey_number_holds():
     a = anna()
-    a[A.AN_TRACK + K.MARKET] = 500
+    a[K.AN_TRACK + K.MARKET] = 500
     assert A.anna_count(a, GREY, K.MARKET) == GREY[K.MARKET, -1]
 
 

@@ -25,11 +25,11 @@ def _deck_of(g, card):
 
 
 def test_cd_setup_1_two_to_four_players_only():
-    """The game is for 2, 3 or 4 players; other counts are rejected."""
+    """The game is for 2, 3 or 4 players (1 = solo against Anna, CD-ANNA-1); other counts are rejected."""
     for n in (2, 3, 4):
         g, s = _dealt(n)
         assert int(field(g, s, "n_players")[0]) == n
-    for n in (1, 5):
+    for n in (0, 5):
         with pytest.raises(GameIdError):
             make_game("carpe_diem", n_players=n)
 

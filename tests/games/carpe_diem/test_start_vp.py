@@ -37,7 +37,7 @@ def test_cd_setup_14_rulebook_is_the_default():
 
 @pytest.mark.parametrize(("value", "n", "message"), [
     ("8/9", 3, "gives 2 values for 3 players"),
-    ("eight/9", 2, "start_vp must be rulebook, equal or 2..4 integers"),
+    ("eight/9", 2, "start_vp must be rulebook, equal or 1..4 integers"),
     ("8/9/10/11/12", 4, "start_vp must be"),
 ])
 def test_cd_setup_14_bad_start_vp_is_a_one_line_error(value, n, message):

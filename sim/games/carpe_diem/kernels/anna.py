@@ -11,6 +11,12 @@ from numba import njit
 
 from sim.games.carpe_diem.constants import (
     ADMINISTRATOR,
+    AN_BREAD,
+    AN_COINS,
+    AN_GOODS,
+    AN_PILE,
+    AN_PILE_N,
+    AN_TRACK,
     BAKER,
     BAKERY,
     CHICKEN_YARD,
@@ -31,17 +37,6 @@ from sim.games.carpe_diem.constants import (
 )
 from sim.games.carpe_diem.kernels.district import villa_vp
 from sim.games.carpe_diem.tables import T_FOUNTAIN_COUNTER, T_FOUNTAIN_VP, T_PART_CHIM, T_PART_TYPE, T_TILE_NPARTS
-
-# Anna's record: track cube per feature type (index = type code; villa = chimneys), her coins,
-# bread and goods, and her fountain-card pile (bottom first; the top card is her specialisation).
-AN_TRACK = 0
-AN_COINS = N_TYPES
-AN_BREAD = AN_COINS + 1
-AN_GOODS = AN_BREAD + 1
-AN_PILE_N = AN_GOODS + N_GOODS
-AN_PILE = AN_PILE_N + 1
-PILE_MAX = 24
-ANNA_SIZE = AN_PILE + PILE_MAX
 
 # Goods a landscape part gives (CD-ANNA-17): index = type code, -1 = none.
 _GOOD_OF = np.full(N_TYPES, -1, dtype=np.int64)
@@ -127,27 +122,42 @@ def _villa_chimneys(t, tile):
     return -1
 
 
+DEFAULT_ORDER = np.array((0, 1, 2, 3), dtype=np.int64)  # CD-ANNA-15 (a), (b), (c), (d)
+
+
 @njit(cache=True)
-def anna_choose(a, t, candidates, n, required, out):
+def anna_choose(a, t, candidates, n, required, out, order=DEFAULT_ORDER):
     """CD-ANNA-15 (a)-(d) with AMB-22's reading: write the best candidates into ``out`` and return
     how many tie; more than one leaves the choice to (e), the anna_tiebreak parameter.
 
-    Key, compared in order: two parts first; the group of the other part; that part's track cube
-    furthest back; the most chimneys on a villa part.
+    Criteria, compared in ``order`` ((4,) int64 criterion 0..3 = a..d, -1 = unused): (a) two parts
+    first; (b) the group of the other part; (c) that part's track cube furthest back; (d) the most
+    chimneys on a villa part.
     """
     best = np.full(4, -(1 << 30), dtype=np.int64)
+    key = np.zeros(4, dtype=np.int64)
     m = 0
     for i in range(n):
         tile = candidates[i]
         other = _other_part(t, tile, required)
-        key = np.array((t[T_TILE_NPARTS + tile], _group_rank(other),
-                        -a[AN_TRACK + other] if other > 0 else 0, _villa_chimneys(t, tile)), dtype=np.int64)
-        order = _compare(key, best)
-        if order > 0:
+        for j in range(4):
+            criterion = order[j]
+            if criterion == 0:
+                key[j] = t[T_TILE_NPARTS + tile]
+            elif criterion == 1:
+                key[j] = _group_rank(other)
+            elif criterion == 2:
+                key[j] = -a[AN_TRACK + other] if other > 0 else 0
+            elif criterion == 3:
+                key[j] = _villa_chimneys(t, tile)
+            else:
+                key[j] = 0
+        verdict = _compare(key, best)
+        if verdict > 0:
             best[:] = key
             out[0] = tile
             m = 1
-        elif order == 0:
+        elif verdict == 0:
             out[m] = tile
             m += 1
     return m
@@ -162,20 +172,25 @@ def _compare(x, y):
 
 
 @njit(cache=True)
-def anna_gain(a, tile, t, villa_by_chimneys=True):
+def anna_gain(a, tile, t, villa_by_chimneys=True, track_len=0):
     """CD-ANNA-16/17: advance the tracks of every part of ``tile`` and grant the bonuses.
 
     Returns (banner steps, craftsman rolls owed, fountain cards owed): the play loop moves her
     banner disc (CD-ANNA-20), rolls the die (CD-ANNA-18) and draws from the fountain deck.
     ``villa_by_chimneys`` False: a villa part advances 1 field (AMB-23 for the craftsman's tile).
+    ``track_len`` > 0: a cube stops on the last field (AMB-29); the bonus is granted all the same.
     """
     steps = rolls = draws = 0
     for p in range(t[T_TILE_NPARTS + tile]):
         ptype = t[T_PART_TYPE + tile * 2 + p]
+        advance = 1
         if ptype == VILLA:
-            a[AN_TRACK + VILLA] += t[T_PART_CHIM + tile * 2 + p] if villa_by_chimneys else 1
+            advance = t[T_PART_CHIM + tile * 2 + p] if villa_by_chimneys else 1
+        a[AN_TRACK + ptype] += advance
+        if track_len > 0:
+            a[AN_TRACK + ptype] = min(a[AN_TRACK + ptype], track_len - 1)
+        if ptype == VILLA:
             continue
-        a[AN_TRACK + ptype] += 1
         if ptype == MERCHANT or ptype == MARKET:
             a[AN_COINS] += 1
         elif ptype == BAKER:
@@ -194,40 +209,63 @@ def anna_gain(a, tile, t, villa_by_chimneys=True):
 
 
 @njit(cache=True)
-def anna_convert(a):
-    """CD-ANNA-19 (AMB-4 "total"): while coins + bread + goods >= 5, return 5 and gain a banner
-    step; returns the steps. Which items go back does not matter: Anna spends nothing else and
-    scores no leftovers (CD-ANNA-22)."""
+def anna_convert(a, at=CONVERT_AT, mode=0, return_all=False):
+    """CD-ANNA-19: while Anna holds ``at`` items, return them and gain a banner step; returns the
+    steps. AMB-4 ``mode``: 0 coins + bread + goods in total, 1 ``at`` of one category (coins,
+    bread, goods of any kinds), 2 ``at`` of one kind; ``return_all``: the converting kind or
+    category goes back whole. Which items of a total go back does not matter: Anna spends nothing
+    else and scores no leftovers (CD-ANNA-22)."""
     steps = 0
-    while _material(a) >= CONVERT_AT:
-        due = CONVERT_AT
-        for i in range(AN_COINS, AN_GOODS + N_GOODS):
-            take = min(due, a[i])
-            a[i] -= take
-            due -= take
-        steps += 1
+    if mode == 0:
+        end = AN_GOODS + N_GOODS
+        while _material(a, AN_COINS, end) >= at:
+            _give_back(a, AN_COINS, end, _material(a, AN_COINS, end) if return_all else at)
+            steps += 1
+        return steps
+    groups = np.array((AN_COINS, AN_BREAD, AN_GOODS, AN_GOODS + N_GOODS), dtype=np.int64)
+    if mode == 2:
+        groups = np.arange(AN_COINS, AN_GOODS + N_GOODS + 1).astype(np.int64)
+    for g in range(groups.shape[0] - 1):
+        while _material(a, groups[g], groups[g + 1]) >= at:
+            held = _material(a, groups[g], groups[g + 1])
+            _give_back(a, groups[g], groups[g + 1], held if return_all else at)
+            steps += 1
     return steps
 
 
 @njit(cache=True)
-def _material(a):
+def _give_back(a, first, stop, due):
+    for i in range(first, stop):
+        take = min(due, a[i])
+        a[i] -= take
+        due -= take
+
+
+@njit(cache=True)
+def _material(a, first=AN_COINS, stop=AN_GOODS + N_GOODS):
     total = 0
-    for i in range(AN_COINS, AN_GOODS + N_GOODS):
+    for i in range(first, stop):
         total += a[i]
     return total
 
 
+REROLL = -2  # craftsman_slot: roll again (AMB-5 "reroll")
+
+
 @njit(cache=True)
-def craftsman_slot(seal_tiles, roll):
-    """CD-ANNA-18 with AMB-5 "cyclic": the seal space of the ``roll``-th tile still lying, counted
-    from the left over the occupied spaces; -1 if none lies. seal_tiles (11,) int32, -1 = empty."""
+def craftsman_slot(seal_tiles, roll, overflow=0):
+    """CD-ANNA-18: the seal space of the ``roll``-th tile still lying, counted from the left over the
+    occupied spaces; -1 if none lies. seal_tiles (11,) int32, -1 = empty. A roll above the tiles
+    left (AMB-5 ``overflow``): 0 counts on cyclically, 1 takes the last, 2 returns REROLL."""
     m = 0
     for s in range(seal_tiles.shape[0]):
         if seal_tiles[s] >= 0:
             m += 1
     if m == 0:
         return -1
-    k = (roll - 1) % m + 1
+    if roll > m and overflow == 2:
+        return REROLL
+    k = min(roll, m) if overflow == 1 else (roll - 1) % m + 1
     for s in range(seal_tiles.shape[0]):
         if seal_tiles[s] >= 0:
             k -= 1
@@ -248,12 +286,13 @@ def anna_count(a, grey, ptype, villa_divisor=5):
 
 
 @njit(cache=True)
-def majority_vp(anna, human, zero_tie_vp=5):
-    """CD-ANNA-23: 10 VP if Anna's count is higher, 5 on a tie (a 0-0 tie: AMB-24's parameter)."""
+def majority_vp(anna, human, zero_tie_vp=5, win_vp=10):
+    """CD-ANNA-23: ``win_vp`` (10) if Anna's count is higher, half of it on a tie; a 0-0 tie pays
+    AMB-24's ``zero_tie_vp``, at most a normal tie's VP."""
     if anna > human:
-        return 10
+        return win_vp
     if anna == human:
-        return zero_tie_vp if anna == 0 else 5
+        return min(zero_tie_vp, win_vp // 2) if anna == 0 else win_vp // 2
     return 0
 
 
@@ -268,6 +307,12 @@ def anna_fountain_vp(a, t, grey, villa_divisor=5):
 
 
 @njit(cache=True)
-def anna_villa_vp(a, t):
-    """CD-ANNA-22 / AMB-26 default: the villa table applied to Anna's chimney total."""
-    return villa_vp(t, a[AN_TRACK + VILLA])
+def anna_villa_vp(a, t, mode=0):
+    """CD-ANNA-22, her villa-track VP by AMB-26 ``mode``: 0 the villa table on her chimney total,
+    1 one VP per chimney, 2 virtual villas of 5 chimneys and one of the rest."""
+    chimneys = a[AN_TRACK + VILLA]
+    if mode == 1:
+        return chimneys
+    if mode == 2:
+        return (chimneys // 5) * villa_vp(t, 5) + (villa_vp(t, chimneys % 5) if chimneys % 5 else 0)
+    return villa_vp(t, chimneys)

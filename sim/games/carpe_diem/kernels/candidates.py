@@ -52,6 +52,8 @@ from sim.games.carpe_diem.decisions import (
     A_SPACE,
     A_TARGET,
     A_TILE,
+    ANNA_PATRICIAN,
+    ANNA_TIE,
     BREAD_THEN_CCW,
     BREAD_THEN_CW,
     BREAD_TO,
@@ -185,6 +187,9 @@ from sim.games.carpe_diem.params import (
     PR_OVERFLOW_ADMIN_ONLY,
 )
 from sim.games.carpe_diem.state import (
+    ANNA_SPACE,
+    ANNA_TIED,
+    ANNA_TIED_N,
     BANNER_LEFT,
     BANNER_POS,
     BREAD,
@@ -304,6 +309,10 @@ def candidates(s, t, p, feats, acts):
         return _fulfil_rows(s, t, p, feats, acts)
     if kind == PAYMENT:
         return _payment_rows(s, t, feats, acts)
+    if kind == ANNA_PATRICIAN:
+        return _patrician_rows(s, t, p, feats, acts, ANNA_PATRICIAN)
+    if kind == ANNA_TIE:
+        return _anna_tie_rows(s, feats, acts)
     return 0
 
 
@@ -691,9 +700,10 @@ def _craftsman_rows(s, t, p, feats, acts):
 
 
 @njit(cache=True)
-def _patrician_rows(s, t, p, feats, acts):
+def _patrician_rows(s, t, p, feats, acts, kind=PATRICIAN):
     """PATRICIAN (D01): any space no patrician stands on (CD-SETUP-11). Once the tiles are face up
-    (AMB-14 alternative) the rows describe the tiles in the two depots the first step can reach."""
+    (AMB-14 alternative) the rows describe the tiles in the two depots the first step can reach.
+    ANNA_PATRICIAN (D12, solo): the same rows for Anna's patrician (CD-ANNA-5)."""
     n = 0
     for space in range(N_SPACES):
         taken = False
@@ -701,7 +711,7 @@ def _patrician_rows(s, t, p, feats, acts):
             taken = taken or s[S_PATRICIAN + q] == space
         if taken:
             continue
-        _clear(feats, acts, n, PATRICIAN)
+        _clear(feats, acts, n, kind)
         acts[n, A_SPACE] = space
         feats[n, F_RIVAL_DISTANCE] = _rival_distance(s, p, space)
         if s[PATRICIANS_REVEALED]:
@@ -720,6 +730,20 @@ def _patrician_rows(s, t, p, feats, acts):
                             feats[n, F_SMALL] += 1
         n += 1
     return n
+
+
+@njit(cache=True)
+def _anna_tie_rows(s, feats, acts):
+    """ANNA_TIE (D13, solo): the tiles Anna's rules leave tied, in depot order (CD-ANNA-15 (e)).
+    The rows carry no features: what Anna takes leaves the game, so a weight policy takes the
+    first."""
+    space = s[ANNA_SPACE]
+    for i in range(s[ANNA_TIED_N]):
+        _clear(feats, acts, i, ANNA_TIE)
+        acts[i, A_SPACE] = space
+        acts[i, A_SLOT] = s[ANNA_TIED + i]
+        acts[i, A_TILE] = s[DEPOT + space * DEPOT_SIZE + s[ANNA_TIED + i]]
+    return s[ANNA_TIED_N]
 
 
 @njit(cache=True)

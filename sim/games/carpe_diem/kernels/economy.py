@@ -25,6 +25,7 @@ from sim.games.carpe_diem.state import (
     FDECK_HEAD,
     GOODS,
     N_PLAYERS,
+    SOLO,
     STAMP,
     VP,
     VP_FLOORED,
@@ -139,8 +140,9 @@ def fountain_put_under(s, card):
 
 @njit_without_refcounts
 def scoring_order(s, out):
-    """Seats in pass-scoring order (CD-SCORING-2): furthest ahead first, same space top first."""
-    n = s[N_PLAYERS]
+    """Seats in pass-scoring order (CD-SCORING-2): furthest ahead first, same space top first.
+    Solo: the human alone (CD-ANNA-21)."""
+    n = 1 if s[SOLO] else s[N_PLAYERS]
     for i in range(n):
         out[i] = i
     for i in range(n):

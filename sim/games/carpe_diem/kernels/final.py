@@ -6,6 +6,7 @@ from numba import njit
 from sim.games.carpe_diem.constants import CRAFTSMAN, N_CELLS, N_COUNTERS, N_GOODS, N_TASKS, VILLA
 from sim.games.carpe_diem.events import EV_FINAL, EV_GAME_END, log_event
 from sim.games.carpe_diem.kernels.district import on_task_line, task_type
+from sim.games.carpe_diem.kernels.solo import anna_final, human_ranks_first, log_anna_final
 from sim.games.carpe_diem.params import PR_ONE_TASK_PER_FEATURE, PR_TIE_UPPER_IS_BACK
 from sim.games.carpe_diem.state import (
     BANNER_POS,
@@ -27,6 +28,7 @@ from sim.games.carpe_diem.state import (
     N_NODES,
     N_PLAYERS,
     RANK,
+    SOLO,
     STORED,
     TASK_DONE,
     UF_COLS,
@@ -104,7 +106,8 @@ def frame_vp(s, t, p, seat):
 def final_scoring(s, t, p, log):
     """CD-END-1..7, then ranks (CD-TIE-1..3); writes the final_* fields and the rank."""
     n = s[N_PLAYERS]
-    for seat in range(n):
+    solo = s[SOLO] == 1
+    for seat in range(1 if solo else n):
         s[FIN_VILLAS + seat] = s[VILLA_VP_SUM + seat]
         s[FIN_LEFTOVER + seat] = leftover_vp(s, seat)
         s[FIN_BANNER + seat] = s[BANNER_POS + seat]
@@ -112,6 +115,16 @@ def final_scoring(s, t, p, log):
         s[FIN_FRAMES + seat] = frame_vp(s, t, p, seat)
         s[FIN_TOTAL + seat] = (s[VP + seat] + s[FIN_VILLAS + seat] + s[FIN_LEFTOVER + seat]
                                + s[FIN_BANNER + seat] + s[FIN_FOUNTAIN + seat] + s[FIN_FRAMES + seat])
+    if solo:
+        anna_final(s, t, p, log)  # CD-ANNA-22..25
+        human_first = human_ranks_first(s, p, ranks_before(s, p, 0, 1))
+        s[RANK] = 1 if human_first else 2
+        s[RANK + 1] = 2 if human_first else 1
+        log_event(log, EV_FINAL, 0, s[FIN_VILLAS], s[FIN_LEFTOVER], s[FIN_BANNER], s[FIN_FOUNTAIN], s[FIN_FRAMES],
+                  s[FIN_TOTAL], s[RANK])
+        log_anna_final(s, log)
+        log_event(log, EV_GAME_END, 0 if human_first else 1)
+        return
     winner = 0
     for seat in range(n):
         ahead = 0

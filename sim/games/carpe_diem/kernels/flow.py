@@ -14,7 +14,6 @@ from sim.games.carpe_diem.constants import (
     BAKER,
     BAKERY,
     CRAFTSMAN,
-    DEPOT_SIZE,
     FOUNTAIN,
     LANDSCAPE_FIRST,
     LANDSCAPE_LAST,
@@ -22,7 +21,6 @@ from sim.games.carpe_diem.constants import (
     MERCHANT,
     N_CELLS,
     N_GOODS,
-    N_PASSES,
     N_SEALS,
     POND,
     ROUNDS,
@@ -37,6 +35,8 @@ from sim.games.carpe_diem.decisions import (
     A_SLOT,
     A_SPACE,
     A_TARGET,
+    ANNA_PATRICIAN,
+    ANNA_TIE,
     BREAD_TO,
     CARD_ORDER,
     DISC,
@@ -55,7 +55,6 @@ from sim.games.carpe_diem.events import (
     EV_COINS,
     EV_COMPLETE,
     EV_CRAFTSMAN,
-    EV_DEPOT_CLEAR,
     EV_DISC,
     EV_FOUNTAIN_DRAW,
     EV_FOUNTAIN_RETURN,
@@ -80,6 +79,7 @@ from sim.games.carpe_diem.kernels.cards import (
     resources,
     row_allowed,
 )
+from sim.games.carpe_diem.kernels.depots import exhaust_depot, take_tile
 from sim.games.carpe_diem.kernels.district import any_legal_placement, build
 from sim.games.carpe_diem.kernels.economy import (
     STEP_ADMINISTRATOR,
@@ -95,7 +95,16 @@ from sim.games.carpe_diem.kernels.economy import (
 )
 from sim.games.carpe_diem.kernels.final import final_scoring
 from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B, deal_pass
+from sim.games.carpe_diem.kernels.solo import (
+    ANNA_SEAT,
+    anna_pass_start,
+    anna_take,
+    anna_turn,
+    is_anna,
+    random_free_space,
+)
 from sim.games.carpe_diem.params import (
+    PR_ANNA_PATRICIAN_RANDOM,
     PR_CANONICAL_PAYMENT,
     PR_CRAFTSMAN_OPTIONAL,
     PR_CRAFTSMAN_STORE,
@@ -111,7 +120,6 @@ from sim.games.carpe_diem.state import (
     BREAD,
     COINS,
     DECISIONS,
-    DEPOT,
     DEPOT_TAKES,
     DISCS,
     FD_DRAWN,
@@ -125,7 +133,6 @@ from sim.games.carpe_diem.state import (
     PASS_START,
     PATRICIANS_REVEALED,
     PHASE,
-    REMOVED,
     RW_FRAME,
     RW_KIND,
     RW_N,
@@ -145,10 +152,9 @@ from sim.games.carpe_diem.state import (
     SEAT,
     SETUP_NEXT,
     SLOT_CARD,
+    SOLO,
     STORED,
-    TAKEN,
     TURN_NO,
-    TURNS,
 )
 from sim.games.carpe_diem.state import (
     DISC as S_DISC,
@@ -195,6 +201,11 @@ def apply_action(s, t, p, act, log):
     elif kind == PAYMENT:
         s[SC_PAY_COINS + s[SC_PAY_KIND]] = act[A_COUNT]
         _score_cards(s, t, p, s[SC_PAY_KIND] + 1, log)
+    elif kind == ANNA_PATRICIAN:
+        _place_anna(s, t, p, act[A_SPACE], log)
+    elif kind == ANNA_TIE:
+        anna_take(s, t, p, act[A_SLOT], log)  # D13: the human picked among Anna's tied candidates
+        _end_turn(s, t, p, log)
 
 
 @njit(cache=True)
@@ -327,6 +338,10 @@ def _start_pass(s, t, p, pass_no, log):
     log_event(log, EV_PASS_START, -1, pass_no, s[PASS_START])
     s[SEAT] = s[PASS_START]
     s[PHASE] = TURN
+    if s[SOLO]:
+        anna_pass_start(s, t, p, log)
+        if is_anna(s, s[SEAT]) and anna_turn(s, t, p, log):  # CD-ANNA-7: Anna starts passes 2 and 4
+            _end_turn(s, t, p, log)
 
 
 @njit(cache=True)
@@ -335,16 +350,27 @@ def _apply_patrician(s, t, p, space, log):
     s[S_PATRICIAN + seat] = space
     log_event(log, EV_PATRICIAN, seat, space)
     s[SETUP_NEXT] += 1
-    if s[SETUP_NEXT] < s[N_PLAYERS]:
+    if s[SOLO]:  # CD-ANNA-5: the human places Anna's patrician too (AMB-20)
+        if p[PR_ANNA_PATRICIAN_RANDOM]:
+            _place_anna(s, t, p, random_free_space(s), log)
+        else:
+            s[PHASE] = ANNA_PATRICIAN
+    elif s[SETUP_NEXT] < s[N_PLAYERS]:
         s[SEAT] = s[SETUP_NEXT]  # CD-SETUP-11: in seat order from seat 0
     else:
         _start_pass(s, t, p, 1, log)
 
 
 @njit(cache=True)
+def _place_anna(s, t, p, space, log):
+    s[S_PATRICIAN + ANNA_SEAT] = space
+    log_event(log, EV_PATRICIAN, ANNA_SEAT, space)
+    _start_pass(s, t, p, 1, log)
+
+
+@njit(cache=True)
 def _apply_turn(s, t, p, act, log):
     seat = s[SEAT]
-    n = s[N_PLAYERS]
     move = act[A_MOVE]
     dest = act[A_SPACE]
     origin = s[S_PATRICIAN + seat]
@@ -353,21 +379,9 @@ def _apply_turn(s, t, p, act, log):
     s[S_PATRICIAN + seat] = dest
     log_event(log, EV_MOVE, seat, origin, dest, move, act[A_TARGET])
     slot = act[A_SLOT]
-    tile = s[DEPOT + dest * DEPOT_SIZE + slot]
-    s[DEPOT + dest * DEPOT_SIZE + slot] = -1
-    s[TAKEN + seat] += 1
-    s[TURNS + seat * N_PASSES + s[PASS_NO] - 1] += 1
-    s[DEPOT_TAKES + dest] += 1
+    tile = take_tile(s, seat, dest, slot)
     log_event(log, EV_TAKE, seat, dest, slot, tile)
-    takes = s[DEPOT_TAKES + dest]
-    if (n == 2 and takes == 2) or (n == 3 and takes == 3):  # CD-TURN-9
-        removed = 0
-        for j in range(DEPOT_SIZE):
-            if s[DEPOT + dest * DEPOT_SIZE + j] >= 0:
-                s[DEPOT + dest * DEPOT_SIZE + j] = -1
-                removed += 1
-        s[REMOVED] += removed
-        log_event(log, EV_DEPOT_CLEAR, -1, dest, removed)
+    exhaust_depot(s, dest, log)
     cell = act[A_CELL]
     if cell < 0:
         s[STORED + seat] += 1  # CD-TURN-11
@@ -381,13 +395,23 @@ def _apply_turn(s, t, p, act, log):
 def _continue_turn(s, t, p, log):
     if _resolve_rewards(s, t, p, log):
         return
-    s[TURN_NO] += 1
+    _end_turn(s, t, p, log)
+
+
+@njit(cache=True)
+def _end_turn(s, t, p, log):
+    """Pass on to the next seat (CD-TURN-1), or to the pass scoring; in a solo game Anna's turns
+    are played here, until the human decides again."""
     n = s[N_PLAYERS]
-    if s[TURN_NO] >= ROUNDS * n:
-        _start_scoring(s, t, p, log)
-    else:
-        s[SEAT] = (s[PASS_START] + s[TURN_NO]) % n  # CD-TURN-1
+    while True:
+        s[TURN_NO] += 1
+        if s[TURN_NO] >= ROUNDS * n:
+            _start_scoring(s, t, p, log)
+            return
+        s[SEAT] = (s[PASS_START] + s[TURN_NO]) % n
         s[PHASE] = TURN
+        if not is_anna(s, s[SEAT]) or not anna_turn(s, t, p, log):
+            return
 
 
 @njit(cache=True)
@@ -615,7 +639,7 @@ def _score_cards(s, t, p, pay_from, log):
         _set_fulfil(s, b, k2)
         pay_from = 0
     s[SC_INDEX] += 1
-    if s[SC_INDEX] < s[N_PLAYERS]:
+    if s[SC_INDEX] < (1 if s[SOLO] else s[N_PLAYERS]):  # CD-ANNA-21: only the human scores
         _begin_scorer(s)
     elif s[PASS_NO] < 4:
         _start_pass(s, t, p, s[PASS_NO] + 1, log)

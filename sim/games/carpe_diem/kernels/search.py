@@ -20,6 +20,10 @@ from sim.games.carpe_diem.constants import DEPOT_SIZE, N_DARK, N_FOUNTAIN_CARDS,
 from sim.games.carpe_diem.kernels.flow import apply_action
 from sim.games.carpe_diem.kernels.play import play_to_end
 from sim.games.carpe_diem.state import (
+    ANNA_DECK,
+    ANNA_RAND,
+    ANNA_RAND_N,
+    ANNA_RAND_NEXT,
     DARK_STOCK,
     DEPOT,
     FDECK,
@@ -32,9 +36,11 @@ from sim.games.carpe_diem.state import (
     N_PLAYERS,
     PASS_NO,
     PATRICIANS_REVEALED,
+    RAND_RANGE,
     RANK,
+    SOLO,
 )
-from sim.rng import next_u64, shuffle
+from sim.rng import below, next_u64, shuffle
 
 __all__ = ["determinise", "rollout_values", "seat_outcome"]
 
@@ -96,6 +102,11 @@ def determinise(s, seat, rng):
     for i in range(s[FDECK_COUNT]):
         s[FDECK + (head + i) % N_FOUNTAIN_CARDS] = cards[m]
         m += 1
+
+    if s[SOLO]:  # Anna's automa cards still face down, and her dice to come (CD-INFO-4)
+        _reshuffle(s, ANNA_DECK + s[PASS_NO], ANNA_DECK + 8, rng)
+        for i in range(s[ANNA_RAND_NEXT], ANNA_RAND_N):
+            s[ANNA_RAND + i] = below(rng, 0, RAND_RANGE)
 
 
 @njit(cache=True)

@@ -4,12 +4,20 @@ Draw order from the chance stream (fixed, so a seed always gives the same deal):
 boards, frame pieces (4 per seat, in side order N, E, S, W), scoring cards per deck A..D, the
 layout of the drawn cards, the fountain deck, the light stock, the dark stock.
 Seat 0 is the start player of pass 1 (CD-SETUP-1); the runner decides who sits where.
+
+Solo (CD-ANNA-3..11): seat 1 is Anna, with no district, frame or discs. The draws above stay
+as they are; Anna's draws follow them: the automa deck, her random numbers (dice, random ties),
+and, under AMB-20's alternative, her patrician's space.
 """
 
 import numpy as np
 from numba import njit
 
 from sim.games.carpe_diem.constants import (
+    AN_BREAD,
+    AN_COINS,
+    AN_PILE,
+    AN_PILE_N,
     DEPOT_SIZE,
     MAX_P,
     N_BOARDS,
@@ -25,8 +33,20 @@ from sim.games.carpe_diem.constants import (
     N_SPACES,
 )
 from sim.games.carpe_diem.decisions import PATRICIAN as PATRICIAN_DECISION
-from sim.games.carpe_diem.params import PR_N_PLAYERS, PR_PATRICIANS_AFTER_REVEAL, PR_START_VP
+from sim.games.carpe_diem.params import (
+    PR_ANNA_BOTTOM,
+    PR_N_PLAYERS,
+    PR_PATRICIANS_AFTER_REVEAL,
+    PR_SOLO,
+    PR_SOLO_CARDS,
+    PR_START_VP,
+)
 from sim.games.carpe_diem.state import (
+    ANNA,
+    ANNA_DECK,
+    ANNA_RAND,
+    ANNA_RAND_N,
+    ANNA_RAND_NEXT,
     BANNER_LEFT,
     BANNER_STAMP,
     BOARD,
@@ -46,10 +66,12 @@ from sim.games.carpe_diem.state import (
     PATRICIAN,
     PATRICIANS_REVEALED,
     PHASE,
+    RAND_RANGE,
     SEAL,
     SEAT,
     SETUP_NEXT,
     SLOT_CARD,
+    SOLO,
     STAMP,
     STATE_SIZE,
     UF_PARENT,
@@ -63,7 +85,10 @@ from sim.games.carpe_diem.tables import (
     T_DECK_SIZE,
     T_LIGHT,
 )
-from sim.rng import shuffle
+from sim.rng import below, shuffle
+
+ANNA_SEAT = 1
+AUTOMA_CARDS = 8
 
 # Rule tables as arrays indexed by player count (constants.py has them as dicts for Python).
 CARDS_PER_DECK = np.array([[0] * 4, [0] * 4, [2, 2, 2, 2], [2, 3, 2, 3], [3, 3, 2, 4]], dtype=np.int64)
@@ -82,6 +107,8 @@ def new_game(t, p, chance_seed, empty_slots):
     rng[0] = chance_seed
     n = p[PR_N_PLAYERS]
     s[N_PLAYERS] = n
+    solo = p[PR_SOLO] == 1
+    s[SOLO] = p[PR_SOLO]
 
     boards = np.arange(N_BOARDS)
     shuffle(boards, rng, 0)
@@ -95,15 +122,19 @@ def new_game(t, p, chance_seed, empty_slots):
             s[UF_PARENT + seat * N_NODES + node] = -1
         if seat >= n:
             continue
+        s[VP + seat] = p[PR_START_VP + seat]  # CD-SETUP-14 (parameter start_vp; rulebook by default)
+        s[VP_START + seat] = p[PR_START_VP + seat]
+        s[BANNER_STAMP + seat] = seat + 1  # CD-SETUP-13: seat 0 at the bottom of the stack
+        if solo and seat == ANNA_SEAT:
+            s[BOARD + seat] = -1  # CD-ANNA-3: no district, frame or discs
+            s[BANNER_STAMP + seat] = 0 if p[PR_ANNA_BOTTOM] else 2  # AMB-21
+            continue
         s[BOARD + seat] = boards[seat]  # CD-SETUP-3
         for side in range(4):
             s[FRAME_PIECE + seat * 4 + side] = frames[seat * 4 + side]  # CD-SETUP-2
         for cell in range(N_CELLS):
             s[BANNER_LEFT + seat * N_CELLS + cell] = t[T_BOARD_BANNER + boards[seat] * N_CELLS + cell]
-        s[VP + seat] = p[PR_START_VP + seat]  # CD-SETUP-14 (parameter start_vp; rulebook by default)
-        s[VP_START + seat] = p[PR_START_VP + seat]
         s[DISCS + seat] = N_DISCS
-        s[BANNER_STAMP + seat] = seat + 1  # CD-SETUP-13: seat 0 at the bottom of the stack
     s[STAMP] = n
 
     # CD-SETUP-6/7: draw per deck, shuffle the drawn cards together, lay them on the live slots.
@@ -113,7 +144,8 @@ def new_game(t, p, chance_seed, empty_slots):
         size = t[T_DECK_SIZE + deck]
         pile = np.arange(size) + t[T_DECK_FIRST + deck]
         shuffle(pile, rng, 0)
-        for i in range(CARDS_PER_DECK[n, deck]):
+        drawn_here = p[PR_SOLO_CARDS + deck] if solo else CARDS_PER_DECK[n, deck]  # CD-ANNA-4
+        for i in range(drawn_here):
             drawn[n_drawn] = pile[i]
             n_drawn += 1
     layout = drawn[:n_drawn].copy()
@@ -155,6 +187,8 @@ def new_game(t, p, chance_seed, empty_slots):
     for i in range(N_SEALS):
         s[SEAL + i] = dark[i]
     deal_pass(s, 1)  # CD-SETUP-12: revealed after the patricians are placed (AMB-14)
+    if solo:
+        _anna_setup(s, rng)
     s[SETUP_NEXT] = 0
     s[PATRICIANS_REVEALED] = p[PR_PATRICIANS_AFTER_REVEAL]  # AMB-14
     s[PHASE] = PATRICIAN_DECISION  # D01, seat 0 first
@@ -173,3 +207,23 @@ def deal_pass(s, pass_no):
             else:
                 tile = s[DARK_STOCK + N_SEALS + k]
             s[DEPOT + k] = tile
+
+
+@njit(cache=True)
+def _anna_setup(s, rng):
+    """CD-ANNA-11/12: Anna's coin, bread and first fountain card; the automa deck; her draws."""
+    a = ANNA
+    s[a + AN_COINS] = 1
+    s[a + AN_BREAD] = 1
+    if s[FDECK_COUNT] > 0:
+        s[a + AN_PILE] = s[FDECK + s[FDECK_HEAD]]
+        s[a + AN_PILE_N] = 1
+        s[FDECK_HEAD] = (s[FDECK_HEAD] + 1) % N_FOUNTAIN_CARDS
+        s[FDECK_COUNT] -= 1
+    deck = np.arange(AUTOMA_CARDS)
+    shuffle(deck, rng, 0)
+    for i in range(AUTOMA_CARDS):
+        s[ANNA_DECK + i] = deck[i]
+    for i in range(ANNA_RAND_N):
+        s[ANNA_RAND + i] = below(rng, 0, RAND_RANGE)
+    s[ANNA_RAND_NEXT] = 0
