@@ -10,6 +10,8 @@
    needs to play and store 10 games (imports and the cached compiled code).
 4. Strategies, one core: the best heuristic in the compiled loop, and the search player at its
    default budget (per-game tier) in 2-player games against the best heuristic.
+5. Solo against the automa Anna, one core: the human by greedy weights, random choice and the
+   best heuristic, Anna's turns inside the compiled loop.
 
 Each rate is the median of several timed runs after an untimed warm-up (Numba cache load,
 worker start). Figures depend on the machine; compare on one machine.
@@ -32,7 +34,7 @@ from strategies import make_strategy
 
 
 def engine_rate(n_players: int, strategy_id: str, n_games: int, repeats: int) -> list[float]:
-    """Games/s of the compiled loop alone, one core."""
+    """Games/s of the compiled loop alone, one core (``n_players`` 1: solo against Anna)."""
     game = make_game("carpe_diem", n_players=n_players)
     strategy = make_strategy(strategy_id, game)
     rates = []
@@ -130,6 +132,12 @@ def main() -> None:
     label = f"search vs {BEST_HEURISTIC} (per game)"
     print(f"   {2:>7}  {label:<34} {statistics.median(rates):>9,.2f}   {_runs(rates, 2)}"
           f"   ({per_second:,.0f} search decisions/s)", flush=True)
+
+    print("\n5. Solo against Anna, compiled loop, one core (her turns included)")
+    print(f"   {'human':<34} {'games/s':>9}   runs")
+    for strategy_id in ("greedy", "random", BEST_HEURISTIC):
+        rates = engine_rate(1, strategy_id, args.games, args.repeats)
+        print(f"   {strategy_id:<34} {statistics.median(rates):>9,.0f}   {_runs(rates)}", flush=True)
 
 
 def search_rate(n_games: int, repeats: int) -> tuple[list[float], float]:

@@ -1,4 +1,4 @@
-"""The golden playthroughs: one seeded, traced game per player count."""
+"""The golden playthroughs: one seeded, traced game per player count (1 = solo against Anna)."""
 
 from pathlib import Path
 

@@ -7,7 +7,7 @@ import pytest
 from tests.golden.playthroughs import path_for, render
 
 
-@pytest.mark.parametrize("n_players", [2, 3, 4])
+@pytest.mark.parametrize("n_players", [1, 2, 3, 4])  # 1: solo against Anna
 def test_golden_playthrough_is_unchanged(n_players):
     expected = path_for(n_players).read_text(encoding="utf-8")
     actual = render(n_players)
