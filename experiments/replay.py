@@ -35,7 +35,7 @@ def replay(run_dir: str | Path, game_index: int) -> PlayedGame:
     if path.exists():
         stored = (pl.read_parquet(path, columns=["game_index", "seat", "final_vp"])
                   .filter(pl.col("game_index") == game_index).sort("seat")["final_vp"].to_list())
-        replayed = [int(v) for v in played.result.final_vp]
+        replayed = [int(v) for v in played.result.final_vp[: block.n_players]]  # solo: the human's row
         if stored != replayed:
             raise ReplayMismatch(f"game {game_index} replays to final VP {replayed}, the run stored {stored} "
                                  f"(was the run made with another engine or data version?)")

@@ -164,3 +164,20 @@ def test_bad_jobs_and_a_dead_scheduler_write_nothing(tmp_path, capsys):
                        "--quiet")
     assert code == 2 and "cannot reach the Dask scheduler" in err and err.count("\n") == 1
     assert not (tmp_path / "runs").exists()
+
+
+def test_solo_runs_store_the_humans_row_with_annas_score_and_replay(tmp_path, capsys):
+    """CD-ANNA-22: a solo run keeps one row per game, Anna's VP by source sums to anna_vp, and a
+    stored game replays to the same result."""
+    code, _, _ = cli(capsys, "simulate", "carpe_diem", "--players", "1", "--games", "12", "--out", tmp_path)
+    assert code == 0
+    (run_dir,) = [p for p in tmp_path.iterdir() if p.is_dir()]
+    df = bgsim.load(run_dir).collect()
+    assert df.height == 12 and set(df["seat"].to_list()) == {0} and set(df["n_players"].to_list()) == {1}
+    sources = ["anna_vp_start", "anna_vp_banner", "anna_vp_villa", "anna_vp_majority", "anna_vp_fountain"]
+    assert (df.select(pl.sum_horizontal(sources)).to_series() == df["anna_vp"]).all()
+    assert (df["margin"] == df["final_vp"] - df["anna_vp"]).all()
+    decided = df.filter(pl.col("margin") != 0)  # a VP tie goes to the banner discs (AMB-27)
+    assert (decided["won"] == (decided["margin"] > 0)).all()
+    code, out, _ = cli(capsys, "replay", run_dir, 7)
+    assert code == 0 and "== Anna's tracker ==" in out
