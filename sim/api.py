@@ -76,7 +76,10 @@ class CandidateTable:
 
 @dataclass
 class GameResult:
-    """Per-seat outcome of a finished game; ``categories`` maps a category name to (P,) ints."""
+    """Per-seat outcome of a finished game; ``categories`` maps a category name to (P,) ints.
+
+    P counts every seat that scores: the players', then an automa's (a solo game against an
+    automa has P = 2 with ``n_players`` = 1)."""
 
     final_vp: np.ndarray  # (P,) int; final victory points
     rank: np.ndarray  # (P,) int; 1 = winner, after the game's tie-break

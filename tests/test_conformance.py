@@ -9,7 +9,12 @@ from sim.play import play_game
 from sim.seeding import GameSeeds
 from strategies import make_strategy
 
-CASES = [(name, n) for name in available_games() for n in (2, 3, 4)]
+CASES = [(name, n) for name in available_games() for n in (2, 3, 4)] + [("carpe_diem", 1)]  # 1: solo, Anna
+
+
+def _scoring_seats(game) -> int:
+    """Seats in the result: the players', plus the automa's in a solo game."""
+    return game.n_players + (1 if getattr(game, "solo", False) else 0)
 
 
 @pytest.mark.parametrize(("name", "n_players"), CASES)
@@ -34,7 +39,7 @@ def test_game_follows_the_common_interface(name, n_players):
         game.apply(state, table.actions[int(below(rng, 0, len(table)))].copy(), validate=True)
         decisions += 1
     result = game.result(state)
-    assert sorted(result.rank.tolist()) == list(range(1, n_players + 1))
+    assert sorted(result.rank.tolist()) == list(range(1, _scoring_seats(game) + 1))
     assert (sum(result.categories.values()) == result.final_vp).all()
     assert decisions > 0
 
