@@ -42,7 +42,7 @@ from sim.registry import make_game
 from sim.seeding import block_key, deal_seeds
 from strategies import make_strategy
 
-__all__ = ["RunReport", "build_block", "locate_game", "open_spec", "play_chunk", "run"]
+__all__ = ["RunReport", "build_block", "check_jobs", "locate_game", "open_spec", "play_chunk", "play_study_run", "run"]
 
 ProgressCallback = Callable[[int, int], None]  # (games done, games in the run)
 SEED_SCHEME = ("deal i of player count n: SplitMix64 outputs 2i+1 (chance) and 2i+2 (strategy) from "
@@ -167,6 +167,12 @@ def open_spec(path: str | Path) -> RunSpec:
     return load_spec(path)
 
 
+def check_jobs(jobs: int) -> None:
+    """``--jobs``: a positive number of local workers, or -1 for one per core."""
+    if jobs == 0 or jobs < -1:
+        raise BgsimError(f"--jobs must be a positive number of workers or -1 (one per core), not {jobs}")
+
+
 def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False, scheduler: str | None = None,
         on_progress: ProgressCallback | None = None, run_dir: Path | None = None) -> RunReport:
     """Play every missing chunk of ``spec`` into ``out/<run id>/`` (or ``run_dir``).
@@ -175,8 +181,7 @@ def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = F
     scheduler instead. Everything that can be wrong with the input fails before any file is written.
     """
     started = time.perf_counter()
-    if jobs == 0 or jobs < -1:
-        raise BgsimError(f"--jobs must be a positive number of workers or -1 (one per core), not {jobs}")
+    check_jobs(jobs)
     blocks = spec.blocks()
     built = [build_block(spec, block) for block in blocks]  # bad ids and data fail here
     tiers = {block.n_players: choose_tier(g, s, spec.tier) for block, (g, s, _) in zip(blocks, built, strict=True)}
@@ -223,6 +228,22 @@ def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = F
     meta["status"] = "complete"
     write_json(run_dir / "meta.json", meta)
     return RunReport(run_dir, spec.total_games, played, len(done), seconds, tiers)
+
+
+def play_study_run(spec: RunSpec, run_dir: Path, jobs: int, resume: bool, on_progress: ProgressCallback | None,
+                   offset: int = 0, total: int = 0) -> int:
+    """One run of a study into ``run_dir``, skipped when it is already complete; returns the games
+    played now. Progress is reported as ``offset`` + the run's games done, out of ``total``."""
+    def progress(done: int, _total: int) -> None:
+        if on_progress:
+            on_progress(offset + done, total)
+
+    meta = Path(run_dir) / "meta.json"
+    if meta.exists() and read_meta(run_dir).get("status") == "complete":
+        progress(spec.games * len(spec.players), total)
+        return 0
+    report = run(spec, jobs=jobs, resume=resume or Path(run_dir).exists(), on_progress=progress, run_dir=run_dir)
+    return report.games_played
 
 
 def _chunk_info(result: ChunkResult) -> dict:

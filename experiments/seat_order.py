@@ -27,11 +27,10 @@ from pathlib import Path
 import pandas as pd
 import polars as pl
 
-from experiments.runner import run
+from experiments.runner import check_jobs, play_study_run
 from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require, spec_header
 from experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
 from reports.compensation import game_scores, solve_with_bootstrap
-from sim.errors import BgsimError
 from sim.registry import make_game
 from strategies import make_strategy
 
@@ -249,8 +248,7 @@ def run_seat_order(spec: SeatOrderSpec, out: str | Path = "runs", jobs: int = 1,
                    directory: Path | None = None) -> SeatOrderReport:
     """Play every cell, solve the compensation and play the confirmation runs, into ``out/<id>/``."""
     started = time.perf_counter()
-    if jobs == 0 or jobs < -1:
-        raise BgsimError(f"--jobs must be a positive number of workers or -1 (one per core), not {jobs}")
+    check_jobs(jobs)
     check_strategies(spec)
     directory = Path(directory) if directory else Path(out) / spec.study_id
     meta = _prepare_dir(spec, directory, resume)
@@ -289,17 +287,7 @@ def run_seat_order(spec: SeatOrderSpec, out: str | Path = "runs", jobs: int = 1,
 
 
 def _play(cell: Cell, directory: Path, jobs: int, resume: bool, on_progress, offset: int, total: int) -> int:
-    def progress(done: int, _total: int) -> None:
-        if on_progress:
-            on_progress(offset + done, total)
-
-    run_dir = directory / cell.directory
-    already = (run_dir / "meta.json").exists() and read_meta(run_dir).get("status") == "complete"
-    if already:
-        progress(cell.spec.games, total)
-        return 0
-    report = run(cell.spec, jobs=jobs, resume=resume or run_dir.exists(), on_progress=progress, run_dir=run_dir)
-    return report.games_played
+    return play_study_run(cell.spec, directory / cell.directory, jobs, resume, on_progress, offset, total)
 
 
 def solve_all(spec: SeatOrderSpec, directory: Path) -> list[dict]:

@@ -38,12 +38,11 @@ from pathlib import Path
 import pandas as pd
 import polars as pl
 
-from experiments.runner import RunReport, run
+from experiments.runner import RunReport, check_jobs, run
 from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require, spec_header
 from experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
 from reports import ratings as stats
 from reports.tournament_report import TournamentSummary
-from sim.errors import BgsimError
 from sim.registry import make_game
 from strategies import make_strategy
 
@@ -259,8 +258,7 @@ def run_tournament(spec: TournamentSpec, out: str | Path = "runs", jobs: int = 1
     pairing are kept and only the missing games are played.
     """
     started = time.perf_counter()
-    if jobs == 0 or jobs < -1:
-        raise BgsimError(f"--jobs must be a positive number of workers or -1 (one per core), not {jobs}")
+    check_jobs(jobs)
     canonical = check_strategies(spec)
     pairings = spec.pairing_list()
     directory = Path(out) / spec.tournament_id
