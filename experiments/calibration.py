@@ -16,7 +16,7 @@ import pandas as pd
 
 from reports.intervals import wilson
 
-__all__ = ["Level", "solve_level"]
+__all__ = ["Level", "slope_near", "solve_level"]
 
 Evaluate = Callable[[int], tuple[int, int]]
 
@@ -68,6 +68,18 @@ def solve_level(evaluate: Evaluate, knobs: Sequence[int], target: float, confide
                 if 0 <= i < len(values):
                     rate(i)
     return _level(seen, target, reachable, confidence)
+
+
+def slope_near(level: Level) -> float:
+    """How much the win rate moves per unit of the knob around the solution: the measured rates at
+    the nearest values tried on either side of it, their difference over their distance (NaN if a
+    side was never tried). Half of it is about the most an integer knob can miss a target by."""
+    m = level.measured
+    below, above = m[m["knob"] < level.knob], m[m["knob"] > level.knob]
+    if below.empty or above.empty:
+        return float("nan")
+    lo, hi = below.iloc[-1], above.iloc[0]
+    return float(abs(hi["rate"] - lo["rate"]) / (hi["knob"] - lo["knob"]))
 
 
 def _contains(result: tuple[int, int], target: float, confidence: float) -> bool:

@@ -426,7 +426,7 @@ def _split_top_level(text: str) -> list[str]:
     return parts
 
 
-from experiments import cli_studies  # noqa: E402, F401  (registers seat-order, robustness, report, plan)
+from experiments import cli_difficulty, cli_studies  # noqa: E402, F401  (registers the study commands)
 
 if __name__ == "__main__":
     main()

@@ -18,6 +18,10 @@ def write_report(directory: str | Path, out: str | Path | None = None) -> tuple[
         from reports.robustness_report import build_robustness_report
 
         report, seats = build_robustness_report(directory)
+    elif (directory / "difficulty.json").exists():
+        from reports.anna_report import build_difficulty_report
+
+        report, seats = build_difficulty_report(directory), None
     elif (directory / "seat_order.json").exists():
         from reports.seat_report import build_seat_order_report
 
@@ -31,6 +35,6 @@ def write_report(directory: str | Path, out: str | Path | None = None) -> tuple[
     elif not directory.is_dir():
         raise RunStoreError(f"{directory} does not exist")
     else:
-        raise RunStoreError(f"{directory} is not a run, seat-order or robustness directory (no meta.json, "
-                            f"seat_order.json or robustness.json)")
+        raise RunStoreError(f"{directory} is not a run, seat-order, robustness or difficulty directory (no "
+                            f"meta.json, seat_order.json, robustness.json or difficulty.json)")
     return report.write(target), seats

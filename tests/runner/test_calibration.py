@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from experiments.calibration import solve_level
+from experiments.calibration import slope_near, solve_level
 
 
 def logistic(knob: int, middle: float, scale: float, falling: bool = True) -> float:
@@ -61,3 +61,10 @@ def test_bad_targets_and_ranges_are_errors():
         solve_level(exact(12), range(0, 5), 1.5)
     with pytest.raises(ValueError, match="at least two"):
         solve_level(exact(12), [3], 0.5)
+
+
+def test_the_slope_near_the_solution_is_the_response_per_unit_of_the_knob():
+    # rate(k) = 1 / (1 + exp((k - 12) / 3)) has slope -1/12 at 12: about 8.3 pp per unit
+    level = solve_level(exact(12, games=1_000_000), range(0, 41), 0.5)
+    assert abs(slope_near(level) - 1 / 12) < 0.005
+    assert math.isnan(slope_near(solve_level(exact(12, scale=1.0), range(0, 5), 0.5)))  # one side only

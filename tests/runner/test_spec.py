@@ -9,8 +9,8 @@ from experiments.runner import build_block
 from experiments.spec import RunSpec, SpecError, load_spec
 
 CONFIGS = sorted(path for path in (Path(__file__).resolve().parents[2] / "experiments" / "configs").glob("*.toml")
-                 if not {"tournament", "populations", "base"} & set(tomllib.loads(path.read_text())))
-# tournaments: test_tournament.py; seat-order and robustness studies: tests/reports/
+                 if not {"tournament", "populations", "base", "ladder"} & set(tomllib.loads(path.read_text())))
+# tournaments: test_tournament.py; seat-order, robustness and difficulty studies: tests/reports/
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)

@@ -1,0 +1,110 @@
+"""``bgsim difficulty`` and ``bgsim calibrate``: how hard the solo automa Anna is, and the knob
+setting that gives a chosen win rate. Registered on the main command line (experiments/cli.py)."""
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from experiments.cli import JobsOpt, OutOpt, QuietOpt, SeedOpt, _games_progress, app, err, out
+from experiments.cli_studies import NoReportOpt, ResumeOpt, _write_report
+from sim.errors import BgsimError
+
+
+@app.command()
+def difficulty(
+    spec_path: Annotated[str, typer.Argument(metavar="SPEC", help="Difficulty spec TOML file.")],
+    jobs: JobsOpt = 1,
+    out_dir: OutOpt = "runs",
+    resume: ResumeOpt = False,
+    quiet: QuietOpt = False,
+    no_report: NoReportOpt = False,
+) -> None:
+    """Solo against Anna: each rung of a strategy ladder at the base setting, a sweep of the
+    difficulty knobs, and the knob value of every difficulty level, confirmed on fresh deals;
+    then the report (DIR/report/index.html)."""
+    from experiments.difficulty import load_difficulty
+
+    _run_and_print(load_difficulty(spec_path), out_dir, jobs, resume, quiet, no_report)
+
+
+@app.command()
+def calibrate(
+    strategy: Annotated[str, typer.Argument(help="Strategy id of the human, e.g. planner.")],
+    target: Annotated[float, typer.Option("--target", help="Target win rate of the human, in percent.")] = 50.0,
+    knob: Annotated[str, typer.Option("--knob", help="anna_start_vp, anna_majority_vp, anna_convert_at or "
+                                                     "anna_extra_steps.")] = "anna_start_vp",
+    low: Annotated[int | None, typer.Option("--low", help="Lowest knob value to try (default by knob).")] = None,
+    high: Annotated[int | None, typer.Option("--high", help="Highest knob value to try (default by knob).")] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per knob value tried.", min=1)] = 10000,
+    verify_games: Annotated[int, typer.Option("--verify-games", help="Games on fresh deals at the solution "
+                                              "(0 = no check).", min=0)] = 10000,
+    game_id: Annotated[str, typer.Option("--game", help="Game id with rule parameters.")] = "carpe_diem",
+    seed: SeedOpt = 1,
+    jobs: JobsOpt = 1,
+    out_dir: OutOpt = "runs",
+    resume: ResumeOpt = False,
+    quiet: QuietOpt = False,
+) -> None:
+    """The value of one difficulty knob at which STRATEGY wins TARGET % of its solo games against
+    Anna, with the interval of values that fit, checked on fresh deals."""
+    from experiments.difficulty import KNOBS, DifficultySpec
+    from experiments.spec import SpecError
+    from sim.registry import parse_id
+
+    if not 0 < target < 100:
+        raise BgsimError(f"--target is a win rate in percent between 0 and 100, not {target:g}")
+    if knob not in KNOBS:
+        raise BgsimError(f"--knob must be one of {', '.join(KNOBS)}, not {knob!r}")
+    name, params = parse_id(game_id)
+    params.pop("n_players", None)
+    default_low, default_high = _KNOB_RANGES[knob]
+    try:
+        spec = DifficultySpec(name="calibrate", game=name, ladder={strategy: strategy}, games=games, seed=seed,
+                              chunk_size=min(1000, games), knob=knob,
+                              low=default_low if low is None else low, high=default_high if high is None else high,
+                              calibration_games=games, verify_games=verify_games,
+                              levels={f"{target:g} %": target / 100}, params=params)
+    except SpecError as exc:
+        raise BgsimError(str(exc).replace("calibration.low and high", "--low and --high")) from None
+    _run_and_print(spec, out_dir, jobs, resume, quiet, no_report=True)
+
+
+# The range a knob is searched over when --low/--high are not given: wide enough for every rung
+# of the ladder, within each parameter's legal values.
+_KNOB_RANGES = {"anna_start_vp": (-250, 150), "anna_majority_vp": (0, 60), "anna_convert_at": (1, 20),
+                "anna_extra_steps": (0, 20)}
+
+
+def _run_and_print(spec, out_dir: str, jobs: int, resume: bool, quiet: bool, no_report: bool) -> None:
+    from experiments.difficulty import run_difficulty
+
+    with _games_progress(spec.study_id, spec.total_games, quiet, "study") as update:
+        result = run_difficulty(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
+                                on_stage=None if quiet else lambda text: err.print(text, highlight=False))
+    _print_levels(result.directory)
+    out.print(f"{result.directory}: {result.games_played:,} games played now in {result.seconds:.0f} s",
+              highlight=False)
+    if not no_report:
+        _write_report(result.directory, None)
+
+
+def _print_levels(directory) -> None:
+    from experiments.difficulty import at_the_table, read_study
+    from reports.difficulty import levels_table
+
+    meta = read_study(directory)
+    levels = levels_table(meta["levels"])
+    table = Table(title=f"Difficulty levels: {meta['knob']} (win rates in %, 95 % intervals)")
+    for col in ("rung", "level", "target", "value [interval]", "at the table", "win rate", "fresh deals"):
+        table.add_column(col)
+    for r in levels.itertuples():
+        span = f"[{r.value_low:+d}, {r.value_high:+d}]" + ("" if r.reachable else " out of range")
+        fresh = "-"
+        if "verify_rate" in levels:
+            fresh = (f"{100 * r.verify_rate:.1f} [{100 * r.verify_rate_low:.1f}, {100 * r.verify_rate_high:.1f}]"
+                     + ("" if r.holds else " misses"))
+        table.add_row(r.rung, r.level, f"{100 * r.target:.0f}", f"{r.value:+d} {span}",
+                      at_the_table(meta["knob"], int(r.value)),
+                      f"{100 * r.rate:.1f} [{100 * r.rate_low:.1f}, {100 * r.rate_high:.1f}]", fresh)
+    out.print(table)

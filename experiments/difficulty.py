@@ -1,0 +1,470 @@
+"""The difficulty study of the solo automa Anna (CD-ANNA): how hard she is for each rung of a
+strategy ladder, how far each difficulty knob moves that, and which knob setting gives each
+difficulty level's target win rate, confirmed on fresh deals.
+
+A spec (``experiments/configs/anna.toml``) names the ladder (rung name = strategy id, weakest
+first), the solo rule parameters, a knob sweep and the calibration. The study plays ordinary solo
+runs (one row per game, the human's, with Anna's score by source) under ``<dir>/``:
+
+- ``base/<run-id>/``: every rung at the base setting (the rulebook's, unless ``[game.params]``
+  changes it): the difficulty experiment;
+- ``sweep/<run-id>/``: the sweep's rungs at each listed value of each knob;
+- ``calibrate/<run-id>/``: every rung at the values of the calibration knob the solver asks for
+  (``experiments/calibration.py``: bisection, then outwards while the target stays inside the
+  measured interval); the levels of a rung share these runs;
+- ``verify/<run-id>/``: every rung at each level's solved value, on fresh deals (seed + 1).
+
+Every run except the verification shares the seed, so game ``i`` is the same deal under every
+setting (common random numbers). ``difficulty.json`` records the runs, the levels and the status;
+``--resume`` finishes an interrupted study without replaying a finished run, and the solver, being
+deterministic, asks again for exactly the runs it asked for before.
+"""
+
+import hashlib
+import json
+import math
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import polars as pl
+
+from experiments.calibration import slope_near, solve_level
+from experiments.runner import check_jobs, play_study_run
+from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require, spec_header
+from experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
+from sim.errors import BgsimError
+from sim.games.carpe_diem.params import PARAM_DOCS, Params
+from sim.registry import make_game
+from strategies import make_strategy
+
+__all__ = ["KNOBS", "DifficultySpec", "at_the_table", "difficulty_from_dict", "load_difficulty", "load_rows",
+           "run_difficulty"]
+
+MARKER = "difficulty.json"
+SPEC_FILE = "difficulty.toml"
+# The difficulty knobs: rule parameters a player can apply at the table (params.py documents each).
+KNOBS = ("anna_start_vp", "anna_majority_vp", "anna_convert_at", "anna_extra_steps")
+DEFAULT_LEVELS = {"easy": 0.70, "normal": 0.50, "hard": 0.30, "expert": 0.15}
+ROW_COLUMNS = ("game_index", "strategy", "final_vp", "won", "tie", "anna_vp", "margin", "anna_vp_start",
+               "anna_vp_banner", "anna_vp_villa", "anna_vp_majority", "anna_vp_fountain", "vp_cards", "vp_villas",
+               "vp_leftovers", "vp_banner", "vp_fountain_cards", "vp_frame_tasks", "start_vp")
+_KEYS = {
+    "": {"name", "description", "game", "ladder", "run", "sweep", "calibration"},
+    "game": {"id", "params", "data"},
+    "run": {"games", "chunk_size", "seed", "tier", "games_for"},
+    "sweep": {"rungs", "games", "values"},
+    "calibration": {"knob", "low", "high", "step", "step_for", "games", "verify_games", "levels"},
+}
+
+ProgressCallback = Callable[[int, int], None]
+
+
+def at_the_table(knob: str, value: int) -> str:
+    """A knob setting as a player applies it: ``at_the_table("anna_start_vp", -6)`` -> 'Anna starts with -6 VP'."""
+    if knob == "anna_start_vp":
+        return f"Anna starts with {value} VP"
+    if knob == "anna_majority_vp":
+        return f"Anna scores {value} VP per majority ({value // 2} for a tie)"
+    if knob == "anna_convert_at":
+        return f"Anna turns every {value} items into a banner step"
+    if knob == "anna_extra_steps":
+        return f"Anna's banner disc moves {value} step{'s' if value != 1 else ''} at the start of each pass"
+    raise KeyError(knob)
+
+
+def rulebook_value(knob: str) -> int:
+    return getattr(Params(), knob)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One run of the study: ``rung`` with ``knob`` at ``value`` (None: the base setting)."""
+
+    kind: str  # base, sweep, calibrate or verify
+    rung: str
+    knob: str | None
+    value: int | None
+    spec: RunSpec
+    level: str | None = None
+
+    @property
+    def directory(self) -> str:
+        return f"{self.kind}/{self.spec.run_id}"
+
+    def entry(self) -> dict:
+        return {"kind": self.kind, "rung": self.rung, "strategy": self.spec.strategies[0], "knob": self.knob,
+                "value": self.value, "level": self.level, "games": self.spec.games, "dir": self.directory}
+
+
+@dataclass(frozen=True)
+class DifficultySpec:
+    name: str
+    game: str
+    ladder: dict  # rung name -> strategy id, weakest first
+    games: int = 20000
+    chunk_size: int = 1000
+    seed: int = 1
+    tier: str = "auto"
+    games_for: dict = field(default_factory=dict)  # rung -> most games of any of its runs
+    sweep_rungs: tuple[str, ...] = ()
+    sweep_games: int = 5000
+    sweep_values: dict = field(default_factory=dict)  # knob -> tuple of values
+    knob: str = "anna_start_vp"
+    low: int = -150
+    high: int = 150
+    step: int = 1
+    step_for: dict = field(default_factory=dict)  # rung -> knob step for that rung
+    calibration_games: int = 10000
+    verify_games: int = 10000
+    levels: dict = field(default_factory=lambda: dict(DEFAULT_LEVELS))  # level -> target win rate
+    params: dict = field(default_factory=dict)
+    data: dict = field(default_factory=dict)
+    description: str = ""
+    players: tuple[int, ...] = (1,)  # a solo game: the human against Anna
+
+    def __post_init__(self):
+        _check(self)
+
+    # --- the runs
+
+    def setting(self, kind: str, rung: str, knob: str | None = None, value: int | None = None,
+                level: str | None = None) -> Setting:
+        games = {"base": self.games, "sweep": self.sweep_games, "calibrate": self.calibration_games,
+                 "verify": self.verify_games}[kind]
+        games = min(games, self.games_for.get(rung, games))
+        label = "base" if knob is None else f"{knob}_{_value_label(value)}"
+        params = dict(self.params) | ({} if knob is None else {knob: value})
+        spec = RunSpec(name=f"{self.name}-{_slug(rung)}-{label}", game=self.game, players=(1,),
+                       strategies=(self.ladder[rung],), games=games, chunk_size=min(self.chunk_size, games),
+                       seed=self.seed + 1 if kind == "verify" else self.seed, tier=self.tier, params=params,
+                       data=dict(self.data),
+                       description=f"{self.name}: {rung} against Anna, "
+                                   + ("base setting" if knob is None else f"{knob} = {value}")
+                                   + (f" ({level}, fresh deals)" if level else ""))
+        return Setting(kind, rung, knob, value, spec, level)
+
+    def base_settings(self) -> list[Setting]:
+        return [self.setting("base", rung) for rung in self.ladder]
+
+    def sweep_settings(self) -> list[Setting]:
+        return [self.setting("sweep", rung, knob, v) for rung in self.sweep_rungs
+                for knob, values in self.sweep_values.items() for v in values]
+
+    def knob_values(self, rung: str) -> list[int]:
+        """The calibration knob's values the solver may try for ``rung``."""
+        return list(range(self.low, self.high + 1, self.step_for.get(rung, self.step)))
+
+    def calibration_estimate(self, rung: str) -> int:
+        """Games the calibration of ``rung`` will likely take (for the progress bar): bisection plus
+        about two values outwards per level."""
+        tries = math.ceil(math.log2(max(2, len(self.knob_values(rung))))) + 2 + 2 * len(self.levels)
+        return tries * self.setting("calibrate", rung, self.knob, self.low).spec.games
+
+    @property
+    def known_games(self) -> int:
+        """Games of the base, sweep and verification runs (the calibration's depend on the answers)."""
+        verify = sum(self.setting("verify", r, self.knob, self.low).spec.games for r in self.ladder) * len(self.levels)
+        return (sum(s.spec.games for s in self.base_settings()) + sum(s.spec.games for s in self.sweep_settings())
+                + (verify if self.verify_games else 0))
+
+    @property
+    def total_games(self) -> int:
+        """An estimate: the known games plus the calibration's likely games."""
+        return self.known_games + sum(self.calibration_estimate(r) for r in self.ladder)
+
+    # --- identity
+
+    def to_dict(self) -> dict:
+        doc = spec_header(self)
+        doc["game"].pop("players")
+        doc["ladder"] = dict(self.ladder)
+        doc["run"] = {"games": self.games, "chunk_size": self.chunk_size, "seed": self.seed, "tier": self.tier,
+                      "games_for": dict(self.games_for)}
+        doc["sweep"] = {"rungs": list(self.sweep_rungs), "games": self.sweep_games,
+                        "values": {k: list(v) for k, v in self.sweep_values.items()}}
+        doc["calibration"] = {"knob": self.knob, "low": self.low, "high": self.high, "step": self.step,
+                              "step_for": dict(self.step_for), "games": self.calibration_games,
+                              "verify_games": self.verify_games, "levels": dict(self.levels)}
+        return doc
+
+    def fingerprint(self) -> str:
+        doc = self.to_dict()
+        doc.pop("description", None)
+        doc["runs"] = [s.spec.run_id for s in self.base_settings() + self.sweep_settings()]
+        return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:10]
+
+    @property
+    def study_id(self) -> str:
+        return f"{self.name}-{self.fingerprint()}"
+
+
+def _value_label(value: int) -> str:
+    return f"m{-value}" if value < 0 else str(value)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^0-9A-Za-z]+", "_", text).strip("_")[:24] or "x"
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check(spec: DifficultySpec) -> None:
+    check_run_settings(spec)
+    require("n_players" not in spec.params, "game.params.n_players: the difficulty study is a solo game (1 player)")
+    require(spec.knob not in spec.params, f"game.params.{spec.knob}: the calibration sets this knob; "
+                                          f"leave it out of [game.params]")
+    require(isinstance(spec.ladder, dict) and spec.ladder, "[ladder] must name at least one rung: name = strategy id")
+    for rung, sid in spec.ladder.items():
+        require(isinstance(sid, str) and sid.strip() != "", f"ladder.{rung} must be a strategy id string")
+    for key, table in (("run.games_for", spec.games_for), ("calibration.step_for", spec.step_for)):
+        for rung, value in table.items():
+            require(rung in spec.ladder, f"{key} names {rung!r}, which is not a rung of the ladder")
+            require(_is_int(value) and value >= 1, f"{key}.{rung} must be a positive integer")
+    require(spec.knob in KNOBS, f"calibration.knob must be one of {', '.join(KNOBS)}, got {spec.knob!r}")
+    require(_is_int(spec.low) and _is_int(spec.high) and spec.low < spec.high,
+            "calibration.low and high must be integers with low < high")
+    require(_is_int(spec.step) and spec.step >= 1, "calibration.step must be a positive integer")
+    for rung in spec.ladder:
+        require(len(spec.knob_values(rung)) >= 2, f"calibration: low..high with the step of {rung!r} gives fewer "
+                                                  f"than two knob values")
+    for name, value, least in (("calibration.games", spec.calibration_games, 1),
+                               ("calibration.verify_games", spec.verify_games, 0),
+                               ("sweep.games", spec.sweep_games, 1)):
+        require(_is_int(value) and value >= least, f"{name} must be an integer of at least {least}")
+    require(isinstance(spec.levels, dict) and spec.levels, "calibration.levels must name at least one level")
+    for level, target in spec.levels.items():
+        require(isinstance(target, int | float) and not isinstance(target, bool) and 0 < target < 1,
+                f"calibration.levels.{level} must be a target win rate between 0 and 1 (e.g. 0.5), got {target!r}")
+    require(isinstance(spec.sweep_rungs, tuple) and all(r in spec.ladder for r in spec.sweep_rungs),
+            "sweep.rungs must list rungs of the ladder")
+    for knob, values in spec.sweep_values.items():
+        require(knob in KNOBS, f"sweep.values.{knob}: not a difficulty knob (knobs: {', '.join(KNOBS)})")
+        require(isinstance(values, tuple) and values and all(_is_int(v) for v in values)
+                and len(set(values)) == len(values), f"sweep.values.{knob} must be a list of distinct integers")
+
+
+# --- reading specs
+
+
+def load_difficulty(path: str | Path) -> DifficultySpec:
+    path = Path(path)
+    return difficulty_from_dict(read_spec_file(path), path.parent, path.stem, path.name)
+
+
+def difficulty_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "anna",
+                         source: str = "spec") -> DifficultySpec:
+    check_keys(doc, _KEYS, source)
+    game, run_table = doc.get("game", {}), doc.get("run", {})
+    sweep, calib = doc.get("sweep", {}), doc.get("calibration", {})
+    if "id" not in game:
+        raise SpecError(f"{source}: [game] id is missing")
+    for name, table in (("ladder", doc.get("ladder", {})), ("game.params", game.get("params", {})),
+                        ("game.data", game.get("data", {})), ("run.games_for", run_table.get("games_for", {})),
+                        ("sweep.values", sweep.get("values", {})), ("calibration.levels", calib.get("levels", {})),
+                        ("calibration.step_for", calib.get("step_for", {}))):
+        if not isinstance(table, dict):
+            raise SpecError(f"{source}: [{name}] must be a table")
+    rungs = sweep.get("rungs", [])
+    data = {name: str((Path(base_dir) / value).resolve()) if isinstance(value, str) else value
+            for name, value in game.get("data", {}).items()}
+    values = dict(
+        name=doc.get("name", default_name), description=doc.get("description", ""), game=game["id"],
+        ladder=dict(doc.get("ladder", {})), games=run_table.get("games", 20000),
+        chunk_size=run_table.get("chunk_size", 1000), seed=run_table.get("seed", 1), tier=run_table.get("tier", "auto"),
+        games_for=dict(run_table.get("games_for", {})),
+        sweep_rungs=tuple(rungs) if isinstance(rungs, list) else rungs, sweep_games=sweep.get("games", 5000),
+        sweep_values={k: tuple(v) if isinstance(v, list) else v for k, v in sweep.get("values", {}).items()},
+        knob=calib.get("knob", "anna_start_vp"), low=calib.get("low", -150), high=calib.get("high", 150),
+        step=calib.get("step", 1), step_for=dict(calib.get("step_for", {})),
+        calibration_games=calib.get("games", 10000), verify_games=calib.get("verify_games", 10000),
+        levels=dict(calib.get("levels", DEFAULT_LEVELS)), params=dict(game.get("params", {})), data=data)
+    try:
+        return DifficultySpec(**values)
+    except SpecError as exc:
+        raise SpecError(f"{source}: {exc}") from None
+
+
+def check_settings(spec: DifficultySpec) -> None:
+    """Build each rung's game at the base setting and at both ends of every knob range, so a bad
+    strategy id, parameter or knob value fails before any file is written."""
+    trials = [(None, None)] + [(spec.knob, spec.low), (spec.knob, spec.high)]
+    trials += [(k, v) for k, values in spec.sweep_values.items() for v in (min(values), max(values))]
+    for rung, sid in spec.ladder.items():
+        for knob, value in trials:
+            params = spec.setting("base" if knob is None else "calibrate", rung, knob, value).spec.params
+            try:
+                game = make_game(spec.game, **params, **{f"{k}_file": v for k, v in spec.data.items()}, n_players=1)
+            except BgsimError as exc:
+                raise SpecError(f"{exc}" + (f" (calibration or sweep value of {knob})" if knob else "")) from None
+            make_strategy(sid, game)
+
+
+# --- running
+
+
+@dataclass(frozen=True)
+class DifficultyReport:
+    spec: DifficultySpec
+    directory: Path
+    games_played: int
+    seconds: float
+
+
+class _Study:
+    """The running study: plays runs into the directory, keeps the marker and the progress."""
+
+    def __init__(self, spec: DifficultySpec, directory: Path, meta: dict, jobs: int, resume: bool,
+                 on_progress: ProgressCallback | None):
+        self.spec, self.directory, self.meta = spec, directory, meta
+        self.jobs, self.resume, self.on_progress = jobs, resume, on_progress
+        self.done = 0  # games of the runs finished in this study (played now or earlier)
+        self.played = 0  # games played in this session
+        self.expected = spec.total_games
+        self.runs = {entry["dir"]: entry for entry in meta.get("runs", [])}
+
+    def play(self, setting: Setting) -> tuple[int, int]:
+        """Play ``setting`` (or find it complete); returns the human's (wins, games)."""
+        run_dir = self.directory / setting.directory
+        self.played += play_study_run(setting.spec, run_dir, self.jobs, self.resume, self._progress, self.done,
+                                      self.expected)
+        self.done += setting.spec.games
+        self.expected = max(self.expected, self.done)
+        if setting.directory not in self.runs:
+            self.runs[setting.directory] = setting.entry()
+            self.meta["runs"] = list(self.runs.values())
+            write_json(self.directory / MARKER, self.meta)
+        won = load(run_dir).select(pl.col("won").sum().alias("wins"), pl.len().alias("games")).collect()
+        return int(won["wins"][0]), int(won["games"][0])
+
+    def _progress(self, done: int, total: int) -> None:
+        if self.on_progress:
+            self.on_progress(done, max(total, done))
+
+    def calibrate(self, rung: str) -> list[dict]:
+        """Solve every level of ``rung`` over the calibration knob (shared runs), then confirm each
+        solved value on fresh deals."""
+        spec = self.spec
+        estimate = spec.calibration_estimate(rung)
+        started = self.done
+        cache: dict[int, tuple[int, int]] = {}
+
+        def evaluate(value: int) -> tuple[int, int]:
+            if value not in cache:
+                cache[value] = self.play(spec.setting("calibrate", rung, spec.knob, value))
+            return cache[value]
+
+        levels = []
+        for level, target in spec.levels.items():
+            solved = solve_level(evaluate, spec.knob_values(rung), float(target))
+            entry = {"rung": rung, "strategy": spec.ladder[rung], "level": level, "target": float(target),
+                     "knob": spec.knob, "value": solved.knob, "value_low": solved.knob_low,
+                     "value_high": solved.knob_high, "reachable": solved.reachable, "wins": None, "games": None,
+                     "rate": solved.rate, "rate_low": solved.rate_low, "rate_high": solved.rate_high,
+                     "slope": slope_near(solved)}
+            row = solved.measured[solved.measured["knob"] == solved.knob].iloc[0]
+            entry["wins"], entry["games"] = int(row["wins"]), int(row["games"])
+            levels.append(entry)
+        self.expected += (self.done - started) - estimate  # the estimate replaced by what it took
+        if spec.verify_games:
+            for entry in levels:
+                setting = spec.setting("verify", rung, spec.knob, entry["value"], level=entry["level"])
+                wins, games = self.play(setting)
+                entry.update(verify_dir=setting.directory, verify_wins=wins, verify_games=games)
+        return levels
+
+
+def run_difficulty(spec: DifficultySpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
+                   on_progress: ProgressCallback | None = None, on_stage: Callable[[str], None] | None = None,
+                   directory: Path | None = None) -> DifficultyReport:
+    """Play the base, sweep, calibration and verification runs into ``out/<study id>/``."""
+    started = time.perf_counter()
+    check_jobs(jobs)
+    check_settings(spec)
+    directory = Path(directory) if directory else Path(out) / spec.study_id
+    meta = _prepare_dir(spec, directory, resume)
+    study = _Study(spec, directory, meta, jobs, resume, on_progress)
+    stage = on_stage or (lambda _text: None)
+    try:
+        stage(f"difficulty: {len(spec.ladder)} rungs against Anna at the base setting")
+        for setting in spec.base_settings():
+            study.play(setting)
+        if spec.sweep_settings():
+            stage(f"sweep: {', '.join(spec.sweep_values)} for {', '.join(spec.sweep_rungs)}")
+            for setting in spec.sweep_settings():
+                study.play(setting)
+        levels = []
+        for rung in spec.ladder:
+            stage(f"calibration: {spec.knob} for {rung}, levels {', '.join(spec.levels)}"
+                  + (", each confirmed on fresh deals" if spec.verify_games else ""))
+            levels += study.calibrate(rung)
+            meta["levels"] = levels
+            write_json(directory / MARKER, meta)
+    except BaseException:
+        meta["status"] = "interrupted"
+        write_json(directory / MARKER, meta)
+        raise
+    seconds = time.perf_counter() - started
+    meta["status"] = "complete"
+    meta.setdefault("sessions", []).append({"ended": _now(), "jobs": jobs, "games_played": study.played,
+                                            "wall_seconds": round(seconds, 1)})
+    write_json(directory / MARKER, meta)
+    return DifficultyReport(spec, directory, study.played, seconds)
+
+
+def _prepare_dir(spec: DifficultySpec, directory: Path, resume: bool) -> dict:
+    meta = open_study_dir(directory, MARKER, "difficulty study", "study_id", spec.study_id, resume, SPEC_FILE,
+                          spec.to_dict())
+    if meta is not None:
+        meta["status"] = "running"
+        return meta
+    meta = {"kind": "difficulty", "study_id": spec.study_id, "name": spec.name, "seed": spec.seed,
+            "created": _now(), "status": "running", "ladder": dict(spec.ladder), "knob": spec.knob,
+            "levels_wanted": dict(spec.levels), "params": dict(spec.params), "runs": [], "levels": []}
+    write_json(directory / MARKER, meta)
+    return meta
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# --- reading results
+
+
+def read_study(directory: str | Path) -> dict:
+    """The marker of a finished study (a one-line RunStoreError otherwise)."""
+    directory = Path(directory)
+    meta = read_meta(directory, MARKER, "difficulty")
+    if meta.get("status") != "complete":
+        raise RunStoreError(f"{directory.name}: the difficulty study is {meta.get('status')}; finish it with --resume")
+    return meta
+
+
+def load_rows(directory: str | Path, kind: str) -> pl.DataFrame:
+    """Rows of every run of ``kind`` (base, sweep, calibrate or verify), labelled with rung, knob,
+    value and level; one row per game (the human's, with Anna's score by source)."""
+    directory = Path(directory)
+    meta = read_study(directory)
+    frames = []
+    for entry in meta["runs"]:
+        if entry["kind"] != kind:
+            continue
+        frame = load(directory / entry["dir"]).select(ROW_COLUMNS).collect()
+        frames.append(frame.with_columns(pl.lit(entry["rung"]).alias("rung"),
+                                         pl.lit(entry["knob"], pl.Utf8).alias("knob"),
+                                         pl.lit(entry["value"], pl.Int64).alias("value"),
+                                         pl.lit(entry["level"], pl.Utf8).alias("level")))
+    if not frames:
+        return pl.DataFrame()
+    return pl.concat(frames, how="vertical_relaxed")
+
+
+def knob_doc(knob: str) -> str:
+    """The knob's one-line description (params.py), without its 'difficulty knob:' prefix."""
+    return PARAM_DOCS[knob].removeprefix("difficulty knob: ")

@@ -1,0 +1,124 @@
+"""Charts of the difficulty report on the solo automa Anna, one function per chart, each returning
+a matplotlib Figure. Every win rate is drawn with its 95 % interval."""
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+__all__ = ["calibration_chart", "margin_chart", "source_chart", "sweep_chart", "win_rate_chart"]
+
+_LEVEL_STYLE = {"linestyle": ":", "linewidth": 0.9, "color": "grey"}
+
+
+def _pct_errors(frame: pd.DataFrame, column: str) -> tuple[np.ndarray, np.ndarray]:
+    """(rate in %, (2, N) error-bar lengths) of ``column`` and its _low/_high bounds; rounding can put a
+    bound a hair past the rate at 0 or 1, so lengths are clipped at 0."""
+    rate = 100 * frame[column].to_numpy(dtype=np.float64)
+    low = 100 * frame[f"{column}_low"].to_numpy(dtype=np.float64)
+    high = 100 * frame[f"{column}_high"].to_numpy(dtype=np.float64)
+    return rate, np.vstack([rate - low, high - rate]).clip(min=0)
+
+
+def win_rate_chart(outcomes: pd.DataFrame, order: list[str]) -> Figure:
+    """The human's win rate against Anna per rung (Wilson intervals); 50 % as a dashed line."""
+    part = outcomes.set_index("rung").loc[order]
+    fig = Figure(figsize=(6.4, 1.2 + 0.55 * len(order)), layout="constrained")
+    ax = fig.subplots()
+    y = np.arange(len(order))[::-1]
+    rate, err = _pct_errors(part, "win_rate")
+    ax.barh(y, rate, xerr=err, capsize=3, color="tab:blue", alpha=0.85)
+    for yy, r in zip(y, rate, strict=True):
+        ax.text(min(r + 2, 96), yy, f"{r:.1f} %", va="center", fontsize=8)
+    ax.axvline(50, color="black", linestyle="--", linewidth=1)
+    ax.set_yticks(y, order)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("human win rate against Anna (%), 95 % interval")
+    ax.set_title("How often each rung beats Anna")
+    return fig
+
+
+def margin_chart(rows: pd.DataFrame, order: list[str]) -> Figure:
+    """The VP margin (human - Anna) per rung: a histogram each, one panel per rung, 0 marked."""
+    fig = Figure(figsize=(3.3 * len(order), 3.1), layout="constrained")
+    axes = fig.subplots(1, len(order), squeeze=False)[0]
+    for ax, rung in zip(axes, order, strict=True):
+        margin = rows.loc[rows["rung"] == rung, "margin"].to_numpy()
+        ax.hist(margin, bins=40, color="tab:blue", alpha=0.8)
+        ax.axvline(0, color="black", linewidth=1)
+        ax.axvline(np.median(margin), color="tab:red", linestyle="--", linewidth=1, label="median")
+        ax.set_title(rung)
+        ax.set_xlabel("human VP - Anna's VP")
+    axes[0].set_ylabel("games")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("VP margin per game (right of 0: the human wins)")
+    return fig
+
+
+def source_chart(sources: pd.DataFrame, order: list[str]) -> Figure:
+    """Anna's mean VP by source per rung, stacked; her mean final VP with its t interval as a dot."""
+    fig = Figure(figsize=(7.2, 1.4 + 0.6 * len(order)), layout="constrained")
+    ax = fig.subplots()
+    names = list(dict.fromkeys(sources["source"]))
+    y = np.arange(len(order))[::-1]
+    left = np.zeros(len(order))
+    for name in names:
+        part = sources[sources["source"] == name].set_index("rung").reindex(order)
+        mean = part["mean"].to_numpy()
+        ax.barh(y, mean, left=left, label=name)
+        left = left + np.where(mean > 0, mean, 0)
+    ax.set_yticks(y, order)
+    ax.set_xlabel("Anna's mean VP")
+    ax.legend(fontsize=7, ncols=min(5, len(names)), loc="lower center", bbox_to_anchor=(0.5, 1.0))
+    ax.set_title("Where Anna's VP come from, per rung of the human", pad=28)
+    return fig
+
+
+def sweep_chart(sweep: pd.DataFrame, rulebook: dict[str, int], targets: dict[str, float]) -> Figure:
+    """Win rate against each knob's value, one panel per knob, a line per rung with its Wilson band;
+    the rulebook value as a vertical line, the level targets as dotted lines."""
+    knobs = list(dict.fromkeys(sweep["knob"]))
+    fig = Figure(figsize=(3.6 * len(knobs), 3.4), layout="constrained")
+    axes = fig.subplots(1, len(knobs), squeeze=False)[0]
+    for ax, knob in zip(axes, knobs, strict=True):
+        part = sweep[sweep["knob"] == knob]
+        for rung, rows in part.groupby("rung", sort=False):
+            rows = rows.sort_values("value")
+            x = rows["value"].to_numpy()
+            ax.plot(x, 100 * rows["win_rate"], "o-", markersize=3, label=rung)
+            ax.fill_between(x, 100 * rows["win_rate_low"], 100 * rows["win_rate_high"], alpha=0.2)
+        ax.axvline(rulebook[knob], color="black", linewidth=0.8)
+        for target in targets.values():
+            ax.axhline(100 * target, **_LEVEL_STYLE)
+        ax.set_ylim(0, 100)
+        ax.set_title(knob, fontsize=9)
+        ax.set_xlabel("value (solid line: rulebook)")
+    axes[0].set_ylabel("human win rate (%), 95 % band")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("How far each difficulty knob moves the win rate (dotted: level targets)")
+    return fig
+
+
+def calibration_chart(points: pd.DataFrame, levels: pd.DataFrame, order: list[str], knob: str) -> Figure:
+    """Per rung: the win rate at every knob value the solver tried (Wilson intervals), the level
+    targets, and each solved value confirmed on fresh deals."""
+    fig = Figure(figsize=(3.6 * len(order), 3.4), layout="constrained")
+    axes = fig.subplots(1, len(order), squeeze=False)[0]
+    for ax, rung in zip(axes, order, strict=True):
+        rows = points[points["rung"] == rung].sort_values("value")
+        rate, err = _pct_errors(rows, "win_rate")
+        ax.errorbar(rows["value"], rate, yerr=err, fmt="o", markersize=2.5, capsize=1.5, color="tab:blue",
+                    label="tried (same deals)")
+        solved = levels[levels["rung"] == rung]
+        for target in solved["target"]:
+            ax.axhline(100 * target, **_LEVEL_STYLE)
+        if "verify_rate" in solved:
+            v, verr = _pct_errors(solved, "verify_rate")
+            ax.errorbar(solved["value"], v, yerr=verr, fmt="D", markersize=4, capsize=3, color="tab:red",
+                        label="solved, fresh deals")
+        ax.set_ylim(0, 100)
+        ax.set_title(rung)
+        ax.set_xlabel(knob)
+    axes[0].set_ylabel("human win rate (%), 95 % interval")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Calibration: the knob values tried and each level's solution (dotted: targets)")
+    return fig
