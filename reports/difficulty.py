@@ -10,7 +10,6 @@ tie-break (AMB-27).
 import numpy as np
 import pandas as pd
 import polars as pl
-
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import test_proportions_2indep
 
