@@ -216,8 +216,9 @@ def anna_turn(s, t, p, log):
 @njit(cache=True)
 def anna_take(s, t, p, place, log):
     """CD-ANNA-16..20: Anna takes the tile on ``place`` of the depot at ``anna_space``; it leaves the
-    game; her tracks advance and pay, craftsman rolls and fountain draws included; then she
-    converts items into banner steps."""
+    game; her tracks advance and pay, craftsman rolls and fountain draws included. After the tile
+    and after each seal tile a roll wins, her banner steps are taken and, as soon as she holds
+    enough items, they become banner steps (CD-ANNA-19: „Sobald ... unmittelbar")."""
     space = s[ANNA_SPACE]
     tile = take_tile(s, ANNA_SEAT, space, place)
     log_event(log, EV_ANNA_TAKE, ANNA_SEAT, space, place, tile)
@@ -225,6 +226,7 @@ def anna_take(s, t, p, place, log):
     a = anna_record(s)
     track_len = p[PR_ANNA_TRACK_LEN]
     steps, rolls, draws = _gain(s, t, a, tile, True, track_len, log)
+    _settle(s, t, p, a, steps, log)
     while rolls > 0 or draws > 0:
         if draws > 0:
             draws -= 1
@@ -243,17 +245,10 @@ def anna_take(s, t, p, place, log):
         won = s[SEAL + seal]
         s[SEAL + seal] = -1
         log_event(log, EV_ANNA_ROLL, ANNA_SEAT, roll, seal, won)
-        more_steps, more_rolls, more_draws = _gain(s, t, a, won, p[PR_ANNA_CRAFTSMAN_ONE] == 0, track_len, log)
-        steps += more_steps
+        steps, more_rolls, more_draws = _gain(s, t, a, won, p[PR_ANNA_CRAFTSMAN_ONE] == 0, track_len, log)
+        _settle(s, t, p, a, steps, log)
         rolls += more_rolls
         draws += more_draws
-    advance_banner(s, t, p, ANNA_SEAT, steps, STEP_ADMINISTRATOR, log)
-    held = _held(a)
-    converted = anna_convert(a, p[PR_ANNA_CONVERT_AT], p[PR_ANNA_CONVERT_MODE], p[PR_ANNA_CONVERT_ALL] == 1)
-    if converted > 0:  # CD-ANNA-19
-        s[ANNA_CONVERSIONS] += converted
-        log_event(log, EV_ANNA_CONVERT, ANNA_SEAT, held - _held(a), converted)
-        advance_banner(s, t, p, ANNA_SEAT, converted, STEP_BANNER, log)
 
 
 @njit(cache=True)
@@ -319,6 +314,18 @@ def log_anna_final(s, log):
 
 
 # Helpers
+
+
+@njit(cache=True)
+def _settle(s, t, p, a, steps, log):
+    """Anna's administrator steps of one tile, then CD-ANNA-19's conversion of what she holds."""
+    advance_banner(s, t, p, ANNA_SEAT, steps, STEP_ADMINISTRATOR, log)
+    held = _held(a)
+    converted = anna_convert(a, p[PR_ANNA_CONVERT_AT], p[PR_ANNA_CONVERT_MODE], p[PR_ANNA_CONVERT_ALL] == 1)
+    if converted > 0:  # CD-ANNA-19
+        s[ANNA_CONVERSIONS] += converted
+        log_event(log, EV_ANNA_CONVERT, ANNA_SEAT, held - _held(a), converted)
+        advance_banner(s, t, p, ANNA_SEAT, converted, STEP_BANNER, log)
 
 
 @njit(cache=True)
