@@ -366,7 +366,7 @@ class _Study:
                      "knob": spec.knob, "value": solved.knob, "value_low": solved.knob_low,
                      "value_high": solved.knob_high, "reachable": solved.reachable, "wins": None, "games": None,
                      "rate": solved.rate, "rate_low": solved.rate_low, "rate_high": solved.rate_high,
-                     "slope": slope_near(solved)}
+                     "slope": slope_near(solved), "step": spec.step_for.get(rung, spec.step)}
             row = solved.measured[solved.measured["knob"] == solved.knob].iloc[0]
             entry["wins"], entry["games"] = int(row["wins"]), int(row["games"])
             levels.append(entry)

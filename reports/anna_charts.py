@@ -27,8 +27,10 @@ def win_rate_chart(outcomes: pd.DataFrame, order: list[str]) -> Figure:
     y = np.arange(len(order))[::-1]
     rate, err = _pct_errors(part, "win_rate")
     ax.barh(y, rate, xerr=err, capsize=3, color="tab:blue", alpha=0.85)
-    for yy, r in zip(y, rate, strict=True):
-        ax.text(min(r + 2, 96), yy, f"{r:.1f} %", va="center", fontsize=8)
+    for yy, r, below, above in zip(y, rate, err[0], err[1], strict=True):
+        inside = r > 85  # no room right of the bar: the label goes inside it
+        ax.text(r - below - 1.5 if inside else r + above + 1.5, yy, f"{r:.1f} %", va="center",
+                ha="right" if inside else "left", fontsize=8, color="white" if inside else "black")
     ax.axvline(50, color="black", linestyle="--", linewidth=1)
     ax.set_yticks(y, order)
     ax.set_xlim(0, 100)
@@ -99,8 +101,8 @@ def sweep_chart(sweep: pd.DataFrame, rulebook: dict[str, int], targets: dict[str
 
 
 def calibration_chart(points: pd.DataFrame, levels: pd.DataFrame, order: list[str], knob: str) -> Figure:
-    """Per rung: the win rate at every knob value the solver tried (Wilson intervals), the level
-    targets, and each solved value confirmed on fresh deals."""
+    """Per rung, zoomed to its levels: the win rate at the knob values the solver tried (Wilson
+    intervals), the level targets, and each solved value confirmed on fresh deals."""
     fig = Figure(figsize=(3.6 * len(order), 3.4), layout="constrained")
     axes = fig.subplots(1, len(order), squeeze=False)[0]
     for ax, rung in zip(axes, order, strict=True):
@@ -115,6 +117,10 @@ def calibration_chart(points: pd.DataFrame, levels: pd.DataFrame, order: list[st
             v, verr = _pct_errors(solved, "verify_rate")
             ax.errorbar(solved["value"], v, yerr=verr, fmt="D", markersize=4, capsize=3, color="tab:red",
                         label="solved, fresh deals")
+        if not solved.empty:  # the bisection's far ends are off the chart: zoom to the levels
+            lo, hi = solved["value_low"].min(), solved["value_high"].max()
+            pad = max(8.0, 0.3 * (hi - lo))
+            ax.set_xlim(lo - pad, hi + pad)
         ax.set_ylim(0, 100)
         ax.set_title(rung)
         ax.set_xlabel(knob)

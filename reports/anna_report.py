@@ -78,10 +78,10 @@ def _answers(rep: Report, meta: dict, order: list[str], outcomes: pd.DataFrame, 
             line += f" Levels by {meta['knob']}: {', '.join(parts)}."
         lines.append(line)
     rep.text("\n".join(lines))
-    rep.text(f"Levels are the settings of the calibration knob `{meta['knob']}` ({knob_doc(meta['knob'])}) at which "
-             f"the human wins the level's target share of games: "
+    rep.text(f"A level is a value of the calibration knob `{meta['knob']}`, {knob_doc(meta['knob'])}, at which the "
+             f"human wins the level's share of games: "
              + ", ".join(f"{name} {100 * t:.0f} %" for name, t in meta["levels_wanted"].items())
-             + ". Each was played again on fresh deals; the levels section shows how close that came.")
+             + ". Each was played again on fresh deals. " + _rulebook_levels(meta, order, outcomes))
     if not levels.empty and "holds" in levels:
         rep.text(_fresh_summary(levels))
         odd = levels[~levels["consistent"]]
@@ -101,10 +101,29 @@ def _fresh_summary(levels: pd.DataFrame) -> str:
     if missed.empty:
         return text + "."
     worst = missed.loc[missed["off_pp"].abs().idxmax()]
-    return (text + f"; the others miss it by at most {abs(worst.off_pp):.1f} pp ({worst.rung}/{worst.level}). An "
-            f"integer knob cannot do better than half its slope (one unit of `{worst.knob}` moves the win rate by "
-            f"about {levels['slope_pp'].median():.1f} pp), and both the calibration and the check carry sampling "
-            f"error.")
+    step = int(worst.get("step", 1) if "step" in missed else 1)
+    return (text + f"; the others miss it by at most {abs(worst.off_pp):.1f} pp ({worst.rung}/{worst.level}, "
+            f"{int(worst.verify_games):,} games" + (f", knob step {step}" if step > 1 else "") + "). A knob in "
+            f"whole units cannot do better than half a step (one unit of `{worst.knob}` moves the win rate by about "
+            f"{levels['slope_pp'].median():.1f} pp), and both the calibration and the check carry sampling error.")
+
+
+def _rulebook_levels(meta: dict, order: list[str], outcomes: pd.DataFrame) -> str:
+    """Where the base setting falls among the levels, per rung: 'between normal and hard' etc."""
+    targets = sorted(meta["levels_wanted"].items(), key=lambda item: -item[1])  # easiest first
+    rates = outcomes.set_index("rung")["win_rate"]
+    parts = []
+    for rung in order:
+        rate = rates[rung]
+        if rate >= targets[0][1]:
+            where = f"easier than {targets[0][0]}"
+        elif rate <= targets[-1][1]:
+            where = f"harder than {targets[-1][0]}"
+        else:
+            upper = next(i for i, (_, t) in enumerate(targets) if t <= rate)
+            where = f"between {targets[upper - 1][0]} and {targets[upper][0]}"
+        parts.append(f"{rung}: {where}")
+    return f"Measured on these levels, {_against(meta)} is for " + "; ".join(parts) + "."
 
 
 def _signed(value: int) -> str:
