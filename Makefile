@@ -27,11 +27,11 @@ test: setup ## Set up if needed, then run every test
 
 .PHONY: bench
 bench: setup ## Print games/s per core of the rules engine
-	$(BIN)/python -m experiments.bench
+	$(BIN)/python -m bgsim.experiments.bench
 
 .PHONY: lint
 lint: setup ## Static checks (ruff)
-	$(BIN)/ruff check sim strategies experiments reports tests
+	$(BIN)/ruff check bgsim sim strategies experiments reports tests
 
 .PHONY: golden
 golden: setup ## Rewrite the golden playthroughs after an intended rules change

@@ -4,13 +4,37 @@
     report = bgsim.run(bgsim.load_spec("experiments/configs/greedy_4p.toml"), jobs=2)
     games = bgsim.load(report.run_dir)          # polars LazyFrame, one row per (game, seat)
     played = bgsim.replay(report.run_dir, 17)   # game 17 again, traced
+
+Everything lives under this one import name: ``bgsim.sim`` (the engine), ``bgsim.strategies``,
+``bgsim.experiments`` (specs, runner, CLI) and ``bgsim.reports``, so a folder of the user's own
+named ``sim/`` or ``reports/`` never shadows them. The names below are imported on first use,
+which keeps ``import bgsim.sim`` in a worker process free of the runner and the reports.
 """
 
-from experiments.replay import replay
-from experiments.runner import RunReport, run
-from experiments.spec import RunSpec, load_spec
-from experiments.store import load
-from sim import game_seeds, make_game
-from strategies import make_strategy
+from importlib import import_module
 
-__all__ = ["RunReport", "RunSpec", "game_seeds", "load", "load_spec", "make_game", "make_strategy", "replay", "run"]
+_EXPORTS = {
+    "RunReport": "bgsim.experiments.runner",
+    "RunSpec": "bgsim.experiments.spec",
+    "game_seeds": "bgsim.sim",
+    "load": "bgsim.experiments.store",
+    "load_spec": "bgsim.experiments.spec",
+    "make_game": "bgsim.sim",
+    "make_strategy": "bgsim.strategies",
+    "replay": "bgsim.experiments.replay",
+    "run": "bgsim.experiments.runner",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'bgsim' has no attribute {name!r}")
+    value = getattr(import_module(_EXPORTS[name]), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -25,12 +25,11 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-from experiments.runner import run
-from experiments.spec import RunSpec
-from sim import make_game
-from sim.seeding import block_key, deal_seeds, seat_streams
-from strategies import make_strategy
+from bgsim.experiments.runner import run
+from bgsim.experiments.spec import RunSpec
+from bgsim.sim import make_game
+from bgsim.sim.seeding import block_key, deal_seeds, seat_streams
+from bgsim.strategies import make_strategy
 
 
 def engine_rate(n_players: int, strategy_id: str, n_games: int, repeats: int) -> list[float]:
@@ -120,7 +119,7 @@ def main() -> None:
         print(f"   warm start: a fresh process imports bgsim, plays and stores 10 games in "
               f"{warm_start(Path(tmp)):.1f} s", flush=True)
 
-    from strategies.carpe_diem import BEST_HEURISTIC
+    from bgsim.strategies.carpe_diem import BEST_HEURISTIC
 
     print("\n4. Strategies, one core")
     print(f"   {'players':>7}  {'strategy':<34} {'games/s':>9}   runs")
@@ -143,9 +142,9 @@ def main() -> None:
 def search_rate(n_games: int, repeats: int) -> tuple[list[float], float]:
     """Games/s of 2-player games, search (default budget) against the best heuristic, one core,
     and the search player's decisions per second."""
-    from sim.play import play_game
-    from sim.seeding import game_seeds
-    from strategies.carpe_diem import BEST_HEURISTIC
+    from bgsim.sim.play import play_game
+    from bgsim.sim.seeding import game_seeds
+    from bgsim.strategies.carpe_diem import BEST_HEURISTIC
 
     game = make_game("carpe_diem", n_players=2)
     search, best = make_strategy("search", game), make_strategy(BEST_HEURISTIC, game)

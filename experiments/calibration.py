@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-
-from reports.intervals import wilson
+from bgsim.reports.intervals import wilson
 
 __all__ = ["Level", "slope_near", "solve_level"]
 

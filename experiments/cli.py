@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from bgsim.sim.errors import BgsimError
+from bgsim.sim.registry import available_games, make_game
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -23,9 +25,6 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.table import Table
-
-from sim.errors import BgsimError
-from sim.registry import available_games, make_game
 
 app = typer.Typer(
     name="bgsim",
@@ -65,7 +64,7 @@ def games() -> None:
     for name, entry in available_games().items():
         out.print(f"[bold]{name}[/bold]: {entry.summary}")
         if name == "carpe_diem":
-            from sim.games.carpe_diem.params import PARAM_DOCS, Params
+            from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
 
             defaults = Params()
             for param, doc in PARAM_DOCS.items():
@@ -75,7 +74,7 @@ def games() -> None:
 @app.command()
 def strategies(game_id: GameArg = "carpe_diem") -> None:
     """List the strategies available for a game: description and non-zero feature weights."""
-    from strategies import strategy_rows
+    from bgsim.strategies import strategy_rows
 
     table = Table("strategy", "description", "weights (non-zero)", show_lines=True)
     for name, summary, weights in strategy_rows(make_game(game_id)):
@@ -120,9 +119,9 @@ def play(
 ) -> None:
     """Play one game and print its trace: turns, scorings, districts and the score sheet (solo:
     Anna's turns and decisions, her score sheet and tracker)."""
-    from sim.play import play_game
-    from sim.seeding import game_seeds
-    from strategies import make_strategy
+    from bgsim.sim.play import play_game
+    from bgsim.sim.seeding import game_seeds
+    from bgsim.strategies import make_strategy
 
     if solo and players not in (None, 1):
         raise BgsimError(f"--solo is a 1-player game; --players {players} contradicts it")
@@ -155,12 +154,12 @@ def run(
     scheduler: SchedulerOpt = None,
 ) -> None:
     """Play an experiment spec into runs/<run-id>/ (Parquet chunks, spec.toml, meta.json)."""
-    from experiments.runner import open_spec
+    from bgsim.experiments.runner import open_spec
 
     spec = open_spec(spec_path)
     run_dir = Path(spec_path) if Path(spec_path).is_dir() else None
     report = _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir)
-    from experiments.store import load
+    from bgsim.experiments.store import load
 
     _print_seat_table(load(report.run_dir), f"{spec.name}: {spec.total_games:,} games, seed {spec.seed}")
     out.print(f"{report.run_dir}: {report.games_total:,} games "
@@ -181,8 +180,8 @@ def simulate(
     scheduler: SchedulerOpt = None,
 ) -> None:
     """Quick run: fixed seats, one player count; prints the per-seat table with 95 % intervals."""
-    from experiments.simulate import quick_spec
-    from experiments.store import load
+    from bgsim.experiments.simulate import quick_spec
+    from bgsim.experiments.store import load
 
     game = _game(game_id, players)
     ids = _strategy_ids(strategies_, game.n_players)
@@ -214,7 +213,7 @@ def tune(
     description: Annotated[str | None, typer.Option("--description", help="Description for the file.")] = None,
 ) -> None:
     """Tune weights against a fixed opponent (coordinate search on paired deals) and write them."""
-    from experiments.tune import run_tune
+    from bgsim.experiments.tune import run_tune
 
     def step(s) -> None:
         mark = "  [green]kept[/green]" if s.accepted else ""
@@ -244,7 +243,7 @@ def replay(
     summary: Annotated[bool, typer.Option("--summary", help="Leave out the turns.")] = False,
 ) -> None:
     """Replay one stored game from its seeds and print its trace (checked against the stored result)."""
-    from experiments.replay import replay as replay_game
+    from bgsim.experiments.replay import replay as replay_game
 
     played = replay_game(run_dir, game_index)
     game = played.game
@@ -257,7 +256,7 @@ def replay(
 
 
 def _print_seat_table(results, title: str) -> None:
-    from experiments.simulate import seat_table
+    from bgsim.experiments.simulate import seat_table
 
     table = Table(title=title)
     for col in ("players", "seat", "strategy", "games", "mean VP [95% CI]", "win rate [95% CI]", "mean rank"):
@@ -302,7 +301,7 @@ def _games_progress(label: str, total: int, quiet: bool, what: str):
 
 
 def _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir):
-    from experiments.runner import run as run_spec
+    from bgsim.experiments.runner import run as run_spec
 
     with _games_progress(spec.run_id, spec.total_games, quiet, "run") as update:
         return run_spec(spec, out=out_dir, jobs=jobs, resume=resume, scheduler=scheduler,
@@ -327,14 +326,14 @@ def tournament(
 ) -> None:
     """Play every pairing of a list of strategies on shared deals; print standings, the pairwise
     matrix and Bradley–Terry ratings with 95 % intervals."""
-    from experiments.tournament import load_tournament, summarise
+    from bgsim.experiments.tournament import load_tournament, summarise
 
     spec = load_tournament(spec_path)
     report = _tournament_with_progress(spec, out_dir, jobs, resume, quiet)
     summary = summarise(report, replicates=bootstrap)
     _print_tournament(summary)
     if report_dir:
-        from reports.tournament_report import write_report
+        from bgsim.reports.tournament_report import write_report
 
         write_report(summary, report_dir)
         out.print(f"report: {report_dir}", highlight=False)
@@ -343,7 +342,7 @@ def tournament(
 
 
 def _tournament_with_progress(spec, out_dir, jobs, resume, quiet):
-    from experiments.tournament import run_tournament
+    from bgsim.experiments.tournament import run_tournament
 
     with _games_progress(spec.tournament_id, spec.total_games, quiet, "tournament") as update:
         return run_tournament(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update)
@@ -426,7 +425,7 @@ def _split_top_level(text: str) -> list[str]:
     return parts
 
 
-from experiments import cli_difficulty, cli_studies  # noqa: E402, F401  (registers the study commands)
+from bgsim.experiments import cli_difficulty, cli_studies  # noqa: E402, F401  (registers the study commands)
 
 if __name__ == "__main__":
     main()

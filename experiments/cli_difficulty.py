@@ -4,11 +4,10 @@ setting that gives a chosen win rate. Registered on the main command line (exper
 from typing import Annotated
 
 import typer
+from bgsim.experiments.cli import JobsOpt, OutOpt, QuietOpt, SeedOpt, _games_progress, app, err, out
+from bgsim.experiments.cli_studies import NoReportOpt, ResumeOpt, _write_report
+from bgsim.sim.errors import BgsimError
 from rich.table import Table
-
-from experiments.cli import JobsOpt, OutOpt, QuietOpt, SeedOpt, _games_progress, app, err, out
-from experiments.cli_studies import NoReportOpt, ResumeOpt, _write_report
-from sim.errors import BgsimError
 
 
 @app.command()
@@ -23,7 +22,7 @@ def difficulty(
     """Solo against Anna: each rung of a strategy ladder at the base setting, a sweep of the
     difficulty knobs, and the knob value of every difficulty level, confirmed on fresh deals;
     then the report (DIR/report/index.html)."""
-    from experiments.difficulty import load_difficulty
+    from bgsim.experiments.difficulty import load_difficulty
 
     _run_and_print(load_difficulty(spec_path), out_dir, jobs, resume, quiet, no_report)
 
@@ -48,9 +47,9 @@ def calibrate(
 ) -> None:
     """The value of one difficulty knob at which STRATEGY wins TARGET % of its solo games against
     Anna, with the interval of values that fit, checked on fresh deals."""
-    from experiments.difficulty import KNOBS, DifficultySpec
-    from experiments.spec import SpecError
-    from sim.registry import parse_id
+    from bgsim.experiments.difficulty import KNOBS, DifficultySpec
+    from bgsim.experiments.spec import SpecError
+    from bgsim.sim.registry import parse_id
 
     if not 0 < target < 100:
         raise BgsimError(f"--target is a win rate in percent between 0 and 100, not {target:g}")
@@ -77,7 +76,7 @@ _KNOB_RANGES = {"anna_start_vp": (-250, 150), "anna_majority_vp": (0, 60), "anna
 
 
 def _run_and_print(spec, out_dir: str, jobs: int, resume: bool, quiet: bool, no_report: bool) -> None:
-    from experiments.difficulty import run_difficulty
+    from bgsim.experiments.difficulty import run_difficulty
 
     with _games_progress(spec.study_id, spec.total_games, quiet, "study") as update:
         result = run_difficulty(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
@@ -90,8 +89,8 @@ def _run_and_print(spec, out_dir: str, jobs: int, resume: bool, quiet: bool, no_
 
 
 def _print_levels(directory) -> None:
-    from experiments.difficulty import at_the_table, read_study
-    from reports.difficulty import levels_table
+    from bgsim.experiments.difficulty import at_the_table, read_study
+    from bgsim.reports.difficulty import levels_table
 
     meta = read_study(directory)
     levels = levels_table(meta["levels"])

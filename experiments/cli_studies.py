@@ -5,10 +5,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from bgsim.experiments.cli import JobsOpt, OutOpt, QuietOpt, _games_progress, app, err, out
+from bgsim.sim.errors import BgsimError
 from rich.table import Table
-
-from experiments.cli import JobsOpt, OutOpt, QuietOpt, _games_progress, app, err, out
-from sim.errors import BgsimError
 
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Keep every finished chunk and run only what is missing.")]
 NoReportOpt = Annotated[bool, typer.Option("--no-report", help="Do not write the report at the end.")]
@@ -25,7 +24,7 @@ def seat_order(
 ) -> None:
     """Seat balance per player count, population and start VP; the compensating start vector,
     confirmed on fresh deals; then the report (DIR/report/index.html)."""
-    from experiments.seat_order import load_seat_order, run_seat_order
+    from bgsim.experiments.seat_order import load_seat_order, run_seat_order
 
     spec = load_seat_order(spec_path)
     with _games_progress(spec.study_id, spec.total_games, quiet, "study") as update:
@@ -48,7 +47,7 @@ def robustness(
 ) -> None:
     """The seat-order study again under each reconstructed-component variant; the report says which
     conclusions hold and which flip."""
-    from experiments.robustness import load_robustness, run_robustness
+    from bgsim.experiments.robustness import load_robustness, run_robustness
 
     spec = load_robustness(spec_path)
     total = spec.baseline().total_games * (1 + len(spec.variants))
@@ -78,7 +77,7 @@ def plan(
                                                               "1/players).")] = None,
 ) -> None:
     """Games needed for a 95 % interval of +-PRECISION pp on one seat's win rate."""
-    from reports.seats import games_needed
+    from bgsim.reports.seats import games_needed
 
     try:
         games = games_needed(players, precision, rate)
@@ -91,7 +90,7 @@ def plan(
 
 
 def _write_report(directory: Path, out_dir: str | None) -> None:
-    from reports.build import write_report
+    from bgsim.reports.build import write_report
 
     with err.status(f"writing the report of {directory.name} ..."):
         path, seats = write_report(directory, out_dir)

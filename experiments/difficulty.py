@@ -31,15 +31,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
-
-from experiments.calibration import slope_near, solve_level
-from experiments.runner import check_jobs, play_study_run
-from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require, spec_header
-from experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
-from sim.errors import BgsimError
-from sim.games.carpe_diem.params import PARAM_DOCS, Params
-from sim.registry import make_game
-from strategies import make_strategy
+from bgsim.experiments.calibration import slope_near, solve_level
+from bgsim.experiments.runner import check_jobs, play_study_run
+from bgsim.experiments.spec import (
+    RunSpec,
+    SpecError,
+    check_keys,
+    check_run_settings,
+    read_spec_file,
+    require,
+    spec_header,
+)
+from bgsim.experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
+from bgsim.sim.errors import BgsimError
+from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
+from bgsim.sim.registry import make_game
+from bgsim.strategies import make_strategy
 
 __all__ = ["KNOBS", "DifficultySpec", "at_the_table", "difficulty_from_dict", "load_difficulty", "load_rows",
            "run_difficulty"]

@@ -3,12 +3,11 @@
 from pathlib import Path
 
 import polars as pl
-
-from experiments.runner import build_block, locate_game, open_spec
-from experiments.store import chunk_path, read_meta
-from sim.errors import BgsimError
-from sim.play import PlayedGame, play_game
-from sim.seeding import GameSeeds, block_key, deal_seeds
+from bgsim.experiments.runner import build_block, locate_game, open_spec
+from bgsim.experiments.store import chunk_path, read_meta
+from bgsim.sim.errors import BgsimError
+from bgsim.sim.play import PlayedGame, play_game
+from bgsim.sim.seeding import GameSeeds, block_key, deal_seeds
 
 __all__ = ["ReplayMismatch", "replay"]
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from experiments.seat_order import SeatOrderSpec, run_seat_order, seat_order_from_dict
-from experiments.spec import SpecError, check_keys, read_spec_file
-from experiments.store import open_study_dir, write_json
-from experiments.variants import Variant, VariantError, robustness_variants, variant_spec
+from bgsim.experiments.seat_order import SeatOrderSpec, run_seat_order, seat_order_from_dict
+from bgsim.experiments.spec import SpecError, check_keys, read_spec_file
+from bgsim.experiments.store import open_study_dir, write_json
+from bgsim.experiments.variants import Variant, VariantError, robustness_variants, variant_spec
 
 __all__ = ["MARKER", "RobustnessSpec", "load_robustness", "run_robustness"]
 

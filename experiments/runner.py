@@ -23,10 +23,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from threadpoolctl import threadpool_limits
-
-from experiments.spec import Block, Chunk, RunSpec, SpecError, load_spec
-from experiments.store import (
+from bgsim.experiments.spec import Block, Chunk, RunSpec, SpecError, load_spec
+from bgsim.experiments.store import (
     RunStoreError,
     chunk_path,
     finished_chunks,
@@ -36,11 +34,12 @@ from experiments.store import (
     write_json,
     write_toml,
 )
-from sim.batch import choose_tier, play_batch
-from sim.errors import BgsimError
-from sim.registry import make_game
-from sim.seeding import block_key, deal_seeds
-from strategies import make_strategy
+from bgsim.sim.batch import choose_tier, play_batch
+from bgsim.sim.errors import BgsimError
+from bgsim.sim.registry import make_game
+from bgsim.sim.seeding import block_key, deal_seeds
+from bgsim.strategies import make_strategy
+from threadpoolctl import threadpool_limits
 
 __all__ = ["RunReport", "build_block", "check_jobs", "locate_game", "open_spec", "play_chunk", "play_study_run", "run"]
 

@@ -26,13 +26,20 @@ from pathlib import Path
 
 import pandas as pd
 import polars as pl
-
-from experiments.runner import check_jobs, play_study_run
-from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require, spec_header
-from experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
-from reports.compensation import game_scores, solve_with_bootstrap
-from sim.registry import make_game
-from strategies import make_strategy
+from bgsim.experiments.runner import check_jobs, play_study_run
+from bgsim.experiments.spec import (
+    RunSpec,
+    SpecError,
+    check_keys,
+    check_run_settings,
+    read_spec_file,
+    require,
+    spec_header,
+)
+from bgsim.experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
+from bgsim.reports.compensation import game_scores, solve_with_bootstrap
+from bgsim.sim.registry import make_game
+from bgsim.strategies import make_strategy
 
 __all__ = ["Cell", "SeatOrderSpec", "load_seat_order", "load_study_rows", "run_seat_order", "seat_order_from_dict"]
 

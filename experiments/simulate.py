@@ -4,10 +4,9 @@ from collections.abc import Sequence
 
 import pandas as pd
 import polars as pl
+from bgsim.experiments.spec import RunSpec
+from bgsim.sim.registry import parse_id
 from scipy import stats
-
-from experiments.spec import RunSpec
-from sim.registry import parse_id
 
 __all__ = ["quick_spec", "seat_table"]
 

@@ -23,8 +23,8 @@ import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from sim.batch import TIERS
-from sim.errors import BgsimError
+from bgsim.sim.batch import TIERS
+from bgsim.sim.errors import BgsimError
 
 __all__ = ["Block", "Chunk", "RunSpec", "SpecError", "check_keys", "check_run_settings", "load_spec", "read_spec_file",
            "require", "spec_from_dict", "spec_header"]

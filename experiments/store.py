@@ -21,8 +21,7 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import tomli_w
-
-from sim.errors import BgsimError
+from bgsim.sim.errors import BgsimError
 
 __all__ = ["RunStoreError", "chunk_path", "finished_chunks", "load", "read_meta", "remove_partial_files",
            "write_atomic", "write_chunk", "write_json", "write_toml"]

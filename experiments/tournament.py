@@ -37,14 +37,21 @@ from pathlib import Path
 
 import pandas as pd
 import polars as pl
-
-from experiments.runner import RunReport, check_jobs, run
-from experiments.spec import RunSpec, SpecError, check_keys, check_run_settings, read_spec_file, require, spec_header
-from experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
-from reports import ratings as stats
-from reports.tournament_report import TournamentSummary
-from sim.registry import make_game
-from strategies import make_strategy
+from bgsim.experiments.runner import RunReport, check_jobs, run
+from bgsim.experiments.spec import (
+    RunSpec,
+    SpecError,
+    check_keys,
+    check_run_settings,
+    read_spec_file,
+    require,
+    spec_header,
+)
+from bgsim.experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
+from bgsim.reports import ratings as stats
+from bgsim.reports.tournament_report import TournamentSummary
+from bgsim.sim.registry import make_game
+from bgsim.strategies import make_strategy
 
 __all__ = ["Pairing", "TournamentReport", "TournamentSpec", "check_strategies", "load_results", "load_tournament",
            "run_tournament", "summarise", "tournament_from_dict"]

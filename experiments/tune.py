@@ -25,11 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-
-from sim.batch import play_batch
-from sim.errors import BgsimError
-from sim.seeding import block_key, deal_seeds
-from strategies.base import WeightStrategy
+from bgsim.sim.batch import play_batch
+from bgsim.sim.errors import BgsimError
+from bgsim.sim.seeding import block_key, deal_seeds
+from bgsim.strategies.base import WeightStrategy
 
 __all__ = ["Match", "TuneReport", "TuneResult", "TuneStep", "base_weights", "head_to_head", "run_tune", "tune",
            "weights_toml"]
@@ -174,8 +173,8 @@ class TuneReport:
 def base_weights(base: str, game) -> np.ndarray:
     """(F,) int64 start weights: a weights file (path ending in .toml, or an existing file), or
     the id of a weight strategy (``greedy``, ``planner(vp=12)``)."""
-    from strategies import make_strategy
-    from strategies.base import load_weights
+    from bgsim.strategies import make_strategy
+    from bgsim.strategies.base import load_weights
 
     if base.endswith(".toml") or Path(base).is_file():
         return load_weights(Path(base), game.feature_names, label=base)[0]
@@ -190,8 +189,8 @@ def run_tune(base: str, against: str, game_id: str, players: int, games: int, ro
              validate: int = 0, on_step=None, on_round=None) -> TuneReport:
     """``bgsim tune``: check every input, tune, write the weights file, optionally validate them
     on deals of another seed (``seed + 1_000_003``, never used for tuning)."""
-    from sim.registry import make_game
-    from strategies import make_strategy
+    from bgsim.sim.registry import make_game
+    from bgsim.strategies import make_strategy
 
     game = make_game(game_id, n_players=players)
     weights = base_weights(base, game)

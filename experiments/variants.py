@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from sim.games.carpe_diem.components import DATA_DIR
-from sim.games.carpe_diem.params import Params
+from bgsim.sim.games.carpe_diem.components import DATA_DIR
+from bgsim.sim.games.carpe_diem.params import Params
 
 __all__ = [
     "FAMILIES",

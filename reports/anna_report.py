@@ -8,11 +8,10 @@ difficulty levels with their fresh-deal check; every rate with its 95 % interval
 from pathlib import Path
 
 import pandas as pd
-
-from experiments.difficulty import KNOBS, at_the_table, knob_doc, load_rows, read_study, rulebook_value
-from reports import anna_charts
-from reports.difficulty import ANNA_SOURCES, levels_table, outcome_table, source_table
-from reports.report_builder import Report, fmt_mean, fmt_rate
+from bgsim.experiments.difficulty import KNOBS, at_the_table, knob_doc, load_rows, read_study, rulebook_value
+from bgsim.reports import anna_charts
+from bgsim.reports.difficulty import ANNA_SOURCES, levels_table, outcome_table, source_table
+from bgsim.reports.report_builder import Report, fmt_mean, fmt_rate
 
 __all__ = ["build_difficulty_report"]
 

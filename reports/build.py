@@ -3,9 +3,8 @@
 from pathlib import Path
 
 import pandas as pd
-
-from experiments.store import RunStoreError
-from sim.errors import BgsimError
+from bgsim.experiments.store import RunStoreError
+from bgsim.sim.errors import BgsimError
 
 __all__ = ["write_report"]
 
@@ -15,19 +14,19 @@ def write_report(directory: str | Path, out: str | Path | None = None) -> tuple[
     directory = Path(directory)
     target = Path(out) if out else directory / "report"
     if (directory / "robustness.json").exists():
-        from reports.robustness_report import build_robustness_report
+        from bgsim.reports.robustness_report import build_robustness_report
 
         report, seats = build_robustness_report(directory)
     elif (directory / "difficulty.json").exists():
-        from reports.anna_report import build_difficulty_report
+        from bgsim.reports.anna_report import build_difficulty_report
 
         report, seats = build_difficulty_report(directory), None
     elif (directory / "seat_order.json").exists():
-        from reports.seat_report import build_seat_order_report
+        from bgsim.reports.seat_report import build_seat_order_report
 
         report, seats = build_seat_order_report(directory)
     elif (directory / "meta.json").exists():
-        from reports.seat_report import build_run_report
+        from bgsim.reports.seat_report import build_run_report
 
         report, seats = build_run_report(directory)
     elif (directory / "tournament.json").exists():

@@ -38,7 +38,6 @@ Conventions, stated once:
   pairs) of one player count.
 """
 
-import importlib.util
 import math
 import tomllib
 import warnings
@@ -48,11 +47,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import polars as pl
+from bgsim.reports.intervals import t_bounds, wilson
 from scipy import stats
 from statsmodels.stats.contingency_tables import StratifiedTable
 from statsmodels.stats.multitest import multipletests
-
-from reports.intervals import t_bounds, wilson
 
 __all__ = ["DECKS", "DEFAULT_CONVERSION", "MIN_TRIGGERS", "card_catalogue", "card_spreads", "conversion_note",
            "deck_summary", "pair_effects", "triggers"]
@@ -95,15 +93,11 @@ def _conversion(conversion: Mapping[str, float]) -> dict[str, float]:
 
 
 def _default_card_file() -> Path:
-    """The package's scoring_cards.toml, found without importing the engine package."""
-    spec = importlib.util.find_spec("sim")  # locates the top-level package without running it
-    roots = list(spec.submodule_search_locations) if spec and spec.submodule_search_locations else []
-    roots.append(Path(__file__).resolve().parents[1] / "sim")
-    for root in roots:
-        path = Path(root) / "games" / "carpe_diem" / "data" / "scoring_cards.toml"
-        if path.is_file():
-            return path
-    raise FileNotFoundError("scoring_cards.toml not found; pass its path")
+    """The engine's scoring_cards.toml, found beside this package without importing the engine."""
+    path = Path(__file__).resolve().parents[1] / "sim" / "games" / "carpe_diem" / "data" / "scoring_cards.toml"
+    if not path.is_file():
+        raise FileNotFoundError("scoring_cards.toml not found; pass its path")
+    return path
 
 
 def _describe(amounts: Mapping[str, int]) -> str:

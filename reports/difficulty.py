@@ -10,10 +10,9 @@ tie-break (AMB-27).
 import numpy as np
 import pandas as pd
 import polars as pl
+from bgsim.reports.intervals import t_bounds, wilson
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import test_proportions_2indep
-
-from reports.intervals import t_bounds, wilson
 
 __all__ = ["ANNA_SOURCES", "QUANTILES", "levels_table", "outcome_table", "source_table"]
 

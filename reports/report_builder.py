@@ -43,9 +43,8 @@ from typing import Any
 
 import pandas as pd
 import polars as pl
+from bgsim.experiments.store import write_atomic
 from matplotlib.figure import Figure
-
-from experiments.store import write_atomic
 
 __all__ = ["Report", "fmt_mean", "fmt_rate"]
 

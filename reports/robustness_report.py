@@ -13,16 +13,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import polars as pl
+from bgsim.experiments.robustness import MARKER
+from bgsim.experiments.seat_order import load_study_rows
+from bgsim.experiments.store import read_meta
+from bgsim.reports import cards as card_stats
+from bgsim.reports.report_builder import Report
+from bgsim.reports.seat_charts import seat_win_chart
+from bgsim.reports.seats import seat_table
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
-
-from experiments.robustness import MARKER
-from experiments.seat_order import load_study_rows
-from experiments.store import read_meta
-from reports import cards as card_stats
-from reports.report_builder import Report
-from reports.seat_charts import seat_win_chart
-from reports.seats import seat_table
 
 __all__ = ["build_robustness_report", "compare", "conclusions", "robustness_chart"]
 
@@ -196,6 +195,6 @@ def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: lis
 
 
 def raise_incomplete(directory: Path, meta: dict) -> None:
-    from experiments.store import RunStoreError
+    from bgsim.experiments.store import RunStoreError
 
     raise RunStoreError(f"{directory.name}: the robustness study is {meta.get('status')}; finish it with --resume")

@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pandas as pd
 import polars as pl
-
-from experiments.seat_order import MARKER, load_study_rows
-from experiments.store import load, read_meta
-from reports import cards as card_stats
-from reports import seat_charts
-from reports.card_charts import card_pair_heatmap, card_payoff_forest
-from reports.report_builder import Report, fmt_rate
-from reports.seats import category_table, seat_table, start_effect, verdicts
+from bgsim.experiments.seat_order import MARKER, load_study_rows
+from bgsim.experiments.store import load, read_meta
+from bgsim.reports import cards as card_stats
+from bgsim.reports import seat_charts
+from bgsim.reports.card_charts import card_pair_heatmap, card_payoff_forest
+from bgsim.reports.report_builder import Report, fmt_rate
+from bgsim.reports.seats import category_table, seat_table, start_effect, verdicts
 
 __all__ = ["add_seat_sections", "build_run_report", "build_seat_order_report", "thirteen_answer",
            "write_seat_order_report"]

@@ -19,11 +19,10 @@ Statistics, stated once:
 import numpy as np
 import pandas as pd
 import polars as pl
+from bgsim.reports.intervals import t_bounds, wilson
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import samplesize_confint_proportion
-
-from reports.intervals import t_bounds, wilson
 
 __all__ = ["CATEGORIES", "GROUP", "category_table", "detectable_gap", "games_needed", "seat_table",
            "start_effect", "verdicts"]

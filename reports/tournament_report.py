@@ -20,9 +20,8 @@ from pathlib import Path
 
 import pandas as pd
 import tomli_w
-
-from experiments.store import RunStoreError, write_atomic, write_json, write_toml
-from reports.charts import pairwise_heatmap, ratings_chart
+from bgsim.experiments.store import RunStoreError, write_atomic, write_json, write_toml
+from bgsim.reports.charts import pairwise_heatmap, ratings_chart
 
 __all__ = ["TournamentSummary", "markdown", "neighbour_sentence", "write_report"]
 

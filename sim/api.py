@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 import numpy as np
-
-from sim.seeding import GameSeeds
+from bgsim.sim.seeding import GameSeeds
 
 __all__ = [
     "CandidateTable",

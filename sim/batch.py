@@ -12,11 +12,10 @@ The same strategies give the same games in every tier that can run them.
 from collections.abc import Sequence
 
 import numpy as np
-
-from sim.api import Game, Strategy
-from sim.errors import StrategyError
-from sim.play import play_game
-from sim.seeding import GameSeeds, seat_streams
+from bgsim.sim.api import Game, Strategy
+from bgsim.sim.errors import StrategyError
+from bgsim.sim.play import play_game
+from bgsim.sim.seeding import GameSeeds, seat_streams
 
 __all__ = ["TIERS", "choose_tier", "play_batch"]
 

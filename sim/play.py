@@ -4,10 +4,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
-from sim.api import Game, GameResult, Strategy
-from sim.errors import IllegalActionError, StrategyError
-from sim.seeding import GameSeeds, strategy_streams
+from bgsim.sim.api import Game, GameResult, Strategy
+from bgsim.sim.errors import IllegalActionError, StrategyError
+from bgsim.sim.seeding import GameSeeds, strategy_streams
 
 __all__ = ["PlayedGame", "play_game"]
 

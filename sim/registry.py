@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sim.errors import GameIdError
+from bgsim.sim.errors import GameIdError
 
 __all__ = ["register", "make_game", "available_games", "parse_id", "GameEntry"]
 
@@ -72,4 +72,4 @@ def make_game(game_id: str, **overrides: Any):
 
 
 def _load_builtin_games() -> None:
-    import sim.games  # noqa: F401  (importing registers every built-in game)
+    import bgsim.sim.games  # noqa: F401  (importing registers every built-in game)

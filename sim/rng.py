@@ -11,9 +11,8 @@ A stream's state is one element of a ``uint64`` array, so kernels can advance it
 import warnings
 
 import numpy as np
+from bgsim.sim.borrow import njit_without_refcounts
 from numba import config
-
-from sim.borrow import njit_without_refcounts
 
 __all__ = ["next_u64", "below", "shuffle", "new_stream"]
 

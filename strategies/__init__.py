@@ -7,8 +7,8 @@ Parameters in brackets override the strategy's feature weights.
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from sim.errors import BgsimError, StrategyError
-from sim.registry import parse_id
+from bgsim.sim.errors import BgsimError, StrategyError
+from bgsim.sim.registry import parse_id
 
 __all__ = ["available_strategies", "make_strategy", "register_strategy", "strategy_rows"]
 
@@ -70,5 +70,5 @@ def strategy_rows(game) -> list[tuple[str, str, dict[str, int]]]:
 
 
 def _load_builtin() -> None:
-    import strategies.carpe_diem  # noqa: F401
-    import strategies.generic  # noqa: F401
+    import bgsim.strategies.carpe_diem  # noqa: F401
+    import bgsim.strategies.generic  # noqa: F401

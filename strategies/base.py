@@ -5,11 +5,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-
-from sim.api import POLICY_RANDOM, POLICY_WEIGHTS, CandidateTable, CompiledPolicy
-from sim.errors import StrategyError
-from sim.policy import first_best_row
-from sim.rng import below
+from bgsim.sim.api import POLICY_RANDOM, POLICY_WEIGHTS, CandidateTable, CompiledPolicy
+from bgsim.sim.errors import StrategyError
+from bgsim.sim.policy import first_best_row
+from bgsim.sim.rng import below
 
 __all__ = ["RandomStrategy", "WeightStrategy", "load_weights", "weights_from"]
 

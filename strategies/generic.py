@@ -1,8 +1,8 @@
 """Strategies for every game."""
 
-from sim.errors import StrategyError
-from strategies import register_strategy
-from strategies.base import RandomStrategy
+from bgsim.sim.errors import StrategyError
+from bgsim.strategies import register_strategy
+from bgsim.strategies.base import RandomStrategy
 
 
 def _random(game, **params):

@@ -15,10 +15,9 @@ Its only randomness is its seat stream: the same stream gives the same choices.
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from sim.api import CandidateTable, Game
-from sim.errors import StrategyError
-from sim.rng import next_u64
+from bgsim.sim.api import CandidateTable, Game
+from bgsim.sim.errors import StrategyError
+from bgsim.sim.rng import next_u64
 
 __all__ = ["RolloutSearch", "make_search"]
 

@@ -19,11 +19,10 @@ import json
 from pathlib import Path
 
 import numpy as np
-
-from sim import make_game
-from sim.api import POLICY_RANDOM, POLICY_WEIGHTS, CompiledPolicy
-from sim.seeding import GameSeeds
-from strategies import make_strategy
+from bgsim.sim import make_game
+from bgsim.sim.api import POLICY_RANDOM, POLICY_WEIGHTS, CompiledPolicy
+from bgsim.sim.seeding import GameSeeds
+from bgsim.strategies import make_strategy
 
 STORED = Path(__file__).with_name("engine_fingerprint.json")
 
@@ -57,7 +56,7 @@ def _digest(*arrays) -> str:
 
 def _policies(game, mode: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """(P,) int64 policy kinds and (P, F) int64 weights for one game of ``mode``."""
-    from sim.games.carpe_diem.features import N_BASE_FEATURES, N_FEATURES
+    from bgsim.sim.games.carpe_diem.features import N_BASE_FEATURES, N_FEATURES
 
     n = game.n_players
     greedy = np.asarray(make_strategy("greedy", game).weights, dtype=np.int64)
@@ -86,9 +85,9 @@ def _policies(game, mode: str, rng: np.random.Generator) -> tuple[np.ndarray, np
 
 def compiled_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
     """Hash of ``play_batch`` results and of every final state played by ``play_to_end``."""
-    from sim.games.carpe_diem.events import new_log
-    from sim.games.carpe_diem.kernels.play import play_batch, play_to_end
-    from sim.games.carpe_diem.kernels.setup import new_game
+    from bgsim.sim.games.carpe_diem.events import new_log
+    from bgsim.sim.games.carpe_diem.kernels.play import play_batch, play_to_end
+    from bgsim.sim.games.carpe_diem.kernels.setup import new_game
 
     rng = np.random.default_rng(seed)
     chance = np.random.SeedSequence(seed).generate_state(n_games, dtype=np.uint64)
@@ -110,7 +109,7 @@ def compiled_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
 
 def table_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
     """Hash of every candidate table (kind, seat, features, actions) of games played per decision."""
-    from sim.games.carpe_diem.features import N_BASE_FEATURES
+    from bgsim.sim.games.carpe_diem.features import N_BASE_FEATURES
 
     columns = slice(None) if mode.endswith("_all") else slice(0, N_BASE_FEATURES)
     rng = np.random.default_rng(seed)
@@ -120,7 +119,7 @@ def table_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
         seeds = GameSeeds(seed * 1000 + g, seed * 1000 + g + 500)
         state = game.new_state(seeds)
         streams = np.random.SeedSequence(seeds.strategy).generate_state(game.n_players, dtype=np.uint64)
-        from sim.rng import below
+        from bgsim.sim.rng import below
 
         while not game.is_over(state):
             table = game.decision(state)

@@ -6,9 +6,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from experiments.cli import main
-from sim.games.carpe_diem.components import DATA_DIR
+from bgsim.experiments.cli import main
+from bgsim.sim.games.carpe_diem.components import DATA_DIR
 
 
 def run(capsys, *args):

@@ -2,12 +2,11 @@
 
 import numpy as np
 import pytest
-
-from sim import available_games, game_seeds, make_game
-from sim.api import Game
-from sim.play import play_game
-from sim.seeding import GameSeeds
-from strategies import make_strategy
+from bgsim.sim import available_games, game_seeds, make_game
+from bgsim.sim.api import Game
+from bgsim.sim.play import play_game
+from bgsim.sim.seeding import GameSeeds
+from bgsim.strategies import make_strategy
 
 CASES = [(name, n) for name in available_games() for n in (2, 3, 4)] + [("carpe_diem", 1)]  # 1: solo, Anna
 
@@ -25,7 +24,7 @@ def test_game_follows_the_common_interface(name, n_players):
     assert make_game(game.id).id == game.id  # the canonical id round-trips
     state = game.new_state(game_seeds(11))
     rng = np.array([99], dtype=np.uint64)
-    from sim.rng import below
+    from bgsim.sim.rng import below
 
     decisions = 0
     while not game.is_over(state):

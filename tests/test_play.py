@@ -8,13 +8,12 @@ import sys
 
 import numpy as np
 import pytest
-
-from sim import game_seeds, make_game
-from sim.errors import IllegalActionError, StrategyError
-from sim.play import play_game
-from sim.rng import below, new_stream, next_u64, shuffle
-from sim.seeding import GameSeeds, strategy_streams
-from strategies import make_strategy
+from bgsim.sim import game_seeds, make_game
+from bgsim.sim.errors import IllegalActionError, StrategyError
+from bgsim.sim.play import play_game
+from bgsim.sim.rng import below, new_stream, next_u64, shuffle
+from bgsim.sim.seeding import GameSeeds, strategy_streams
+from bgsim.strategies import make_strategy
 
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
@@ -33,8 +32,8 @@ def test_compiled_and_per_decision_tiers_play_identical_games(n_players, mix):
 def test_random_weights_on_every_feature_play_identical_games_in_every_tier(n_players):
     """The planning columns (next_scoring, frame_vp_open, rival_distance, planned_reward,
     fountain_open) are summed by the compiled loop without tables: same rows as the tables."""
-    from sim.games.carpe_diem.features import FEATURE_NAMES, N_BASE_FEATURES
-    from strategies.base import WeightStrategy
+    from bgsim.sim.games.carpe_diem.features import FEATURE_NAMES, N_BASE_FEATURES
+    from bgsim.strategies.base import WeightStrategy
 
     game = make_game("carpe_diem", n_players=n_players)
     rng = np.random.default_rng(n_players)
@@ -107,8 +106,8 @@ def test_splitmix_stream_matches_the_reference_and_draws_stay_in_range():
 def test_the_engine_runs_without_compilation_and_gives_the_same_game():
     """NUMBA_DISABLE_JIT=1 is the debugging path: slow, but the same game."""
     code = (
-        "import json; from sim import make_game, game_seeds; from sim.play import play_game; "
-        "from strategies import make_strategy; g = make_game('carpe_diem', n_players=2); "
+        "import json; from bgsim.sim import make_game, game_seeds; from bgsim.sim.play import play_game; "
+        "from bgsim.strategies import make_strategy; g = make_game('carpe_diem', n_players=2); "
         "p = play_game(g, [make_strategy('greedy', g)] * 2, game_seeds(3)); "
         "print(json.dumps(p.result.final_vp.tolist()))"
     )

@@ -1,10 +1,9 @@
 """Game ids: parsing, canonical ids, and one-line errors."""
 
 import pytest
-
-from sim import make_game
-from sim.errors import GameIdError
-from sim.registry import parse_id
+from bgsim.sim import make_game
+from bgsim.sim.errors import GameIdError
+from bgsim.sim.registry import parse_id
 
 
 def test_parse_id_reads_literals_and_bare_words():

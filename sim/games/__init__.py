@@ -1,3 +1,3 @@
 """Built-in games; importing this package registers each of them."""
 
-from sim.games import carpe_diem  # noqa: F401
+from bgsim.sim.games import carpe_diem  # noqa: F401

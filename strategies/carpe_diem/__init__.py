@@ -13,10 +13,10 @@ Ids a designer can write:
 import tomllib
 from pathlib import Path
 
-from sim.errors import StrategyError
-from strategies import make_strategy, register_strategy
-from strategies.base import WeightStrategy, load_weights, weights_from
-from strategies.search import make_search
+from bgsim.sim.errors import StrategyError
+from bgsim.strategies import make_strategy, register_strategy
+from bgsim.strategies.base import WeightStrategy, load_weights, weights_from
+from bgsim.strategies.search import make_search
 
 __all__ = ["BEST_HEURISTIC", "WEIGHTS_DIR", "personalities"]
 

@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-from sim import game_seeds, make_game
-from sim.games.carpe_diem.render import trace_text
-from sim.play import play_game
-from strategies import make_strategy
+from bgsim.sim import game_seeds, make_game
+from bgsim.sim.games.carpe_diem.render import trace_text
+from bgsim.sim.play import play_game
+from bgsim.strategies import make_strategy
 
 GOLDEN_DIR = Path(__file__).parent
 SEED = 7

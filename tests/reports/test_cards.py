@@ -6,10 +6,8 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-from matplotlib.figure import Figure
-
-from reports.card_charts import card_pair_heatmap, card_payoff_forest
-from reports.cards import (
+from bgsim.reports.card_charts import card_pair_heatmap, card_payoff_forest
+from bgsim.reports.cards import (
     DEFAULT_CONVERSION,
     NEVER,
     TOO_FEW,
@@ -20,6 +18,7 @@ from reports.cards import (
     pair_effects,
     triggers,
 )
+from matplotlib.figure import Figure
 
 STRONG = 5  # A06: its triggering seat wins far more often
 WEAK = 20  # B09: its triggering seat rarely wins

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
-from experiments.difficulty import (
+from bgsim.experiments.difficulty import (
     KNOBS,
     at_the_table,
     difficulty_from_dict,
@@ -18,8 +17,9 @@ from experiments.difficulty import (
     load_rows,
     run_difficulty,
 )
-from experiments.spec import SpecError
-from sim.games.carpe_diem.params import PARAM_DOCS, Params
+from bgsim.experiments.spec import SpecError
+from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
+
 from tests.reports.browser import check_page
 from tests.runner.conftest import cli
 
@@ -233,7 +233,7 @@ def test_the_report_has_every_section(tiny_study, capsys):
 
 
 def test_the_report_renders_in_a_browser_without_errors(tiny_study, browser):
-    from reports.build import write_report
+    from bgsim.reports.build import write_report
 
     _, directory = tiny_study
     path, _ = write_report(directory)
@@ -270,7 +270,7 @@ def test_calibrate_solves_one_target_from_the_command_line(tmp_path, capsys):
 
 
 def test_levels_table_tells_a_miss_from_a_disagreement():
-    from reports.difficulty import levels_table
+    from bgsim.reports.difficulty import levels_table
 
     base = {"rung": "r", "knob": "anna_start_vp", "reachable": True, "slope": 0.013}
     levels = levels_table([
@@ -285,7 +285,7 @@ def test_levels_table_tells_a_miss_from_a_disagreement():
 
 
 def test_outcome_and_source_tables_on_known_games():
-    from reports.difficulty import outcome_table, source_table
+    from bgsim.reports.difficulty import outcome_table, source_table
 
     margins = [-10, -5, 0, 5, 10, 20]
     rows = pl.DataFrame({"rung": ["x"] * 6, "margin": margins, "won": [m > 0 or m == 0 for m in margins],

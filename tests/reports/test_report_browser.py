@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+from bgsim.reports.report_builder import Report
 from matplotlib.figure import Figure
 
-from reports.report_builder import Report
 from tests.reports.browser import check_page
 
 _BROKEN_IMAGE = '<img src="data:image/png;base64,bm90IGEgcG5n" alt="broken">'

@@ -9,9 +9,8 @@ import matplotlib
 import pandas as pd
 import polars as pl
 import pytest
+from bgsim.reports.report_builder import Report, fmt_mean, fmt_rate, inline_html, markdown_html
 from matplotlib.figure import Figure
-
-from reports.report_builder import Report, fmt_mean, fmt_rate, inline_html, markdown_html
 
 SEATS = pd.DataFrame({
     "seat": [1, 2, 3],

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
-from experiments.robustness import load_robustness, run_robustness
-from experiments.spec import SpecError
-from reports.build import write_report
-from reports.robustness_report import compare
+from bgsim.experiments.robustness import load_robustness, run_robustness
+from bgsim.experiments.spec import SpecError
+from bgsim.reports.build import write_report
+from bgsim.reports.robustness_report import compare
 
 ROOT = Path(__file__).resolve().parents[2]
 

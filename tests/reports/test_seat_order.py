@@ -6,10 +6,10 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from bgsim.experiments.seat_order import load_seat_order, load_study_rows, run_seat_order, seat_order_from_dict
+from bgsim.experiments.spec import SpecError
+from bgsim.reports.build import write_report
 
-from experiments.seat_order import load_seat_order, load_study_rows, run_seat_order, seat_order_from_dict
-from experiments.spec import SpecError
-from reports.build import write_report
 from tests.reports.browser import check_page
 from tests.runner.conftest import cli
 
@@ -149,8 +149,8 @@ def test_plan_prints_the_games_needed(capsys):
 
 def test_report_of_a_plain_run(tmp_path, capsys):
     """`bgsim report` on an ordinary run: the seat table (population = its strategies) and the cards."""
-    from experiments.runner import run
-    from experiments.spec import RunSpec
+    from bgsim.experiments.runner import run
+    from bgsim.experiments.spec import RunSpec
 
     spec = RunSpec(name="plain", game="carpe_diem", players=(2, 4), strategies=("greedy",), games=60, chunk_size=30,
                    seed=4)

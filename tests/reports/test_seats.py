@@ -4,9 +4,8 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-
-from reports.compensation import GameScores, _scan, game_scores, solve, solve_with_bootstrap, win_rates
-from reports.seats import category_table, games_needed, seat_table, start_effect, verdicts
+from bgsim.reports.compensation import GameScores, _scan, game_scores, solve, solve_with_bootstrap, win_rates
+from bgsim.reports.seats import category_table, games_needed, seat_table, start_effect, verdicts
 
 
 def synthetic_rows(n_players: int, games: int, first_seat_wins: float, seed: int = 0, start: str = "rulebook",
@@ -146,7 +145,7 @@ def _three_player_rows(games: int, seat3_wins: float, seed: int) -> pl.DataFrame
     (60, 0.45, "These games cannot tell"),
 ])
 def test_the_13_verdict_follows_the_seat_test_and_says_when_games_are_too_few(games, rate, expected):
-    from reports.seat_report import thirteen_answer
+    from bgsim.reports.seat_report import thirteen_answer
 
     seats = seat_table(_three_player_rows(games, rate, seed=7))
     assert expected in thirteen_answer(seats, pd.DataFrame(), "test")

@@ -5,8 +5,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
-from experiments.cli import main
+from bgsim.experiments.cli import main
 
 
 def write_spec(directory: Path, name: str = "small", **run) -> Path:
@@ -35,7 +34,7 @@ def write_spec(directory: Path, name: str = "small", **run) -> Path:
 def results(run_dir: Path) -> pl.DataFrame:
     """Every stored row, in game and seat order, without the bookkeeping columns that legitimately
     depend on how the run was cut up (``chunk``)."""
-    from experiments.store import load
+    from bgsim.experiments.store import load
 
     return load(run_dir).collect().drop("chunk").sort("game_index", "seat")
 

@@ -4,8 +4,7 @@ import math
 
 import numpy as np
 import pytest
-
-from experiments.calibration import slope_near, solve_level
+from bgsim.experiments.calibration import slope_near, solve_level
 
 
 def logistic(knob: int, middle: float, scale: float, falling: bool = True) -> float:

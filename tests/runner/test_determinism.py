@@ -1,10 +1,10 @@
 """Same spec and seed, same results: whatever the workers, chunk size, backend or strategy tier."""
 
 import polars as pl
+from bgsim.experiments.runner import run
+from bgsim.experiments.spec import load_spec
 from polars.testing import assert_frame_equal
 
-from experiments.runner import run
-from experiments.spec import load_spec
 from tests.runner.conftest import results, write_spec
 
 
@@ -57,8 +57,7 @@ def test_another_seed_gives_other_deals(tmp_path):
 
 def test_weight_scores_are_exact_integers_in_both_number_paths():
     import numpy as np
-
-    from strategies.base import WeightStrategy
+    from bgsim.strategies.base import WeightStrategy
 
     features = np.array([[1, 2], [3, -1], [2, 1]], dtype=np.int32)
     small = WeightStrategy("small", np.array([5, -2], dtype=np.int64))

@@ -7,11 +7,11 @@ import tomllib
 import polars as pl
 import pyarrow.parquet as pq
 import pytest
+from bgsim.experiments.runner import run
+from bgsim.experiments.spec import load_spec
+from bgsim.sim.games.carpe_diem.components import DATA_DIR
 
 import bgsim
-from experiments.runner import run
-from experiments.spec import load_spec
-from sim.games.carpe_diem.components import DATA_DIR
 from tests.runner.conftest import cli, write_spec
 
 DESIGN_COLUMNS = ("run_id", "game", "rules_version", "chunk", "game_index", "seed", "n_players", "seat",

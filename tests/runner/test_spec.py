@@ -4,9 +4,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
-from experiments.runner import build_block
-from experiments.spec import RunSpec, SpecError, load_spec
+from bgsim.experiments.runner import build_block
+from bgsim.experiments.spec import RunSpec, SpecError, load_spec
 
 CONFIGS = sorted(path for path in (Path(__file__).resolve().parents[2] / "experiments" / "configs").glob("*.toml")
                  if not {"tournament", "populations", "base", "ladder"} & set(tomllib.loads(path.read_text())))

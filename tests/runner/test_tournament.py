@@ -12,12 +12,9 @@ import pandas as pd
 import polars as pl
 import pytest
 import tomli_w
-from polars.testing import assert_frame_equal
-from scipy import stats
-
-from experiments.spec import SpecError
-from experiments.store import RunStoreError
-from experiments.tournament import (
+from bgsim.experiments.spec import SpecError
+from bgsim.experiments.store import RunStoreError
+from bgsim.experiments.tournament import (
     TournamentSpec,
     load_results,
     load_tournament,
@@ -25,7 +22,10 @@ from experiments.tournament import (
     summarise,
     tournament_from_dict,
 )
-from reports import ratings
+from bgsim.reports import ratings
+from polars.testing import assert_frame_equal
+from scipy import stats
+
 from tests.runner.conftest import cli
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,10 +7,9 @@ import tomllib
 from fractions import Fraction
 
 import pytest
-
-from experiments.runner import run
-from experiments.spec import spec_from_dict
-from experiments.variants import (
+from bgsim.experiments.runner import run
+from bgsim.experiments.spec import spec_from_dict
+from bgsim.experiments.variants import (
     BASE_TILES,
     FAMILIES,
     VariantError,
@@ -21,9 +20,9 @@ from experiments.variants import (
     variant_spec,
     write_variant_data,
 )
-from sim import game_seeds, make_game
-from sim.play import play_game
-from strategies import make_strategy
+from bgsim.sim import game_seeds, make_game
+from bgsim.sim.play import play_game
+from bgsim.strategies import make_strategy
 
 VARIANTS = robustness_variants()
 TILE_VARIANTS = [v for v in VARIANTS if v.tiles is not None]

@@ -1,9 +1,8 @@
 """Random reachable states: deal a game and play uniformly random legal actions for a while."""
 
 import numpy as np
-
-from sim import game_seeds
-from sim.rng import below, new_stream
+from bgsim.sim import game_seeds
+from bgsim.sim.rng import below, new_stream
 
 
 def random_reachable_state(game, seed: int, steps: int) -> np.ndarray:

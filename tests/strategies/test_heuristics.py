@@ -3,11 +3,11 @@ where the rules say what is better, and the planner beats greedy."""
 
 import numpy as np
 import pytest
+from bgsim.sim import game_seeds, make_game
+from bgsim.sim.games.carpe_diem.features import FEATURE_NAMES
+from bgsim.strategies import make_strategy
+from bgsim.strategies.carpe_diem import personalities
 
-from sim import game_seeds, make_game
-from sim.games.carpe_diem.features import FEATURE_NAMES
-from strategies import make_strategy
-from strategies.carpe_diem import personalities
 from tests.games.carpe_diem.helpers import TYPE, build_turn, cell, fresh, preset
 from tests.games.carpe_diem.test_ambiguities import oriented
 
@@ -97,7 +97,7 @@ def test_every_personality_lets_a_merchant_convert_the_goods_of_the_same_build(n
 def test_the_planner_plays_the_same_games_in_every_tier():
     """Its planning columns (next_scoring, frame_vp_open, ...) are summed by the compiled loop
     without tables; the per-decision tables must pick the very same rows."""
-    from sim.play import play_game
+    from bgsim.sim.play import play_game
 
     for n_players in (2, 4):
         game = make_game("carpe_diem", n_players=n_players)
@@ -110,7 +110,7 @@ def test_the_planner_plays_the_same_games_in_every_tier():
 
 def test_the_planner_beats_greedy_on_paired_deals():
     """2,000 games: 1,000 deals, each played with the planner in either seat (fixed seed)."""
-    from experiments.tune import head_to_head
+    from bgsim.experiments.tune import head_to_head
 
     game = make_game("carpe_diem", n_players=2)
     match = head_to_head(game, make_strategy("planner", game), make_strategy("greedy", game), 1000, seed=2024)

@@ -4,11 +4,11 @@
 from functools import cache
 
 import numpy as np
+from bgsim.sim import make_game
+from bgsim.strategies import available_strategies, make_strategy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim import make_game
-from strategies import available_strategies, make_strategy
 from tests.strategies.reachable import random_reachable_state
 
 # A small search budget keeps the property test quick; the search code path is the same.

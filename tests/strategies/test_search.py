@@ -3,11 +3,11 @@ and finds better moves than its rollout policy."""
 
 import numpy as np
 import pytest
+from bgsim.sim import make_game
+from bgsim.sim.errors import StrategyError
+from bgsim.sim.games.carpe_diem.constants import N_DARK, N_LIGHT, N_SEALS
+from bgsim.strategies import make_strategy
 
-from sim import make_game
-from sim.errors import StrategyError
-from sim.games.carpe_diem.constants import N_DARK, N_LIGHT, N_SEALS
-from strategies import make_strategy
 from tests.strategies.reachable import random_reachable_state
 
 HIDDEN = ("light_stock", "dark_stock", "fountain_deck", "fountain_held", "depot")
@@ -99,8 +99,8 @@ def test_rollouts_leave_the_state_alone_and_rank_actions():
 
 
 def test_search_beats_its_rollout_policy_on_paired_deals():
-    from sim.play import play_game
-    from sim.seeding import game_seeds
+    from bgsim.sim.play import play_game
+    from bgsim.sim.seeding import game_seeds
 
     game = make_game("carpe_diem", n_players=2)
     search, greedy = make_strategy("search(width=3, rollouts=3)", game), make_strategy("greedy", game)

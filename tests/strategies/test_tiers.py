@@ -4,11 +4,10 @@ per-decision ``choose`` (tier 3), for every registered weight strategy."""
 
 import numpy as np
 import pytest
-
-from sim import make_game
-from sim.batch import play_batch
-from sim.seeding import block_key, deal_seeds
-from strategies import available_strategies, make_strategy
+from bgsim.sim import make_game
+from bgsim.sim.batch import play_batch
+from bgsim.sim.seeding import block_key, deal_seeds
+from bgsim.strategies import available_strategies, make_strategy
 
 WEIGHT_STRATEGIES = [e.name for e in available_strategies("carpe_diem")
                      if e.name not in ("random", "search", "weights")]

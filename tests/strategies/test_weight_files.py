@@ -4,12 +4,12 @@ status 2 from every command that takes strategy ids, and `bgsim strategies`."""
 
 import numpy as np
 import pytest
+from bgsim.sim import make_game
+from bgsim.sim.errors import StrategyError
+from bgsim.sim.games.carpe_diem.features import FEATURE_NAMES
+from bgsim.strategies import make_strategy
+from bgsim.strategies.carpe_diem import WEIGHTS_DIR, personalities
 
-from sim import make_game
-from sim.errors import StrategyError
-from sim.games.carpe_diem.features import FEATURE_NAMES
-from strategies import make_strategy
-from strategies.carpe_diem import WEIGHTS_DIR, personalities
 from tests.runner.conftest import cli, write_spec
 
 

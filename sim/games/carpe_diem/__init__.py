@@ -1,8 +1,8 @@
 """Carpe Diem (Stefan Feld, alea 2018), 2nd-edition rules, 2-4 players."""
 
-from sim.games.carpe_diem.game import RULES_VERSION, CarpeDiem
-from sim.games.carpe_diem.params import Params
-from sim.registry import register
+from bgsim.sim.games.carpe_diem.game import RULES_VERSION, CarpeDiem
+from bgsim.sim.games.carpe_diem.params import Params
+from bgsim.sim.registry import register
 
 __all__ = ["CarpeDiem", "Params", "RULES_VERSION", "make"]
 

@@ -9,9 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-
-from sim.games.carpe_diem.components import DATA_DIR, _fail, _read
-from sim.games.carpe_diem.constants import TYPE_NAMES
+from bgsim.sim.games.carpe_diem.components import DATA_DIR, _fail, _read
+from bgsim.sim.games.carpe_diem.constants import TYPE_NAMES
 
 __all__ = ["ARROWS", "AnnaCard", "AnnaData", "TRACKS", "anna_arrays", "load_anna"]
 

@@ -11,8 +11,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from sim.errors import DataError
-from sim.games.carpe_diem import constants as K
+from bgsim.sim.errors import DataError
+from bgsim.sim.games.carpe_diem import constants as K
 
 __all__ = [
     "DATA_DIR",

@@ -5,8 +5,7 @@ events written. Logging is off when the array has a single row (the fast path).
 """
 
 import numpy as np
-
-from sim.borrow import njit_without_refcounts
+from bgsim.sim.borrow import njit_without_refcounts
 
 __all__ = ["EVENT_NAMES", "EVENT_WIDTH", "new_log", "log_event", "events"]
 

@@ -4,26 +4,25 @@ import hashlib
 import json
 
 import numpy as np
-
-from sim.api import CandidateTable, CompiledPolicy, GameResult
-from sim.errors import IllegalActionError
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem import render
-from sim.games.carpe_diem.anna_data import load_anna
-from sim.games.carpe_diem.components import load_components
-from sim.games.carpe_diem.decisions import ACTION_FIELDS, DECISION_NAMES, N_ACTION_FIELDS, OVER
-from sim.games.carpe_diem.events import new_log
-from sim.games.carpe_diem.features import FEATURE_DOCS, FEATURE_NAMES, N_FEATURES
-from sim.games.carpe_diem.kernels import batch, search
-from sim.games.carpe_diem.kernels.candidates import MAX_ROWS, candidates
-from sim.games.carpe_diem.kernels.flow import apply_action
-from sim.games.carpe_diem.kernels.play import play_to_end
-from sim.games.carpe_diem.kernels.setup import new_game
-from sim.games.carpe_diem.params import Params
-from sim.games.carpe_diem.records import RECORD_DOCS, seat_records
-from sim.games.carpe_diem.state import DECISIONS, PHASE, SEAT, STATE
-from sim.games.carpe_diem.tables import build_tables
-from sim.seeding import GameSeeds
+from bgsim.sim.api import CandidateTable, CompiledPolicy, GameResult
+from bgsim.sim.errors import IllegalActionError
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem import render
+from bgsim.sim.games.carpe_diem.anna_data import load_anna
+from bgsim.sim.games.carpe_diem.components import load_components
+from bgsim.sim.games.carpe_diem.decisions import ACTION_FIELDS, DECISION_NAMES, N_ACTION_FIELDS, OVER
+from bgsim.sim.games.carpe_diem.events import new_log
+from bgsim.sim.games.carpe_diem.features import FEATURE_DOCS, FEATURE_NAMES, N_FEATURES
+from bgsim.sim.games.carpe_diem.kernels import batch, search
+from bgsim.sim.games.carpe_diem.kernels.candidates import MAX_ROWS, candidates
+from bgsim.sim.games.carpe_diem.kernels.flow import apply_action
+from bgsim.sim.games.carpe_diem.kernels.play import play_to_end
+from bgsim.sim.games.carpe_diem.kernels.setup import new_game
+from bgsim.sim.games.carpe_diem.params import Params
+from bgsim.sim.games.carpe_diem.records import RECORD_DOCS, seat_records
+from bgsim.sim.games.carpe_diem.state import DECISIONS, PHASE, SEAT, STATE
+from bgsim.sim.games.carpe_diem.tables import build_tables
+from bgsim.sim.seeding import GameSeeds
 
 __all__ = ["CarpeDiem", "RULES_VERSION", "SCORE_CATEGORIES"]
 

@@ -9,9 +9,8 @@ import re
 from dataclasses import asdict, dataclass, fields
 
 import numpy as np
-
-from sim.errors import GameIdError
-from sim.games.carpe_diem.constants import START_VP
+from bgsim.sim.errors import GameIdError
+from bgsim.sim.games.carpe_diem.constants import START_VP
 
 __all__ = ["Params", "PARAM_DOCS", "N_PARAMS"]
 

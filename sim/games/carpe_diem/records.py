@@ -6,9 +6,8 @@ game costs microseconds. The column meanings are listed in ``RECORD_DOCS``.
 
 import numpy as np
 import pyarrow as pa
-
-from sim.games.carpe_diem.constants import COUNTER_NAMES, N_SLOTS
-from sim.games.carpe_diem.state import CARD_LOG, CARD_LOG_FIELDS, STATE
+from bgsim.sim.games.carpe_diem.constants import COUNTER_NAMES, N_SLOTS
+from bgsim.sim.games.carpe_diem.state import CARD_LOG, CARD_LOG_FIELDS, STATE
 
 __all__ = ["RECORD_DOCS", "SOLO_RECORD_DOCS", "CARD_FIELDS", "seat_records"]
 

@@ -4,11 +4,10 @@ Everything here reads a finished (or running) state and its event log; no rules 
 """
 
 import numpy as np
-
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem import events as E
-from sim.games.carpe_diem.decisions import MOVE_NAMES
-from sim.games.carpe_diem.tables import TABLES
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem import events as E
+from bgsim.sim.games.carpe_diem.decisions import MOVE_NAMES
+from bgsim.sim.games.carpe_diem.tables import TABLES
 
 __all__ = ["trace_text", "trace_json", "district_ascii", "score_table", "tile_text", "card_text"]
 
@@ -170,7 +169,7 @@ def score_table(game, state: np.ndarray) -> list[str]:
 def anna_tracker_table(game, state: np.ndarray) -> list[str]:
     """Anna's 12 tracks at the end: her field, the count it gives (grey number; villas by AMB-25),
     the human's count and the majority VP (CD-ANNA-23), then her fountain pile (CD-ANNA-24)."""
-    from sim.games.carpe_diem.anna_data import anna_arrays
+    from bgsim.sim.games.carpe_diem.anna_data import anna_arrays
 
     record = game.field(state, "anna")
     _, grey = anna_arrays(game.anna)

@@ -5,7 +5,7 @@ with the offsets below (``s[VP + seat]``, ``s[CELL_TILE + seat * 36 + cell]``). 
 sized for 4 seats whatever the player count. ``-1`` means "none" throughout.
 """
 
-from sim.games.carpe_diem.constants import (
+from bgsim.sim.games.carpe_diem.constants import (
     ANNA_SIZE,
     DEPOT_SIZE,
     MAX_P,
@@ -23,7 +23,7 @@ from sim.games.carpe_diem.constants import (
     N_TASKS,
     N_TYPES,
 )
-from sim.layout import Layout
+from bgsim.sim.layout import Layout
 
 __all__ = ["STATE", "STATE_SIZE"]
 

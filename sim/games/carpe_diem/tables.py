@@ -5,13 +5,12 @@ rotations, edge codes and per-deck card lists are precomputed here so kernels on
 """
 
 import numpy as np
-
-from sim.errors import GameIdError
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem.anna_data import AnnaData, anna_arrays
-from sim.games.carpe_diem.components import Components
-from sim.games.carpe_diem.params import Params
-from sim.layout import Layout
+from bgsim.sim.errors import GameIdError
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem.anna_data import AnnaData, anna_arrays
+from bgsim.sim.games.carpe_diem.components import Components
+from bgsim.sim.games.carpe_diem.params import Params
+from bgsim.sim.layout import Layout
 
 __all__ = ["TABLES", "build_tables", "VILLA_TABLE_LEN"]
 

@@ -5,12 +5,12 @@ test always goes through ``g.apply(..., validate=True)``.
 """
 
 import numpy as np
+from bgsim.sim import game_seeds
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem import decisions as D
+from bgsim.sim.games.carpe_diem.events import EVENT_NAMES, events
+from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
 
-from sim import game_seeds
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem import decisions as D
-from sim.games.carpe_diem.events import EVENT_NAMES, events
-from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
 from tests.games.carpe_diem.helpers import (
     card_id,
     decide,

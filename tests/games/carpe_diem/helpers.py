@@ -8,12 +8,11 @@ in the legal set the rules produce.
 from functools import cache
 
 import numpy as np
-
-from sim import game_seeds, make_game
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem import decisions as D
-from sim.games.carpe_diem.kernels.district import build
-from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
+from bgsim.sim import game_seeds, make_game
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem import decisions as D
+from bgsim.sim.games.carpe_diem.kernels.district import build
+from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
 
 TYPE = {name: code for code, name in enumerate(K.TYPE_NAMES)}
 GOODS = {name: i for i, name in enumerate(K.GOODS_NAMES)}

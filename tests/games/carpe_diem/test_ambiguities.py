@@ -4,11 +4,11 @@ engine (legal rows offered, state after acting); plus parameter validation and t
 
 import numpy as np
 import pytest
+from bgsim.sim import game_seeds, make_game
+from bgsim.sim.errors import GameIdError
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem import decisions as D
 
-from sim import game_seeds, make_game
-from sim.errors import GameIdError
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem import decisions as D
 from tests.games.carpe_diem.helpers import (
     GOODS,
     TYPE,

@@ -5,11 +5,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from sim.errors import BgsimError
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem.anna_data import TRACKS, anna_arrays, load_anna
-from sim.games.carpe_diem.components import DATA_DIR, load_components
+from bgsim.sim.errors import BgsimError
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem.anna_data import TRACKS, anna_arrays, load_anna
+from bgsim.sim.games.carpe_diem.components import DATA_DIR, load_components
 
 
 def test_cd_anna_2_eight_cards_of_seven_rows_and_twelve_tracks():

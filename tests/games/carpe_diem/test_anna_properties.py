@@ -13,16 +13,16 @@ The default profile plays at least 500 games per property.
 import os
 
 import numpy as np
+from bgsim.sim import game_seeds
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem.anna_data import load_anna
+from bgsim.sim.games.carpe_diem.events import EVENT_NAMES, events
+from bgsim.sim.games.carpe_diem.tables import TABLES
+from bgsim.sim.seeding import strategy_streams
+from bgsim.strategies import make_strategy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import game_seeds
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem.anna_data import load_anna
-from sim.games.carpe_diem.events import EVENT_NAMES, events
-from sim.games.carpe_diem.tables import TABLES
-from sim.seeding import strategy_streams
-from strategies import make_strategy
 from tests.games.carpe_diem.helpers import field, game
 
 N_EXAMPLES = 30 if os.environ.get("HYPOTHESIS_PROFILE") == "quick" else 520

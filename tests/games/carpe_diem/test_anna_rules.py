@@ -6,12 +6,11 @@ the solo mode.
 
 import numpy as np
 import pytest
-
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem.anna_data import anna_arrays, load_anna
-from sim.games.carpe_diem.kernels import anna as A
-from sim.games.carpe_diem.tables import TABLES
-from sim.registry import make_game
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem.anna_data import anna_arrays, load_anna
+from bgsim.sim.games.carpe_diem.kernels import anna as A
+from bgsim.sim.games.carpe_diem.tables import TABLES
+from bgsim.sim.registry import make_game
 
 GAME = make_game("carpe_diem", n_players=2)
 T = GAME.tables

@@ -5,11 +5,10 @@ import re
 from pathlib import Path
 
 import pytest
-
-from sim import make_game
-from sim.errors import DataError
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem.components import DATA_DIR, load_components
+from bgsim.sim import make_game
+from bgsim.sim.errors import DataError
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem.components import DATA_DIR, load_components
 
 COMP = load_components()
 

@@ -7,14 +7,14 @@ The default profile plays at least 500 games (2, 3 and 4 players, random and gre
 import os
 
 import numpy as np
+from bgsim.sim import game_seeds
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem.tables import TABLES
+from bgsim.sim.seeding import strategy_streams
+from bgsim.strategies import make_strategy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim import game_seeds
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem.tables import TABLES
-from sim.seeding import strategy_streams
-from strategies import make_strategy
 from tests.games.carpe_diem.helpers import field, game
 
 # >= 500 games in the default (CI) profile; the quick profile is for a fast local loop

@@ -12,14 +12,14 @@ from functools import cache
 
 import numpy as np
 import pytest
+from bgsim.sim import game_seeds
+from bgsim.sim.errors import IllegalActionError
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem import decisions as D
+from bgsim.sim.games.carpe_diem.anna_data import load_anna
+from bgsim.sim.games.carpe_diem.events import events
+from bgsim.sim.games.carpe_diem.tables import TABLES
 
-from sim import game_seeds
-from sim.errors import IllegalActionError
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem import decisions as D
-from sim.games.carpe_diem.anna_data import load_anna
-from sim.games.carpe_diem.events import events
-from sim.games.carpe_diem.tables import TABLES
 from tests.games.carpe_diem._scenario import (
     EV,
     LAST,
@@ -1209,7 +1209,7 @@ def test_amb_22_candidate_order_puts_the_track_criterion_first():
 def test_amb_28_a_row_without_a_matching_symbol_falls_back_to_every_tile(tmp_path):
     """With an automa file whose K1 row 1 lists only the fountain, and neither her specialisation nor
     a fountain in the depot, Anna chooses among all tiles by CD-ANNA-15 (2 parts first)."""
-    from sim.games.carpe_diem.components import DATA_DIR
+    from bgsim.sim.games.carpe_diem.components import DATA_DIR
 
     text = (DATA_DIR / "anna.toml").read_text()
     first = text.index("symbols = [", text.index('id = "K1"'))

@@ -3,13 +3,13 @@
 import tomllib
 
 import pytest
+from bgsim.sim import make_game
+from bgsim.sim.errors import DataError, IllegalActionError
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem import decisions as D
+from bgsim.sim.games.carpe_diem.components import DATA_DIR
+from bgsim.sim.games.carpe_diem.tables import TABLES
 
-from sim import make_game
-from sim.errors import DataError, IllegalActionError
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem import decisions as D
-from sim.games.carpe_diem.components import DATA_DIR
-from sim.games.carpe_diem.tables import TABLES
 from tests.games.carpe_diem._scenario import (
     District,
     arrange_turn,
@@ -548,9 +548,10 @@ def test_cd_feature_8_loader_rejects_a_two_part_dark_tile(tmp_path):
 def test_cd_build_2_to_6_offered_placements_match_the_building_rules():
     """Random and greedy games: at every build decision the engine's placements equal an independent
     reading of CD-BUILD-1..6, and the CD-FEATURE-7 counters match the district."""
-    from sim import game_seeds
-    from sim.seeding import strategy_streams
-    from strategies import make_strategy
+    from bgsim.sim import game_seeds
+    from bgsim.sim.seeding import strategy_streams
+    from bgsim.strategies import make_strategy
+
     from tests.games.carpe_diem._scenario import edge_codes, features, grid_of, legal_patterns, open_dirs
 
     def pattern(g, tile, cell, rot):

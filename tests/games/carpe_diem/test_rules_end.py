@@ -2,12 +2,12 @@
 
 import numpy as np
 import pytest
+from bgsim.sim import game_seeds
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem import decisions as D
+from bgsim.sim.play import play_game
+from bgsim.strategies import make_strategy
 
-from sim import game_seeds
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem import decisions as D
-from sim.play import play_game
-from strategies import make_strategy
 from tests.games.carpe_diem._scenario import (
     SPACE_H20,
     District,

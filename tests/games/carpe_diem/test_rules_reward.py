@@ -1,9 +1,9 @@
 """Scenario tests for immediate rewards and resource rules (CD-REWARD-1..13)."""
 
 import pytest
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem import decisions as D
 
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem import decisions as D
 from tests.games.carpe_diem._scenario import (
     LAST,
     District,

@@ -1,8 +1,9 @@
 """Scenario tests for pass scoring (CD-SCORING-1..6) and scoring cards (CD-CARD-1..9)."""
 
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem import decisions as D
-from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem import decisions as D
+from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
+
 from tests.games.carpe_diem._scenario import (
     LAST,
     District,

@@ -2,12 +2,12 @@
 
 import numpy as np
 import pytest
+from bgsim.sim import game_seeds, make_game
+from bgsim.sim.errors import GameIdError, IllegalActionError
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem import decisions as D
+from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
 
-from sim import game_seeds, make_game
-from sim.errors import GameIdError, IllegalActionError
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem import decisions as D
-from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
 from tests.games.carpe_diem._scenario import arrange_turn, light_tiles
 from tests.games.carpe_diem.helpers import decide, field, fresh, game, rows, shovel
 

@@ -1,9 +1,9 @@
 """Scenario tests for turns and movement (CD-TURN-1..11) and the next passes (CD-PASS-1..3)."""
 
 import numpy as np
+from bgsim.sim.games.carpe_diem import decisions as D
+from bgsim.sim.games.carpe_diem.events import events
 
-from sim.games.carpe_diem import decisions as D
-from sim.games.carpe_diem.events import events
 from tests.games.carpe_diem._scenario import (
     EV,
     SPACE_H20,

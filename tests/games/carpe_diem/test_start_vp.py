@@ -6,14 +6,13 @@ carry everything the ranking needs: final VP, start VP and each seat's place in 
 
 import numpy as np
 import pytest
-
-from experiments.runner import run
-from experiments.spec import RunSpec
-from experiments.store import load
-from sim import game_seeds
-from sim.errors import GameIdError
-from sim.games.carpe_diem import constants as K
-from sim.registry import make_game
+from bgsim.experiments.runner import run
+from bgsim.experiments.spec import RunSpec
+from bgsim.experiments.store import load
+from bgsim.sim import game_seeds
+from bgsim.sim.errors import GameIdError
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.registry import make_game
 
 
 @pytest.mark.parametrize(("value", "n", "expected"), [

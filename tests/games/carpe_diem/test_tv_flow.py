@@ -6,11 +6,10 @@ from collections import Counter, deque
 
 import numpy as np
 import pytest
-
-from sim import game_seeds
-from sim.games.carpe_diem import constants as K
-from sim.games.carpe_diem import decisions as D
-from sim.games.carpe_diem.events import (
+from bgsim.sim import game_seeds
+from bgsim.sim.games.carpe_diem import constants as K
+from bgsim.sim.games.carpe_diem import decisions as D
+from bgsim.sim.games.carpe_diem.events import (
     EV_DEPOT_CLEAR,
     EV_GAME_END,
     EV_MOVE,
@@ -20,10 +19,11 @@ from sim.games.carpe_diem.events import (
     EV_TAKE,
     events,
 )
-from sim.games.carpe_diem.kernels.final import ranks_before
-from sim.games.carpe_diem.tables import TABLES
-from sim.play import play_game
-from strategies import make_strategy
+from bgsim.sim.games.carpe_diem.kernels.final import ranks_before
+from bgsim.sim.games.carpe_diem.tables import TABLES
+from bgsim.sim.play import play_game
+from bgsim.strategies import make_strategy
+
 from tests.games.carpe_diem.helpers import (
     TYPE,
     build_turn,

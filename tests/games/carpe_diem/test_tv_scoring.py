@@ -8,11 +8,11 @@ which runs the final scoring).
 
 import numpy as np
 import pytest
+from bgsim.sim.games.carpe_diem import decisions as D
+from bgsim.sim.games.carpe_diem.events import EV_CARD, EV_FINAL, EV_MERCHANT, events
+from bgsim.sim.games.carpe_diem.kernels.district import villa_vp
+from bgsim.sim.games.carpe_diem.kernels.final import final_scoring, leftover_vp
 
-from sim.games.carpe_diem import decisions as D
-from sim.games.carpe_diem.events import EV_CARD, EV_FINAL, EV_MERCHANT, events
-from sim.games.carpe_diem.kernels.district import villa_vp
-from sim.games.carpe_diem.kernels.final import final_scoring, leftover_vp
 from tests.games.carpe_diem.helpers import (
     GOODS,
     build_turn,

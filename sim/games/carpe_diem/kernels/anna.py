@@ -7,9 +7,7 @@ calls them in this order: candidates -> choose -> gain (with craftsman and fount
 """
 
 import numpy as np
-from numba import njit
-
-from sim.games.carpe_diem.constants import (
+from bgsim.sim.games.carpe_diem.constants import (
     ADMINISTRATOR,
     AN_BREAD,
     AN_COINS,
@@ -35,8 +33,9 @@ from sim.games.carpe_diem.constants import (
     VILLA,
     VINEYARD,
 )
-from sim.games.carpe_diem.kernels.district import villa_vp
-from sim.games.carpe_diem.tables import T_FOUNTAIN_COUNTER, T_FOUNTAIN_VP, T_PART_CHIM, T_PART_TYPE, T_TILE_NPARTS
+from bgsim.sim.games.carpe_diem.kernels.district import villa_vp
+from bgsim.sim.games.carpe_diem.tables import T_FOUNTAIN_COUNTER, T_FOUNTAIN_VP, T_PART_CHIM, T_PART_TYPE, T_TILE_NPARTS
+from numba import njit
 
 # Goods a landscape part gives (CD-ANNA-17): index = type code, -1 = none.
 _GOOD_OF = np.full(N_TYPES, -1, dtype=np.int64)

@@ -7,12 +7,11 @@ strategy, and the chosen rows applied, so the Python overhead is paid per step, 
 """
 
 import numpy as np
+from bgsim.sim.games.carpe_diem.kernels.candidates import MAX_ROWS, candidates
+from bgsim.sim.games.carpe_diem.kernels.flow import apply_action
+from bgsim.sim.games.carpe_diem.kernels.play import play_to_end
+from bgsim.sim.games.carpe_diem.kernels.setup import new_game
 from numba import njit
-
-from sim.games.carpe_diem.kernels.candidates import MAX_ROWS, candidates
-from sim.games.carpe_diem.kernels.flow import apply_action
-from sim.games.carpe_diem.kernels.play import play_to_end
-from sim.games.carpe_diem.kernels.setup import new_game
 
 
 @njit(cache=True)

@@ -8,9 +8,7 @@ candidate order of ``decisions.py``. Features are described in ``features.py``.
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
-
-from sim.games.carpe_diem.constants import (
+from bgsim.sim.games.carpe_diem.constants import (
     ADMINISTRATOR,
     BAKER,
     BAKERY,
@@ -41,7 +39,7 @@ from sim.games.carpe_diem.constants import (
     POND,
     VILLA,
 )
-from sim.games.carpe_diem.decisions import (
+from bgsim.sim.games.carpe_diem.decisions import (
     A_BREAD,
     A_CELL,
     A_COUNT,
@@ -68,9 +66,9 @@ from sim.games.carpe_diem.decisions import (
     STEP_CW,
     TURN,
 )
-from sim.games.carpe_diem.decisions import CRAFTSMAN as D_CRAFTSMAN
-from sim.games.carpe_diem.decisions import FOUNTAIN as D_FOUNTAIN
-from sim.games.carpe_diem.features import (
+from bgsim.sim.games.carpe_diem.decisions import CRAFTSMAN as D_CRAFTSMAN
+from bgsim.sim.games.carpe_diem.decisions import FOUNTAIN as D_FOUNTAIN
+from bgsim.sim.games.carpe_diem.features import (
     F_ADJACENT,
     F_BANNER,
     F_BREAD,
@@ -110,7 +108,7 @@ from sim.games.carpe_diem.features import (
     F_VP,
     N_FEATURES,
 )
-from sim.games.carpe_diem.kernels.cards import (
+from bgsim.sim.games.carpe_diem.kernels.cards import (
     O_BREAD,
     O_BREAD_PAID,
     O_COINS,
@@ -133,7 +131,7 @@ from sim.games.carpe_diem.kernels.cards import (
     resources,
     row_allowed,
 )
-from sim.games.carpe_diem.kernels.context import (
+from bgsim.sim.games.carpe_diem.kernels.context import (
     CTX_SIZE,
     X_AFTER,
     X_COUNTS,
@@ -156,7 +154,7 @@ from sim.games.carpe_diem.kernels.context import (
     X_SEALS,
     X_TILE_CODE,
 )
-from sim.games.carpe_diem.kernels.district import (
+from bgsim.sim.games.carpe_diem.kernels.district import (
     R_CHIMNEYS,
     R_MATCHED,
     R_OPEN_ADDED,
@@ -173,10 +171,10 @@ from sim.games.carpe_diem.kernels.district import (
     task_type,
     villa_vp,
 )
-from sim.games.carpe_diem.kernels.flow import payment_range, reward_rank
-from sim.games.carpe_diem.kernels.outlook import next_scoring, reset_outlook
-from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
-from sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.kernels.flow import payment_range, reward_rank
+from bgsim.sim.games.carpe_diem.kernels.outlook import next_scoring, reset_outlook
+from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
+from bgsim.sim.games.carpe_diem.params import (
     PR_BREAD_TARGET_TILES,
     PR_CRAFTSMAN_OPTIONAL,
     PR_CRAFTSMAN_STORE,
@@ -186,7 +184,7 @@ from sim.games.carpe_diem.params import (
     PR_N_PLAYERS,
     PR_OVERFLOW_ADMIN_ONLY,
 )
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.state import (
     ANNA_SPACE,
     ANNA_TIED,
     ANNA_TIED_N,
@@ -220,13 +218,13 @@ from sim.games.carpe_diem.state import (
     TAKEN,
     TASK_DONE,
 )
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.state import (
     DISC as S_DISC,
 )
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.state import (
     PATRICIAN as S_PATRICIAN,
 )
-from sim.games.carpe_diem.tables import (
+from bgsim.sim.games.carpe_diem.tables import (
     T_CARD_GIVE,
     T_CARD_PAY,
     T_FOUNTAIN_COUNTER,
@@ -238,6 +236,7 @@ from sim.games.carpe_diem.tables import (
     T_TILE_NPARTS,
     T_TRACK_LAST,
 )
+from numba import njit
 
 # Worst case: 16 movement options x 4 tiles x (36 cells x 4 rotations + store).
 MAX_ROWS = 16 * DEPOT_SIZE * (N_CELLS * 4 + 1)

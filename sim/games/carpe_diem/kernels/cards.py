@@ -6,10 +6,8 @@ bread, and bread fulfilments already used in this pass scoring.
 """
 
 import numpy as np
-from numba import njit
-
-from sim.borrow import njit_without_refcounts
-from sim.games.carpe_diem.constants import (
+from bgsim.sim.borrow import njit_without_refcounts
+from bgsim.sim.games.carpe_diem.constants import (
     N_COUNTERS,
     N_GOODS,
     PAY_BREAD,
@@ -17,21 +15,21 @@ from sim.games.carpe_diem.constants import (
     PAY_STEPS,
     PAY_VP,
 )
-from sim.games.carpe_diem.events import EV_CARD, log_event
-from sim.games.carpe_diem.kernels.economy import (
+from bgsim.sim.games.carpe_diem.events import EV_CARD, log_event
+from bgsim.sim.games.carpe_diem.kernels.economy import (
     STEP_CARD,
     add_vp,
     advance_banner,
     gain_bread,
     gain_coins,
 )
-from sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.params import (
     PR_BREAD_COUNTS,
     PR_BREAD_PER_CARD,
     PR_BREAD_PER_SCORING,
     PR_RED_MIN_ONE,
 )
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.state import (
     BREAD,
     CARD_LOG,
     CARD_LOG_FIELDS,
@@ -45,13 +43,14 @@ from sim.games.carpe_diem.state import (
     SC_BREAD_USED,
     VP_CARDS,
 )
-from sim.games.carpe_diem.tables import (
+from bgsim.sim.games.carpe_diem.tables import (
     T_CARD_GIVE,
     T_CARD_HAVE_IDX,
     T_CARD_HAVE_QTY,
     T_CARD_PAY,
     T_CARD_RED,
 )
+from numba import njit
 
 RES_COINS = N_GOODS
 RES_BREAD = N_GOODS + 1

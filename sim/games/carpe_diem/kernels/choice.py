@@ -23,12 +23,10 @@ table. Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_P
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
-
-from sim.api import POLICY_WEIGHTS
-from sim.borrow import njit_without_refcounts
-from sim.games.carpe_diem.constants import DEPOT_SIZE, N_COUNTERS, N_DISC_SPACES, N_SEALS
-from sim.games.carpe_diem.decisions import (
+from bgsim.sim.api import POLICY_WEIGHTS
+from bgsim.sim.borrow import njit_without_refcounts
+from bgsim.sim.games.carpe_diem.constants import DEPOT_SIZE, N_COUNTERS, N_DISC_SPACES, N_SEALS
+from bgsim.sim.games.carpe_diem.decisions import (
     A_BREAD,
     A_CELL,
     A_COUNT,
@@ -46,9 +44,9 @@ from sim.games.carpe_diem.decisions import (
     N_ACTION_FIELDS,
     TURN,
 )
-from sim.games.carpe_diem.decisions import CRAFTSMAN as D_CRAFTSMAN
-from sim.games.carpe_diem.decisions import FOUNTAIN as D_FOUNTAIN
-from sim.games.carpe_diem.features import (
+from bgsim.sim.games.carpe_diem.decisions import CRAFTSMAN as D_CRAFTSMAN
+from bgsim.sim.games.carpe_diem.decisions import FOUNTAIN as D_FOUNTAIN
+from bgsim.sim.games.carpe_diem.features import (
     F_BREAD,
     F_BREAD_PAID,
     F_BREAD_SPENT,
@@ -63,7 +61,7 @@ from sim.games.carpe_diem.features import (
     F_STEPS,
     F_VP,
 )
-from sim.games.carpe_diem.kernels.candidates import (
+from bgsim.sim.games.carpe_diem.kernels.candidates import (
     BK_CELL,
     BK_DONE,
     BK_ROT,
@@ -78,7 +76,7 @@ from sim.games.carpe_diem.kernels.candidates import (
     turn_movements,
     turn_store_allowed,
 )
-from sim.games.carpe_diem.kernels.cards import (
+from bgsim.sim.games.carpe_diem.kernels.cards import (
     O_BREAD,
     O_BREAD_PAID,
     O_COINS,
@@ -100,11 +98,11 @@ from sim.games.carpe_diem.kernels.cards import (
     red_kmax,
     row_allowed,
 )
-from sim.games.carpe_diem.kernels.district import open_features
-from sim.games.carpe_diem.kernels.placements import best_placement_value, fill_context, fill_frontier, list_legal
-from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
-from sim.games.carpe_diem.params import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.kernels.district import open_features
+from bgsim.sim.games.carpe_diem.kernels.placements import best_placement_value, fill_context, fill_frontier, list_legal
+from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
+from bgsim.sim.games.carpe_diem.params import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
+from bgsim.sim.games.carpe_diem.state import (
     COUNT,
     DEPOT,
     DISC_LIVE,
@@ -119,9 +117,10 @@ from sim.games.carpe_diem.state import (
     SEAT,
     SLOT_CARD,
 )
-from sim.games.carpe_diem.state import DISC as S_DISC
-from sim.games.carpe_diem.tables import T_FOUNTAIN_COUNTER, T_FOUNTAIN_VP
-from sim.rng import below
+from bgsim.sim.games.carpe_diem.state import DISC as S_DISC
+from bgsim.sim.games.carpe_diem.tables import T_FOUNTAIN_COUNTER, T_FOUNTAIN_VP
+from bgsim.sim.rng import below
+from numba import njit
 
 
 class DiscWork(NamedTuple):

@@ -1,10 +1,9 @@
 """Taking a tile from a depot (CD-TURN-8/9), for players and for Anna alike."""
 
+from bgsim.sim.games.carpe_diem.constants import DEPOT_SIZE, N_PASSES
+from bgsim.sim.games.carpe_diem.events import EV_DEPOT_CLEAR, log_event
+from bgsim.sim.games.carpe_diem.state import DEPOT, DEPOT_TAKES, N_PLAYERS, PASS_NO, REMOVED, TAKEN, TURNS
 from numba import njit
-
-from sim.games.carpe_diem.constants import DEPOT_SIZE, N_PASSES
-from sim.games.carpe_diem.events import EV_DEPOT_CLEAR, log_event
-from sim.games.carpe_diem.state import DEPOT, DEPOT_TAKES, N_PLAYERS, PASS_NO, REMOVED, TAKEN, TURNS
 
 
 @njit(cache=True)

@@ -9,10 +9,8 @@ Arrays: ``s`` (STATE_SIZE,) int32 state; ``t`` (TABLES_SIZE,) int32 component ta
 """
 
 import numpy as np
-from numba import njit
-
-from sim.borrow import njit_without_refcounts
-from sim.games.carpe_diem.constants import (
+from bgsim.sim.borrow import njit_without_refcounts
+from bgsim.sim.games.carpe_diem.constants import (
     C_CHIMNEYS,
     C_LANDSCAPES,
     C_LODGINGS,
@@ -27,8 +25,8 @@ from sim.games.carpe_diem.constants import (
     SIDE,
     VILLA,
 )
-from sim.games.carpe_diem.params import PR_FRAME_LINE_STRADDLE, PR_LANDSCAPE_MAX, PR_ONE_TASK_PER_FEATURE
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.params import PR_FRAME_LINE_STRADDLE, PR_LANDSCAPE_MAX, PR_ONE_TASK_PER_FEATURE
+from bgsim.sim.games.carpe_diem.state import (
     BOARD,
     BUILT,
     CELL_ROT,
@@ -46,7 +44,7 @@ from sim.games.carpe_diem.state import (
     UF_SIZE,
     VILLA_VP_SUM,
 )
-from sim.games.carpe_diem.tables import (
+from bgsim.sim.games.carpe_diem.tables import (
     T_BOARD_SHOVEL,
     T_FRAME_POS,
     T_FRAME_TYPE,
@@ -59,6 +57,7 @@ from sim.games.carpe_diem.tables import (
     T_VILLA_VP,
     VILLA_TABLE_LEN,
 )
+from numba import njit
 
 # NEIGHBOUR[cell, d]: the cell beside ``cell`` in direction d, or -1 beyond the frame.
 NEIGHBOUR = np.full((N_CELLS, 4), -1, dtype=np.int64)

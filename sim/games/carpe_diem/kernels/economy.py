@@ -4,10 +4,10 @@ Every gain goes through ``gain_*`` so the optional physical supply (AMB-7) is ho
 place; every VP change through ``add_vp`` for the optional floor (AMB-17).
 """
 
-from sim.borrow import njit_without_refcounts
-from sim.games.carpe_diem.constants import MAX_P, N_GOODS
-from sim.games.carpe_diem.events import EV_LOST_SUPPLY, EV_STEPS, log_event
-from sim.games.carpe_diem.params import (
+from bgsim.sim.borrow import njit_without_refcounts
+from bgsim.sim.games.carpe_diem.constants import MAX_P, N_GOODS
+from bgsim.sim.games.carpe_diem.events import EV_LOST_SUPPLY, EV_STEPS, log_event
+from bgsim.sim.games.carpe_diem.params import (
     PR_OVERFLOW_ADMIN_ONLY,
     PR_SUPPLY_BREAD,
     PR_SUPPLY_COINS,
@@ -15,7 +15,7 @@ from sim.games.carpe_diem.params import (
     PR_SUPPLY_LIMITS,
     PR_VP_FLOOR,
 )
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.state import (
     BANNER_POS,
     BANNER_STAMP,
     BREAD,
@@ -31,7 +31,7 @@ from sim.games.carpe_diem.state import (
     VP_FLOORED,
     VP_OVERFLOW,
 )
-from sim.games.carpe_diem.tables import T_TRACK_LAST
+from bgsim.sim.games.carpe_diem.tables import T_TRACK_LAST
 
 STEP_BANNER = 0
 STEP_ADMINISTRATOR = 1

@@ -1,14 +1,12 @@
 """Final scoring (CD-END) and the ranking with its tie-break (CD-TIE)."""
 
 import numpy as np
-from numba import njit
-
-from sim.games.carpe_diem.constants import CRAFTSMAN, N_CELLS, N_COUNTERS, N_GOODS, N_TASKS, VILLA
-from sim.games.carpe_diem.events import EV_FINAL, EV_GAME_END, log_event
-from sim.games.carpe_diem.kernels.district import on_task_line, task_type
-from sim.games.carpe_diem.kernels.solo import anna_final, human_ranks_first, log_anna_final
-from sim.games.carpe_diem.params import PR_ONE_TASK_PER_FEATURE, PR_TIE_UPPER_IS_BACK
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.constants import CRAFTSMAN, N_CELLS, N_COUNTERS, N_GOODS, N_TASKS, VILLA
+from bgsim.sim.games.carpe_diem.events import EV_FINAL, EV_GAME_END, log_event
+from bgsim.sim.games.carpe_diem.kernels.district import on_task_line, task_type
+from bgsim.sim.games.carpe_diem.kernels.solo import anna_final, human_ranks_first, log_anna_final
+from bgsim.sim.games.carpe_diem.params import PR_ONE_TASK_PER_FEATURE, PR_TIE_UPPER_IS_BACK
+from bgsim.sim.games.carpe_diem.state import (
     BANNER_POS,
     BANNER_STAMP,
     BREAD,
@@ -38,7 +36,8 @@ from sim.games.carpe_diem.state import (
     VILLA_VP_SUM,
     VP,
 )
-from sim.games.carpe_diem.tables import T_FOUNTAIN_COUNTER, T_FOUNTAIN_VP, T_FRAME_VP, T_PART_TYPE
+from bgsim.sim.games.carpe_diem.tables import T_FOUNTAIN_COUNTER, T_FOUNTAIN_VP, T_FRAME_VP, T_PART_TYPE
+from numba import njit
 
 
 @njit(cache=True)

@@ -7,9 +7,7 @@ first: its tile's build and rewards come before the next pending reward of the o
 """
 
 import numpy as np
-from numba import njit
-
-from sim.games.carpe_diem.constants import (
+from bgsim.sim.games.carpe_diem.constants import (
     ADMINISTRATOR,
     BAKER,
     BAKERY,
@@ -26,7 +24,7 @@ from sim.games.carpe_diem.constants import (
     ROUNDS,
     VILLA,
 )
-from sim.games.carpe_diem.decisions import (
+from bgsim.sim.games.carpe_diem.decisions import (
     A_BREAD,
     A_CELL,
     A_COUNT,
@@ -47,9 +45,9 @@ from sim.games.carpe_diem.decisions import (
     REWARD_ORDER,
     TURN,
 )
-from sim.games.carpe_diem.decisions import CRAFTSMAN as D_CRAFTSMAN
-from sim.games.carpe_diem.decisions import FOUNTAIN as D_FOUNTAIN
-from sim.games.carpe_diem.events import (
+from bgsim.sim.games.carpe_diem.decisions import CRAFTSMAN as D_CRAFTSMAN
+from bgsim.sim.games.carpe_diem.decisions import FOUNTAIN as D_FOUNTAIN
+from bgsim.sim.games.carpe_diem.events import (
     EV_BANNER,
     EV_BREAD,
     EV_COINS,
@@ -69,7 +67,7 @@ from sim.games.carpe_diem.events import (
     EV_TAKE,
     log_event,
 )
-from sim.games.carpe_diem.kernels.cards import (
+from bgsim.sim.games.carpe_diem.kernels.cards import (
     bread_max,
     counters,
     green_k,
@@ -79,9 +77,9 @@ from sim.games.carpe_diem.kernels.cards import (
     resources,
     row_allowed,
 )
-from sim.games.carpe_diem.kernels.depots import exhaust_depot, take_tile
-from sim.games.carpe_diem.kernels.district import any_legal_placement, build
-from sim.games.carpe_diem.kernels.economy import (
+from bgsim.sim.games.carpe_diem.kernels.depots import exhaust_depot, take_tile
+from bgsim.sim.games.carpe_diem.kernels.district import any_legal_placement, build
+from bgsim.sim.games.carpe_diem.kernels.economy import (
     STEP_ADMINISTRATOR,
     STEP_BANNER,
     advance_banner,
@@ -93,9 +91,9 @@ from sim.games.carpe_diem.kernels.economy import (
     merchant,
     scoring_order,
 )
-from sim.games.carpe_diem.kernels.final import final_scoring
-from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B, deal_pass
-from sim.games.carpe_diem.kernels.solo import (
+from bgsim.sim.games.carpe_diem.kernels.final import final_scoring
+from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B, deal_pass
+from bgsim.sim.games.carpe_diem.kernels.solo import (
     ANNA_SEAT,
     anna_pass_start,
     anna_take,
@@ -103,7 +101,7 @@ from sim.games.carpe_diem.kernels.solo import (
     is_anna,
     random_free_space,
 )
-from sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.params import (
     PR_ANNA_PATRICIAN_RANDOM,
     PR_CANONICAL_PAYMENT,
     PR_CRAFTSMAN_OPTIONAL,
@@ -115,7 +113,7 @@ from sim.games.carpe_diem.params import (
     PR_SUPPLY_LIMITS,
     PR_VP_FLOOR,
 )
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.state import (
     BANNER_LEFT,
     BREAD,
     COINS,
@@ -156,13 +154,14 @@ from sim.games.carpe_diem.state import (
     STORED,
     TURN_NO,
 )
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.state import (
     DISC as S_DISC,
 )
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.state import (
     PATRICIAN as S_PATRICIAN,
 )
-from sim.games.carpe_diem.tables import T_CARD_GIVE, T_CARD_PAY
+from bgsim.sim.games.carpe_diem.tables import T_CARD_GIVE, T_CARD_PAY
+from numba import njit
 
 # Rank of a reward in the fixed order of AMB-11 (b); also the order used when it cannot matter.
 _RANK_LANDSCAPE = 0

@@ -22,9 +22,9 @@ Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_PARAMS,)
 ``X_GOODS_GAIN`` hold the build's counter changes and goods.
 """
 
-from sim.borrow import njit_without_refcounts
-from sim.games.carpe_diem.constants import MAX_P, N_COUNTERS, N_DISC_SPACES, N_GOODS
-from sim.games.carpe_diem.kernels.cards import (
+from bgsim.sim.borrow import njit_without_refcounts
+from bgsim.sim.games.carpe_diem.constants import MAX_P, N_COUNTERS, N_DISC_SPACES, N_GOODS
+from bgsim.sim.games.carpe_diem.kernels.cards import (
     RES_BREAD,
     RES_BREAD_USED,
     RES_COINS,
@@ -33,7 +33,7 @@ from sim.games.carpe_diem.kernels.cards import (
     is_red,
     plan_two_cards_into,
 )
-from sim.games.carpe_diem.kernels.context import (
+from bgsim.sim.games.carpe_diem.kernels.context import (
     CACHE_ENTRIES,
     CACHE_KEY,
     CACHE_STRIDE,
@@ -56,9 +56,9 @@ from sim.games.carpe_diem.kernels.context import (
     X_RIVAL_RES,
     X_SPACE_VALUE,
 )
-from sim.games.carpe_diem.kernels.economy import scoring_order
-from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.kernels.economy import scoring_order
+from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
+from bgsim.sim.games.carpe_diem.state import (
     BREAD,
     COINS,
     COUNT,

@@ -13,9 +13,8 @@ Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_PARAMS,)
 """
 
 import numpy as np
-
-from sim.borrow import njit_without_refcounts
-from sim.games.carpe_diem.constants import (
+from bgsim.sim.borrow import njit_without_refcounts
+from bgsim.sim.games.carpe_diem.constants import (
     ADMINISTRATOR,
     BAKER,
     BAKERY,
@@ -45,7 +44,7 @@ from sim.games.carpe_diem.constants import (
     SIDE,
     VILLA,
 )
-from sim.games.carpe_diem.features import (
+from bgsim.sim.games.carpe_diem.features import (
     F_ADJACENT,
     F_BANNER,
     F_BREAD,
@@ -75,9 +74,9 @@ from sim.games.carpe_diem.features import (
     F_VILLAS,
     F_VP,
 )
-from sim.games.carpe_diem.kernels.candidates import NO_ROW
-from sim.games.carpe_diem.kernels.cards import green_counter_mask, green_k_from, is_red
-from sim.games.carpe_diem.kernels.context import (
+from bgsim.sim.games.carpe_diem.kernels.candidates import NO_ROW
+from bgsim.sim.games.carpe_diem.kernels.cards import green_counter_mask, green_k_from, is_red
+from bgsim.sim.games.carpe_diem.kernels.context import (
     X_AFTER,
     X_BREAD_GAIN,
     X_COIN_GAIN,
@@ -101,7 +100,7 @@ from sim.games.carpe_diem.kernels.context import (
     X_SEALS,
     X_TILE_CODE,
 )
-from sim.games.carpe_diem.kernels.district import (
+from bgsim.sim.games.carpe_diem.kernels.district import (
     cell_context,
     edge_code,
     forbidden_edges,
@@ -111,10 +110,10 @@ from sim.games.carpe_diem.kernels.district import (
     task_type,
     villa_vp,
 )
-from sim.games.carpe_diem.kernels.outlook import next_scoring, reset_outlook
-from sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
-from sim.games.carpe_diem.params import PR_LANDSCAPE_MAX, PR_LANDSCAPE_REWARD_CAP, PR_OVERFLOW_ADMIN_ONLY
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.kernels.outlook import next_scoring, reset_outlook
+from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
+from bgsim.sim.games.carpe_diem.params import PR_LANDSCAPE_MAX, PR_LANDSCAPE_REWARD_CAP, PR_OVERFLOW_ADMIN_ONLY
+from bgsim.sim.games.carpe_diem.state import (
     BANNER_LEFT,
     BANNER_POS,
     BUILT,
@@ -129,7 +128,7 @@ from sim.games.carpe_diem.state import (
     SLOT_CARD,
     TASK_DONE,
 )
-from sim.games.carpe_diem.tables import (
+from bgsim.sim.games.carpe_diem.tables import (
     T_CARD_GIVE,
     T_CARD_PAY,
     T_FOUNTAIN_COUNTER,

@@ -14,12 +14,10 @@ little information.)
 """
 
 import numpy as np
-from numba import njit
-
-from sim.games.carpe_diem.constants import DEPOT_SIZE, N_DARK, N_FOUNTAIN_CARDS, N_LIGHT, N_SEALS, N_SPACES
-from sim.games.carpe_diem.kernels.flow import apply_action
-from sim.games.carpe_diem.kernels.play import play_to_end
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.constants import DEPOT_SIZE, N_DARK, N_FOUNTAIN_CARDS, N_LIGHT, N_SEALS, N_SPACES
+from bgsim.sim.games.carpe_diem.kernels.flow import apply_action
+from bgsim.sim.games.carpe_diem.kernels.play import play_to_end
+from bgsim.sim.games.carpe_diem.state import (
     ANNA_DECK,
     ANNA_RAND,
     ANNA_RAND_N,
@@ -40,7 +38,8 @@ from sim.games.carpe_diem.state import (
     RANK,
     SOLO,
 )
-from sim.rng import below, next_u64, shuffle
+from bgsim.sim.rng import below, next_u64, shuffle
+from numba import njit
 
 __all__ = ["determinise", "rollout_values", "seat_outcome"]
 

@@ -11,9 +11,7 @@ and, under AMB-20's alternative, her patrician's space.
 """
 
 import numpy as np
-from numba import njit
-
-from sim.games.carpe_diem.constants import (
+from bgsim.sim.games.carpe_diem.constants import (
     AN_BREAD,
     AN_COINS,
     AN_PILE,
@@ -32,8 +30,8 @@ from sim.games.carpe_diem.constants import (
     N_SLOTS,
     N_SPACES,
 )
-from sim.games.carpe_diem.decisions import PATRICIAN as PATRICIAN_DECISION
-from sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.decisions import PATRICIAN as PATRICIAN_DECISION
+from bgsim.sim.games.carpe_diem.params import (
     PR_ANNA_BOTTOM,
     PR_N_PLAYERS,
     PR_PATRICIANS_AFTER_REVEAL,
@@ -41,7 +39,7 @@ from sim.games.carpe_diem.params import (
     PR_SOLO_CARDS,
     PR_START_VP,
 )
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.state import (
     ANNA,
     ANNA_DECK,
     ANNA_RAND,
@@ -78,14 +76,15 @@ from sim.games.carpe_diem.state import (
     VP,
     VP_START,
 )
-from sim.games.carpe_diem.tables import (
+from bgsim.sim.games.carpe_diem.tables import (
     T_BOARD_BANNER,
     T_DARK,
     T_DECK_FIRST,
     T_DECK_SIZE,
     T_LIGHT,
 )
-from sim.rng import below, shuffle
+from bgsim.sim.rng import below, shuffle
+from numba import njit
 
 ANNA_SEAT = 1
 AUTOMA_CARDS = 8

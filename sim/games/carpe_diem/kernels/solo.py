@@ -9,9 +9,7 @@ at setup from the chance stream (``anna_rand``), so a seed fixes her dice too.
 """
 
 import numpy as np
-from numba import njit
-
-from sim.games.carpe_diem.constants import (
+from bgsim.sim.games.carpe_diem.constants import (
     AN_BREAD,
     AN_COINS,
     AN_GOODS,
@@ -28,8 +26,8 @@ from sim.games.carpe_diem.constants import (
     N_TYPES,
     POND,
 )
-from sim.games.carpe_diem.decisions import ANNA_TIE
-from sim.games.carpe_diem.events import (
+from bgsim.sim.games.carpe_diem.decisions import ANNA_TIE
+from bgsim.sim.games.carpe_diem.events import (
     EV_ANNA_CARD,
     EV_ANNA_CHOICE,
     EV_ANNA_CONVERT,
@@ -41,7 +39,7 @@ from sim.games.carpe_diem.events import (
     EV_ANNA_TRACK,
     log_event,
 )
-from sim.games.carpe_diem.kernels.anna import (
+from bgsim.sim.games.carpe_diem.kernels.anna import (
     REROLL,
     anna_candidates,
     anna_choose,
@@ -54,9 +52,9 @@ from sim.games.carpe_diem.kernels.anna import (
     majority_vp,
     specialisation,
 )
-from sim.games.carpe_diem.kernels.depots import exhaust_depot, take_tile
-from sim.games.carpe_diem.kernels.economy import STEP_ADMINISTRATOR, STEP_BANNER, advance_banner
-from sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.kernels.depots import exhaust_depot, take_tile
+from bgsim.sim.games.carpe_diem.kernels.economy import STEP_ADMINISTRATOR, STEP_BANNER, advance_banner
+from bgsim.sim.games.carpe_diem.params import (
     PR_ANNA_CONVERT_ALL,
     PR_ANNA_CONVERT_AT,
     PR_ANNA_CONVERT_MODE,
@@ -73,7 +71,7 @@ from sim.games.carpe_diem.params import (
     PR_ANNA_ZERO_TIE_VP,
     PR_SOLO_TIE,
 )
-from sim.games.carpe_diem.state import (
+from bgsim.sim.games.carpe_diem.state import (
     ANNA,
     ANNA_CONVERSIONS,
     ANNA_DECK,
@@ -110,7 +108,8 @@ from sim.games.carpe_diem.state import (
     UF_PARENT,
     VP,
 )
-from sim.games.carpe_diem.tables import ANNA_GREY_FIELDS, T_ANNA_CARDS, T_ANNA_GREY, T_PART_TYPE, T_TILE_NPARTS
+from bgsim.sim.games.carpe_diem.tables import ANNA_GREY_FIELDS, T_ANNA_CARDS, T_ANNA_GREY, T_PART_TYPE, T_TILE_NPARTS
+from numba import njit
 
 HUMAN = 0
 ANNA_SEAT = 1
