@@ -46,7 +46,7 @@ import polars as pl
 from bgsim.experiments.store import write_atomic
 from matplotlib.figure import Figure
 
-__all__ = ["Report", "fmt_mean", "fmt_rate"]
+__all__ = ["Report", "fmt_mean", "fmt_p", "fmt_rate"]
 
 MISSING = "–"
 Format = str | Callable[[Any], str]  # a format spec such as ",d" or ".2f", or a function of the value
@@ -77,6 +77,14 @@ def fmt_mean(m: float, low: float, high: float, digits: int = 1) -> str:
         return MISSING
     interval = MISSING if _missing(low, high) else f"[{low:.{digits}f}, {high:.{digits}f}]"
     return f"{m:.{digits}f} {interval}"
+
+
+def fmt_p(p: float) -> str:
+    """A p- or q-value: two significant digits, and ``< 1e-16`` below what double precision can tell
+    from 0 (a q-value is never printed as 0)."""
+    if _missing(p):
+        return MISSING
+    return "< 1e-16" if p < 1e-16 else f"{p:.2g}"
 
 
 def _fmt_value(value: Any, fmt: Format | None = None) -> str:
@@ -266,6 +274,7 @@ class Report:
         self.subtitle = subtitle
         self.meta = dict(meta or {})
         self.lang = lang
+        self._banners: list[str] = []
         self._parts: list[_Heading | _Text | _Note | _Table | _Figure] = []
         self._anchors: set[str] = set()
         self._names: dict[str, set[str]] = {"table": set(), "figure": set()}
@@ -281,6 +290,12 @@ class Report:
             anchor, n = f"{_slug(text)}-{n}", n + 1
         self._anchors.add(anchor)
         self._parts.append(_Heading(text, level, anchor))
+        return self
+
+    def banner(self, markdown: str) -> "Report":
+        """A warning shown at the top of the report, above the contents, wherever it is added (e.g. the
+        results are incomplete: games done out of planned, and how to finish them)."""
+        self._banners.append(markdown)
         return self
 
     def text(self, markdown: str) -> "Report":
@@ -360,6 +375,9 @@ class Report:
             lines += [self.subtitle, ""]
         if self.meta:
             lines += [f"- {label}: {value}" for label, value in self.meta.items()] + [""]
+        for banner in self._banners:
+            lines += [f"> **Warning:** {line}" if i == 0 else f"> {line}"
+                      for i, line in enumerate(banner.strip().splitlines())] + [""]
         toc = [p for p in self._parts if isinstance(p, _Heading) and p.level == 2]
         if toc:
             lines += ["**Contents**", ""] + [f"- [{_plain(h.text)}](#{h.anchor})" for h in toc] + [""]
@@ -375,6 +393,8 @@ class Report:
         if self.meta:
             rows = "".join(f"<dt>{_esc(k)}</dt><dd>{inline_html(str(v))}</dd>" for k, v in self.meta.items())
             head.append(f'<dl class="meta">{rows}</dl>')
+        head += [f'<aside class="banner" role="alert">\n{markdown_html("**Warning:** " + b.strip())}\n</aside>'
+                 for b in self._banners]
         body = ["<header>", *head, "</header>"]
         toc = [p for p in self._parts if isinstance(p, _Heading) and p.level == 2]
         if toc:
@@ -596,6 +616,9 @@ nav.toc ol { margin: 0; padding-left: 1.25rem; }
 aside.note { border-left: 4px solid var(--note-line); background: var(--note-bg); padding: .5rem 1rem;
              margin: 1rem 0; border-radius: 0 6px 6px 0; }
 aside.note p { margin: .4rem 0; }
+aside.banner { border: 2px solid #cf222e; background: #ffebe9; padding: .5rem 1rem; margin: 1rem 0;
+               border-radius: 6px; }
+aside.banner p { margin: .4rem 0; }
 div.table { overflow-x: auto; margin: 1.25rem 0; }
 table { border-collapse: collapse; font-size: .9rem; font-variant-numeric: tabular-nums; }
 caption { caption-side: top; text-align: left; color: var(--muted); padding: 0 0 .4rem; }
