@@ -26,7 +26,7 @@ def write_report(directory: str | Path, out: str | Path | None = None) -> tuple[
 
         report, seats = build_seat_order_report(directory)
     elif (directory / "meta.json").exists():
-        from bgsim.reports.seat_report import build_run_report
+        from bgsim.reports.run_report import build_run_report
 
         report, seats = build_run_report(directory)
     elif (directory / "tournament.json").exists():

@@ -5,20 +5,19 @@ compensating start vector, and the scoring cards; every rate with its 95 % inter
 tables as CSV) from the stored results alone.
 """
 
-import tomllib
 from pathlib import Path
 
 import pandas as pd
 import polars as pl
 from bgsim.experiments.seat_order import MARKER, load_study_rows
-from bgsim.experiments.store import load, read_meta
+from bgsim.experiments.store import read_meta
 from bgsim.reports import cards as card_stats
 from bgsim.reports import seat_charts
 from bgsim.reports.card_charts import card_pair_heatmap, card_payoff_forest
 from bgsim.reports.report_builder import Report, fmt_rate
 from bgsim.reports.seats import category_table, seat_table, start_effect, verdicts
 
-__all__ = ["add_seat_sections", "build_run_report", "build_seat_order_report", "thirteen_answer",
+__all__ = ["add_seat_sections", "build_seat_order_report", "thirteen_answer",
            "write_seat_order_report"]
 
 _SEAT_COLUMNS = {"n_players": "players", "population": "population", "start": "start VP", "seat": "seat",
@@ -44,19 +43,6 @@ def build_seat_order_report(study_dir: Path) -> tuple[Report, pd.DataFrame]:
                        "seed": str(meta.get("seed", "-"))})
     seats = add_seat_sections(rep, load_study_rows(study_dir), _compensation(study_dir))
     _method(rep, meta)
-    return rep, seats
-
-
-def build_run_report(run_dir: Path) -> tuple[Report, pd.DataFrame]:
-    """The same analysis for one ordinary run: each player count's seating is one population."""
-    rows = load(run_dir).collect()
-    spec = tomllib.loads((run_dir / "spec.toml").read_text(encoding="utf-8"))
-    start = spec.get("game", {}).get("params", {}).get("start_vp", "rulebook")
-    label = pl.col("strategy").unique(maintain_order=True).sort().str.join("+").over("n_players")
-    rows = rows.with_columns(label.alias("population"), pl.lit(str(start)).alias("start"))
-    rep = Report(f"Run {run_dir.name}", subtitle="Seat balance and scoring cards of one run",
-                 meta={"run": run_dir.name, "games": f"{rows.height // max(1, int(rows['n_players'].max())):,}+"})
-    seats = add_seat_sections(rep, rows, pd.DataFrame())
     return rep, seats
 
 

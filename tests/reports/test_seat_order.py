@@ -147,8 +147,9 @@ def test_plan_prints_the_games_needed(capsys):
     assert code == 2 and "players must be 2..16" in err
 
 
-def test_report_of_a_plain_run(tmp_path, capsys):
-    """`bgsim report` on an ordinary run: the seat table (population = its strategies) and the cards."""
+def test_report_of_a_plain_self_play_run_has_seat_verdicts_but_no_study_questions(tmp_path, capsys):
+    """`bgsim report` on an ordinary self-play run: seats differ only by position, so the seat table and
+    its verdicts are there; the studies' questions (start vectors, scoring cards) are not."""
     from bgsim.experiments.runner import run
     from bgsim.experiments.spec import RunSpec
 
@@ -159,8 +160,10 @@ def test_report_of_a_plain_run(tmp_path, capsys):
     assert code == 0, err
     seats = pl.read_csv(run_dir / "report" / "tables" / "seats.csv")
     assert seats.height == 6 and set(seats["population"]) == {"carpe_diem/greedy"}
-    assert set(seats["start"]) == {"rulebook"}
-    assert (run_dir / "report" / "figures" / "card_payoff_forest.png").exists()
+    text = (run_dir / "report" / "index.md").read_text()
+    assert "in every seat: no seat differs detectably" in text or "favoured" in text
+    assert "Is the 3-player 13" not in text and "Scoring cards" not in text
+    assert not (run_dir / "report" / "figures" / "card_payoff_forest.png").exists()
 
 
 def test_a_finished_study_is_kept_and_resumed_without_replaying(tiny_study, capsys):

@@ -1,0 +1,268 @@
+"""The report of one ordinary run (``bgsim report runs/<run-id>``): what the run was for first.
+
+A run plays strategies against each other, so the report leads with how each strategy did: win rate
+against the fair share, mean VP and rank, and head-to-head shares, every one with its 95 % interval.
+Seat verdicts appear only for player counts where every seat held the same strategy (self-play):
+only there do seats differ by nothing but their position. Questions of the designer studies (start
+vectors, compensation, scoring cards) belong to those studies' reports, not here.
+"""
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import polars as pl
+from bgsim.experiments.spec import load_spec
+from bgsim.experiments.store import chunk_path, load, read_meta
+from bgsim.reports import run_charts, seat_charts
+from bgsim.reports.report_builder import Report, fmt_mean, fmt_rate
+from bgsim.reports.seats import seat_table, verdicts
+from bgsim.reports.strategy_stats import head_to_head, seat_by_strategy, strategy_table
+
+__all__ = ["RunProgress", "build_run_report", "run_progress"]
+
+_SEAT_COLUMNS = {"n_players": "players", "population": "strategy", "seat": "seat", "games": "games",
+                 "win_rate": "win rate [95 % CI]", "gap_pp": "gap to fair (pp)", "q": "q (BH)",
+                 "mean_vp": "mean VP [95 % CI]", "mean_rank": "mean rank [95 % CI]"}
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    games_done: int
+    games_planned: int
+    done_by_players: dict[int, int]
+    planned_by_players: dict[int, int]
+
+    @property
+    def complete(self) -> bool:
+        return self.games_done >= self.games_planned
+
+
+def run_progress(run_dir: str | Path) -> RunProgress:
+    """Games whose chunks are on disk, against the games the run's spec plans (per player count too)."""
+    run_dir = Path(run_dir)
+    spec = load_spec(run_dir / "spec.toml")
+    blocks = spec.blocks()
+    done = {b.n_players: 0 for b in blocks}
+    planned = {b.n_players: b.games for b in blocks}
+    for chunk in spec.chunks():
+        if chunk_path(run_dir, chunk.index).exists():
+            done[blocks[chunk.block].n_players] += chunk.stop - chunk.start
+    return RunProgress(sum(done.values()), sum(planned.values()), done, planned)
+
+
+def progress_banner(rep: Report, progress: RunProgress, finish: str) -> None:
+    """The warning at the top of the report of an unfinished run or study."""
+    if progress.complete:
+        return
+    share = progress.games_done / progress.games_planned if progress.games_planned else 0.0
+    rep.banner(f"These results are incomplete: {progress.games_done:,} of {progress.games_planned:,} planned games "
+               f"({share:.0%}) are played. Every figure below comes from the games played so far. Finish the "
+               f"run with `{finish}`, then write this report again.")
+
+
+def build_run_report(run_dir: str | Path) -> tuple[Report, pd.DataFrame | None]:
+    """The report of one run, and its seat table where it has seat verdicts (self-play), else None."""
+    run_dir = Path(run_dir)
+    meta = read_meta(run_dir)
+    spec = tomllib.loads((run_dir / "spec.toml").read_text(encoding="utf-8"))
+    progress = run_progress(run_dir)
+    rows = load(run_dir)
+    strategies = strategy_table(rows)
+    rep = Report(f"Run: {meta.get('name', run_dir.name)}", subtitle=spec.get("description") or None,
+                 meta=_header(meta, spec, progress))
+    progress_banner(rep, progress, f"bgsim run {run_dir} --resume")
+    self_play = sorted(int(n) for n, k in strategies.groupby("n_players")["strategy"].nunique().items() if k == 1)
+    own_rows = rows.filter(pl.col("n_players").is_in(self_play)) if self_play else None
+    seats = _self_play_seats(own_rows) if own_rows is not None else None
+    pairs = head_to_head(rows) if len(strategies) > len(self_play) else None
+    _answers(rep, strategies, pairs, seats, spec)
+    _strategy_section(rep, strategies)
+    if pairs is not None:
+        _head_to_head_section(rep, pairs)
+    _seat_section(rep, rows, seats, own_rows, self_play, strategies)
+    _category_section(rep, rows)
+    _method(rep, meta, spec)
+    return rep, seats
+
+
+# --- header and answers
+
+
+def _header(meta: dict, spec: dict, progress: RunProgress) -> dict[str, str]:
+    seats = spec.get("seats", {})
+    mode = seats.get("mode", "fixed")
+    if mode == "rotate":
+        seating = f"rotate: {seats.get('focus')} through every seat, others {', '.join(seats.get('others', []))}"
+    else:
+        seating = f"{mode}: {', '.join(seats.get('strategies', []))}"
+    counts = ", ".join(f"{done:,}" + ("" if done == progress.planned_by_players[n] else
+                                      f" of {progress.planned_by_players[n]:,}") + f" at {n} players"
+                       for n, done in progress.done_by_players.items())
+    games = f"{progress.games_done:,}" if progress.complete else \
+        f"{progress.games_done:,} of {progress.games_planned:,} planned (incomplete)"
+    return {"run": meta.get("run_id", "-"), "game": spec.get("game", {}).get("id", "-"), "seating": seating,
+            "games": f"{games} ({counts})", "seed": str(spec.get("run", {}).get("seed", "-"))}
+
+
+def _focus(spec: dict, names: list[str]) -> str | None:
+    """The stored id of a rotated run's focus strategy (stored ids carry the game's prefix)."""
+    seats = spec.get("seats", {})
+    focus = seats.get("focus") if seats.get("mode") == "rotate" else None
+    if not focus:
+        return None
+    hits = [s for s in names if s == focus or s.endswith("/" + focus)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _answers(rep: Report, strategies: pd.DataFrame, pairs: pd.DataFrame | None, seats: pd.DataFrame | None,
+             spec: dict) -> None:
+    rep.heading("Answers")
+    lines = []
+    focus = _focus(spec, list(strategies["strategy"].unique()))
+    for n, part in strategies.groupby("n_players", sort=True):
+        if len(part) == 1:
+            continue  # self-play: the seat verdicts below answer it
+        if focus is not None and focus in set(part["strategy"]):
+            lines.append(_focus_line(int(n), part, pairs, focus))
+        else:
+            lines.append(_mixed_line(int(n), part))
+    if seats is not None:
+        for row in verdicts(seats).itertuples():
+            lines.append(f"- **{row.n_players} players**, *{row.population}* in every seat: {row.verdict}.")
+    rep.text("\n".join(lines) if lines else "No games.")
+    rep.text("Win rates count seat-games against the fair share 1/n (Wilson 95 % intervals); *ahead of* is the "
+             "share of games, among those where both sat at the table, in which the first strategy finished "
+             "before the second (the game's tie-break decides equal scores).")
+
+
+def _focus_line(n: int, part: pd.DataFrame, pairs: pd.DataFrame | None, focus: str) -> str:
+    me = part[part["strategy"] == focus].iloc[0]
+    others = part[part["strategy"] != focus]
+    against = ", ".join(others["strategy"])
+    line = (f"- **{n} players**: {focus} wins {fmt_rate(me.win_rate, me.win_rate_low, me.win_rate_high)} of its "
+            f"{int(me.seat_games):,} games against {against} (fair share {100 * me.fair:.1f} %, "
+            f"{me.gap_pp:+.1f} pp)")
+    if pairs is not None:
+        for row in pairs[(pairs["n_players"] == n) & (pairs["a"] == focus)].itertuples():
+            line += (f"; it finishes ahead of {row.b} in {fmt_rate(row.share, row.share_low, row.share_high)} of "
+                     f"{int(row.pairs):,} pairings")
+    vp = "; ".join(f"{r.strategy} {fmt_mean(r.mean_vp, r.mean_vp_low, r.mean_vp_high)}" for r in part.itertuples())
+    return f"{line}. Mean VP: {vp}."
+
+
+def _mixed_line(n: int, part: pd.DataFrame) -> str:
+    ranked = part.sort_values("win_rate", ascending=False)
+    rates = "; ".join(f"{r.strategy} {fmt_rate(r.win_rate, r.win_rate_low, r.win_rate_high)}"
+                      for r in ranked.itertuples())
+    best = ranked.iloc[0]
+    clear = len(ranked) > 1 and best.win_rate_low > ranked.iloc[1].win_rate_high
+    lead = (f"{best.strategy} is ahead (its interval lies above every other)" if clear
+            else "the best two cannot be told apart with these games")
+    return f"- **{n} players** (fair share {100 / n:.1f} %): {rates}; {lead}."
+
+
+def _self_play_seats(rows: pl.LazyFrame) -> pd.DataFrame:
+    labelled = rows.with_columns(pl.col("strategy").alias("population"), pl.lit("-").alias("start"))
+    return seat_table(labelled.select("n_players", "population", "start", "seat", "won", "final_vp", "rank",
+                                      "start_vp").collect())
+
+
+# --- sections
+
+
+def _strategy_section(rep: Report, strategies: pd.DataFrame) -> None:
+    rep.heading("Strategies")
+    rep.figure(run_charts.strategy_win_chart(strategies), "strategy_win_rates",
+               "Win rate per strategy and player count with its 95 % Wilson interval; dashed: the fair share 1/n.")
+    rep.table(strategies, "strategies", "Per strategy: seat-games played, win rate against the fair share, mean VP "
+              "and mean rank (t 95 %).",
+              columns={"n_players": "players", "seat_games": "seat-games", "seats_per_game": "seats per game",
+                       "win_rate": "win rate [95 % CI]", "gap_pp": "gap to fair (pp)",
+                       "mean_vp": "mean VP [95 % CI]", "mean_rank": "mean rank [95 % CI]"},
+              rates=["win_rate"], means=["mean_vp", "mean_rank"],
+              show=["n_players", "strategy", "seat_games", "seats_per_game", "win_rate", "gap_pp", "mean_vp",
+                    "mean_rank"],
+              formats={"seat_games": ",d", "seats_per_game": ".2g", "gap_pp": "+.1f", "mean_rank": ".2f"})
+
+
+def _head_to_head_section(rep: Report, pairs: pd.DataFrame) -> None:
+    rep.heading("Head to head")
+    rep.text("For every two seats of one game held by different strategies: how often the first finished ahead "
+             "of the second (Wilson 95 %). Each pair appears in both orders; the two shares add up to 100 %.")
+    rep.table(pairs, "head_to_head", "Share of pairings in which the strategy finished ahead of the other.",
+              columns={"n_players": "players", "a": "strategy", "b": "against", "pairs": "pairings",
+                       "share": "finished ahead [95 % CI]"},
+              rates=["share"], show=["n_players", "a", "b", "pairs", "share"], formats={"pairs": ",d"})
+
+
+def _seat_section(rep: Report, rows: pl.LazyFrame, seats: pd.DataFrame | None, own_rows: pl.LazyFrame | None,
+                  self_play: list[int], strategies: pd.DataFrame) -> None:
+    rep.heading("Seats")
+    if seats is not None:
+        rep.text(f"At {', '.join(map(str, self_play))} players every seat held the same strategy, so the seats "
+                 f"differ only by their position. A seat is called favoured or disfavoured only when an exact "
+                 f"binomial test against the fair share rejects after Benjamini–Hochberg over every seat (q < "
+                 f"0.05). Seats are numbered from the start player (seat 1).")
+        rep.figure(seat_charts.seat_win_chart(seats), "seat_win_rates",
+                   "Win rate per seat with its 95 % Wilson interval; dashed: the fair share 1/n.")
+        shown = seats.copy()
+        shown["seat"] = shown["seat"] + 1
+        rep.table(shown, "seats", "Per seat in self-play: win rate (Wilson 95 %), gap to the fair share, q of the "
+                  "exact binomial test, mean VP and mean rank (t 95 %).", columns=_SEAT_COLUMNS,
+                  rates=["win_rate"], means=["mean_vp", "mean_rank"], show=list(_SEAT_COLUMNS),
+                  formats={"gap_pp": "+.1f", "q": ".2g", "games": ",d", "mean_rank": ".2f"})
+    mixed = sorted(set(int(n) for n in strategies["n_players"]) - set(self_play))
+    if mixed:
+        rep.text(f"At {', '.join(map(str, mixed))} players the seats held different strategies, so a seat's results "
+                 f"are mostly its strategy's: no seat verdict is drawn there. The table shows how each strategy "
+                 f"did from each seat (seat 1 = start player); seat order itself is the subject of "
+                 f"`bgsim seat-order`.")
+        by_seat = seat_by_strategy(rows.filter(pl.col("n_players").is_in(mixed)))
+        by_seat["seat"] += 1
+        rep.table(by_seat, "strategy_by_seat", "Win rate and mean VP of each strategy by seat.",
+                  columns={"n_players": "players", "seat_games": "seat-games", "win_rate": "win rate [95 % CI]",
+                           "mean_vp": "mean VP [95 % CI]"},
+                  rates=["win_rate"], means=["mean_vp"],
+                  show=["n_players", "strategy", "seat", "seat_games", "win_rate", "mean_vp"],
+                  formats={"seat_games": ",d"})
+
+
+def _category_section(rep: Report, rows: pl.LazyFrame) -> None:
+    """Mean VP of every stored ``vp_*`` column per strategy: where each strategy's points come from."""
+    categories = [c for c in rows.collect_schema().names() if c.startswith("vp_")]
+    if not categories:
+        return
+    from bgsim.reports.intervals import t_bounds
+
+    long = (rows.select("n_players", "strategy", *categories)
+            .unpivot(index=["n_players", "strategy"], on=categories, variable_name="category", value_name="vp")
+            .group_by("n_players", "strategy", "category")
+            .agg(pl.len().alias("seat_games"), pl.col("vp").cast(pl.Float64).mean().alias("mean"),
+                 pl.col("vp").cast(pl.Float64).std().alias("sd"))
+            .sort("n_players", "strategy", "category").collect().to_pandas())
+    long["mean_low"], long["mean_high"] = t_bounds(long["mean"], long["sd"], long["seat_games"])
+    long["category"] = long["category"].str.removeprefix("vp_").str.replace("_", " ")
+    rep.heading("VP by category")
+    rep.figure(run_charts.category_chart(long), "vp_categories",
+               "Mean VP per scoring category and strategy; categories below 0 (penalties) stack to the left.")
+    rep.table(long.drop(columns=["sd"]), "vp_categories", "Mean VP per scoring category and strategy (t 95 %).",
+              columns={"n_players": "players", "seat_games": "seat-games", "mean": "mean VP [95 % CI]"},
+              means=["mean"], show=["n_players", "strategy", "category", "seat_games", "mean"],
+              formats={"seat_games": ",d"})
+
+
+def _method(rep: Report, meta: dict, spec: dict) -> None:
+    rep.heading("Method")
+    run = spec.get("run", {})
+    git = meta.get("git", {})
+    versions = meta.get("versions", {})
+    rep.text(f"Seed {run.get('seed')}, {run.get('games', 0):,} games per player count in chunks of "
+             f"{run.get('chunk_size', 0):,}; game *i* of a player count is deal *i* // seatings in seating *i* % "
+             f"seatings, so every deal is played in every seating (paired deals). "
+             f"{meta.get('seeds', {}).get('scheme', '')}."
+             f" Engine: bgsim {versions.get('bgsim', '-')}, git {str(git.get('sha') or '-')[:12]}"
+             f"{' (uncommitted changes)' if git.get('dirty') else ''}.")
+    rep.text("Win rates: Wilson 95 % intervals; means: Student t. A strategy that holds several seats of one game "
+             "contributes seat-games that are not independent, so its interval is a little too narrow.")

@@ -1,0 +1,90 @@
+"""How strategies did against each other in one run: per-strategy results and head-to-head shares.
+
+Pure functions over stored result rows (a polars LazyFrame or DataFrame with the runner's columns
+``n_players, game_index, seat, strategy, final_vp, rank, won``); aggregation happens in polars, so
+the memory needed does not grow with the number of games. Statistics, stated once:
+
+- a strategy's win rate counts its seats: wins / seat-games, against the fair share 1/n. Wilson 95 %
+  intervals. Where a strategy holds one seat per game (the focus of a rotated run, any strategy of a
+  permuted table at 2 players) the seat-games are independent games; where it holds several seats of
+  one game they are not, and the interval is a little too narrow;
+- mean VP and mean rank: Student t 95 % intervals over seat-games;
+- head-to-head: for every pair of seats of one game held by strategies A and B, did A finish ahead
+  of B (ranks are strict: the game's tie-break decides)? The share with a Wilson interval over those
+  pairs. It answers "how often does A beat B" even in a game with other players at the table.
+"""
+
+import pandas as pd
+import polars as pl
+from bgsim.reports.intervals import t_bounds, wilson
+
+__all__ = ["head_to_head", "seat_by_strategy", "seats_per_game", "strategy_table"]
+
+
+def _lazy(rows) -> pl.LazyFrame:
+    if isinstance(rows, pl.LazyFrame):
+        return rows
+    if isinstance(rows, pd.DataFrame):
+        return pl.from_pandas(rows).lazy()
+    return rows.lazy()
+
+
+def strategy_table(rows, confidence: float = 0.95) -> pd.DataFrame:
+    """One row per (n_players, strategy): seat_games, seats_per_game (seats it holds in a game,
+    on average), wins, win_rate with _low/_high (Wilson), fair (1/n), gap_pp (win rate - fair, pp),
+    mean_vp and mean_rank with _low/_high (t)."""
+    agg = (_lazy(rows).group_by("n_players", "strategy")
+           .agg(pl.len().alias("seat_games"), pl.col("game_index").n_unique().alias("games"),
+                pl.col("won").cast(pl.Int64).sum().alias("wins"),
+                pl.col("final_vp").cast(pl.Float64).mean().alias("mean_vp"),
+                pl.col("final_vp").cast(pl.Float64).std().alias("sd_vp"),
+                pl.col("rank").cast(pl.Float64).mean().alias("mean_rank"),
+                pl.col("rank").cast(pl.Float64).std().alias("sd_rank"))
+           .sort("n_players", "strategy").collect().to_pandas())
+    n = agg["seat_games"].to_numpy()
+    agg["seats_per_game"] = n / agg["games"].to_numpy()
+    agg["win_rate"] = agg["wins"] / n
+    agg["win_rate_low"], agg["win_rate_high"] = wilson(agg["wins"].to_numpy(), n, confidence)
+    agg["fair"] = 1.0 / agg["n_players"].astype(float)
+    agg["gap_pp"] = 100 * (agg["win_rate"] - agg["fair"])
+    for name in ("vp", "rank"):
+        agg[f"mean_{name}_low"], agg[f"mean_{name}_high"] = t_bounds(agg[f"mean_{name}"], agg[f"sd_{name}"], n,
+                                                                     confidence)
+    return agg.drop(columns=["sd_vp", "sd_rank"])
+
+
+def head_to_head(rows, confidence: float = 0.95) -> pd.DataFrame:
+    """One row per (n_players, a, b) with a != b, both orders: pairs (seat pairs of one game held by a
+    and b), ahead (pairs in which a finished ahead of b), share with share_low/_high (Wilson)."""
+    seats = _lazy(rows).select("n_players", "game_index", "seat", "strategy", "rank")
+    pairs = (seats.join(seats, on=["n_players", "game_index"], suffix="_b")
+             .filter((pl.col("seat") != pl.col("seat_b")) & (pl.col("strategy") != pl.col("strategy_b")))
+             .group_by("n_players", pl.col("strategy").alias("a"), pl.col("strategy_b").alias("b"))
+             .agg(pl.len().alias("pairs"), (pl.col("rank") < pl.col("rank_b")).cast(pl.Int64).sum().alias("ahead"))
+             .sort("n_players", "a", "b").collect().to_pandas())
+    pairs["share"] = pairs["ahead"] / pairs["pairs"]
+    pairs["share_low"], pairs["share_high"] = wilson(pairs["ahead"].to_numpy(), pairs["pairs"].to_numpy(),
+                                                     confidence)
+    return pairs
+
+
+def seat_by_strategy(rows, confidence: float = 0.95) -> pd.DataFrame:
+    """One row per (n_players, strategy, seat): seat_games, win_rate with _low/_high (Wilson) and
+    mean_vp with _low/_high (t): how a strategy's results depend on where it sat."""
+    agg = (_lazy(rows).group_by("n_players", "strategy", "seat")
+           .agg(pl.len().alias("seat_games"), pl.col("won").cast(pl.Int64).sum().alias("wins"),
+                pl.col("final_vp").cast(pl.Float64).mean().alias("mean_vp"),
+                pl.col("final_vp").cast(pl.Float64).std().alias("sd_vp"))
+           .sort("n_players", "strategy", "seat").collect().to_pandas())
+    n = agg["seat_games"].to_numpy()
+    agg["win_rate"] = agg["wins"] / n
+    agg["win_rate_low"], agg["win_rate_high"] = wilson(agg["wins"].to_numpy(), n, confidence)
+    agg["mean_vp_low"], agg["mean_vp_high"] = t_bounds(agg["mean_vp"], agg["sd_vp"], n, confidence)
+    return agg.drop(columns=["sd_vp"])
+
+
+def seats_per_game(rows) -> pd.DataFrame:
+    """Per player count: how many distinct strategies sit at a table (``strategies``) — 1 means
+    self-play, where seats differ only by their position."""
+    return (_lazy(rows).group_by("n_players").agg(pl.col("strategy").n_unique().alias("strategies"))
+            .sort("n_players").collect().to_pandas())
