@@ -1,8 +1,11 @@
 """Charts of the difficulty report on the solo automa Anna, one function per chart, each returning
-a matplotlib Figure. Every win rate is drawn with its 95 % interval."""
+a matplotlib Figure laid out by the rules of ``reports.charts`` (at most the content width, panels
+wrapped into rows, legends outside the axes, no text below ``MIN_FONT_PT``). Every win rate is drawn
+with its 95 % interval."""
 
 import numpy as np
 import pandas as pd
+from bgsim.reports.charts import LEGEND_FONT_PT, MAX_FIGURE_WIDTH_IN, first_column, legend_below, panel_grid
 from matplotlib.figure import Figure
 
 __all__ = ["calibration_chart", "margin_chart", "source_chart", "sweep_chart", "win_rate_chart"]
@@ -30,7 +33,7 @@ def win_rate_chart(outcomes: pd.DataFrame, order: list[str]) -> Figure:
     for yy, r, below, above in zip(y, rate, err[0], err[1], strict=True):
         inside = r > 85  # no room right of the bar: the label goes inside it
         ax.text(r - below - 1.5 if inside else r + above + 1.5, yy, f"{r:.1f} %", va="center",
-                ha="right" if inside else "left", fontsize=8, color="white" if inside else "black")
+                ha="right" if inside else "left", fontsize=LEGEND_FONT_PT, color="white" if inside else "black")
     ax.axvline(50, color="black", linestyle="--", linewidth=1)
     ax.set_yticks(y, order)
     ax.set_xlim(0, 100)
@@ -40,27 +43,35 @@ def win_rate_chart(outcomes: pd.DataFrame, order: list[str]) -> Figure:
 
 
 def margin_chart(rows: pd.DataFrame, order: list[str]) -> Figure:
-    """The VP margin (human - Anna) per rung: a histogram each, one panel per rung, 0 marked."""
-    fig = Figure(figsize=(3.3 * len(order), 3.1), layout="constrained")
-    axes = fig.subplots(1, len(order), squeeze=False)[0]
+    """The VP margin (human - Anna) per rung: a histogram each, one panel per rung (wrapped three to a
+    row), 0 and the median marked.
+
+    ``rows``: one row per game, columns ``rung, margin``.
+    """
+    fig, axes = panel_grid(len(order), panel_height=2.4)
     for ax, rung in zip(axes, order, strict=True):
         margin = rows.loc[rows["rung"] == rung, "margin"].to_numpy()
         ax.hist(margin, bins=40, color="tab:blue", alpha=0.8)
-        ax.axvline(0, color="black", linewidth=1)
-        ax.axvline(np.median(margin), color="tab:red", linestyle="--", linewidth=1, label="median")
+        ax.axvline(0, color="black", linewidth=1, label="0: a draw on VP")
+        if len(margin):
+            ax.axvline(np.median(margin), color="tab:red", linestyle="--", linewidth=1, label="median")
         ax.set_title(rung)
         ax.set_xlabel("human VP - Anna's VP")
-    axes[0].set_ylabel("games")
-    axes[0].legend(fontsize=7)
+    for ax in first_column(axes):
+        ax.set_ylabel("games")
+    legend_below(fig, axes)
     fig.suptitle("VP margin per game (right of 0: the human wins)")
     return fig
 
 
 def source_chart(sources: pd.DataFrame, order: list[str]) -> Figure:
-    """Anna's mean VP by source per rung, stacked; her mean final VP with its t interval as a dot."""
-    fig = Figure(figsize=(7.2, 1.4 + 0.6 * len(order)), layout="constrained")
-    ax = fig.subplots()
+    """Anna's mean VP by source per rung, stacked; the legend below the axes.
+
+    ``sources``: columns ``rung, source, mean`` (as ``reports.difficulty.source_table``).
+    """
     names = list(dict.fromkeys(sources["source"]))
+    fig = Figure(figsize=(7.2, 1.7 + 0.45 * len(order) + 0.2 * np.ceil(len(names) / 4)), layout="constrained")
+    ax = fig.subplots()
     y = np.arange(len(order))[::-1]
     left = np.zeros(len(order))
     for name in names:
@@ -70,41 +81,48 @@ def source_chart(sources: pd.DataFrame, order: list[str]) -> Figure:
         left = left + np.where(mean > 0, mean, 0)
     ax.set_yticks(y, order)
     ax.set_xlabel("Anna's mean VP")
-    ax.legend(fontsize=7, ncols=min(5, len(names)), loc="lower center", bbox_to_anchor=(0.5, 1.0))
-    ax.set_title("Where Anna's VP come from, per rung of the human", pad=28)
+    legend_below(fig, [ax], ncols=min(4, len(names)))
+    ax.set_title("Where Anna's VP come from, per rung of the human")
     return fig
 
 
 def sweep_chart(sweep: pd.DataFrame, rulebook: dict[str, int], targets: dict[str, float]) -> Figure:
-    """Win rate against each knob's value, one panel per knob, a line per rung with its Wilson band;
-    the rulebook value as a vertical line, the level targets as dotted lines."""
+    """Win rate against each knob's value, one panel per knob (wrapped into rows), a line per rung with
+    its Wilson band; the rulebook value as a vertical line, the level targets as dotted lines.
+
+    ``sweep``: columns ``knob, rung, value, win_rate, win_rate_low, win_rate_high``.
+    """
     knobs = list(dict.fromkeys(sweep["knob"]))
-    fig = Figure(figsize=(3.6 * len(knobs), 3.4), layout="constrained")
-    axes = fig.subplots(1, len(knobs), squeeze=False)[0]
+    fig, axes = panel_grid(len(knobs), panel_width=MAX_FIGURE_WIDTH_IN / 2, sharey=True)
     for ax, knob in zip(axes, knobs, strict=True):
         part = sweep[sweep["knob"] == knob]
         for rung, rows in part.groupby("rung", sort=False):
             rows = rows.sort_values("value")
             x = rows["value"].to_numpy()
-            ax.plot(x, 100 * rows["win_rate"], "o-", markersize=3, label=rung)
+            ax.plot(x, 100 * rows["win_rate"], "o-", markersize=3, label=f"rung: {rung}")
             ax.fill_between(x, 100 * rows["win_rate_low"], 100 * rows["win_rate_high"], alpha=0.2)
-        ax.axvline(rulebook[knob], color="black", linewidth=0.8)
+        ax.axvline(rulebook[knob], color="black", linewidth=0.8, label="rulebook value")
         for target in targets.values():
             ax.axhline(100 * target, **_LEVEL_STYLE)
         ax.set_ylim(0, 100)
-        ax.set_title(knob, fontsize=9)
-        ax.set_xlabel("value (solid line: rulebook)")
-    axes[0].set_ylabel("human win rate (%), 95 % band")
-    axes[0].legend(fontsize=7)
+        ax.set_title(knob)
+        ax.set_xlabel("value")
+        ax.tick_params(axis="y", labelleft=True)
+    for ax in first_column(axes):
+        ax.set_ylabel("human win rate (%), 95 % band")
+    legend_below(fig, axes)
     fig.suptitle("How far each difficulty knob moves the win rate (dotted: level targets)")
     return fig
 
 
 def calibration_chart(points: pd.DataFrame, levels: pd.DataFrame, order: list[str], knob: str) -> Figure:
-    """Per rung, zoomed to its levels: the win rate at the knob values the solver tried (Wilson
-    intervals), the level targets, and each solved value confirmed on fresh deals."""
-    fig = Figure(figsize=(3.6 * len(order), 3.4), layout="constrained")
-    axes = fig.subplots(1, len(order), squeeze=False)[0]
+    """Per rung (wrapped into rows), zoomed to its levels: the win rate at the knob values the solver
+    tried (Wilson intervals), the level targets, and each solved value confirmed on fresh deals.
+
+    ``points``: columns ``rung, value, win_rate, win_rate_low, win_rate_high``; ``levels``: columns
+    ``rung, target, value, value_low, value_high`` and optionally ``verify_rate`` with its bounds.
+    """
+    fig, axes = panel_grid(len(order), panel_width=MAX_FIGURE_WIDTH_IN / 2, sharey=True)
     for ax, rung in zip(axes, order, strict=True):
         rows = points[points["rung"] == rung].sort_values("value")
         rate, err = _pct_errors(rows, "win_rate")
@@ -124,7 +142,9 @@ def calibration_chart(points: pd.DataFrame, levels: pd.DataFrame, order: list[st
         ax.set_ylim(0, 100)
         ax.set_title(rung)
         ax.set_xlabel(knob)
-    axes[0].set_ylabel("human win rate (%), 95 % interval")
-    axes[0].legend(fontsize=7)
+        ax.tick_params(axis="y", labelleft=True)
+    for ax in first_column(axes):
+        ax.set_ylabel("human win rate (%), 95 % interval")
+    legend_below(fig, axes)
     fig.suptitle("Calibration: the knob values tried and each level's solution (dotted: targets)")
     return fig

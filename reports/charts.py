@@ -1,18 +1,134 @@
-"""Charts of tournament tables, one function each; each returns a matplotlib Figure.
+"""Chart layout rules shared by every report chart, and the charts of tournament tables.
 
 Figures are built without pyplot (no global state, no display needed), so they can be drawn in
 worker processes and tests alike; save them with ``figure.savefig(path, format="png")``.
+
+The rules, so that a chart is readable where the report shows it (``reports.report_builder``):
+
+- ``MAX_FIGURE_WIDTH_IN``: no figure is wider than the page's content box at the report's dpi
+  (1152 px at 120 dpi = 9.6 in), so the browser never shrinks it on a 1280 px wide window;
+- ``MIN_FONT_PT``: no text below 8 pt (13.3 px at 120 dpi; still 9 px if a small screen shrinks the
+  figure to 68 %); matplotlib's defaults (10 pt) are fine, explicit small sizes must not go lower;
+- ``panel_grid``: many panels wrap into rows of at most ``MAX_PANELS_PER_ROW``, never one long row;
+- ``legend_below`` / ``legend_beside``: legends sit outside the axes, never over the data;
+- ``readability_problems(fig)``: what breaks these rules, in words (empty when none) — for tests.
 """
 
+import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
-import seaborn as sns
-from matplotlib.figure import Figure
+from bgsim.reports.report_builder import CONTENT_WIDTH_PX, FIGURE_DPI, figure_font_sizes
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure, FigureBase
+from matplotlib.legend import Legend
 
-__all__ = ["pairwise_heatmap", "ratings_chart"]
+__all__ = ["LEGEND_FONT_PT", "MAX_FIGURE_WIDTH_IN", "MAX_PANELS_PER_ROW", "MIN_FONT_PT", "PANEL_HEIGHT_IN",
+           "PANEL_WIDTH_IN", "first_column", "legend_beside", "legend_below", "pairwise_heatmap", "panel_grid",
+           "ratings_chart", "readability_problems"]
+
+MAX_FIGURE_WIDTH_IN = CONTENT_WIDTH_PX / FIGURE_DPI  # 9.6 in: the content box at the report's dpi
+MIN_FONT_PT = 8.0
+LEGEND_FONT_PT = 9.0  # legends and annotations: small, still above the minimum
+MAX_PANELS_PER_ROW = 3
+PANEL_WIDTH_IN = MAX_FIGURE_WIDTH_IN / MAX_PANELS_PER_ROW  # 3.2 in: three panels fill the width
+PANEL_HEIGHT_IN = 2.7
+
+
+# --- layout helpers
+
+
+def panel_grid(count: int, panel_width: float = PANEL_WIDTH_IN, panel_height: float = PANEL_HEIGHT_IN,
+               per_row: int = MAX_PANELS_PER_ROW, extra_height: float = 0.7, min_width: float = 5.0,
+               parent: FigureBase | None = None, **subplots) -> tuple[FigureBase, list[Axes]]:
+    """A figure (or ``parent`` subfigure) with ``count`` panels wrapped into balanced rows of at most
+    ``per_row`` (4 panels: 2 x 2; 5: 3 + 2), each about ``panel_width`` x ``panel_height`` in, the whole
+    at most ``MAX_FIGURE_WIDTH_IN`` wide and at least ``min_width``; ``extra_height`` in for titles and
+    legends. Cells of the last row that hold no panel are removed. Returns the figure and the panels in
+    reading order. ``subplots`` go to ``Figure.subplots`` (e.g. ``sharey=True``)."""
+    count = max(1, count)
+    per_row = max(1, min(per_row, int(MAX_FIGURE_WIDTH_IN // min(panel_width, MAX_FIGURE_WIDTH_IN))))
+    rows = math.ceil(count / per_row)
+    cols = math.ceil(count / rows)
+    width = min(MAX_FIGURE_WIDTH_IN, max(min_width, cols * panel_width))
+    if parent is None:
+        fig: FigureBase = Figure(figsize=(width, rows * panel_height + extra_height), layout="constrained")
+    else:
+        fig = parent
+    axes = fig.subplots(rows, cols, squeeze=False, **subplots).ravel().tolist()
+    for ax in axes[count:]:
+        ax.remove()
+    return fig, axes[:count]
+
+
+def first_column(axes: Iterable[Axes]) -> list[Axes]:
+    """The panels in the first column of their grid (those that carry the y label)."""
+    return [ax for ax in axes if ax.get_subplotspec().is_first_col()]
+
+
+def _handles(axes: Iterable[Axes]) -> tuple[list, list[str]]:
+    """The legend entries of ``axes``, each label once, in the order first seen."""
+    seen: dict[str, object] = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            if not label.startswith("_"):
+                seen.setdefault(label, handle)
+    return list(seen.values()), list(seen)
+
+
+def legend_below(fig: FigureBase, axes: Iterable[Axes] | None = None, ncols: int | None = None,
+                 title: str | None = None, **kwargs) -> Legend | None:
+    """One legend for the panels ``axes`` (default: all of ``fig``), centred below them outside the
+    axes; constrained layout makes room for it. Each label appears once. None if nothing is labelled."""
+    handles, labels = _handles(fig.axes if axes is None else axes)
+    if not handles:
+        return None
+    width_in = fig.get_figwidth() if isinstance(fig, Figure) else fig.get_figure(root=True).get_figwidth()
+    longest = max(len(label) for label in labels)
+    fits = max(1, int(width_in * 72 / (LEGEND_FONT_PT * 0.6 * longest + 30)))  # entries per line that fit
+    ncols = ncols or min(len(labels), fits)
+    return fig.legend(handles, labels, loc="outside lower center", ncols=ncols, fontsize=LEGEND_FONT_PT,
+                      title=title, title_fontsize=LEGEND_FONT_PT, frameon=False, **kwargs)
+
+
+def legend_beside(ax: Axes, **kwargs) -> Legend | None:
+    """The legend of ``ax`` to the right of its axes, outside the data; constrained layout makes room."""
+    handles, labels = _handles([ax])
+    if not handles:
+        return None
+    return ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                     fontsize=LEGEND_FONT_PT, frameon=False, **kwargs)
+
+
+def readability_problems(fig: Figure, dpi: float = FIGURE_DPI) -> list[str]:
+    """What breaks the chart rules, in words; empty if none: wider than ``MAX_FIGURE_WIDTH_IN``, text
+    below ``MIN_FONT_PT``, a legend over any axes. The figure is laid out (drawn without rendering)."""
+    problems = []
+    width = fig.get_figwidth()
+    if width > MAX_FIGURE_WIDTH_IN + 1e-6:
+        problems.append(f"the figure is {width:.2f} in wide ({width * dpi:.0f} px at {dpi:g} dpi); at most "
+                        f"{MAX_FIGURE_WIDTH_IN:.2f} in fit the report's content box unshrunk")
+    sizes = figure_font_sizes(fig)  # lays the figure out
+    if sizes and min(sizes) < MIN_FONT_PT:
+        problems.append(f"its smallest text is {min(sizes):g} pt ({min(sizes) * dpi / 72:.1f} px at {dpi:g} dpi); "
+                        f"at least {MIN_FONT_PT:g} pt are needed")
+    legends = list(fig.legends) + [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
+    for legend in legends:
+        if not legend.get_visible():
+            continue
+        box = legend.get_window_extent()
+        for ax in fig.axes:
+            if ax.get_visible() and box.overlaps(ax.get_window_extent()):
+                title = ax.get_title() or "a panel"
+                problems.append(f"a legend ({', '.join(t.get_text() for t in legend.get_texts()[:3])}) lies over "
+                                f"the axes of {title!r}")
+                break
+    return problems
+
+
+# --- tournament charts
 
 
 def _player_counts(table: pd.DataFrame) -> list[int]:
@@ -25,9 +141,10 @@ def ratings_chart(ratings: pd.DataFrame, order: Sequence[str] | None = None) -> 
     ``ratings``: columns ``n_players, strategy, rating, low, high`` (as ``Ratings.table()``).
     """
     counts = _player_counts(ratings)
-    height = 1.4 + 0.5 * ratings["strategy"].nunique()
-    fig = Figure(figsize=(6.4 * len(counts), height), layout="constrained")
-    axes = fig.subplots(1, len(counts), squeeze=False)[0]
+    height = 1.2 + 0.3 * ratings["strategy"].nunique()
+    longest = max((len(str(s)) for s in ratings["strategy"]), default=1)
+    fig, axes = panel_grid(len(counts), panel_width=max(PANEL_WIDTH_IN, 2.2 + 0.07 * longest), panel_height=height,
+                           extra_height=0.2)
     for ax, n in zip(axes, counts, strict=True):
         rows = ratings[ratings["n_players"] == n]
         if order is not None:
@@ -37,7 +154,7 @@ def ratings_chart(ratings: pd.DataFrame, order: Sequence[str] | None = None) -> 
         ax.errorbar(rows["rating"], y, xerr=errors, fmt="o", color="tab:blue", ecolor="tab:gray", capsize=4)
         ax.axvline(0, color="black", linewidth=0.6)
         ax.set_yticks(y, rows["strategy"])
-        ax.set_xlabel("rating (Elo points, 95 % bootstrap interval)")
+        ax.set_xlabel("rating (Elo points, 95 % bootstrap interval)", fontsize=MIN_FONT_PT + 1)
         ax.set_title(f"{n} players")
         ax.grid(axis="x", alpha=0.3)
     return fig
@@ -45,25 +162,30 @@ def ratings_chart(ratings: pd.DataFrame, order: Sequence[str] | None = None) -> 
 
 def pairwise_heatmap(pairwise: pd.DataFrame, order: Sequence[str] | None = None) -> Figure:
     """Share of games in which the row strategy finished ahead of the column strategy, one
-    heatmap per player count; blank cells never met.
+    heatmap per player count; blank cells never met. Cells are labelled while they are large
+    enough for a label at ``LEGEND_FONT_PT``.
 
     ``pairwise``: columns ``n_players, a, b, share`` (as ``ratings.pairwise``).
     """
+    import seaborn as sns  # only this chart needs it; importing it costs a second
+
     counts = _player_counts(pairwise)
     names = list(order) if order is not None else sorted(set(pairwise["a"]) | set(pairwise["b"]))
     longest = max((len(s) for s in names), default=1)
-    size = 1.6 + 0.9 * len(names) + 0.07 * longest
-    fig = Figure(figsize=(size * len(counts) + 1.5, size + 0.5), layout="constrained")
+    cell = 0.42  # in: room for "100%" at 9 pt
+    size = min(MAX_FIGURE_WIDTH_IN, 1.4 + cell * len(names) + 0.07 * longest)
+    fig, axes = panel_grid(len(counts), panel_width=size, panel_height=size, extra_height=0.5)
     fig.suptitle("share of games in which the row strategy finished ahead of the column strategy")
-    axes = fig.subplots(1, len(counts), squeeze=False)[0]
+    annotate = (size - 1.4 - 0.07 * longest) / max(1, len(names)) >= cell * 0.95
     for ax, n in zip(axes, counts, strict=True):
         rows = pairwise[pairwise["n_players"] == n]
         present = [s for s in names if s in set(rows["a"])]
         matrix = rows.pivot(index="a", columns="b", values="share").reindex(index=present, columns=present)
         with warnings.catch_warnings():  # seaborn 0.13 calls a colormap method matplotlib 3.11 deprecates
             warnings.simplefilter("ignore", PendingDeprecationWarning)
-            sns.heatmap(matrix.astype(float), ax=ax, vmin=0, vmax=1, center=0.5, cmap="vlag", annot=True,
-                        fmt=".0%", square=True, linewidths=0.5, cbar_kws={"label": "share ahead"})
+            sns.heatmap(matrix.astype(float), ax=ax, vmin=0, vmax=1, center=0.5, cmap="vlag", annot=annotate,
+                        fmt=".0%", annot_kws={"fontsize": LEGEND_FONT_PT}, square=True, linewidths=0.5,
+                        cbar_kws={"label": "share ahead", "shrink": 0.8})
         ax.set_xlabel("against")
         ax.set_ylabel("strategy")
         ax.tick_params(axis="y", labelrotation=0)

@@ -18,6 +18,16 @@ Reports are assembled in order and written at the end::
     figures/<name>.png  each chart
     tables/<name>.csv   each table in full: every column, unformatted
 
+Layout: paragraphs keep a readable measure (``TEXT_WIDTH``); tables and figures use the wider
+content box (``CONTENT_WIDTH_PX``, 1152 CSS px once the window is at least 1216 px wide). A table never
+overflows the page: interval cells wrap between the value and its interval, and a table still too
+wide (a small screen) scrolls inside its own box, under a caption that wraps as a normal block. A
+table of more than ``FOLD_ROWS`` rows is folded into ``<details>`` (the Markdown keeps the full pipe
+table). A figure should be at most ``CONTENT_WIDTH_PX`` pixels wide at ``FIGURE_DPI``, so it is shown
+at its natural size; each figure records its smallest text in PNG pixels (``data-min-text-px`` on the
+``<img>`` and a ``bgsim:min-text-px`` text chunk in the PNG), so a check can compute the text size as
+displayed. The chart rules built on these numbers are in ``reports.charts``.
+
 Text is a Markdown subset (paragraphs, bullet and numbered lists, **bold**, *italic*, `code`, links),
 converted to HTML here so the builder needs no Markdown package. The output depends only on the
 inputs: no timestamps unless passed in as metadata, and PNGs saved without software or date entries.
@@ -44,16 +54,26 @@ from typing import Any
 import pandas as pd
 import polars as pl
 from bgsim.experiments.store import write_atomic
+from matplotlib.axes import Axes
+from matplotlib.axis import Axis
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
-__all__ = ["Report", "fmt_mean", "fmt_p", "fmt_rate"]
+__all__ = ["CONTENT_WIDTH_PX", "FIGURE_DPI", "FOLD_ROWS", "MIN_TEXT_PX", "Report", "figure_font_sizes", "fmt_mean",
+           "fmt_p", "fmt_rate"]
 
 MISSING = "–"
 Format = str | Callable[[Any], str]  # a format spec such as ",d" or ".2f", or a function of the value
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 _PNG_METADATA = {"Software": None}  # matplotlib writes its version here by default; PNGs carry no date
-_DPI = 120
+_MIN_TEXT_KEY = "bgsim:min-text-px"  # PNG text chunk: the figure's smallest text in pixels of the PNG
+
+FIGURE_DPI = 120  # pixels per inch of the PNGs; 1 PNG pixel is shown as 1 CSS pixel when nothing is shrunk
+CONTENT_WIDTH_PX = 1152  # the page's content box (CSS px) when the window is at least 76rem (1216 px) wide
+TEXT_WIDTH = "60rem"  # paragraphs, lists, notes and captions: a readable line length
+MIN_TEXT_PX = 9.0  # smallest readable figure text, in CSS px as displayed
+FOLD_ROWS = 12  # tables with more shown rows are folded into <details> unless the caller says otherwise
 
 
 # --- formatting helpers
@@ -224,6 +244,7 @@ class _Table:
     shown: pd.DataFrame  # formatted cells (strings) under their display labels
     numeric: tuple[bool, ...]  # per shown column: right-aligned
     caption: str
+    folded: bool  # shown inside <details>, closed until the reader opens it
 
 
 @dataclass(frozen=True)
@@ -232,6 +253,9 @@ class _Figure:
     png: bytes
     caption: str
     alt: str
+    width: int  # PNG pixels
+    height: int
+    min_text_px: float | None  # the smallest text in PNG pixels; None if the figure draws no text
 
 
 def _slug(text: str) -> str:
@@ -250,30 +274,63 @@ def _pandas(frame: pd.DataFrame | pl.DataFrame) -> pd.DataFrame:
     return frame.copy() if plain_index else frame.reset_index()
 
 
-def _figure_png(fig: Figure, dpi: int) -> bytes:
-    """The figure as PNG bytes, then closed: a report with many charts holds only their bytes."""
+def figure_font_sizes(fig: Figure) -> list[float]:
+    """The font size in points of every text the figure draws: titles, axis labels, tick labels, legend
+    texts, annotations. The figure is laid out first (tick labels only exist after a draw); texts that are
+    hidden (their own or a parent's visibility, the axis lines and labels of an axes turned off) or empty
+    do not count."""
+    fig.draw_without_rendering()
+    sizes: list[float] = []
+
+    def walk(artist: Any) -> None:
+        if not artist.get_visible():
+            return
+        if isinstance(artist, Text) and artist.get_text().strip():
+            sizes.append(float(artist.get_fontsize()))
+        hide_axes = isinstance(artist, Axes) and not artist.axison
+        for child in artist.get_children():
+            if not (hide_axes and isinstance(child, Axis)):
+                walk(child)
+
+    walk(fig)
+    return sizes
+
+
+def _figure_png(fig: Figure, dpi: int) -> tuple[bytes, float | None]:
+    """The figure as PNG bytes and its smallest text in PNG pixels (also written into the PNG as a text
+    chunk); the figure is then closed: a report with many charts holds only their bytes."""
     buffer = io.BytesIO()
     try:
-        fig.savefig(buffer, format="png", dpi=dpi, metadata=_PNG_METADATA)
+        sizes = figure_font_sizes(fig)
+        min_px = round(min(sizes) * dpi / 72, 2) if sizes else None
+        metadata = _PNG_METADATA | ({_MIN_TEXT_KEY: f"{min_px:.2f}"} if min_px is not None else {})
+        fig.savefig(buffer, format="png", dpi=dpi, metadata=metadata)
     finally:
         if getattr(fig.canvas, "manager", None) is not None:  # a pyplot figure: pyplot keeps it alive
             import matplotlib.pyplot as plt
 
             plt.close(fig)
         fig.clear()
-    return buffer.getvalue()
+    return buffer.getvalue(), min_px
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    """Width and height of a PNG, from its IHDR chunk."""
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
 
 
 class Report:
     """A report built part by part (headings, text, tables, figures, notes) and written by ``write``."""
 
     def __init__(self, title: str, subtitle: str | None = None, meta: Mapping[str, str] | None = None,
-                 lang: str = "en") -> None:
-        """``meta``: label -> value lines under the title (e.g. run id, git sha, a date the caller chose)."""
+                 lang: str = "en", fold_rows: int = FOLD_ROWS) -> None:
+        """``meta``: label -> value lines under the title (e.g. run id, git sha, a date the caller chose).
+        ``fold_rows``: tables with more shown rows are folded (see ``table``)."""
         self.title = title
         self.subtitle = subtitle
         self.meta = dict(meta or {})
         self.lang = lang
+        self.fold_rows = fold_rows
         self._banners: list[str] = []
         self._parts: list[_Heading | _Text | _Note | _Table | _Figure] = []
         self._anchors: set[str] = set()
@@ -311,7 +368,7 @@ class Report:
     def table(self, frame: pd.DataFrame | pl.DataFrame, name: str, caption: str = "",
               columns: Mapping[str, str] | None = None, formats: Mapping[str, Format] | None = None,
               rates: Sequence[str] = (), means: Sequence[str] = (), show: Sequence[str] | None = None,
-              head: int | None = None) -> "Report":
+              head: int | None = None, fold: bool | int | None = None) -> "Report":
         """A table: shown formatted, written in full to ``tables/<name>.csv``.
 
         ``columns`` renames shown columns (column -> label); ``formats`` gives a column's format spec
@@ -321,6 +378,11 @@ class Report:
         (value, low, high), and for a mean a format spec applies to all three numbers (default ``".1f"``).
         ``show`` picks and orders the shown columns; by default all but the interval bounds. ``head``
         shows only the first rows (the caption says so); the CSV still holds every row.
+
+        ``fold``: in the HTML, a long table is folded into ``<details>`` whose summary gives its rows
+        count; the caption and the CSV link stay visible. ``None`` folds tables of more than the report's
+        ``fold_rows`` shown rows, an int folds tables of more than that many rows, ``True`` and ``False``
+        always and never fold. The Markdown always has the whole table.
         """
         self._check_name("table", name)
         data = _pandas(frame)
@@ -343,14 +405,28 @@ class Report:
         if head is not None and len(shown) > head:
             shown = shown.iloc[:head]
             caption = f"{caption} First {head:,} of {len(data):,} rows; the CSV has them all.".strip()
-        self._add("table", _Table(name, data, shown, tuple(numeric), caption))
+        if isinstance(fold, bool):
+            folded = fold
+        elif fold is None or isinstance(fold, int):
+            folded = len(shown) > (self.fold_rows if fold is None else fold)
+        else:
+            raise TypeError(f"table {name}: fold must be True, False, None or a number of rows, not {fold!r}")
+        self._add("table", _Table(name, data, shown, tuple(numeric), caption, folded))
         return self
 
-    def figure(self, fig: Figure, name: str, caption: str = "", alt: str | None = None, dpi: int = _DPI) -> "Report":
-        """A matplotlib figure, saved as ``figures/<name>.png`` and embedded in the HTML; the figure is closed."""
+    def figure(self, fig: Figure, name: str, caption: str = "", alt: str | None = None,
+               dpi: int = FIGURE_DPI) -> "Report":
+        """A matplotlib figure, saved as ``figures/<name>.png`` and embedded in the HTML; the figure is closed.
+
+        A figure at most ``CONTENT_WIDTH_PX`` pixels wide (``reports.charts.MAX_FIGURE_WIDTH_IN`` at the
+        default dpi) is shown at its natural size; a wider one is shrunk to the page, its text with it.
+        Its smallest text is recorded in PNG pixels (``data-min-text-px``, PNG chunk ``bgsim:min-text-px``).
+        """
         self._check_name("figure", name)
-        self._add("figure", _Figure(name, _figure_png(fig, dpi), caption,
-                                    alt if alt is not None else _plain(caption) or name))
+        png, min_px = _figure_png(fig, dpi)
+        width, height = _png_size(png)
+        self._add("figure", _Figure(name, png, caption, alt if alt is not None else _plain(caption) or name,
+                                    width, height, min_px))
         return self
 
     def _check_name(self, kind: str, name: str) -> None:
@@ -488,18 +564,45 @@ def _table_md(t: _Table) -> list[str]:
     return ([t.caption, ""] if t.caption else []) + lines
 
 
+_LONG_HEADER = 12  # characters; a longer column label wraps at the width of th span.h
+_INTERVAL_CELL = re.compile(r"(?P<value>.*\S) (?P<interval>\[[^\[\]]*\])")
+
+
+def _cell_html(tag: str, text: str, numeric: bool) -> str:
+    """One cell. A number with its interval (``51.2 % [50.2, 52.2]``) may wrap between the two, never
+    inside either, so a wide table can narrow its interval columns instead of overflowing."""
+    content = _esc(text)
+    if tag == "th" and len(text) > _LONG_HEADER:  # wraps within a few words, so it does not widen its column
+        content = f'<span class="h">{content}</span>'
+    if not numeric:
+        return f"<{tag}>{content}</{tag}>"
+    split = _INTERVAL_CELL.fullmatch(text) if tag == "td" else None
+    if split is None:
+        return f'<{tag} class="num">{content}</{tag}>'
+    return (f'<{tag} class="num iv"><span>{_esc(split["value"])}</span> '
+            f'<span>{_esc(split["interval"])}</span></{tag}>')
+
+
 def _row_html(tag: str, cells: Sequence[str], numeric: Sequence[bool]) -> str:
-    return "<tr>" + "".join(f'<{tag} class="num">{_esc(c)}</{tag}>' if num else f"<{tag}>{_esc(c)}</{tag}>"
-                            for c, num in zip(cells, numeric, strict=True)) + "</tr>"
+    return "<tr>" + "".join(_cell_html(tag, c, num) for c, num in zip(cells, numeric, strict=True)) + "</tr>"
 
 
 def _table_html(t: _Table) -> str:
+    """A table as a figure: the caption first, in a block that wraps (never inside the scrolling box),
+    then the table in a box that scrolls sideways only if the table cannot fit the page (a small
+    screen), folded into <details> if it is long, then the CSV link."""
     head = _row_html("th", [str(c) for c in t.shown.columns], t.numeric)
     rows = "\n".join(_row_html("td", row, t.numeric) for row in t.shown.itertuples(index=False))
-    caption = f"<caption>{inline_html(t.caption)}</caption>\n" if t.caption else ""
-    return (f'<div class="table">\n<table>\n{caption}<thead>{head}</thead>\n'
-            f'<tbody>\n{rows}\n</tbody>\n</table>\n<p class="source">All columns: '
-            f'<a href="tables/{t.name}.csv">tables/{t.name}.csv</a></p>\n</div>')
+    caption_id = f"table-{t.name}-caption"
+    caption = f'<figcaption id="{_esc(caption_id)}">{inline_html(t.caption)}</figcaption>\n' if t.caption else ""
+    label = f' aria-labelledby="{_esc(caption_id)}"' if t.caption else f' aria-label="{_esc(t.name)}"'
+    table = (f'<div class="scroll" role="region" tabindex="0"{label}>\n<table>\n<thead>{head}</thead>\n'
+             f"<tbody>\n{rows}\n</tbody>\n</table>\n</div>")
+    if t.folded:
+        count = f"{len(t.shown):,} rows" if len(t.shown) == len(t.data) else f"{len(t.shown):,} of {len(t.data):,} rows"
+        table = f"<details>\n<summary>Show the table ({count})</summary>\n{table}\n</details>"
+    return (f'<figure class="table" id="table-{_esc(t.name)}">\n{caption}{table}\n<p class="source">All columns: '
+            f'<a href="tables/{t.name}.csv">tables/{t.name}.csv</a></p>\n</figure>')
 
 
 # --- parts as Markdown and HTML
@@ -529,8 +632,9 @@ def _part_html(part: Any) -> str:
         return _table_html(part)
     data = base64.b64encode(part.png).decode("ascii")
     caption = f"\n<figcaption>{inline_html(part.caption)}</figcaption>" if part.caption else ""
-    return (f'<figure>\n<img src="data:image/png;base64,{data}" alt="{_esc(part.alt)}">'
-            f"{caption}\n</figure>")
+    text_px = f' data-min-text-px="{part.min_text_px:.2f}"' if part.min_text_px is not None else ""
+    return (f'<figure class="chart" id="figure-{_esc(part.name)}">\n<img src="data:image/png;base64,{data}" '
+            f'width="{part.width}" height="{part.height}"{text_px} alt="{_esc(part.alt)}">{caption}\n</figure>')
 
 
 # --- files
@@ -596,7 +700,8 @@ _CSS = """\
 * { box-sizing: border-box; }
 body { margin: 0; color: var(--fg); background: #fff; font: 16px/1.55 system-ui, -apple-system, "Segoe UI",
        Roboto, "Helvetica Neue", Arial, sans-serif; }
-main { max-width: 60rem; margin: 0 auto; padding: 2rem 1.25rem 4rem; }
+main { max-width: calc(__CONTENT__px + 4rem); margin: 0 auto; padding: 2rem 2rem 4rem; }
+main > p, main > ul, main > ol, main > aside, header > *, nav.toc, figcaption, p.source { max-width: __TEXT__; }
 h1 { font-size: 2rem; line-height: 1.2; margin: 0 0 .5rem; }
 h2 { font-size: 1.5rem; margin: 2.5rem 0 .75rem; padding-bottom: .3rem; border-bottom: 1px solid var(--line); }
 h3 { font-size: 1.2rem; margin: 2rem 0 .5rem; }
@@ -612,22 +717,31 @@ dl.meta dd { margin: 0; }
 nav.toc { border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1.25rem; margin: 1.5rem 0;
           background: var(--stripe); }
 nav.toc p { margin: 0 0 .25rem; font-weight: 600; }
-nav.toc ol { margin: 0; padding-left: 1.25rem; }
+nav.toc ol { margin: 0; padding-left: 1.25rem; columns: 2 16rem; column-gap: 2.5rem; }
 aside.note { border-left: 4px solid var(--note-line); background: var(--note-bg); padding: .5rem 1rem;
              margin: 1rem 0; border-radius: 0 6px 6px 0; }
 aside.note p { margin: .4rem 0; }
-aside.banner { border: 2px solid #cf222e; background: #ffebe9; padding: .5rem 1rem; margin: 1rem 0;
-               border-radius: 6px; }
+aside.banner { border: 2px solid #cf222e; border-left-width: 6px; background: #ffebe9; padding: .5rem 1rem;
+               margin: 1rem 0 1.5rem; border-radius: 6px; }
 aside.banner p { margin: .4rem 0; }
-div.table { overflow-x: auto; margin: 1.25rem 0; }
-table { border-collapse: collapse; font-size: .9rem; font-variant-numeric: tabular-nums; }
-caption { caption-side: top; text-align: left; color: var(--muted); padding: 0 0 .4rem; }
-th, td { border: 1px solid var(--line); padding: .3rem .6rem; text-align: left; vertical-align: top; }
+figure { margin: 1.25rem 0 1.75rem; }
+figure.chart img { display: block; max-width: 100%; height: auto; }
+figcaption { color: var(--muted); font-size: .9rem; }
+figure.chart figcaption { margin-top: .4rem; }
+figure.table figcaption { margin-bottom: .4rem; }
+div.scroll { overflow-x: auto; max-width: 100%; }
+table { border-collapse: collapse; font-size: .875rem; line-height: 1.4; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid var(--line); padding: .25rem .4rem; text-align: left; vertical-align: top; }
 th { background: #eef1f4; font-weight: 600; }
+th span.h { display: inline-block; max-width: 8em; }
 tbody tr:nth-child(even) { background: var(--stripe); }
-.num { text-align: right; white-space: nowrap; }
+.num { text-align: right; }
+td.num { white-space: nowrap; }
+td.num.iv { white-space: normal; }
+td.num.iv span { white-space: nowrap; }
+details > summary { cursor: pointer; color: var(--accent); margin: 0 0 .4rem; }
+details[open] > summary { margin-bottom: .6rem; }
 p.source { font-size: .8rem; color: var(--muted); margin: .3rem 0 0; }
-figure { margin: 1.5rem 0; }
-figure img { display: block; max-width: 100%; height: auto; }
-figcaption { color: var(--muted); font-size: .9rem; margin-top: .4rem; }
+@media (max-width: 40rem) { main { padding: 1rem .75rem 3rem; } }
 @media print { main { max-width: none; } a { color: inherit; } }"""
+_CSS = _CSS.replace("__CONTENT__", str(CONTENT_WIDTH_PX)).replace("__TEXT__", TEXT_WIDTH)

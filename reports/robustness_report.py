@@ -8,6 +8,7 @@ in the same direction); a balancing vector holds when every seat's value lies in
 bootstrap interval. Significance follows the seat and card tables (Benjamini–Hochberg).
 """
 
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from bgsim.experiments.robustness import MARKER
 from bgsim.experiments.seat_order import load_study_rows
 from bgsim.experiments.store import read_meta
 from bgsim.reports import cards as card_stats
+from bgsim.reports.charts import LEGEND_FONT_PT, MAX_FIGURE_WIDTH_IN, MIN_FONT_PT
 from bgsim.reports.report_builder import Report
 from bgsim.reports.seat_charts import seat_win_chart
 from bgsim.reports.seats import seat_table
@@ -98,26 +100,59 @@ def card_rows(table: pd.DataFrame) -> pd.DataFrame:
 
 def robustness_chart(table: pd.DataFrame, variants: list[str]) -> Figure:
     """Conclusions (rows) x variants (columns): green holds, red flips (cards: the share that keeps its
-    flag, shaded); each cell shows the variant's value."""
+    flag, shaded); each cell shows the variant's value. Laid out by the rules of ``reports.charts``: at
+    most the content width, cell text at ``MIN_FONT_PT`` wrapped to its column; more variants than fit
+    side by side go to further grids below, each with every conclusion."""
+    narrowest_column_in = 0.8  # holds "seat 1 (n.s.)" on one line
+
+    def cell_text(row, chars: int) -> str:
+        """A variant's value for one cell, wrapped to ``chars`` characters a line; '-' if missing."""
+        if row is None or pd.isna(row.value_variant):
+            return "-"
+        return textwrap.fill(str(row.value_variant).replace(" (not significant)", " (n.s.)"), chars)
+
     table = pd.concat([table[table["kind"] != "card"], card_rows(table)], ignore_index=True)
     keys = list(dict.fromkeys(table["key"]))
-    grid = np.array([[float(table[(table["key"] == k) & (table["variant"] == v)]["holds"].iloc[0])
-                      for v in variants] for k in keys])
-    fig = Figure(figsize=(2.0 + 1.6 * len(variants), 1.5 + 0.42 * len(keys)), layout="constrained")
-    ax = fig.subplots()
-    ax.imshow(grid, cmap=LinearSegmentedColormap.from_list("holds", ["#e8a6a6", "#f3e3a0", "#a6d8a6"]), vmin=0,
-              vmax=1, aspect="auto")
-    for i, k in enumerate(keys):
-        for j, v in enumerate(variants):
-            value = table[(table["key"] == k) & (table["variant"] == v)]["value_variant"].iloc[0]
-            text = "-" if pd.isna(value) else str(value).replace(" (not significant)", " (n.s.)")
-            ax.text(j, i, text[:22], ha="center", va="center", fontsize=6)
-    ax.set_xticks(range(len(variants)), [v.replace("_", " ") for v in variants], rotation=35, ha="right",
-                  fontsize=7)
-    ax.set_yticks(range(len(keys)), keys, fontsize=7)
-    ax.set_xlabel("component variant")
-    ax.set_ylabel("conclusion of the baseline")
-    ax.set_title("Robustness: green = the baseline's conclusion holds, red = it changes (n.s. = not significant)")
+    cell = {(r.key, r.variant): r for r in table.itertuples()}
+    char_in = 0.52 * MIN_FONT_PT / 72  # an average character's width
+    label_in = min(3.2, 0.3 + 0.5 * LEGEND_FONT_PT / 72 * max(len(k) for k in keys))
+    room = MAX_FIGURE_WIDTH_IN - label_in - 0.3
+    grid_count = int(np.ceil(len(variants) / max(1, room // narrowest_column_in)))
+    per_grid = int(np.ceil(len(variants) / grid_count))  # balanced: 9 variants that need two grids get 5 + 4
+    column_in = min(1.4, room / per_grid)
+    chars = max(6, int(column_in / char_in) - 1)
+    grids = [variants[i:i + per_grid] for i in range(0, len(variants), per_grid)]
+    texts = {(k, v): cell_text(cell.get((k, v)), chars) for k in keys for v in variants}
+    lines = [max(t.count("\n") + 1 for (k, _), t in texts.items() if k == key) for key in keys]
+    header_in = 0.2 + 0.16 * max(textwrap.fill(v.replace("_", " "), chars).count("\n") + 1 for v in variants)
+    grid_in = sum(0.1 + 0.15 * n for n in lines) + header_in + 0.4
+    fig = Figure(figsize=(min(MAX_FIGURE_WIDTH_IN, label_in + 0.3 + column_in * len(grids[0])),
+                          grid_in * len(grids) + 0.7), layout="constrained")
+    fig.suptitle("Robustness of the baseline's conclusions: green holds, red changes, shaded: the share of flagged "
+                 "cards kept\n(n.s. = not significant)", fontsize=LEGEND_FONT_PT + 1)
+    axes = fig.subplots(len(grids), 1, squeeze=False)[:, 0]
+    edges = np.concatenate([[0], np.cumsum(0.1 + 0.15 * np.array(lines))])  # rows as tall as their text
+    colours = LinearSegmentedColormap.from_list("holds", ["#e8a6a6", "#f3e3a0", "#a6d8a6"])
+    for ax, shown in zip(axes, grids, strict=True):
+        grid = np.array([[float(cell[(k, v)].holds) if (k, v) in cell else np.nan for v in shown] for k in keys])
+        ax.pcolormesh(np.arange(len(shown) + 1) - 0.5, edges, grid, cmap=colours, vmin=0, vmax=1,
+                      edgecolors="white", linewidth=1)
+        centres = (edges[:-1] + edges[1:]) / 2
+        for i, k in enumerate(keys):
+            for j, v in enumerate(shown):
+                ax.text(j, centres[i], texts[(k, v)], ha="center", va="center", fontsize=MIN_FONT_PT,
+                        linespacing=1.1)
+        ax.set_ylim(edges[-1], 0)
+        ax.set_xlim(-0.5, len(shown) - 0.5)
+        ax.xaxis.tick_top()
+        ax.set_xticks(range(len(shown)), [textwrap.fill(v.replace("_", " "), chars) for v in shown],
+                      fontsize=LEGEND_FONT_PT)
+        ax.set_yticks(centres, [textwrap.fill(k, 48) for k in keys], fontsize=LEGEND_FONT_PT)
+        ax.tick_params(length=0)
+        for side in ax.spines.values():
+            side.set_visible(False)
+    axes[-1].set_xlabel("component variant (columns) against the baseline's conclusions (rows)",
+                        fontsize=LEGEND_FONT_PT)
     return fig
 
 

@@ -1,130 +1,222 @@
-"""Charts of the seat-order report: one function per chart, each returning a matplotlib Figure.
+"""Charts of the seat-order report: one function per chart, each returning a matplotlib Figure laid out
+by the rules of ``reports.charts`` (at most the content width, panels wrapped into rows, legends
+outside the axes, no text below ``MIN_FONT_PT``).
 
 Every rate is drawn with its 95 % interval; the fair share 1/n is a dashed line.
 """
 
 import numpy as np
 import pandas as pd
+from bgsim.reports.charts import (
+    LEGEND_FONT_PT,
+    MAX_FIGURE_WIDTH_IN,
+    PANEL_HEIGHT_IN,
+    PANEL_WIDTH_IN,
+    first_column,
+    legend_below,
+    panel_grid,
+)
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 __all__ = ["category_chart", "compensation_chart", "seat_win_chart", "vp_distribution_chart"]
 
+_BAR_IN = 0.085  # the narrowest bar that stays readable
+_HATCHES = ("", "////", "....", "xxxx")
+_GAP_PANEL_HEIGHT_IN = 2.0
+_FAIR_STYLE = {"color": "black", "linestyle": "--", "linewidth": 1}
 
-def _panels(count: int, width: float = 4.2, height: float = 3.6, rows: int = 1) -> tuple[Figure, list]:
-    fig = Figure(figsize=(max(width * count / rows, 5), height * rows), layout="constrained")
-    axes = fig.subplots(rows, count // rows, squeeze=False).ravel().tolist()
-    return fig, axes
+
+def _panel_width(bars: int) -> float:
+    """A panel wide enough for ``bars`` bars of at least ``_BAR_IN`` (plus room for the y axis)."""
+    return min(MAX_FIGURE_WIDTH_IN, max(PANEL_WIDTH_IN, 0.9 + _BAR_IN * bars))
+
+
+def _start_style(pop: int, start: int) -> dict:
+    """Bars of one population share a colour; its start vectors are told apart by shade and hatching."""
+    return {"color": f"C{pop % 10}", "alpha": 0.9 if start == 0 else 0.5, "hatch": _HATCHES[start % len(_HATCHES)],
+            "edgecolor": "white" if start == 0 else f"C{pop % 10}", "linewidth": 0.5}
+
+
+def _rulebook_or_first(starts: pd.Series) -> str:
+    return "rulebook" if "rulebook" in set(starts) else starts.iloc[0]
 
 
 def seat_win_chart(seats: pd.DataFrame, title: str = "Seat win rates") -> Figure:
     """Win rate per seat with Wilson intervals: one panel per player count, one bar group per
-    population, colours for the start vectors; the fair share as a dashed line."""
+    population, colours for the start vectors; the fair share as a dashed line; the legend below.
+
+    ``seats``: columns ``n_players, population, start, seat`` (0-based), ``win_rate, win_rate_low,
+    win_rate_high`` (as ``reports.seats.seat_table``).
+    """
     counts = sorted(seats["n_players"].unique())
-    fig, axes = _panels(len(counts))
     starts = list(dict.fromkeys(seats["start"]))
     pops = list(dict.fromkeys(seats["population"]))
+    groups = [(p, s) for p in pops for s in starts]
+    fig, axes = panel_grid(len(counts), panel_width=_panel_width(len(groups) * max(counts)), sharey=True,
+                           extra_height=0.5 + 0.2 * np.ceil(len(groups) / 3))
     for ax, n in zip(axes, counts, strict=True):
         part = seats[seats["n_players"] == n]
-        width = 0.8 / max(1, len(pops) * len(starts))
-        for i, (pop, start) in enumerate((p, s) for p in pops for s in starts):
+        width = 0.8 / max(1, len(groups))
+        for i, (pop, start) in enumerate(groups):
             rows = part[(part["population"] == pop) & (part["start"] == start)].sort_values("seat")
             if rows.empty:
                 continue
-            x = rows["seat"].to_numpy() + 1 + (i - (len(pops) * len(starts) - 1) / 2) * width
+            x = rows["seat"].to_numpy() + 1 + (i - (len(groups) - 1) / 2) * width
             rate = 100 * rows["win_rate"].to_numpy()
-            err = [rate - 100 * rows["win_rate_low"].to_numpy(), 100 * rows["win_rate_high"].to_numpy() - rate]
-            ax.bar(x, rate, width, yerr=err, capsize=2, label=f"{pop}, {start}", alpha=0.85)
-        ax.axhline(100 / n, color="black", linestyle="--", linewidth=1, label="fair share")
+            err = np.vstack([rate - 100 * rows["win_rate_low"].to_numpy(),
+                             100 * rows["win_rate_high"].to_numpy() - rate]).clip(min=0)
+            ax.bar(x, rate, width, yerr=err, capsize=1.5, label=f"{pop}, {start}", error_kw={"linewidth": 0.8},
+                   **_start_style(pops.index(pop), starts.index(start)))
+        ax.axhline(100 / n, label="fair share 1/n", **_FAIR_STYLE)
         ax.set_title(f"{n} players")
         ax.set_xlabel("seat (1 = start player)")
-        ax.set_ylabel("win rate (%), 95 % interval")
         ax.set_xticks(range(1, n + 1))
-    axes[-1].legend(fontsize=7, loc="upper right")
+        ax.tick_params(axis="y", labelleft=True)
+    axes[0].set_ylabel("win rate (%), 95 % interval")
+    legend_below(fig, axes)
     fig.suptitle(title)
     return fig
 
 
 def vp_distribution_chart(rows: pd.DataFrame, title: str = "Final VP per seat") -> Figure:
-    """Box plots of final VP per seat (whiskers 5-95 %), one panel per player count and population,
-    for the rulebook start vector (or the first one present)."""
-    start = "rulebook" if "rulebook" in set(rows["start"]) else rows["start"].iloc[0]
+    """Box plots of final VP per seat (whiskers 5-95 %, the mean as a dot), for the rulebook start
+    vector (or the first one present): one panel per player count, the populations side by side
+    within each seat and told apart by colour.
+
+    ``rows``: one row per game and seat, columns ``n_players, population, start, seat`` (0-based),
+    ``final_vp``.
+    """
+    start = _rulebook_or_first(rows["start"])
     rows = rows[rows["start"] == start]
-    keys = sorted({(int(n), p) for n, p in zip(rows["n_players"], rows["population"], strict=True)})
-    fig, axes = _panels(len(keys), width=3.4)
-    for ax, (n, pop) in zip(axes, keys, strict=True):
-        part = rows[(rows["n_players"] == n) & (rows["population"] == pop)]
-        data = [part.loc[part["seat"] == s, "final_vp"].to_numpy() for s in range(n)]
-        ax.boxplot(data, whis=(5, 95), showfliers=False, tick_labels=[str(s + 1) for s in range(n)])
-        means = [d.mean() if len(d) else np.nan for d in data]
-        ax.plot(range(1, n + 1), means, "o", color="tab:red", markersize=4, label="mean")
-        ax.set_title(f"{n} players, {pop}", fontsize=9)
+    counts = sorted(int(n) for n in rows["n_players"].unique())
+    pops = list(dict.fromkeys(rows["population"]))
+    fig, axes = panel_grid(len(counts), panel_width=_panel_width(2 * len(pops) * max(counts)),
+                           extra_height=0.6 + 0.2 * np.ceil(len(pops) / 4))
+    width = 0.8 / max(1, len(pops))
+    for ax, n in zip(axes, counts, strict=True):
+        part = rows[rows["n_players"] == n]
+        for i, pop in enumerate(pops):
+            mine = part[part["population"] == pop]
+            data = [mine.loc[mine["seat"] == s, "final_vp"].to_numpy() for s in range(n)]
+            keep = [s for s in range(n) if len(data[s])]
+            if not keep:
+                continue
+            x = np.array(keep) + 1 + (i - (len(pops) - 1) / 2) * width
+            colour = f"C{i % 10}"
+            ax.boxplot([data[s] for s in keep], positions=x, widths=0.85 * width, whis=(5, 95), showfliers=False,
+                       patch_artist=True, manage_ticks=False,
+                       boxprops={"facecolor": colour, "alpha": 0.45, "edgecolor": colour},
+                       medianprops={"color": "black"}, whiskerprops={"color": colour}, capprops={"color": colour})
+            ax.plot(x, [data[s].mean() for s in keep], "o", color=colour, markeredgecolor="black", markersize=4,
+                    label=pop)
+        ax.set_xticks(range(1, n + 1))
+        ax.set_title(f"{n} players")
         ax.set_xlabel("seat")
-        ax.set_ylabel("final VP")
-    axes[0].legend(fontsize=7)
+    axes[0].set_ylabel("final VP")
+    legend_below(fig, axes, title="population (dot: mean)")
     fig.suptitle(f"{title} (start VP: {start}; boxes 25-75 %, whiskers 5-95 %)")
     return fig
 
 
 def category_chart(categories: pd.DataFrame, title: str = "VP by category and seat") -> Figure:
     """Mean VP per category and seat with t intervals: one panel per player count (the first
-    population and the rulebook start vector, or the first present)."""
-    start = "rulebook" if "rulebook" in set(categories["start"]) else categories["start"].iloc[0]
+    population and the rulebook start vector, or the first present); seats as colours, the legend below.
+
+    ``categories``: columns ``n_players, population, start, seat`` (0-based), ``category, mean,
+    mean_low, mean_high`` (as ``reports.seats.category_table``).
+    """
+    start = _rulebook_or_first(categories["start"])
     pop = categories["population"].iloc[0]
     part_all = categories[(categories["start"] == start) & (categories["population"] == pop)]
     counts = sorted(part_all["n_players"].unique())
-    fig, axes = _panels(len(counts), width=5.0)
+    cats = list(dict.fromkeys(part_all["category"]))
+    fig, axes = panel_grid(len(counts), panel_width=_panel_width(len(cats) * max(counts)),
+                           panel_height=PANEL_HEIGHT_IN + 0.5, extra_height=0.7)
     for ax, n in zip(axes, counts, strict=True):
         part = part_all[part_all["n_players"] == n]
-        cats = list(dict.fromkeys(part["category"]))
         width = 0.8 / n
         for seat in range(n):
             rows = part[part["seat"] == seat].set_index("category").reindex(cats)
             x = np.arange(len(cats)) + (seat - (n - 1) / 2) * width
             mean = rows["mean"].to_numpy()
-            ax.bar(x, mean, width, yerr=[mean - rows["mean_low"].to_numpy(), rows["mean_high"].to_numpy() - mean],
-                   capsize=2, label=f"seat {seat + 1}")
-        ax.set_xticks(range(len(cats)), [c.removeprefix("vp_").replace("_", " ") for c in cats], rotation=30,
-                      ha="right", fontsize=8)
-        ax.set_ylabel("mean VP, 95 % interval")
-        ax.set_xlabel("category")
+            err = np.vstack([mean - rows["mean_low"].to_numpy(), rows["mean_high"].to_numpy() - mean]).clip(min=0)
+            ax.bar(x, mean, width, yerr=err, capsize=1.5, label=f"seat {seat + 1}", color=f"C{seat % 10}",
+                   error_kw={"linewidth": 0.8})
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.set_xticks(range(len(cats)), [c.removeprefix("vp_").replace("_", " ") for c in cats], rotation=35,
+                      ha="right", rotation_mode="anchor")
         ax.set_title(f"{n} players")
-        ax.legend(fontsize=7)
+    axes[0].set_ylabel("mean VP, 95 % interval")
+    legend_below(fig, axes)
     fig.suptitle(f"{title} ({pop}, start VP {start})")
     return fig
 
 
 def compensation_chart(solutions: pd.DataFrame, title: str = "Compensating start VP") -> Figure:
-    """Left: rulebook and solved start VP per seat, the solution's bootstrap interval as a bar.
-    Right: seat win rates under the rulebook vector, under the solved vector on the stored games,
-    and confirmed on fresh deals (when present), all with Wilson intervals."""
-    keys = sorted({(int(n), p) for n, p in zip(solutions["n_players"], solutions["population"], strict=True)})
-    fig, axes = _panels(2 * len(keys), width=4.5, height=3.2, rows=len(keys))
-    for k, (n, pop) in enumerate(keys):
+    """Top row: rulebook and solved start VP per seat, one panel per player count, the populations side
+    by side, each solution with its bootstrap interval. Below: each seat's win rate minus the fair share
+    1/n, per player count and population, under the rulebook vector, under the solved vector on the
+    stored games, and confirmed on fresh deals (when present), all with Wilson intervals; panels wrapped
+    three to a row on one shared scale.
+
+    ``solutions``: one row per player count, population and seat (0-based): ``rulebook, solved, low,
+    high``, and ``rate_rulebook``, ``rate_solved``, optionally ``rate_confirmed`` with their ``_low`` and
+    ``_high`` bounds (as the seat-order study's compensation table).
+    """
+    counts = sorted(int(n) for n in solutions["n_players"].unique())
+    pops = list(dict.fromkeys(solutions["population"]))
+    keys = [(n, p) for n in counts for p in pops
+            if ((solutions["n_players"] == n) & (solutions["population"] == p)).any()]
+    per_row = min(3, len(keys))
+    top_height = PANEL_HEIGHT_IN + 0.6 + 0.2 * np.ceil((len(pops) + 1) / 3)
+    bottom_height = int(np.ceil(len(keys) / per_row)) * _GAP_PANEL_HEIGHT_IN + 0.5
+    fig = Figure(figsize=(MAX_FIGURE_WIDTH_IN if max(len(keys), len(counts)) > 1 else 6.4,
+                          top_height + bottom_height + 0.4), layout="constrained")
+    fig.suptitle(title)
+    top, bottom = fig.subfigures(2, 1, height_ratios=[top_height, bottom_height])
+    _, vp_axes = panel_grid(len(counts), parent=top)
+    width = 0.6 / max(1, len(pops))
+    for ax, n in zip(vp_axes, counts, strict=True):
+        rulebook = solutions[solutions["n_players"] == n].drop_duplicates("seat").sort_values("seat")
+        ax.plot(rulebook["seat"] + 1, rulebook["rulebook"], "_", color="black", markersize=16, markeredgewidth=2,
+                label="rulebook")
+        for i, pop in enumerate(pops):
+            part = solutions[(solutions["n_players"] == n) & (solutions["population"] == pop)].sort_values("seat")
+            if part.empty:
+                continue
+            shift = (i - (len(pops) - 1) / 2) * width
+            solved = part["solved"].to_numpy()
+            err = np.vstack([solved - part["low"].to_numpy(), part["high"].to_numpy() - solved]).clip(min=0)
+            ax.errorbar(part["seat"].to_numpy() + 1 + shift, solved, yerr=err, fmt="o", color=f"C{i % 10}",
+                        capsize=3, label=f"solved, {pop} (bootstrap 95 %)")
+        ax.set_xticks(range(1, n + 1))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("seat")
+        ax.set_title(f"{n} players: start VP")
+    vp_axes[0].set_ylabel("start VP")
+    legend_below(top, vp_axes)
+    _, gap_axes = panel_grid(len(keys), parent=bottom, sharey=True)
+    series = [("rate_rulebook", "rulebook", -0.2, "s", "grey"),
+              ("rate_solved", "solved, stored games", 0.0, "o", "tab:blue"),
+              ("rate_confirmed", "solved, fresh deals", 0.2, "D", "tab:red")]
+    for ax, (n, pop) in zip(gap_axes, keys, strict=True):
         part = solutions[(solutions["n_players"] == n) & (solutions["population"] == pop)].sort_values("seat")
         seats = part["seat"].to_numpy() + 1
-        ax = axes[2 * k]
-        ax.plot(seats, part["rulebook"], "s", color="grey", label="rulebook")
-        solved = part["solved"].to_numpy()
-        ax.errorbar(seats, solved, yerr=[solved - part["low"].to_numpy(), part["high"].to_numpy() - solved],
-                    fmt="o", color="tab:blue", capsize=3, label="solved (bootstrap 95 %)")
-        ax.set_xticks(seats)
-        ax.set_xlabel("seat")
-        ax.set_ylabel("start VP")
-        ax.set_title(f"{n} players, {pop}", fontsize=9)
-        ax.legend(fontsize=7)
-        ax = axes[2 * k + 1]
-        series = [("rate_rulebook", "rulebook", -0.25), ("rate_solved", "solved, stored games", 0.0),
-                  ("rate_confirmed", "solved, fresh deals", 0.25)]
-        for column, label, shift in series:
+        for column, label, shift, marker, colour in series:
             if column not in part or part[column].isna().all():
                 continue
-            rate = 100 * part[column].to_numpy()
-            err = [rate - 100 * part[f"{column}_low"].to_numpy(), 100 * part[f"{column}_high"].to_numpy() - rate]
-            ax.errorbar(seats + shift, rate, yerr=err, fmt="o", capsize=3, label=label)
-        ax.axhline(100 / n, color="black", linestyle="--", linewidth=1)
+            gap = 100 * (part[column].to_numpy() - 1 / n)
+            err = 100 * np.vstack([part[column].to_numpy() - part[f"{column}_low"].to_numpy(),
+                                   part[f"{column}_high"].to_numpy() - part[column].to_numpy()]).clip(min=0)
+            ax.errorbar(seats + shift, gap, yerr=err, fmt=marker, color=colour, markersize=4, capsize=2, label=label)
+        ax.axhline(0, label="fair share 1/n", **_FAIR_STYLE)
         ax.set_xticks(seats)
-        ax.set_xlabel("seat")
-        ax.set_ylabel("win rate (%), 95 % interval")
-        ax.legend(fontsize=7)
-    fig.suptitle(title)
+        ax.set_title(f"{n} players, {pop}: win rate", fontsize=LEGEND_FONT_PT + 1)
+        ax.tick_params(axis="y", labelleft=True)
+    for ax in gap_axes:
+        ax.set_xlabel("seat" if ax.get_subplotspec().is_last_row() else "")
+    for ax in first_column(gap_axes):
+        ax.set_ylabel("pp off the fair share")
+    legend_below(bottom, gap_axes)
     return fig

@@ -9,7 +9,16 @@ import matplotlib
 import pandas as pd
 import polars as pl
 import pytest
-from bgsim.reports.report_builder import Report, fmt_mean, fmt_rate, inline_html, markdown_html
+from bgsim.reports.report_builder import (
+    CONTENT_WIDTH_PX,
+    FOLD_ROWS,
+    Report,
+    figure_font_sizes,
+    fmt_mean,
+    fmt_rate,
+    inline_html,
+    markdown_html,
+)
 from matplotlib.figure import Figure
 
 SEATS = pd.DataFrame({
@@ -112,7 +121,7 @@ def test_html_content(written: Path):
     page = written.read_text()
     assert '<nav class="toc"' in page and '<a href="#3-players">3 players</a>' in page
     assert '<h2 id="pairs">Pairs</h2>' in page
-    assert '<td class="num">51.2 % [50.2, 52.2]</td>' in page
+    assert '<td class="num iv"><span>51.2 %</span> <span>[50.2, 52.2]</span></td>' in page
     assert '<a href="tables/seats_3p.csv">' in page
     assert '<aside class="note" role="note">' in page
     assert "<strong>more often</strong>" in page and "<code>seat</code>" in page
@@ -233,3 +242,110 @@ def test_head_limits_the_shown_rows_but_not_the_csv(tmp_path):
     html = path.read_text()
     assert "First 10 of 50 rows" in html and ">9<" in html and ">10<" not in html
     assert len(pd.read_csv(tmp_path / "rep" / "tables" / "long.csv")) == 50
+
+
+# --- layout: folded tables, captions outside the scrolling box, wrapping intervals, figure text sizes
+
+
+def _rows(n: int) -> pd.DataFrame:
+    return pd.DataFrame({"x": range(n), "rate": [0.5] * n, "rate_low": [0.4] * n, "rate_high": [0.6] * n})
+
+
+def test_long_tables_are_folded_with_their_rows_count():
+    rep = Report("r")
+    rep.table(_rows(FOLD_ROWS), "short", "Short.", rates=["rate"])
+    rep.table(_rows(FOLD_ROWS + 1), "long", "Long.", rates=["rate"])
+    rep.table(_rows(50), "cut", "Cut.", rates=["rate"], head=20)
+    page = rep.html()
+    assert page.count("<details>") == 2
+    short = page.split('id="table-short"')[1].split("</figure>")[0]
+    long = page.split('id="table-long"')[1].split("</figure>")[0]
+    assert "<details>" not in short
+    assert f"<summary>Show the table ({FOLD_ROWS + 1} rows)</summary>" in long
+    assert "<summary>Show the table (20 of 50 rows)</summary>" in page
+    # the caption and the CSV link stay outside the fold
+    order = [long.index(part) for part in ("<figcaption", "<details>", "</details>", "tables/long.csv")]
+    assert order == sorted(order)
+    md = rep.markdown()  # the Markdown keeps every row and the CSV link
+    assert f"| {FOLD_ROWS} | 50.0 % [40.0, 60.0] |" in md and "(tables/long.csv)" in md
+
+
+def test_callers_choose_when_to_fold():
+    rep = Report("r", fold_rows=3)
+    rep.table(_rows(4), "by_report", rates=["rate"])
+    rep.table(_rows(30), "never", rates=["rate"], fold=False)
+    rep.table(_rows(2), "always", rates=["rate"], fold=True)
+    rep.table(_rows(6), "own_threshold", rates=["rate"], fold=5)
+    rep.table(_rows(5), "under_own_threshold", rates=["rate"], fold=5)
+    page = rep.html()
+    folded = {name for name in ("by_report", "never", "always", "own_threshold", "under_own_threshold")
+              if "<details>" in page.split(f'id="table-{name}"')[1].split("</figure>")[0]}
+    assert folded == {"by_report", "always", "own_threshold"}
+    with pytest.raises(TypeError, match="fold"):
+        rep.table(_rows(2), "bad", rates=["rate"], fold="yes")
+
+
+def test_caption_is_a_block_outside_the_scrolling_box():
+    page = Report("r").table(SEATS, "seats", "A long caption that must wrap, never scroll.", rates=["win_rate"]).html()
+    block = page.split('id="table-seats"')[1].split("</figure>")[0]
+    assert "<caption" not in page
+    caption = block.index('<figcaption id="table-seats-caption">A long caption')
+    scroll = block.index('<div class="scroll" role="region" tabindex="0" aria-labelledby="table-seats-caption">')
+    assert caption < scroll < block.index("<table>")
+    assert re.search(r"div\.scroll \{ overflow-x: auto;", page)
+    assert not re.search(r"figcaption[^}]*overflow", page), "the caption itself never scrolls or clips"
+
+
+def test_interval_cells_may_wrap_only_between_value_and_interval():
+    page = _report().html()
+    assert '<td class="num iv"><span>113.1</span> <span>[112.4, 113.8]</span></td>' in page
+    assert '<td class="num">10,000</td>' in page
+    assert "td.num { white-space: nowrap; }" in page and "td.num.iv span { white-space: nowrap; }" in page
+    assert "td.num.iv { white-space: normal; }" in page
+
+
+def test_tables_and_figures_get_the_wide_content_box_and_text_a_readable_measure():
+    page = Report("r").html()
+    assert f"main {{ max-width: calc({CONTENT_WIDTH_PX}px + 4rem);" in page
+    assert ("main > p, main > ul, main > ol, main > aside, header > *, nav.toc, figcaption, p.source "
+            "{ max-width: 60rem; }") in page
+
+
+def _texts_chart() -> Figure:
+    fig = Figure(figsize=(4, 3))
+    ax = fig.subplots()
+    ax.bar([1, 2], [3, 4], label="bars")
+    ax.set_title("title", fontsize=8)
+    ax.legend(fontsize=9, loc="upper left")
+    hidden = fig.text(0.5, 0.5, "hidden", fontsize=2)
+    hidden.set_visible(False)
+    off = fig.add_axes((0.8, 0.8, 0.1, 0.1))
+    off.axis("off")  # its tick labels (default 10 pt) are not drawn
+    off.set_title("", fontsize=1)  # empty text is not drawn either
+    return fig
+
+
+def test_figure_font_sizes_count_only_drawn_text():
+    sizes = figure_font_sizes(_texts_chart())
+    assert min(sizes) == 8 and 9 in sizes and 10 in sizes  # title, legend, tick labels
+    assert 2 not in sizes and 1 not in sizes
+
+
+def test_figure_records_its_smallest_text_in_png_pixels(tmp_path: Path):
+    rep = Report("r")
+    rep.figure(_texts_chart(), "default_dpi")
+    rep.figure(_texts_chart(), "low_dpi", dpi=60)
+    written = rep.write(tmp_path / "rep")
+    page = written.read_text()
+    assert 'width="480" height="360" data-min-text-px="13.33"' in page  # 8 pt at 120 dpi
+    assert 'width="240" height="180" data-min-text-px="6.67"' in page
+    for name, px in (("default_dpi", "13.33"), ("low_dpi", "6.67")):
+        png = (tmp_path / "rep" / "figures" / f"{name}.png").read_bytes()
+        assert b"tEXtbgsim:min-text-px\x00" + px.encode() in png
+
+
+def test_a_figure_without_text_records_none():
+    fig = Figure(figsize=(2, 2))
+    fig.subplots().axis("off")
+    page = Report("r").figure(fig, "blank").html()
+    assert "data-min-text-px" not in page and 'width="240" height="240"' in page
