@@ -24,7 +24,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from bgsim.sim.batch import TIERS
-from bgsim.sim.errors import BgsimError
+from bgsim.sim.errors import BgsimError, GameIdError
+from bgsim.sim.registry import parse_id, player_counts
 
 __all__ = ["Block", "Chunk", "RunSpec", "SpecError", "check_keys", "check_run_settings", "load_spec", "read_spec_file",
            "require", "spec_from_dict", "spec_header"]
@@ -250,6 +251,7 @@ def _check_spec(spec: RunSpec) -> None:
          and all(isinstance(n, int) and not isinstance(n, bool) for n in spec.players),
          "game.players must be an integer or a list of integers")
     need(len(set(spec.players)) == len(spec.players), "game.players lists a player count twice")
+    _check_player_counts(spec.game, spec.players)
     for key in ("games", "chunk_size", "seed"):
         value = getattr(spec, key)
         need(isinstance(value, int) and not isinstance(value, bool), f"run.{key} must be an integer")
@@ -270,6 +272,30 @@ def _check_spec(spec: RunSpec) -> None:
         need(spec.games % len(seatings) == 0,
              f"run.games = {spec.games} is not a multiple of the {len(seatings)} seatings of {n} players "
              f"(every deal is played in every seating)")
+
+
+def _check_player_counts(game_id: str, players: tuple[int, ...]) -> None:
+    """Every player count must be one the game is for (asked of the game's registry entry), before
+    anything is counted in seatings of a player count that cannot exist."""
+    try:
+        name = parse_id(game_id)[0]
+        allowed = player_counts(name)
+    except GameIdError as exc:
+        raise SpecError(f"game.id: {exc}") from None
+    for n in players:
+        if n not in allowed:
+            raise SpecError(f"game.players: {n} players is not allowed for {name} (allowed: {_spans(allowed)})")
+
+
+def _spans(values: tuple[int, ...]) -> str:
+    """``1-4`` or ``2-4, 6``: sorted integers as runs."""
+    runs: list[list[int]] = []
+    for v in sorted(values):
+        if runs and v == runs[-1][-1] + 1:
+            runs[-1].append(v)
+        else:
+            runs.append([v])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs) or "none"
 
 
 def _per_seat(ids: tuple[str, ...], n: int, key: str) -> list[str]:

@@ -6,13 +6,19 @@ strings. Paths with slashes must be quoted.
 """
 
 import ast
-from collections.abc import Callable
+import dataclasses
+import difflib
+import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from bgsim.sim.errors import GameIdError
 
-__all__ = ["register", "make_game", "available_games", "parse_id", "GameEntry"]
+__all__ = ["register", "make_game", "available_games", "parse_id", "player_counts", "parameter_names",
+           "closest_match", "did_you_mean", "GameEntry"]
+
+_MOST_PLAYERS_PROBED = 12  # player counts tried for a game that does not declare its own
 
 
 @dataclass(frozen=True)
@@ -20,13 +26,29 @@ class GameEntry:
     name: str
     factory: Callable[..., Any]  # factory(**params) -> Game; raises GameIdError on bad params
     summary: str
+    player_counts: tuple[int, ...] | None = None  # None: found by building the game (player_counts)
+    parameters: tuple[str, ...] | None = None  # None: the fields of a default game's ``params``, if any
 
 
 _GAMES: dict[str, GameEntry] = {}
 
 
-def register(name: str, factory: Callable[..., Any], summary: str) -> None:
-    _GAMES[name] = GameEntry(name, factory, summary)
+def register(name: str, factory: Callable[..., Any], summary: str, player_counts: Iterable[int] | None = None,
+             parameters: Iterable[str] | None = None) -> None:
+    _GAMES[name] = GameEntry(name, factory, summary, None if player_counts is None else tuple(player_counts),
+                             None if parameters is None else tuple(parameters))
+
+
+def closest_match(word: str, known: Iterable[str]) -> str | None:
+    """The known word a misspelt ``word`` was most likely meant to be (difflib), or None."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'greedy'?"`` for the known word closest to a misspelt one, else ``""``."""
+    best = closest_match(word, known)
+    return f"; did you mean {best!r}?" if best else ""
 
 
 def available_games() -> dict[str, GameEntry]:
@@ -63,12 +85,52 @@ def parse_id(text: str) -> tuple[str, dict[str, Any]]:
 def make_game(game_id: str, **overrides: Any):
     """Build a game from an id string; keyword ``overrides`` win over parameters in the id."""
     name, params = parse_id(game_id)
+    entry = _entry(name)
+    params.update(overrides)
+    try:
+        return entry.factory(**params)
+    except GameIdError as exc:  # name the parameter a misspelt one was probably meant to be
+        unknown = [key for key in params if repr(key) in str(exc) and key not in parameter_names(name)]
+        hint = did_you_mean(unknown[0], parameter_names(name)) if unknown else ""
+        if not hint:
+            raise
+        raise GameIdError(f"{exc}{hint}") from None
+
+
+@functools.cache
+def player_counts(name: str) -> tuple[int, ...]:
+    """The player counts game ``name`` can be built for, as declared at registration, else found by
+    building it for 1 to 12 players."""
+    entry = _entry(name)
+    if entry.player_counts is not None:
+        return entry.player_counts
+    counts = []
+    for n in range(1, _MOST_PLAYERS_PROBED + 1):
+        try:
+            entry.factory(n_players=n)
+        except GameIdError:
+            continue
+        counts.append(n)
+    return tuple(counts)
+
+
+@functools.cache
+def parameter_names(name: str) -> tuple[str, ...]:
+    """The parameter names of game ``name``: declared at registration, else the fields of the
+    ``params`` dataclass of its default game (empty if it has none)."""
+    entry = _entry(name)
+    if entry.parameters is not None:
+        return entry.parameters
+    params = getattr(entry.factory(), "params", None)
+    return tuple(f.name for f in dataclasses.fields(params)) if dataclasses.is_dataclass(params) else ()
+
+
+def _entry(name: str) -> GameEntry:
     games = available_games()
     if name not in games:
         known = ", ".join(games) or "none"
-        raise GameIdError(f"unknown game {name!r} (known: {known})")
-    params.update(overrides)
-    return games[name].factory(**params)
+        raise GameIdError(f"unknown game {name!r} (known: {known}){did_you_mean(name, games)}")
+    return games[name]
 
 
 def _load_builtin_games() -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bgsim.sim.errors import BgsimError, StrategyError
-from bgsim.sim.registry import parse_id
+from bgsim.sim.registry import closest_match, did_you_mean, parse_id
 
 __all__ = ["available_strategies", "make_strategy", "register_strategy", "strategy_rows"]
 
@@ -38,10 +38,12 @@ def make_strategy(strategy_id: str, game):
     _load_builtin()
     text = strategy_id.strip()
     prefix, _, rest = text.partition("/")
-    if rest and prefix.strip().isidentifier():  # a game prefix, not a slash inside file='dir/my.toml'
+    prefixed = bool(rest) and prefix.strip().isidentifier()  # not a slash inside file='dir/my.toml'
+    if prefixed:
         prefix = prefix.strip()
         if prefix != game.name:
-            raise StrategyError(f"strategy {strategy_id!r} is for {prefix!r}, not {game.name!r}")
+            raise StrategyError(f"strategy {strategy_id!r} is for {prefix!r}, not {game.name!r}"
+                                f"{did_you_mean(prefix, [game.name])}")
         text = rest
     try:
         name, params = parse_id(text)
@@ -49,8 +51,11 @@ def make_strategy(strategy_id: str, game):
         raise StrategyError(f"strategy id {strategy_id!r} is not of the form name or name(key=value, ...)") from None
     entry = _STRATEGIES.get((game.name, name)) or _STRATEGIES.get(("*", name))
     if entry is None:
-        known = ", ".join(e.name for e in available_strategies(game.name))
-        raise StrategyError(f"unknown strategy {strategy_id!r} for {game.name} (known: {known})")
+        names = [e.name for e in available_strategies(game.name)]
+        best = closest_match(name, names)
+        typed = f"{game.name}/{best}" if prefixed else best  # suggested in the form it was typed
+        hint = f"; did you mean {typed!r}?" if best else ""
+        raise StrategyError(f"unknown strategy {strategy_id!r} for {game.name} (known: {', '.join(names)}){hint}")
     return entry.factory(game, **params)
 
 

@@ -62,3 +62,28 @@ def test_the_run_id_changes_with_anything_that_changes_the_games():
 def test_invalid_values_are_named(changes, message):
     with pytest.raises(SpecError, match=message):
         RunSpec(**({"name": "x", "game": "carpe_diem", "players": (2,), "strategies": ("greedy",)} | changes))
+
+
+def test_a_player_count_the_game_is_not_for_is_named_before_the_seatings():
+    """players = [2, 7] used to say 'not a multiple of the 7 seatings'; the game's registry knows
+    the counts it is for."""
+    with pytest.raises(SpecError) as info:
+        RunSpec(name="x", game="carpe_diem", players=(2, 7), strategies=("greedy",), focus="random", mode="rotate",
+                games=12)
+    assert str(info.value) == "game.players: 7 players is not allowed for carpe_diem (allowed: 1-4)"
+    with pytest.raises(SpecError, match=r"game.id: unknown game 'carpe_dium' .*did you mean 'carpe_diem'\?"):
+        RunSpec(name="x", game="carpe_dium", players=(2,), strategies=("greedy",))
+
+
+def test_the_study_and_tournament_loaders_name_a_player_count_the_game_is_not_for():
+    from bgsim.experiments.seat_order import seat_order_from_dict
+    from bgsim.experiments.tournament import tournament_from_dict
+
+    seat_order = {"name": "s", "game": {"id": "carpe_diem", "players": [2, 7]}, "populations": {"g": ["greedy"]},
+                  "start": {"vectors": ["rulebook"]}, "run": {"games": 5040}}
+    with pytest.raises(SpecError, match=r"7 players is not allowed for carpe_diem \(allowed: 1-4\)"):
+        seat_order_from_dict(seat_order)
+    tournament = {"name": "t", "game": {"id": "carpe_diem", "players": [2, 7]},
+                  "tournament": {"strategies": ["random", "greedy"]}, "run": {"games": 5040}}
+    with pytest.raises(SpecError, match=r"7 players is not allowed for carpe_diem \(allowed: 1-4\)"):
+        tournament_from_dict(tournament)
