@@ -1,6 +1,8 @@
 """Readable traces of Carpe Diem games: text for people, JSON events for programs.
 
 Everything here reads a finished (or running) state and its event log; no rules live here.
+The text numbers seats from 1 (seat 1 starts), as players and reports count them; the JSON
+events keep the engine's 0-based seat indices for programs.
 """
 
 import numpy as np
@@ -9,7 +11,7 @@ from bgsim.sim.games.carpe_diem import events as E
 from bgsim.sim.games.carpe_diem.decisions import MOVE_NAMES
 from bgsim.sim.games.carpe_diem.tables import TABLES
 
-__all__ = ["trace_text", "trace_json", "district_ascii", "score_table", "tile_text", "card_text"]
+__all__ = ["trace_text", "trace_json", "district_ascii", "score_table", "seat_name", "tile_text", "card_text"]
 
 # Field names of each event's values (after code and seat), for JSON and for the text trace.
 EVENT_FIELDS = {
@@ -50,6 +52,16 @@ _DECIDED_BY = ("the rules", "the human (D13)", "a random draw")
 _STEP_SOURCES = ("banner", "administrator", "card")
 _EDGE_LETTERS = ".VPGWHmbac"  # meadow, villa, pond, garden, vineyard, chicken yard, 4 lodgings
 _PART_LETTERS = " VPGWHmbacMBF"  # + market, bakery, fountain
+
+
+def seat_name(seat: int) -> str:
+    """``seat 1`` for engine seat 0: people count seats from 1."""
+    return f"seat {seat + 1}"
+
+
+def _player_name(seat: int, solo: bool) -> str:
+    """Who sits in engine seat ``seat``: Anna in seat 1 of a solo game, else ``seat n``."""
+    return "Anna" if solo and seat == 1 else seat_name(seat)
 
 
 def cell_name(cell: int) -> str:
@@ -117,9 +129,9 @@ def trace_text(game, state: np.ndarray, log: np.ndarray, seeds=None, strategies=
         lines.append(f"chance seed {seeds.chance}, strategy seed {seeds.strategy}")
     for seat in range(game.n_players):
         who = strategies[seat] if seat < len(strategies) else ""
-        lines.append(f"  seat {seat}: {who}{'  (start player)' if seat == 0 else ''}")
+        lines.append(f"  {seat_name(seat)}: {who}{'  (start player)' if seat == 0 else ''}")
     if game.solo:
-        lines.append("  seat 1: Anna, the automa (CD-ANNA)")
+        lines.append(f"  {seat_name(1)}: Anna, the automa (CD-ANNA)")
     lines += _setup_text(game, state)
     turn_no = {"n": 0, "players": 2 if game.solo else game.n_players, "solo": game.solo}
     for row in E.events(log):
@@ -138,7 +150,7 @@ def trace_text(game, state: np.ndarray, log: np.ndarray, seeds=None, strategies=
     lines.append("")
     lines.append("== Final districts ==")
     for seat in range(game.n_players):
-        lines.append(f"seat {seat}:")
+        lines.append(f"{seat_name(seat)}:")
         lines += district_ascii(game, state, seat)
     lines.append("")
     lines.append("== Score sheet ==")
@@ -153,10 +165,10 @@ def trace_text(game, state: np.ndarray, log: np.ndarray, seeds=None, strategies=
 def score_table(game, state: np.ndarray) -> list[str]:
     sheet = game.score_sheet(state)
     rows = ["start", "cards", "villas", "leftovers", "banner", "fountain_cards", "frame_tasks", "total", "rank"]
-    names = [f"seat {s}" for s in range(game.n_players)]
+    names = [seat_name(s) for s in range(game.n_players)]
     if game.solo:  # Anna's villas = her villa track (AMB-26); she has majorities instead of leftovers
         rows.insert(rows.index("total"), "majorities")
-        names = ["seat 0", "Anna"]
+        names = [seat_name(0), "Anna"]
     header = "category        " + "".join(f"{name:>9}" for name in names)
     out = [header, "-" * len(header)]
     for name in rows:
@@ -316,7 +328,7 @@ def _anna_setup_text(game, state):
     record = game.field(state, "anna")
     pile = [_fountain_name(game, int(c)) for c in record[K.AN_PILE: K.AN_PILE + int(record[K.AN_PILE_N])]]
     deck = [game.anna.cards[int(c)].id for c in game.field(state, "anna_deck")[: K.N_PASSES]]
-    return [f"Anna (seat 1): start VP {int(game.field(state, 'vp_start')[1])}, 1 coin, 1 bread, "
+    return [f"Anna ({seat_name(1)}): start VP {int(game.field(state, 'vp_start')[1])}, 1 coin, 1 bread, "
             f"fountain card {pile[0] if pile else 'none'}; automa cards of passes 1-4: {', '.join(deck)}"]
 
 
@@ -333,7 +345,7 @@ def _setup_text(game, state):
     for seat in range(game.n_players):
         board = game.components.boards[int(game.field(state, "board")[seat])]
         frames = [game.components.frames[int(f)].id for f in game.field(state, "frame_piece")[seat]]
-        lines.append(f"seat {seat}: board {board.id}, frame pieces N/E/S/W {'/'.join(frames)}, "
+        lines.append(f"{seat_name(seat)}: board {board.id}, frame pieces N/E/S/W {'/'.join(frames)}, "
                      f"start VP {int(game.field(state, 'vp_start')[seat])}")
     if game.solo:
         lines += _anna_setup_text(game, state)
@@ -343,13 +355,12 @@ def _setup_text(game, state):
 def _event_text(game, row, turn_no):
     code, seat = int(row[0]), int(row[1])
     v = [int(x) for x in row[2:]]
-    anna = turn_no.get("solo") and seat == 1
-    who = "Anna" if anna else f"seat {seat}"
+    who = _player_name(seat, turn_no.get("solo"))
     if code in _ANNA_TEXT:
         return _ANNA_TEXT[code](game, v, turn_no)
     if code == E.EV_PASS_START:
         turn_no["n"] = 0
-        return f"\n== Pass {v[0]} (start player: seat {v[1]}) =="
+        return f"\n== Pass {v[0]} (start player: {_player_name(v[1], turn_no.get('solo'))}) =="
     if code == E.EV_PATRICIAN:
         return f"{who} puts the patrician on P{v[0]}"
     if code == E.EV_MOVE:
