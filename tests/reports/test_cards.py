@@ -1,4 +1,11 @@
-"""Scoring-card spreads on synthetic result rows with planted answers, and the two card charts."""
+"""Scoring-card spreads on synthetic result rows with planted answers, and the card charts.
+
+The flag compares a card with the other cards of its own deck; the planted scenarios are in
+``tests.reports.card_synthetic``: single strong and weak cards and a strong adjacent pair
+(``PLANTED``), decks that are strong or weak as a whole with one card strong within its weak deck
+(``DECKS_PLANTED``), and a card that is only triggered in the last pass, when its whole deck wins
+more (``LATE_PLANTED``).
+"""
 
 import math
 
@@ -6,11 +13,13 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-from bgsim.reports.card_charts import card_pair_heatmap, card_payoff_forest
+from bgsim.reports.card_charts import card_deck_chart, card_pair_heatmap, card_payoff_forest
 from bgsim.reports.cards import (
     DEFAULT_CONVERSION,
     NEVER,
+    PAIR_WORDS,
     TOO_FEW,
+    _within_effects,
     card_catalogue,
     card_spreads,
     conversion_note,
@@ -20,79 +29,27 @@ from bgsim.reports.cards import (
 )
 from matplotlib.figure import Figure
 
-STRONG = 5  # A06: its triggering seat wins far more often
-WEAK = 20  # B09: its triggering seat rarely wins
-NEUTRAL = 40  # D08: no effect on the winner
-PAIR = (30, 31)  # C08 + C09: placed side by side in slots 0 and 1 in many games; the pair wins
-FIXED = 45  # D13: always pays 2 VP, 1 coin, 3 bread, 1 step with k = 1, b = 1
-RED_FIXED = 4  # A05 (give 2 herb): always k = 2, b = 0, 4 VP
-RARE = 58  # D26: on the board of 10 games only
-NEVER_CARD = 59  # D27: never on the board
-N_SLOTS = 12
-
-
-def _synthetic(games: int = 4000, seed: int = 1) -> tuple[pl.DataFrame, dict]:
-    """Result rows with planted effects, and the true counts the tables must reproduce.
-
-    Each seat triggers, in each of 4 passes, the cards on a random pair of neighbouring slots.
-    The winner is drawn with seat weights (seat 0 a little ahead) multiplied by 15 per trigger of
-    STRONG and per pass with the planted PAIR, and by 0.1 per trigger of WEAK.
-    """
-    rng = np.random.default_rng(seed)
-    pool = np.array([c for c in range(60) if c not in (RARE, NEVER_CARD, *PAIR)])
-    n_players = rng.choice([2, 3, 4], games)
-    board = pool[rng.random((games, len(pool))).argsort(axis=1)[:, :N_SLOTS]]  # (G, 12)
-    planted = rng.random(games) < 0.4
-    board[planted, :2] = PAIR
-    board[~planted & (rng.random(games) < 0.1), 0] = PAIR[0]
-    board[:10, N_SLOTS - 1] = RARE
-    game = np.repeat(np.arange(games), n_players)  # (S,) one entry per seat row
-    seat = np.arange(len(game)) - np.repeat(np.cumsum(n_players) - n_players, n_players)
-    slot = rng.integers(0, N_SLOTS - 1, (len(game), 4))  # (S, passes)
-    cards = np.stack([board[game[:, None], slot], board[game[:, None], slot + 1]], axis=2)  # (S, passes, 2)
-    pair = (cards.min(axis=2) == PAIR[0]) & (cards.max(axis=2) == PAIR[1])
-    log_weight = (np.log([1.3, 1.0, 0.9, 0.8])[seat] + np.log(15) * ((cards == STRONG).sum(axis=(1, 2)) + pair.sum(1))
-                  + np.log(0.1) * (cards == WEAK).sum(axis=(1, 2)))
-    keys = np.full((games, 4), -np.inf)
-    keys[game, seat] = log_weight + rng.gumbel(size=len(game))  # Gumbel-max: a draw proportional to weight
-    won = keys.argmax(axis=1)[game] == seat
-    rows = pl.DataFrame({"game_index": game, "n_players": n_players[game].astype(np.int8),
-                         "seat": seat.astype(np.int8), "won": won,
-                         "board_cards": board[game].astype(np.int16)})
-    log = pl.DataFrame({"game_index": np.repeat(game, 8), "seat": np.repeat(seat, 8).astype(np.int8),
-                        "pass": np.tile(np.repeat(np.arange(1, 5), 2), len(game)).astype(np.int8),
-                        "card": cards.reshape(-1).astype(np.int16), **_outcomes(rng, cards.reshape(-1))})
-    fields = ["pass", "card", "k", "b", "vp", "coins", "bread", "steps", "penalty"]
-    lists = log.group_by("game_index", "seat", maintain_order=True).agg(pl.struct(fields).alias("cards"))
-    rows = (rows.join(lists, on=["game_index", "seat"], how="left")
-            .with_columns(pl.lit("synthetic").alias("run_id"), (pl.col("game_index") % 97).alias("deal"),
-                          pl.lit("greedy").alias("strategy"), pl.lit(0, pl.Int16).alias("final_vp")))
-    truth = {"on_board": np.bincount(board.reshape(-1), minlength=60), "pair": int(pair.sum())}
-    return rows, truth
-
-
-def _outcomes(rng: np.random.Generator, cards: np.ndarray) -> dict[str, np.ndarray]:
-    """Card-log fields of the triggers of ``cards`` (T,) int: 10 % penalties, else k = 1 or 2
-    for 3 VP each and 0 or 1 coin, bread and step; FIXED and RED_FIXED pay fixed amounts."""
-    t = len(cards)
-    penalty = rng.random(t) < 0.1
-    k = np.where(penalty, 0, rng.integers(1, 3, t))
-    out = {"k": k, "b": np.zeros(t, dtype=np.int64), "vp": np.where(penalty, -4, 3 * k)}
-    for kind in ("coins", "bread", "steps"):
-        out[kind] = np.where(penalty, 0, rng.integers(0, 2, t))
-    fixed = {FIXED: (1, 1, 2, 1, 3, 1), RED_FIXED: (2, 0, 4, 0, 0, 0)}
-    for card, values in fixed.items():
-        for kind, value in zip(("k", "b", "vp", "coins", "bread", "steps"), values, strict=True):
-            out[kind] = np.where(cards == card, value, out[kind])
-    penalty &= ~np.isin(cards, list(fixed))
-    dtypes = {"k": np.int8, "b": np.int8}
-    columns = {kind: values.astype(dtypes.get(kind, np.int16)) for kind, values in out.items()}
-    return {**columns, "penalty": penalty}
+from tests.reports.card_synthetic import (
+    DECKS_PLANTED,
+    FIXED,
+    HIDDEN,
+    LATE,
+    LATE_PLANTED,
+    NEUTRAL,
+    NEVER_CARD,
+    PAIR,
+    PLANTED,
+    RARE,
+    RED_FIXED,
+    STRONG,
+    WEAK,
+    synthetic,
+)
 
 
 @pytest.fixture(scope="module")
-def synthetic():
-    return _synthetic()
+def planted():
+    return synthetic(**PLANTED)
 
 
 @pytest.fixture(scope="module")
@@ -101,8 +58,13 @@ def catalogue():
 
 
 @pytest.fixture(scope="module")
-def spreads(synthetic, catalogue):
-    return card_spreads(synthetic[0], catalogue)
+def spreads(planted, catalogue):
+    return card_spreads(planted[0], catalogue)
+
+
+@pytest.fixture(scope="module")
+def deck_spreads(catalogue):
+    return card_spreads(synthetic(**DECKS_PLANTED)[0], catalogue)
 
 
 def _card(spreads: pd.DataFrame, card: int, n: int) -> pd.Series:
@@ -132,11 +94,11 @@ def test_conversion_note_states_the_rule():
 # --- per card
 
 
-def test_one_row_per_card_and_player_count(spreads, synthetic):
+def test_one_row_per_card_and_player_count(spreads, planted):
     assert len(spreads) == 3 * 60
     assert sorted(spreads["n_players"].unique()) == [2, 3, 4]
     on_board = spreads.groupby("card")["on_board"].sum().to_numpy()
-    assert (on_board == synthetic[1]["on_board"]).all()
+    assert (on_board == planted[1]["on_board"]).all()
     games = spreads.groupby("n_players")["games"].first().sum()
     assert games == 4000
 
@@ -145,8 +107,8 @@ def test_planted_strong_card_is_flagged_as_paying_too_much(spreads):
     for n in (2, 3, 4):
         row = _card(spreads, STRONG, n)
         assert row["flagged"] and row["direction"] == "pays too much"
-        assert row["odds_ratio"] > 1 and row["or_low"] > 1
         assert row["win_diff"] > 0.1 and row["diff_low"] > 0
+        assert row["win_diff"] == pytest.approx(row["win_rate"] - row["deck_rate"])
         assert row["q_value"] < 0.05 and row["note"] == ""
 
 
@@ -154,22 +116,90 @@ def test_planted_weak_card_is_flagged_as_paying_too_little(spreads):
     for n in (2, 3, 4):
         row = _card(spreads, WEAK, n)
         assert row["flagged"] and row["direction"] == "pays too little"
-        assert row["or_high"] < 1 and row["diff_high"] < 0
+        assert row["diff_high"] < 0
 
 
 def test_neutral_card_is_not_flagged(spreads):
     for n in (2, 3, 4):
         row = _card(spreads, NEUTRAL, n)
         assert not row["flagged"] and row["direction"] == ""
-        assert row["or_low"] < 1 < row["or_high"]
         assert row["diff_low"] < 0 < row["diff_high"]
-        assert row["trigger_seats"] >= 30
+        assert row["trigger_seats"] >= 30 and row["deck_triggers"] > 10 * row["compared_triggers"]
+
+
+def test_card_strong_within_its_weak_deck_is_flagged(deck_spreads):
+    # deck B wins less as a whole, HIDDEN (a B card) wins more than the rest of B; against every seat
+    # it looks ordinary
+    for n in (2, 3, 4):
+        row = _card(deck_spreads, HIDDEN, n)
+        assert row["flagged"] and row["direction"] == "pays too much"
+        assert row["diff_low"] > 0.03
+
+
+def test_deck_strong_as_a_whole_flags_none_of_its_cards(deck_spreads):
+    deck_d = deck_spreads[deck_spreads["deck"] == "D"]
+    assert deck_d["p_value"].notna().sum() >= 3 * 20
+    assert not deck_d["flagged"].any() and (deck_d["direction"] == "").all()
+    assert not deck_spreads[deck_spreads["deck"].isin(["A", "C"])]["flagged"].any()
+    # the raw effect does see the decks: D cards above 0, B cards below
+    decks = deck_summary(deck_spreads).set_index(["n_players", "deck"])
+    for n in (2, 3, 4):
+        assert decks.loc[(n, "D"), "raw_more"] >= 3 and decks.loc[(n, "D"), "raw_less"] == 0
+        assert decks.loc[(n, "B"), "raw_less"] >= 3 and decks.loc[(n, "D"), "raw_diff"] > 0.02
+        assert decks.loc[(n, "D"), "flagged"] == 0
+
+
+def test_neutral_card_of_a_strong_deck_is_not_flagged(deck_spreads):
+    for n in (2, 3, 4):
+        row = _card(deck_spreads, NEUTRAL, n)
+        assert not row["flagged"] and row["diff_low"] < 0 < row["diff_high"]
+
+
+def test_winning_in_the_last_pass_is_not_a_card_effect(catalogue):
+    # LATE is triggered in pass 4 only, when every card of its deck wins more: within its deck and
+    # pass it is ordinary, though its seats win more often than seats without it
+    rows, _ = synthetic(**LATE_PLANTED)
+    t = triggers(rows, catalogue)
+    assert set(t.filter(pl.col("card") == LATE)["pass"].unique().to_list()) == {4}
+    spreads = card_spreads(rows, catalogue)
+    for n in (2, 3, 4):
+        row = _card(spreads, LATE, n)
+        assert not row["flagged"] and row["diff_low"] < 0 < row["diff_high"]
+        assert row["raw_diff"] > 0.1
 
 
 def test_base_rate_is_the_seat_baseline(spreads):
-    # a card whose seats win as usual compares with the usual win rate of those seats: about 1/n
+    # the raw effect: a card whose seats win as usual compares with the usual win rate of those seats
     for n in (2, 3, 4):
-        assert abs(_card(spreads, NEUTRAL, n)["base_rate"] - 1 / n) < 0.12
+        row = _card(spreads, NEUTRAL, n)
+        assert abs(row["base_rate"] - 1 / n) < 0.12
+        assert row["raw_low"] < row["raw_diff"] < row["raw_high"]
+
+
+def test_net_payoff_against_the_deck(spreads):
+    # FIXED nets 3.5; the other D cards pay 3 VP per k (k = 1 or 2), 0.5 per coin, bread and step
+    # (each 0 or 1) and -4 in 10 % of triggers: 0.9 * 5.5 - 0.4 = 4.55 on average
+    for n in (2, 3, 4):
+        row = _card(spreads, FIXED, n)
+        assert row["net_vs_deck"] == pytest.approx(3.5 - 4.55, abs=0.3)
+        assert row["net_vs_deck_low"] < row["net_vs_deck"] < row["net_vs_deck_high"] < 0
+
+
+def test_within_interval_is_clustered():
+    # counting every unit twice within its cluster adds no information: same estimate, same interval
+    rng = np.random.default_rng(3)
+    units = 4000
+    group = np.zeros(units, dtype=np.int64)
+    item = rng.integers(0, 4, units)
+    cluster = rng.integers(0, 500, units)
+    stratum = rng.integers(0, 6, units)
+    won = (rng.random(units) < 0.3 + 0.1 * (item == 0)).astype(np.float64)
+    once = _within_effects(group, item, cluster, stratum, {"won": won}, 1.96, 30).set_index("item")
+    twice = _within_effects(*(np.tile(x, 2) for x in (group, item, cluster, stratum)), {"won": np.tile(won, 2)},
+                            1.96, 30).set_index("item")
+    assert np.allclose(once["won_diff"], twice["won_diff"])
+    assert np.allclose(once["won_se"], twice["won_se"])
+    assert once.loc[0, "won_low"] > 0 > once.loc[1, "won_low"]
 
 
 def test_payoff_conversion_gives_the_known_number(spreads):
@@ -182,11 +212,11 @@ def test_payoff_conversion_gives_the_known_number(spreads):
     assert red["payoff"] == pytest.approx(4.0) and red["net_payoff"] == pytest.approx(4.0 - 2 * 2 * 0.5)
 
 
-def test_conversion_can_be_changed(synthetic, catalogue):
-    spreads = card_spreads(synthetic[0], catalogue, conversion={"steps": 0.0, "bread": 1.0})
+def test_conversion_can_be_changed(planted, catalogue):
+    spreads = card_spreads(planted[0], catalogue, conversion={"steps": 0.0, "bread": 1.0})
     assert _card(spreads, FIXED, 3)["payoff"] == pytest.approx(2 + 0.5 + 3.0 + 0)
     with pytest.raises(ValueError, match="unknown conversion"):
-        card_spreads(synthetic[0], catalogue, conversion={"wine": 1.0})
+        card_spreads(planted[0], catalogue, conversion={"wine": 1.0})
 
 
 def test_penalties_are_counted(spreads):
@@ -201,6 +231,7 @@ def test_card_never_on_the_board(spreads):
     rows = spreads[spreads["card"] == NEVER_CARD]
     assert (rows["on_board"] == 0).all() and (rows["triggered"] == 0).all()
     assert rows["payoff"].isna().all() and rows["win_diff"].isna().all() and rows["trigger_rate"].isna().all()
+    assert rows["raw_diff"].isna().all() and rows["q_value"].isna().all()
     assert (rows["on_board_rate"] == 0).all()
     assert not rows["flagged"].any() and (rows["note"] == NEVER).all()
 
@@ -209,7 +240,7 @@ def test_too_few_games_are_not_tested(spreads):
     rows = spreads[spreads["card"] == RARE]
     assert rows["on_board"].sum() == 10
     assert (rows["trigger_seats"] < 30).all()
-    assert rows["odds_ratio"].isna().all() and rows["q_value"].isna().all()
+    assert rows["win_diff"].isna().all() and rows["q_value"].isna().all() and rows["raw_q"].isna().all()
     assert not rows["flagged"].any() and (rows["note"] == TOO_FEW).all()
 
 
@@ -219,39 +250,42 @@ def test_rates_and_intervals_are_consistent(spreads):
     assert (seen["payoff_low"] <= seen["payoff"]).all() and (seen["payoff"] <= seen["payoff_high"]).all()
     assert (seen["trigger_rate"] <= 1).all()
     tested = spreads[spreads["note"] == ""]
-    assert (tested["or_low"] <= tested["odds_ratio"]).all() and (tested["odds_ratio"] <= tested["or_high"]).all()
+    assert len(tested) > 150 and tested["q_value"].notna().all()
+    assert (tested["diff_low"] <= tested["win_diff"]).all() and (tested["win_diff"] <= tested["diff_high"]).all()
     assert (tested["q_value"] >= tested["p_value"]).all()
+    assert np.allclose(tested["win_rate"] - tested["deck_rate"], tested["win_diff"])
 
 
-def test_pandas_and_lazy_input_give_the_same_table(synthetic, catalogue, spreads):
-    lazy = card_spreads(synthetic[0].lazy(), catalogue)
+def test_pandas_and_lazy_input_give_the_same_table(planted, catalogue, spreads):
+    lazy = card_spreads(planted[0].lazy(), catalogue)
     pd.testing.assert_frame_equal(lazy, spreads)
-    small = synthetic[0].filter(pl.col("game_index") < 300)
+    small = planted[0].filter(pl.col("game_index") < 300)
     from_pandas = card_spreads(small.to_pandas(), catalogue)
     pd.testing.assert_frame_equal(from_pandas, card_spreads(small, catalogue))
 
 
-def test_triggers_hold_two_cards_per_seat_and_pass(synthetic, catalogue):
-    t = triggers(synthetic[0], catalogue)
+def test_triggers_hold_two_cards_per_seat_and_pass(planted, catalogue):
+    t = triggers(planted[0], catalogue)
     per_pass = t.group_by("game_index", "seat", "pass").len()
     assert (per_pass["len"] == 2).all()
-    assert t.height == 8 * synthetic[0].height
+    assert t.height == 8 * planted[0].height
 
 
 # --- pairs
 
 
 @pytest.fixture(scope="module")
-def pairs(synthetic, catalogue):
-    return pair_effects(synthetic[0], catalogue)
+def pairs(planted, catalogue):
+    return pair_effects(planted[0], catalogue)
 
 
-def test_planted_pair_is_found(pairs, synthetic):
+def test_planted_pair_is_found(pairs, planted):
     rows = pairs[(pairs["card_a"] == PAIR[0]) & (pairs["card_b"] == PAIR[1])]
-    assert rows["count"].sum() == synthetic[1]["pair"]
+    assert rows["count"].sum() == planted[1]["pair"]
+    assert sorted(rows["n_players"]) == [2, 3, 4]
     for row in rows.itertuples():
-        assert row.flagged and row.direction == "pays too much"
-        assert row.diff_low > 0 and row.or_low > 1 and row.win_low > 1 / row.n_players
+        assert row.flagged and row.direction == PAIR_WORDS[0]
+        assert row.diff_low > 0 and row.win_low > 1 / row.n_players
         assert (row.id_a, row.id_b, row.deck_a, row.deck_b) == ("C08", "C09", "C", "C")
 
 
@@ -266,19 +300,26 @@ def test_pairs_with_few_triggers_are_not_flagged(pairs):
     few = pairs[pairs["trigger_seats"] < 30]
     assert len(few) and not few["flagged"].any() and few["q_value"].isna().all()
     assert (few["note"] == TOO_FEW).all()
-    neutral = pairs[(pairs["note"] == "") & ~pairs["card_a"].isin([STRONG, WEAK, *PAIR])
-                    & ~pairs["card_b"].isin([STRONG, WEAK, *PAIR])]
-    assert neutral["flagged"].mean() < 0.1
+
+
+def test_pair_with_a_strong_card_wins_no_more_than_its_cards(catalogue):
+    # STRONG wins with every neighbour; a pair of it is judged against what its two cards predict.
+    # 2-player games only, and no planted pair, so that its pairs have games enough.
+    rows, _ = synthetic(games=20000, seed=4, card_weight={STRONG: 4.0, WEAK: 0.25}, players=(2,))
+    pairs = pair_effects(rows, catalogue)
+    strong = pairs[(pairs["note"] == "") & ((pairs["card_a"] == STRONG) | (pairs["card_b"] == STRONG))]
+    assert len(strong) >= 40 and strong["win_rate"].mean() > 0.6
+    assert strong["flagged"].mean() <= 0.05 and abs(strong["win_diff"].mean()) < 0.02
 
 
 # --- decks
 
 
-def test_deck_summary_pools_the_triggers(spreads, synthetic, catalogue):
+def test_deck_summary_pools_the_triggers(spreads, planted, catalogue):
     decks = deck_summary(spreads)
     assert len(decks) == 3 * 4
     assert decks.groupby("n_players")["cards"].sum().tolist() == [60, 60, 60]
-    t = triggers(synthetic[0], catalogue).to_pandas()
+    t = triggers(planted[0], catalogue).to_pandas()
     t["deck"] = t["card"].map(catalogue.set_index("card")["deck"])
     expected = t[t["n_players"] == 3].groupby("deck")["payoff"].agg(["mean", "std", "size"])
     got = decks[decks["n_players"] == 3].set_index("deck")
@@ -290,8 +331,8 @@ def test_deck_summary_pools_the_triggers(spreads, synthetic, catalogue):
     assert (got["penalty_low"] < got["penalty_rate"]).all()
 
 
-def test_empty_rows_give_empty_tables(synthetic, catalogue):
-    empty = synthetic[0].head(0)
+def test_empty_rows_give_empty_tables(planted, catalogue):
+    empty = planted[0].head(0)
     assert card_spreads(empty, catalogue).empty
     assert pair_effects(empty, catalogue).empty
     assert deck_summary(card_spreads(empty, catalogue)).empty
@@ -308,10 +349,17 @@ def _labelled(fig: Figure) -> None:
 
 
 def test_forest_chart(spreads):
-    fig = card_payoff_forest(spreads)
+    for measure in ("win", "payoff"):
+        fig = card_payoff_forest(spreads, measure=measure)
+        _labelled(fig)
+        assert fig.get_suptitle()
+        assert any(ax.get_xlabel() for ax in fig.axes)
+        fig.canvas.draw()
+
+
+def test_deck_chart(spreads):
+    fig = card_deck_chart(spreads)
     _labelled(fig)
-    assert fig.get_suptitle()
-    assert any(ax.get_xlabel() for ax in fig.axes)
     fig.canvas.draw()
 
 
@@ -323,9 +371,10 @@ def test_pair_heatmap(pairs):
 
 def test_charts_survive_empty_and_nan_rows(spreads, pairs):
     nan_rows = spreads.copy()
-    nan_rows.loc[:, ["payoff", "payoff_low", "payoff_high", "win_diff", "diff_low", "diff_high"]] = math.nan
-    for fig in (card_payoff_forest(nan_rows), card_payoff_forest(spreads.iloc[0:0]),
-                card_pair_heatmap(pairs.iloc[0:0]), card_pair_heatmap(pairs.assign(win_diff=math.nan))):
+    nan_rows.loc[:, ["payoff", "payoff_low", "payoff_high", "win_diff", "diff_low", "diff_high", "raw_diff"]] = math.nan
+    for fig in (card_payoff_forest(nan_rows), card_payoff_forest(spreads.iloc[0:0]), card_deck_chart(nan_rows),
+                card_deck_chart(spreads.iloc[0:0]), card_pair_heatmap(pairs.iloc[0:0]),
+                card_pair_heatmap(pairs.assign(win_diff=math.nan))):
         _labelled(fig)
         fig.canvas.draw()
 

@@ -1,0 +1,77 @@
+"""The card charts follow the report chart rules: at most 9.6 in wide at the report's 120 dpi (shown
+unshrunk in the content box), no text below 8 pt, at most three panels in a row or one panel per
+player count stacked, legends outside the axes."""
+
+import pytest
+from bgsim.reports.card_charts import MAX_WIDTH_IN, MIN_FONT_PT, card_deck_chart, card_pair_heatmap, card_payoff_forest
+from bgsim.reports.cards import card_catalogue, card_spreads, pair_effects
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+from tests.reports.card_synthetic import PLANTED, synthetic
+
+
+@pytest.fixture(scope="module")
+def tables():
+    rows = synthetic(**PLANTED)[0]
+    catalogue = card_catalogue()
+    return card_spreads(rows, catalogue), pair_effects(rows, catalogue)
+
+
+def _font_sizes(fig: Figure) -> list[float]:
+    """Sizes of every visible, non-empty text of the laid-out figure."""
+    fig.draw_without_rendering()
+    sizes = []
+
+    def walk(artist) -> None:
+        if not artist.get_visible():
+            return
+        if isinstance(artist, Text) and artist.get_text().strip():
+            sizes.append(float(artist.get_fontsize()))
+        for child in artist.get_children():
+            walk(child)
+
+    walk(fig)
+    return sizes
+
+
+def _check_rules(fig: Figure) -> None:
+    assert fig.get_figwidth() <= MAX_WIDTH_IN <= 9.6 + 1e-9
+    assert min(_font_sizes(fig)) >= MIN_FONT_PT >= 7.5
+    for legend in fig.legends:
+        box = legend.get_window_extent()
+        assert not any(box.overlaps(ax.get_window_extent()) for ax in fig.axes)
+    assert not any(ax.get_legend() for ax in fig.axes)
+
+
+def _panels(fig: Figure) -> list:
+    return [ax for ax in fig.axes if ax.get_label() != "<colorbar>"]
+
+
+def test_forest_follows_the_rules(tables):
+    spreads, _ = tables
+    for measure in ("win", "payoff"):
+        fig = card_payoff_forest(spreads, measure=measure)
+        _check_rules(fig)
+        panels = _panels(fig)
+        assert len(panels) == 3 and len({round(ax.get_position().y0, 3) for ax in panels}) == 1  # one row of 3
+        labels = [t.get_text() for t in panels[0].get_yticklabels()]
+        assert len(labels) == 60 and labels[0].startswith("A01: ") and labels[-1].startswith("D27: ")
+        assert fig.legends and "flagged (q < 0.05)" in [t.get_text() for t in fig.legends[0].get_texts()]
+
+
+def test_deck_chart_follows_the_rules(tables):
+    spreads, _ = tables
+    fig = card_deck_chart(spreads)
+    _check_rules(fig)
+    assert len(_panels(fig)) == 3
+
+
+def test_pair_heatmap_stacks_one_readable_panel_per_player_count(tables):
+    _, pairs = tables
+    fig = card_pair_heatmap(pairs)
+    _check_rules(fig)
+    panels = [ax for ax in _panels(fig) if ax.images]
+    assert [ax.get_title() for ax in panels] == ["2 players", "3 players", "4 players"]
+    assert len({round(ax.get_position().x0, 3) for ax in panels}) == 1  # stacked in one column
+    assert all(len(ax.get_xticklabels()) == len(ax.get_yticklabels()) >= 50 for ax in panels)
