@@ -226,15 +226,15 @@ def card_pair_heatmap(pairs: pd.DataFrame, value: str = "win_diff") -> Figure:
         image = ax.imshow(np.ma.masked_invalid(matrix), cmap=cmap, vmin=-limit, vmax=limit, interpolation="nearest")
         if marks:
             flagged_any = True
-            ax.scatter(*zip(*marks, strict=True), s=5, color="black")
+            ax.scatter(*zip(*marks, strict=True), s=10, color="black", edgecolors="white", linewidths=0.5)
         _pair_axes(ax, cards)
         ax.set_title(f"{n} players")
         bar = fig.colorbar(image, ax=ax, shrink=0.7, extend="both")
         bar.set_label(label, fontsize=FONT_PT)
         bar.ax.tick_params(labelsize=FONT_PT)
     if flagged_any:
-        _legend_below(fig, [Line2D([], [], marker="o", linestyle="", color="black", markersize=3,
-                                   label="flagged pair (q < 0.05)"),
+        _legend_below(fig, [Line2D([], [], marker="o", linestyle="", color="black", markeredgecolor="white",
+                                   markersize=4, label="flagged pair (q < 0.05)"),
                             Line2D([], [], marker="s", linestyle="", color="lightgray", markersize=8,
                                    label="never seen or too few games")], ncols=2)
     return fig
