@@ -16,7 +16,7 @@ import polars as pl
 from bgsim.experiments.spec import load_spec
 from bgsim.experiments.store import chunk_path, load, read_meta
 from bgsim.reports import run_charts, seat_charts
-from bgsim.reports.report_builder import Report, fmt_mean, fmt_rate
+from bgsim.reports.report_builder import Report, fmt_mean, fmt_p, fmt_rate
 from bgsim.reports.seats import seat_table, verdicts
 from bgsim.reports.strategy_stats import head_to_head, seat_by_strategy, strategy_table
 
@@ -212,7 +212,7 @@ def _seat_section(rep: Report, rows: pl.LazyFrame, seats: pd.DataFrame | None, o
         rep.table(shown, "seats", "Per seat in self-play: win rate (Wilson 95 %), gap to the fair share, q of the "
                   "exact binomial test, mean VP and mean rank (t 95 %).", columns=_SEAT_COLUMNS,
                   rates=["win_rate"], means=["mean_vp", "mean_rank"], show=list(_SEAT_COLUMNS),
-                  formats={"gap_pp": "+.1f", "q": ".2g", "games": ",d", "mean_rank": ".2f"})
+                  formats={"gap_pp": "+.1f", "q": fmt_p, "games": ",d", "mean_rank": ".2f"})
     mixed = sorted(set(int(n) for n in strategies["n_players"]) - set(self_play))
     if mixed:
         rep.text(f"At {', '.join(map(str, mixed))} players the seats held different strategies, so a seat's results "

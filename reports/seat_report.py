@@ -11,10 +11,9 @@ import pandas as pd
 import polars as pl
 from bgsim.experiments.seat_order import MARKER, load_study_rows
 from bgsim.experiments.store import read_meta
-from bgsim.reports import cards as card_stats
 from bgsim.reports import seat_charts
-from bgsim.reports.card_charts import card_pair_heatmap, card_payoff_forest
-from bgsim.reports.report_builder import Report, fmt_rate
+from bgsim.reports.card_report import CARD_METHOD, add_card_sections, card_answers, study_spreads
+from bgsim.reports.report_builder import Report, fmt_p, fmt_rate
 from bgsim.reports.seats import category_table, seat_table, start_effect, verdicts
 
 __all__ = ["add_seat_sections", "build_seat_order_report", "thirteen_answer",
@@ -50,14 +49,15 @@ def add_seat_sections(rep: Report, rows: pl.DataFrame, compensation: pd.DataFram
     """Answers, seat tables, start vectors, categories, compensation and cards; returns the seat table."""
     frame = rows.drop("board_cards", "cards").to_pandas()
     seats = seat_table(rows)
-    _answers(rep, seats, compensation)
+    spreads = study_spreads(rows)
+    _answers(rep, seats, compensation, card_answers(spreads))
     _seat_section(rep, seats, frame)
     if "equal" in set(frame["start"]) and frame["start"].nunique() > 1:
         _start_section(rep, start_effect(rows))
     _category_section(rep, category_table(rows))
     if not compensation.empty:
         _compensation_section(rep, compensation)
-    _cards_section(rep, rows)
+    add_card_sections(rep, rows, spreads)
     return seats
 
 
@@ -115,13 +115,14 @@ def seat_summary(seats: pd.DataFrame, start: str = "rulebook") -> list[str]:
     return lines
 
 
-def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame) -> None:
+def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame, card_lines: list[str]) -> None:
     rep.heading("Answers")
     lines = seat_summary(seats)
     for pop in dict.fromkeys(seats["population"]):
         answer = thirteen_answer(seats, compensation, pop)
         if answer:
             lines.append(f"- Is the 3-player 13 justified? *{pop}*: {answer}")
+    lines += card_lines
     rep.text("\n".join(lines) if lines else "No games.")
     rep.text("Seats are numbered from the start player (seat 1). A seat is called favoured or disfavoured only "
              "when an exact binomial test against the fair share rejects after the Benjamini–Hochberg correction "
@@ -147,7 +148,7 @@ def _seat_section(rep: Report, seats: pd.DataFrame, frame: pd.DataFrame) -> None
     rep.table(_shown(seats), "seats", "Per seat: win rate (Wilson 95 %), gap to the fair share, Benjamini–Hochberg "
               "q of the exact binomial test against it, mean VP and mean rank (t 95 %).",
               columns=_SEAT_COLUMNS, rates=["win_rate"], means=["mean_vp", "mean_rank"],
-              show=list(_SEAT_COLUMNS), formats={"gap_pp": "+.1f", "q": ".2g", "games": ",d", "start_vp": ".0f",
+              show=list(_SEAT_COLUMNS), formats={"gap_pp": "+.1f", "q": fmt_p, "games": ",d", "start_vp": ".0f",
                                                  "mean_rank": ".2f"})
     rep.figure(seat_charts.vp_distribution_chart(frame), "vp_distributions",
                "Final VP per seat: box 25-75 %, whiskers 5-95 %, red dot the mean.")
@@ -166,7 +167,7 @@ def _start_section(rep: Report, effect: pd.DataFrame) -> None:
               columns={"n_players": "players", "population": "population", "start": "start VP", "seat": "seat",
                        "pairs": "paired games", "diff": "change (pp) [95 % CI]", "p": "p"},
               means=["diff"], show=["n_players", "population", "start", "seat", "pairs", "diff", "p"],
-              formats={"pairs": ",d", "p": ".2g"})
+              formats={"pairs": ",d", "p": fmt_p})
 
 
 def _category_section(rep: Report, categories: pd.DataFrame) -> None:
@@ -232,91 +233,6 @@ def _compensation_section(rep: Report, table: pd.DataFrame) -> None:
         rep.note(" ".join(notes))
 
 
-def _cards_section(rep: Report, rows: pl.DataFrame) -> None:
-    rep.heading("Scoring cards")
-    played = rows.filter(pl.col("start") == ("rulebook" if "rulebook" in set(rows["start"]) else rows["start"][0]))
-    played = played.filter(~pl.col("population").is_in(["random"]))
-    if played.height == 0:
-        rep.text("No games with scoring cards to analyse.")
-        return
-    catalogue = card_stats.card_catalogue()
-    spreads = card_stats.card_spreads(played, catalogue)
-    pairs = card_stats.pair_effects(played, catalogue)
-    decks = card_stats.deck_summary(spreads)
-    rep.text(f"All populations pooled (rulebook start VP, random players left out); {card_stats.conversion_note()}")
-    rep.text("*Pays too much / too little* reads the win effect: the seats that triggered the card won more (less) "
-             "often than the same seats in games without it. That is an association, not a measured cause: the "
-             "strategies choose which cards to trigger, and which other cards lie on the board changes with it. "
-             "Read a flag as *look at this card*, and check it with a run that changes the card.")
-    rep.figure(card_payoff_forest(spreads), "card_payoff_forest",
-               "Per card: payoff when triggered and the triggering seat's win-rate effect, 95 % intervals; "
-               "flagged cards marked.")
-    rep.figure(card_pair_heatmap(pairs), "card_pair_heatmap",
-               "Adjacent pairs (the two cards one disc triggers): effect on the triggering seat's win rate; "
-               "blank cells have too few games.")
-    _card_tables(rep, spreads, pairs, decks)
-
-
-def _bounds(frame: pd.DataFrame, pairs: dict, scale: float = 1.0) -> pd.DataFrame:
-    """Copy ``frame`` with ``<col>``, ``<col>_low`` and ``<col>_high`` for each shown column ``col`` ->
-    (value, low, high) source columns, scaled (e.g. 100 for percentage points)."""
-    out = frame.copy()
-    for col, (value, low, high) in pairs.items():
-        out[col], out[f"{col}_low"], out[f"{col}_high"] = (scale * frame[value], scale * frame[low],
-                                                           scale * frame[high])
-    return out
-
-
-def _card_tables(rep: Report, spreads: pd.DataFrame, pairs: pd.DataFrame, decks: pd.DataFrame) -> None:
-    flagged = spreads[spreads["flagged"]]
-    if flagged.empty:
-        rep.note("No card's effect on the triggering seat's win rate differs detectably from the games without it "
-                 "after the Benjamini–Hochberg correction over all cards.")
-    else:
-        lines = [f"- {r.id} ({r.n_players} players): {r.direction}; triggering seats win "
-                 f"{100 * r.win_diff:+.1f} pp [{100 * r.diff_low:+.1f}, {100 * r.diff_high:+.1f}] against the same "
-                 f"seats without it (q = {r.q_value:.2g})" for r in flagged.itertuples()]
-        rep.text("Flagged after Benjamini–Hochberg over the cards:\n" + "\n".join(lines))
-    deck_shown = _bounds(decks, {"pay": ("payoff", "payoff_low", "payoff_high"),
-                                 "trig": ("trigger_rate", "trigger_low", "trigger_high"),
-                                 "pen": ("penalty_rate", "penalty_low", "penalty_high")})
-    rep.table(deck_shown, "card_decks", "Decks A–D: share of on-board games in which the deck's cards were "
-              "triggered, payoff per trigger (VP-equivalents), -4 rate, flagged cards.",
-              rates=["trig", "pen"], means=["pay"],
-              show=["n_players", "deck", "cards", "triggered", "trig", "pay", "pen", "flagged", "too_much",
-                    "too_little"],
-              columns={"n_players": "players", "trig": "triggered when on the board", "pay": "payoff per trigger",
-                       "pen": "-4 rate"}, formats={"triggered": ",d"})
-    shown = _bounds(spreads, {"board": ("on_board_rate", "on_board_low", "on_board_high"),
-                              "trig": ("trigger_rate", "trigger_low", "trigger_high"),
-                              "pen": ("penalty_rate", "penalty_low", "penalty_high"),
-                              "pay": ("payoff", "payoff_low", "payoff_high")})
-    shown = _bounds(shown, {"effect_pp": ("win_diff", "diff_low", "diff_high")}, scale=100)
-    rep.table(shown, "cards", "Every card: share of games on the board, share of those in which it was "
-              "triggered, payoff per trigger (VP-equivalents), -4 rate, and the triggering seats' win-rate "
-              "difference against the same seats in games without the card (pp); q after Benjamini–Hochberg.",
-              rates=["board", "trig", "pen"], means=["pay", "effect_pp"],
-              show=["n_players", "id", "payout", "board", "trig", "triggered", "pay", "pen", "effect_pp", "q_value",
-                    "direction", "note"],
-              columns={"n_players": "players", "board": "on the board", "trig": "triggered when there",
-                       "triggered": "triggers", "pay": "payoff", "pen": "-4 rate", "effect_pp": "win effect (pp)",
-                       "q_value": "q"},
-              formats={"triggered": ",d", "q_value": ".2g"})
-    tested = pairs[pairs["q_value"].notna()].sort_values(["q_value", "n_players"])
-    pair_shown = _bounds(tested, {"effect_pp": ("win_diff", "diff_low", "diff_high")}, scale=100)
-    pair_shown = _bounds(pair_shown, {"pay": ("payoff", "payoff_low", "payoff_high")})
-    flagged_pairs = int(tested["flagged"].sum())
-    rep.text(f"{flagged_pairs:,} of {len(tested):,} adjacent pairs with enough games are flagged (q < 0.05); the "
-             f"table lists the strongest first.")
-    rep.table(pair_shown, "card_pairs", "Adjacent pairs with enough games, smallest q first: combined payoff, excess "
-              "over the two cards' own payoffs, and win effect (pp).", head=40,
-              means=["pay", "effect_pp"],
-              show=["n_players", "id_a", "id_b", "count", "pay", "payoff_excess", "effect_pp", "q_value", "direction"],
-              columns={"n_players": "players", "count": "triggers", "pay": "payoff", "payoff_excess": "excess",
-                       "effect_pp": "win effect (pp)", "q_value": "q"},
-              formats={"count": ",d", "q_value": ".2g", "payoff_excess": "+.1f"})
-
-
 def _method(rep: Report, meta: dict) -> None:
     rep.heading("Method")
     cells = pd.DataFrame(meta["cells"])
@@ -326,6 +242,7 @@ def _method(rep: Report, meta: dict) -> None:
              "order. Win rates: Wilson 95 % intervals; means: t intervals; tests: exact binomial against the fair "
              "share, paired t for start vectors, Benjamini–Hochberg over the many comparisons. Seats of one game "
              "are not independent, so the per-seat tests are a little conservative for the largest gap.")
+    rep.text(CARD_METHOD)
     rep.table(cells.assign(strategies=cells["strategies"].map(", ".join)), "cells", "The runs of this study.",
               formats={"games": ",d"})
 

@@ -20,11 +20,12 @@ import numpy as np
 import pandas as pd
 import polars as pl
 from bgsim.reports.intervals import t_bounds, wilson
+from bgsim.reports.report_builder import fmt_p
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import samplesize_confint_proportion
 
-__all__ = ["CATEGORIES", "GROUP", "category_table", "detectable_gap", "games_needed", "seat_table",
+__all__ = ["CATEGORIES", "GROUP", "category_table", "detectable_gap", "games_needed", "q_text", "seat_table",
            "start_effect", "verdicts"]
 
 GROUP = ("n_players", "population", "start")
@@ -143,6 +144,12 @@ def games_needed(n_players: int, precision_pp: float, rate: float | None = None,
     return int(np.ceil(samplesize_confint_proportion(p, precision_pp / 100, alpha=1 - confidence)))
 
 
+def q_text(q: float) -> str:
+    """``q = 0.032``, or ``q < 1e-16`` where the value is too small to print (never ``q = 0``)."""
+    text = fmt_p(q)
+    return f"q {text}" if text.startswith("<") else f"q = {text}"
+
+
 def verdicts(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     """One plain sentence per (n_players, population, start): which seat is favoured, by how much,
     or that the games cannot tell (with the gap they could have detected)."""
@@ -165,6 +172,6 @@ def _sentence(part: pd.DataFrame, alpha: float) -> str:
         word = "favoured" if row.favoured > 0 else "disfavoured"
         parts.append(f"seat {row.seat + 1} {word}: {100 * row.win_rate:.1f} % "
                      f"[{100 * row.win_rate_low:.1f}, {100 * row.win_rate_high:.1f}] against the fair {fair:.1f} % "
-                     f"({row.gap_pp:+.1f} pp, q = {row.q:.2g})")
+                     f"({row.gap_pp:+.1f} pp, {q_text(row.q)})")
     return "; ".join(parts)
 
