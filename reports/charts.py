@@ -11,7 +11,13 @@ The rules, so that a chart is readable where the report shows it (``reports.repo
   figure to 68 %); matplotlib's defaults (10 pt) are fine, explicit small sizes must not go lower;
 - ``panel_grid``: many panels wrap into rows of at most ``MAX_PANELS_PER_ROW``, never one long row;
 - ``legend_below`` / ``legend_beside``: legends sit outside the axes, never over the data;
+- ``first_column(axes)``: the panels that carry the y label in a wrapped grid;
 - ``readability_problems(fig)``: what breaks these rules, in words (empty when none) — for tests.
+
+A chart with many panels sizes each panel for its content (e.g. ``panel_width`` growing with the
+number of bars) and lets ``panel_grid`` choose how many fit a row. The report builder records each
+figure's smallest text in PNG pixels, and the browser check of the committed example reports fails
+any figure whose text is shown below ``report_builder.MIN_TEXT_PX`` (9 px).
 """
 
 import math
@@ -30,7 +36,7 @@ __all__ = ["LEGEND_FONT_PT", "MAX_FIGURE_WIDTH_IN", "MAX_PANELS_PER_ROW", "MIN_F
            "ratings_chart", "readability_problems"]
 
 MAX_FIGURE_WIDTH_IN = CONTENT_WIDTH_PX / FIGURE_DPI  # 9.6 in: the content box at the report's dpi
-MIN_FONT_PT = 8.0
+MIN_FONT_PT = 8.0  # 13.3 px at 120 dpi: MIN_TEXT_PX (9 px) even when a narrow window shrinks the figure to 68 %
 LEGEND_FONT_PT = 9.0  # legends and annotations: small, still above the minimum
 MAX_PANELS_PER_ROW = 3
 PANEL_WIDTH_IN = MAX_FIGURE_WIDTH_IN / MAX_PANELS_PER_ROW  # 3.2 in: three panels fill the width

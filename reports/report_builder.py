@@ -565,6 +565,7 @@ def _table_md(t: _Table) -> list[str]:
 
 
 _LONG_HEADER = 12  # characters; a longer column label wraps at the width of th span.h
+_KEEP_TOGETHER = re.compile(r"\[[^\]]{0,12}\]|\d %")  # in a label, "[95 % CI]" and "5 %" never break
 _INTERVAL_CELL = re.compile(r"(?P<value>.*\S) (?P<interval>\[[^\[\]]*\])")
 
 
@@ -573,6 +574,7 @@ def _cell_html(tag: str, text: str, numeric: bool) -> str:
     inside either, so a wide table can narrow its interval columns instead of overflowing."""
     content = _esc(text)
     if tag == "th" and len(text) > _LONG_HEADER:  # wraps within a few words, so it does not widen its column
+        content = _KEEP_TOGETHER.sub(lambda m: m.group(0).replace(" ", "&nbsp;"), content)
         content = f'<span class="h">{content}</span>'
     if not numeric:
         return f"<{tag}>{content}</{tag}>"

@@ -33,10 +33,11 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bgsim.reports.report_builder import MIN_TEXT_PX
+
 __all__ = ["BROWSERS", "MIN_TEXT_PX", "PageCheck", "check_page", "find_browser"]
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-MIN_TEXT_PX = 9.0  # the smallest figure text, in CSS px as displayed, that stays readable
 _SLACK_PX = 0.5  # sub-pixel rounding of layout sizes
 
 _CHECK_ID = "bgsim-check"

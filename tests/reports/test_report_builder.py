@@ -304,6 +304,14 @@ def test_interval_cells_may_wrap_only_between_value_and_interval():
     assert "td.num.iv { white-space: normal; }" in page
 
 
+def test_long_column_labels_wrap_but_keep_their_interval_label_together():
+    page = Report("r").table(SEATS, "t", rates=["win_rate"], columns={"win_rate": "win rate [95 % CI]",
+                                                                     "games": "games"}).html()
+    assert '<th class="num"><span class="h">win rate [95&nbsp;%&nbsp;CI]</span></th>' in page
+    assert '<th class="num">games</th>' in page  # short labels stay as they are
+    assert "th span.h { display: inline-block; max-width: 8em; }" in page
+
+
 def test_tables_and_figures_get_the_wide_content_box_and_text_a_readable_measure():
     page = Report("r").html()
     assert f"main {{ max-width: calc({CONTENT_WIDTH_PX}px + 4rem);" in page
