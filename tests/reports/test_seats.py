@@ -5,7 +5,7 @@ import pandas as pd
 import polars as pl
 import pytest
 from bgsim.reports.compensation import GameScores, _scan, game_scores, solve, solve_with_bootstrap, win_rates
-from bgsim.reports.seats import category_table, games_needed, seat_table, start_effect, verdicts
+from bgsim.reports.seats import category_table, games_needed, q_text, seat_table, start_effect, verdicts
 
 
 def synthetic_rows(n_players: int, games: int, first_seat_wins: float, seed: int = 0, start: str = "rulebook",
@@ -32,7 +32,12 @@ def test_planted_seat_advantage_is_found_with_an_interval_that_covers_it():
     assert first["win_rate_low"] > 0.5
     assert seats[seats["seat"] == 1].iloc[0]["favoured"] == -1
     sentence = verdicts(seats)["verdict"].iloc[0]
-    assert sentence.startswith("seat 1 favoured") and "q =" in sentence
+    assert sentence.startswith("seat 1 favoured") and "q < 1e-16" in sentence  # q underflows: never "q = 0"
+
+
+def test_q_values_print_with_two_digits_or_as_below_1e_16():
+    assert q_text(0.0321) == "q = 0.032"
+    assert q_text(0.0) == "q < 1e-16" and q_text(3e-40) == "q < 1e-16"
 
 
 def test_a_fair_table_is_not_called_unfair():
