@@ -1,7 +1,9 @@
 """The ``bgsim`` command line: a thin shell over importable functions.
 
-Bad input (unknown game, parameter, strategy, player count, broken data file, bad option)
-prints one line ``bgsim: error: ...`` on stderr and exits with status 2.
+Bad input (unknown game, parameter, strategy, player count, broken data file, bad option) and
+every operating-system error (a folder that cannot be written, a file that cannot be read) print
+one line ``bgsim: error: ...`` on stderr and exit with status 2. Every command checks that its
+destinations can be written before it plays a single game.
 """
 
 import contextlib
@@ -13,8 +15,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from bgsim.experiments.destinations import check_writable, os_error_text
 from bgsim.sim.errors import BgsimError
-from bgsim.sim.registry import available_games, make_game
+from bgsim.sim.registry import available_games, make_game, parse_id
+from rich import box
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -128,6 +132,8 @@ def play(
     game = _game(game_id, 1 if solo else players)
     seats = [make_strategy(sid, game) for sid in _strategy_ids(strategies_, game.n_players)]
     seeds = game_seeds(seed)
+    if _engine_cache_is_cold():
+        err.print(COMPILING, highlight=False)
     played = play_game(game, seats, seeds, log=True, validate=validate)
     ids = [s.id for s in seats]
     if as_json:
@@ -158,10 +164,12 @@ def run(
 
     spec = open_spec(spec_path)
     run_dir = Path(spec_path) if Path(spec_path).is_dir() else None
+    check_writable(run_dir or Path(out_dir) / spec.run_id, "run directory")
     report = _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir)
     from bgsim.experiments.store import load
 
-    _print_seat_table(load(report.run_dir), f"{spec.name}: {spec.total_games:,} games, seed {spec.seed}")
+    _print_seat_table(load(report.run_dir), f"{spec.name} ({spec.game})", spec.games, spec.seed,
+                      parse_id(spec.game)[0])
     out.print(f"{report.run_dir}: {report.games_total:,} games "
               f"({report.games_played:,} played now in {report.seconds:.1f} s)", highlight=False)
 
@@ -187,9 +195,10 @@ def simulate(
     ids = _strategy_ids(strategies_, game.n_players)
     spec = quick_spec(game_id, game.n_players, ids, n_games, seed, chunk_size or _default_chunk(n_games, jobs))
     run_dir = Path(out_dir) / spec.run_id
+    check_writable(run_dir, "run directory")
     resume = run_dir.exists()  # the same quick run again: reuse what is stored
     report = _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, None)
-    _print_seat_table(load(report.run_dir), f"{game.id}: {n_games:,} games, seed {seed}")
+    _print_seat_table(load(report.run_dir), game_id, n_games, seed, game.name)
     out.print(f"results: {report.run_dir}  ({report.games_played:,} games played now in {report.seconds:.1f} s)",
               highlight=False)
 
@@ -243,29 +252,45 @@ def replay(
     summary: Annotated[bool, typer.Option("--summary", help="Leave out the turns.")] = False,
 ) -> None:
     """Replay one stored game from its seeds and print its trace (checked against the stored result)."""
-    from bgsim.experiments.replay import replay as replay_game
+    from bgsim.experiments.replay import replay_checked
 
-    played = replay_game(run_dir, game_index)
+    played, check = replay_checked(run_dir, game_index)
     game = played.game
     if as_json:
         doc = game.trace_json(played.state, played.log, played.seeds, list(played.strategies))
         sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+        err.print(str(check), highlight=False)  # stdout stays one JSON document
     else:
         sys.stdout.write(game.trace_text(played.state, played.log, played.seeds, list(played.strategies),
                                          summary=summary))
+        out.print(str(check), highlight=False)
 
 
-def _print_seat_table(results, title: str) -> None:
+def _print_seat_table(results, name: str, games: int, seed: int, game_name: str) -> None:
+    """One table per player count: per seat (from 1, as people count) and strategy the games, mean
+    VP, win rate and mean rank. Laid out for an 80-column terminal: ids without the game's prefix
+    (``name`` names the game), intervals never broken over lines."""
     from bgsim.experiments.simulate import seat_table
 
-    table = Table(title=title)
-    for col in ("players", "seat", "strategy", "games", "mean VP [95% CI]", "win rate [95% CI]", "mean rank"):
-        table.add_column(col)
-    for row in seat_table(results).itertuples():
-        table.add_row(str(row.n_players), str(row.seat), row.strategy, f"{row.games:,}",
-                      f"{row.mean_vp:.1f} [{row.vp_low:.1f}, {row.vp_high:.1f}]",
-                      f"{row.win_rate:.1%} [{row.win_low:.1%}, {row.win_high:.1%}]", f"{row.mean_rank:.2f}")
-    out.print(table)
+    seats = seat_table(results)
+    prefix = f"{game_name}/"
+    for n, part in seats.groupby("n_players", sort=True):
+        players = f"{n} players" if n > 1 else "solo"
+        table = Table(title=f"{name}, {players}: {games:,} games, seed {seed}", box=box.SIMPLE_HEAD,
+                      show_edge=False, collapse_padding=True)
+        ids = [sid.removeprefix(prefix) for sid in part["strategy"]]
+        table.add_column("seat", justify="right", no_wrap=True)
+        table.add_column("strategy", overflow="fold", min_width=min(10, max(map(len, ids))))  # the one to fold
+        table.add_column("games", justify="right", no_wrap=True)
+        table.add_column("mean VP [95% CI]", justify="right", no_wrap=True)
+        table.add_column("win % [95% CI]", justify="right", no_wrap=True)
+        table.add_column("mean rank", justify="right", no_wrap=True)
+        for row, sid in zip(part.itertuples(), ids, strict=True):  # stored seats count from 0
+            table.add_row(str(row.seat + 1), sid, f"{row.games:,}",
+                          f"{row.mean_vp:.1f} [{row.vp_low:.1f}, {row.vp_high:.1f}]",
+                          f"{100 * row.win_rate:.1f} [{100 * row.win_low:.1f}, {100 * row.win_high:.1f}]",
+                          f"{row.mean_rank:.2f}")
+        out.print(table)
 
 
 def _default_chunk(n_games: int, jobs: int) -> int:
@@ -274,18 +299,36 @@ def _default_chunk(n_games: int, jobs: int) -> int:
     return int(min(10_000, max(100, -(-n_games // (8 * workers)))))
 
 
+COMPILING = "compiling the engine once (about a minute) ..."
+
+
+def _engine_cache_is_cold() -> bool:
+    """True when numba's on-disk cache (sim/numba_cache.py) holds no compiled function yet, so the
+    first game compiles the engine: in a fresh environment, or after any edit of bgsim's engine."""
+    import numba  # its CACHE_DIR was set when bgsim.sim was imported (for BgsimError, above)
+
+    return not any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
+
+
 @contextlib.contextmanager
 def _games_progress(label: str, total: int, quiet: bool, what: str):
     """A Rich bar on stderr (games, games/s, ETA); yields the ``on_progress(done, total)``
-    callback. Ctrl-C stops cleanly: finished chunks are on disk, ``--resume`` completes ``what``."""
+    callback. Ctrl-C stops cleanly: finished chunks are on disk, ``--resume`` completes ``what``.
+    A cold engine cache is named above the bar, which would otherwise sit at 0 games without a
+    word for the minute numba takes to compile."""
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(), TextColumn("ETA"),
                TimeRemainingColumn())
+    cold = not quiet and _engine_cache_is_cold()
+    if cold:
+        err.print(COMPILING, highlight=False)
     with Progress(*columns, console=err, disable=quiet, transient=True) as progress:
         task = progress.add_task(label, total=total, rate="-")
         first = {}
 
         def update(done: int, total: int) -> None:
+            if cold and "done" in first and done > first["done"] and not first.get("compiled"):
+                first.update(done=done, time=time.perf_counter(), compiled=True)  # games/s without the compiling
             first.setdefault("done", done)
             first.setdefault("time", time.perf_counter())
             elapsed = time.perf_counter() - first["time"]
@@ -329,6 +372,9 @@ def tournament(
     from bgsim.experiments.tournament import load_tournament, summarise
 
     spec = load_tournament(spec_path)
+    check_writable(Path(out_dir) / spec.tournament_id, "tournament directory")
+    if report_dir:
+        check_writable(report_dir, "--report")
     report = _tournament_with_progress(spec, out_dir, jobs, resume, quiet)
     summary = summarise(report, replicates=bootstrap)
     _print_tournament(summary)
@@ -400,6 +446,11 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except BgsimError as exc:
         _fail(str(exc))
+    except BrokenPipeError:  # `bgsim play ... | head`: the reader has all it wants
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    except OSError as exc:  # a folder that cannot be written, a file that cannot be read
+        _fail(os_error_text(exc))
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -1,11 +1,12 @@
 """``bgsim difficulty`` and ``bgsim calibrate``: how hard the solo automa Anna is, and the knob
 setting that gives a chosen win rate. Registered on the main command line (experiments/cli.py)."""
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from bgsim.experiments.cli import JobsOpt, OutOpt, QuietOpt, SeedOpt, _games_progress, app, err, out
-from bgsim.experiments.cli_studies import NoReportOpt, ResumeOpt, _write_report
+from bgsim.experiments.cli_studies import NoReportOpt, ResumeOpt, _write_report, check_study_destinations
 from bgsim.sim.errors import BgsimError
 from rich.table import Table
 
@@ -78,6 +79,7 @@ _KNOB_RANGES = {"anna_start_vp": (-250, 150), "anna_majority_vp": (0, 60), "anna
 def _run_and_print(spec, out_dir: str, jobs: int, resume: bool, quiet: bool, no_report: bool) -> None:
     from bgsim.experiments.difficulty import run_difficulty
 
+    check_study_destinations(Path(out_dir) / spec.study_id, no_report)
     with _games_progress(spec.study_id, spec.total_games, quiet, "study") as update:
         result = run_difficulty(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
                                 on_stage=None if quiet else lambda text: err.print(text, highlight=False))

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 from bgsim.experiments.cli import JobsOpt, OutOpt, QuietOpt, _games_progress, app, err, out
+from bgsim.experiments.destinations import check_writable
 from bgsim.sim.errors import BgsimError
 from rich.table import Table
 
@@ -27,6 +28,7 @@ def seat_order(
     from bgsim.experiments.seat_order import load_seat_order, run_seat_order
 
     spec = load_seat_order(spec_path)
+    check_study_destinations(Path(out_dir) / spec.study_id, no_report)
     with _games_progress(spec.study_id, spec.total_games, quiet, "study") as update:
         result = run_seat_order(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
                                 on_stage=None if quiet else lambda text: err.print(text, highlight=False))
@@ -50,6 +52,7 @@ def robustness(
     from bgsim.experiments.robustness import load_robustness, run_robustness
 
     spec = load_robustness(spec_path)
+    check_study_destinations(Path(out_dir) / spec.study_id, no_report)
     total = spec.baseline().total_games * (1 + len(spec.variants))
     with _games_progress(spec.study_id, total, quiet, "study") as update:
         directory = run_robustness(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
@@ -65,6 +68,8 @@ def report(
     out_dir: Annotated[str | None, typer.Option("--out", help="Report directory (default RUN_DIR/report).")] = None,
 ) -> None:
     """Write RUN_DIR/report/: index.html (self-contained), index.md, figures and the tables as CSV."""
+    if Path(run_dir).is_dir():  # otherwise the report says what RUN_DIR is not
+        check_writable(out_dir or Path(run_dir) / "report", "report directory")
     _write_report(Path(run_dir), out_dir)
 
 
@@ -73,20 +78,31 @@ def plan(
     players: Annotated[int, typer.Option("--players", "-p", help="Player count.")] = 4,
     precision: Annotated[float, typer.Option("--precision", help="Half-width of the 95 % interval, in "
                                                                  "percentage points.")] = 1.0,
-    rate: Annotated[float | None, typer.Option("--rate", help="Expected win rate (default: the fair share "
-                                                              "1/players).")] = None,
+    rate: Annotated[float | None, typer.Option("--rate", help="Expected win rate in percent, e.g. 25 (default: "
+                                                              "the fair share 100/players).")] = None,
 ) -> None:
     """Games needed for a 95 % interval of +-PRECISION pp on one seat's win rate."""
     from bgsim.reports.seats import games_needed
 
+    if rate is not None and not 0 < rate < 100:
+        raise BgsimError(f"--rate is a win rate in percent between 0 and 100 (25 = 25 %), not {rate:g}")
+    p = 1 / players if rate is None else rate / 100
     try:
-        games = games_needed(players, precision, rate)
+        games = games_needed(players, precision, p)
         worst = games_needed(players, precision, 0.5)
     except ValueError as exc:
         raise BgsimError(str(exc)) from None
-    p = 1 / players if rate is None else rate
-    out.print(f"{games:,} games for +-{precision:g} pp on a seat win rate near {p:.1%} at {players} players "
+    out.print(f"{games:,} games for +-{precision:g} pp on a seat win rate near {100 * p:.3g} % at {players} players "
               f"(95 % interval); {worst:,} if the rate could be as far off as 50 %.", highlight=False)
+    if rate is not None and rate < 1:
+        out.print(f"(--rate is in percent: {rate:g} means {rate:g} %, not {100 * rate:g} %)", highlight=False)
+
+
+def check_study_destinations(directory: Path, no_report: bool) -> None:
+    """A study's folder and, unless ``no_report``, its report folder inside it must be writable."""
+    check_writable(directory, "study directory")
+    if not no_report:
+        check_writable(directory / "report", "report directory")
 
 
 def _write_report(directory: Path, out_dir: str | None) -> None:

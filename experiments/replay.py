@@ -1,5 +1,6 @@
 """Replay one game of a stored run from its seeds and check it against the stored rows."""
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
@@ -9,11 +10,31 @@ from bgsim.sim.errors import BgsimError
 from bgsim.sim.play import PlayedGame, play_game
 from bgsim.sim.seeding import GameSeeds, block_key, deal_seeds
 
-__all__ = ["ReplayMismatch", "replay"]
+__all__ = ["ReplayCheck", "ReplayMismatch", "replay", "replay_checked"]
 
 
 class ReplayMismatch(BgsimError):
     """The replayed game differs from the stored one (other engine or data version)."""
+
+
+@dataclass(frozen=True)
+class ReplayCheck:
+    """How a replayed game compares with the run's stored rows."""
+
+    game_index: int
+    chunk: int
+    replayed: tuple[int, ...]  # final VP of each stored seat (solo: the human's)
+    stored: tuple[int, ...] | None  # the same from the chunk file; None while the chunk is not played
+
+    @property
+    def compared(self) -> bool:
+        return self.stored is not None
+
+    def __str__(self) -> str:
+        if self.stored is None:
+            return f"no stored row to compare: chunk {self.chunk} is not played yet"
+        return (f"game {self.game_index} replays to the stored result "
+                f"(final VP {', '.join(str(v) for v in self.stored)})")
 
 
 def replay(run_dir: str | Path, game_index: int) -> PlayedGame:
@@ -21,6 +42,11 @@ def replay(run_dir: str | Path, game_index: int) -> PlayedGame:
 
     If its chunk is on disk, the replay must reproduce the stored final VP of every seat.
     """
+    return replay_checked(run_dir, game_index)[0]
+
+
+def replay_checked(run_dir: str | Path, game_index: int) -> tuple[PlayedGame, ReplayCheck]:
+    """``replay``, and what it was compared with: a ReplayMismatch if the stored rows differ."""
     run_dir = Path(run_dir)
     read_meta(run_dir)
     spec = open_spec(run_dir)
@@ -30,12 +56,13 @@ def replay(run_dir: str | Path, game_index: int) -> PlayedGame:
     seeds = GameSeeds(int(chance[0]), int(strategy[0]))
     seated = [strategies[k] for k in seating_index[seating]]
     played = play_game(game, seated, seeds, log=True, validate=True)
+    replayed = tuple(int(v) for v in played.result.final_vp[: block.n_players])  # solo: the human's row
+    stored = None
     path = chunk_path(run_dir, chunk)
     if path.exists():
-        stored = (pl.read_parquet(path, columns=["game_index", "seat", "final_vp"])
-                  .filter(pl.col("game_index") == game_index).sort("seat")["final_vp"].to_list())
-        replayed = [int(v) for v in played.result.final_vp[: block.n_players]]  # solo: the human's row
+        stored = tuple(pl.read_parquet(path, columns=["game_index", "seat", "final_vp"])
+                       .filter(pl.col("game_index") == game_index).sort("seat")["final_vp"].to_list())
         if stored != replayed:
-            raise ReplayMismatch(f"game {game_index} replays to final VP {replayed}, the run stored {stored} "
-                                 f"(was the run made with another engine or data version?)")
-    return played
+            raise ReplayMismatch(f"game {game_index} replays to final VP {list(replayed)}, the run stored "
+                                 f"{list(stored)} (was the run made with another engine or data version?)")
+    return played, ReplayCheck(game_index, chunk, replayed, stored)

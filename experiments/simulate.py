@@ -22,7 +22,8 @@ def quick_spec(game_id: str, n_players: int, strategy_ids: Sequence[str], games:
 
 def seat_table(results: pl.LazyFrame | pl.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     """Per player count, seat and strategy: games, mean VP with a t interval, win rate with a
-    Wilson interval, mean rank. Aggregates in polars, so millions of rows are cheap."""
+    Wilson interval, mean rank. Aggregates in polars, so millions of rows are cheap. ``seat`` is
+    the stored 0-based index: whoever prints it for people adds 1."""
     groups = (
         results.lazy()
         .group_by("n_players", "seat", "strategy")

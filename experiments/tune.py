@@ -189,6 +189,7 @@ def run_tune(base: str, against: str, game_id: str, players: int, games: int, ro
              validate: int = 0, on_step=None, on_round=None) -> TuneReport:
     """``bgsim tune``: check every input, tune, write the weights file, optionally validate them
     on deals of another seed (``seed + 1_000_003``, never used for tuning)."""
+    from bgsim.experiments.destinations import check_writable
     from bgsim.sim.registry import make_game
     from bgsim.strategies import make_strategy
 
@@ -200,6 +201,7 @@ def run_tune(base: str, against: str, game_id: str, players: int, games: int, ro
         raise BgsimError(f"--out {out}: directory {out.parent} does not exist")
     if out.is_dir():
         raise BgsimError(f"--out {out} is a directory, not a file")
+    check_writable(out, "--out", file=True)  # now, not after the last tuning game
     result = tune(game, weights, opponent, games, rounds, seed, features, min_gain, on_step, on_round)
     tuned = result.as_dict()
     last = result.round_bars[-1]

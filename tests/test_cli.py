@@ -20,10 +20,25 @@ def run(capsys, *args):
 def test_play_prints_turns_scorings_districts_and_the_score_sheet(capsys):
     code, out, err = run(capsys, "play", "carpe_diem", "--players", "3", "--seed", "7")
     assert code == 0, err
-    for needle in ("== Pass 1 (start player: seat 0) ==", "round 1, seat 0:", "takes ", "builds ",
+    for needle in ("== Pass 1 (start player: seat 1) ==", "round 1, seat 1:", "takes ", "builds ",
                    "== Pass scoring 4 ==", "disc on ", "== Final districts ==", "== Score sheet ==",
                    "frame_tasks", "rank", "winner: seat"):
         assert needle in out
+
+
+def test_the_trace_counts_seats_from_1_and_the_json_from_0(capsys):
+    """People read seat 1 to 3 in a 3-player trace; the JSON events keep the engine's indices."""
+    import re
+
+    _, text, _ = run(capsys, "play", "carpe_diem", "--players", "3", "--seed", "7")
+    assert set(re.findall(r"seat (\d+)", text)) == {"1", "2", "3"}
+    assert "  seat 1: carpe_diem/greedy  (start player)" in text
+    assert re.search(r"category +seat 1 +seat 2 +seat 3\n", text)
+    _, doc, _ = run(capsys, "play", "carpe_diem", "--players", "3", "--seed", "7", "--json")
+    assert {e["seat"] for e in json.loads(doc)["events"]} - {-1} == {0, 1, 2}  # -1: events of no seat
+    _, solo, _ = run(capsys, "play", "carpe_diem", "--solo", "--seed", "3")
+    assert "  seat 2: Anna, the automa (CD-ANNA)" in solo and "Anna (seat 2): start VP" in solo
+    assert "seat 0" not in solo and re.search(r"category +seat 1 +Anna\n", solo)
 
 
 def test_play_json_has_the_same_game_as_events(capsys):
@@ -46,7 +61,54 @@ def test_simulate_prints_a_seat_table(capsys, tmp_path):
     code, out, err = run(capsys, "simulate", "carpe_diem", "--players", "2", "--games", "20",
                          "--strategies", "greedy,random", "--quiet", "--out", str(tmp_path))
     assert code == 0, err
-    assert "win rate [95% CI]" in out and "carpe_diem/greedy" in out and "random" in out
+    assert out.splitlines()[0].strip() == "carpe_diem, 2 players: 20 games, seed 1"
+    assert "mean VP [95% CI]" in out and "win % [95% CI]" in out
+    rows = [line.split()[:3] for line in out.splitlines() if line.split()[:1] in (["1"], ["2"])]
+    assert rows == [["1", "greedy", "20"], ["2", "random", "20"]]  # seats from 1; the title names the game
+
+
+def test_a_cold_engine_cache_is_named_while_the_first_chunk_compiles(capsys, tmp_path, monkeypatch):
+    import bgsim.experiments.cli as cli
+
+    monkeypatch.setattr(cli, "_engine_cache_is_cold", lambda: True)
+    code, _, err = run(capsys, "simulate", "carpe_diem", "-n", "4", "--out", str(tmp_path))
+    assert code == 0 and "compiling the engine once (about a minute) ..." in err
+    code, out, err = run(capsys, "play", "carpe_diem", "--json")
+    assert code == 0 and json.loads(out)["events"] and err == "compiling the engine once (about a minute) ...\n"
+    monkeypatch.setattr(cli, "_engine_cache_is_cold", lambda: False)
+    code, _, err = run(capsys, "simulate", "carpe_diem", "-n", "4", "--out", str(tmp_path / "again"))
+    assert code == 0 and "compiling" not in err
+
+
+def test_the_engine_cache_is_cold_only_without_compiled_functions(tmp_path, monkeypatch):
+    import numba
+    from bgsim.experiments.cli import _engine_cache_is_cold
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    (tmp_path / "sim_0123").mkdir()
+    assert _engine_cache_is_cold()
+    (tmp_path / "sim_0123" / "play.play_states-40.py311.nbi").write_bytes(b"")
+    assert not _engine_cache_is_cold()
+
+
+@pytest.mark.parametrize(("args", "games", "rate"), [
+    ((), "7,203", "25 %"), (("--rate", "25"), "7,203", "25 %"), (("--rate", "50"), "9,604", "50 %"),
+])
+def test_plan_takes_the_rate_in_percent_like_the_precision(capsys, args, games, rate):
+    code, out, _ = run(capsys, "plan", "--players", "4", *args)
+    assert code == 0 and out.startswith(f"{games} games for +-1 pp on a seat win rate near {rate} ")
+
+
+@pytest.mark.parametrize("rate", ["0", "100", "-5", "250"])
+def test_plan_rejects_a_rate_outside_0_to_100_percent(capsys, rate):
+    code, out, err = run(capsys, "plan", "--rate", rate)
+    assert code == 2 and out == ""
+    assert err == f"bgsim: error: --rate is a win rate in percent between 0 and 100 (25 = 25 %), not {rate}\n"
+
+
+def test_plan_says_how_it_read_a_rate_below_1_percent(capsys):
+    code, out, _ = run(capsys, "plan", "--rate", "0.25")
+    assert code == 0 and "near 0.25 %" in out and "(--rate is in percent: 0.25 means 0.25 %, not 25 %)" in out
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -56,6 +118,14 @@ def test_simulate_prints_a_seat_table(capsys, tmp_path):
     (("play", "carpe_diem", "--players", "0"), "n_players must be at least 1, got 0"),
     (("play", "carpe_diem(full_loop=sideways)"), "full_loop must be one of allow, bread_else_stay"),
     (("play", "carpe_diem", "--strategies", "clever"), "unknown strategy 'clever'"),
+    (("play", "carpe_diem", "--strategies", "grredy"), "unknown strategy 'grredy' for carpe_diem (known: "),
+    (("play", "carpe_diem", "--strategies", "grredy"), "; did you mean 'greedy'?"),
+    (("play", "carpe_diem", "--strategies", "carpe_diem/plannr"), "; did you mean 'carpe_diem/planner'?"),
+    (("play", "carpe_diem", "--strategies", "carpe_dim/greedy"), "is for 'carpe_dim', not 'carpe_diem'; did you "
+                                                                 "mean 'carpe_diem'?"),
+    (("play", "carpe_dien"), "unknown game 'carpe_dien' (known: carpe_diem); did you mean 'carpe_diem'?"),
+    (("play", "carpe_diem(ful_loop=allow)"), "carpe_diem has no parameter 'ful_loop' (see `bgsim games`); did you "
+                                             "mean 'full_loop'?"),
     (("play", "carpe_diem", "--players", "3", "--strategies", "greedy,random"), "lists 2 strategies for 3 seats"),
     (("play", "carpe_diem", "--strategies", "greedy(sparkle=3)"), "weights.sparkle: unknown feature"),
     (("play", "carpe_diem", "--strategies", "greedy(vp=high)"), "weights.vp: must be an integer"),

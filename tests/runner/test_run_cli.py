@@ -64,9 +64,23 @@ def test_replay_prints_the_stored_game(small_run, capsys):
     code, out, err = cli(capsys, "replay", small_run.run_dir, 8)
     assert code == 0, err
     assert "== Score sheet ==" in out and "carpe_diem/greedy" in out
+    vp = ", ".join(str(v) for v in df["final_vp"].to_list())
+    assert out.endswith(f"\ngame 8 replays to the stored result (final VP {vp})\n")
+    code, out, err = cli(capsys, "replay", small_run.run_dir, 8, "--json")
+    assert json.loads(out)["strategies"] == df["strategy"].to_list()  # stdout stays one JSON document
+    assert err == f"game 8 replays to the stored result (final VP {vp})\n"
     played = bgsim.replay(small_run.run_dir, 8)
     assert played.result.final_vp.tolist() == df["final_vp"].to_list()
     assert played.strategies == tuple(df["strategy"].to_list())
+
+
+def test_replay_says_when_there_is_no_stored_row_to_compare(small_run, tmp_path, capsys):
+    copy = tmp_path / "copy"
+    shutil.copytree(small_run.run_dir, copy)
+    (copy / "chunk-000001.parquet").unlink()  # games 4 and 5 of the 2-player block: not played yet
+    code, out, err = cli(capsys, "replay", copy, 5, "--summary")
+    assert code == 0, err
+    assert out.endswith("\nno stored row to compare: chunk 1 is not played yet\n")
 
 
 def test_replay_detects_a_result_it_cannot_reproduce(small_run, tmp_path, capsys):
@@ -86,7 +100,7 @@ def test_simulate_quick_form_prints_the_seat_table_and_stores_the_run(tmp_path, 
     code, out, err = cli(capsys, "simulate", "carpe_diem", "--players", "2", "--games", "20", "--strategies",
                          "greedy,random", "--jobs", "2", "--out", tmp_path, "--quiet")
     assert code == 0, err
-    assert "win rate [95% CI]" in out and "carpe_diem/greedy" in out and "random" in out
+    assert "win % [95% CI]" in out and " greedy " in out and " random " in out
     (run_dir,) = tmp_path.iterdir()
     assert bgsim.load(run_dir).collect().height == 40
 
@@ -116,7 +130,13 @@ BAD_SPECS = {
                    "lists 2 strategies for 4 seats"),
     "bad_strategy": ('[game]\nid = "carpe_diem"\nplayers = [2]\n[seats]\nstrategies = ["gredy"]',
                      "unknown strategy 'gredy'"),
-    "bad_players": ('[game]\nid = "carpe_diem"\nplayers = [5]\n[seats]\nstrategies = ["greedy"]', "2 to 4 players"),
+    "bad_players": ('[game]\nid = "carpe_diem"\nplayers = [5]\n[seats]\nstrategies = ["greedy"]',
+                    "game.players: 5 players is not allowed for carpe_diem (allowed: 1-4)"),
+    "bad_players_rotated": ('[game]\nid = "carpe_diem"\nplayers = [2, 7]\n[seats]\nmode = "rotate"\nfocus = "greedy"\n'
+                            'others = ["random"]\n[run]\ngames = 12',
+                            "game.players: 7 players is not allowed for carpe_diem (allowed: 1-4)"),
+    "misspelt_strategy": ('[game]\nid = "carpe_diem"\nplayers = [2]\n[seats]\nstrategies = ["grredy"]',
+                          "did you mean 'greedy'?"),
     "bad_tier": ('[game]\nid = "carpe_diem"\n[seats]\nstrategies = ["random"]\n[run]\ntier = "vectorised"',
                  "needs a score(features)"),
 }
@@ -181,3 +201,28 @@ def test_solo_runs_store_the_humans_row_with_annas_score_and_replay(tmp_path, ca
     assert (decided["won"] == (decided["margin"] > 0)).all()
     code, out, _ = cli(capsys, "replay", run_dir, 7)
     assert code == 0 and "== Anna's tracker ==" in out
+
+
+def test_run_prints_one_seat_table_per_player_count_that_fits_80_columns(tmp_path, capsys, monkeypatch):
+    """Seats from 1, ids without the game's prefix, and no interval broken or cut at 80 columns."""
+    import io
+    import re
+
+    import bgsim.experiments.cli as cli_module
+    from rich.console import Console
+
+    screen = io.StringIO()
+    monkeypatch.setattr(cli_module, "out", Console(file=screen, width=80))
+    spec = write_spec(tmp_path, players=[2, 3], games=6, chunk_size=6, focus="greedy(vp=12)",
+                      others="carpe_diem/planner")
+    code, _, err = cli(capsys, "run", spec, "--out", tmp_path / "runs", "--quiet")
+    assert code == 0, err
+    lines = screen.getvalue().splitlines()
+    assert [line.strip() for line in lines if "games, seed" in line] == [
+        "small (carpe_diem), 2 players: 6 games, seed 11", "small (carpe_diem), 3 players: 6 games, seed 11"]
+    rows = [line for line in lines if re.match(r"\s+\d\s+(greedy|planner)", line)]
+    assert len(rows) == 2 * 2 + 3 * 2
+    assert all(len(line) <= 80 and "…" not in line for line in lines)
+    interval = r"-?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\]"
+    assert all(re.search(rf"{interval}\s+{interval}\s+\d\.\d\d$", row.rstrip()) for row in rows), rows
+    assert {row.split()[0] for row in rows} == {"1", "2", "3"}
