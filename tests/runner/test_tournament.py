@@ -121,7 +121,8 @@ BAD = {
     "pairings": (dict(tournament__pairings="swiss"), "tournament.pairings must be one of all, ladder"),
     "players": (dict(game__players=[1]), "games of 2 or more players"),
     "engine_players": (dict(game__players=[2, 5], run__games=240, tournament__strategies=[
-        "random", "greedy", "greedy(vp=1)", "greedy(vp=2)", "greedy(vp=3)"]), "2 to 4 players"),
+        "random", "greedy", "greedy(vp=1)", "greedy(vp=2)", "greedy(vp=3)"]),
+                       "5 players is not allowed for carpe_diem (allowed: 1-4)"),
 }
 
 

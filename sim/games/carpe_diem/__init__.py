@@ -1,7 +1,7 @@
 """Carpe Diem (Stefan Feld, alea 2018), 2nd-edition rules, 2-4 players."""
 
 from bgsim.sim.games.carpe_diem.game import RULES_VERSION, CarpeDiem
-from bgsim.sim.games.carpe_diem.params import Params
+from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
 from bgsim.sim.registry import register
 
 __all__ = ["CarpeDiem", "Params", "RULES_VERSION", "make"]
@@ -12,4 +12,5 @@ def make(**params) -> CarpeDiem:
     return CarpeDiem(Params.from_dict(params))
 
 
-register("carpe_diem", make, "Carpe Diem (Feld, alea 2018), 2nd-edition rules, 2-4 players")
+register("carpe_diem", make, "Carpe Diem (Feld, alea 2018), 2nd-edition rules, 2-4 players and solo against Anna",
+         player_counts=(1, 2, 3, 4), parameters=tuple(PARAM_DOCS))
