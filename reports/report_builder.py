@@ -245,6 +245,7 @@ class _Table:
     numeric: tuple[bool, ...]  # per shown column: right-aligned
     caption: str
     folded: bool  # shown inside <details>, closed until the reader opens it
+    dense: bool  # smaller type and padding: at the normal size it could not narrow to the content box
 
 
 @dataclass(frozen=True)
@@ -411,7 +412,8 @@ class Report:
             folded = len(shown) > (self.fold_rows if fold is None else fold)
         else:
             raise TypeError(f"table {name}: fold must be True, False, None or a number of rows, not {fold!r}")
-        self._add("table", _Table(name, data, shown, tuple(numeric), caption, folded))
+        dense = _narrowest_px(shown, numeric) > _DENSE_ABOVE * CONTENT_WIDTH_PX
+        self._add("table", _Table(name, data, shown, tuple(numeric), caption, folded, dense))
         return self
 
     def figure(self, fig: Figure, name: str, caption: str = "", alt: str | None = None,
@@ -564,9 +566,31 @@ def _table_md(t: _Table) -> list[str]:
     return ([t.caption, ""] if t.caption else []) + lines
 
 
+_CHAR_PX = 8.0  # a generous average character width of table text at its normal size (14 px)
+_CELL_PX = 14.0  # padding and border of a cell at the normal size
+_DENSE_ABOVE = 0.9  # of the content box: a table estimated to need more at its narrowest is set dense
 _LONG_HEADER = 12  # characters; a longer column label wraps at the width of th span.h
 _KEEP_TOGETHER = re.compile(r"\[[^\]]{0,12}\]|\d %")  # in a label, "[95 % CI]" and "5 %" never break
 _INTERVAL_CELL = re.compile(r"(?P<value>.*\S) (?P<interval>\[[^\[\]]*\])")
+
+
+def _unbreakable(text: str, numeric: bool, header: bool = False) -> int:
+    """Characters of the longest piece of a cell that cannot wrap (see ``_cell_html``)."""
+    if header:
+        return max((len(w) for w in _KEEP_TOGETHER.sub(lambda m: "x" * len(m[0]), text).split()), default=0)
+    if not numeric:
+        return max((len(w) for w in text.split()), default=0)
+    split = _INTERVAL_CELL.fullmatch(text)
+    return max(len(split["value"]), len(split["interval"])) if split else len(text)
+
+
+def _narrowest_px(shown: pd.DataFrame, numeric: Sequence[bool]) -> float:
+    """An estimate of the narrowest width (CSS px) a table can take at the normal size: per column its
+    longest piece that cannot wrap."""
+    widths = [max([_unbreakable(str(label), num, header=True)]
+                  + [_unbreakable(v, num) for v in shown[label].tolist()])
+              for label, num in zip(shown.columns, numeric, strict=True)]
+    return sum(_CHAR_PX * w + _CELL_PX for w in widths)
 
 
 def _cell_html(tag: str, text: str, numeric: bool) -> str:
@@ -598,7 +622,8 @@ def _table_html(t: _Table) -> str:
     caption_id = f"table-{t.name}-caption"
     caption = f'<figcaption id="{_esc(caption_id)}">{inline_html(t.caption)}</figcaption>\n' if t.caption else ""
     label = f' aria-labelledby="{_esc(caption_id)}"' if t.caption else f' aria-label="{_esc(t.name)}"'
-    table = (f'<div class="scroll" role="region" tabindex="0"{label}>\n<table>\n<thead>{head}</thead>\n'
+    dense = ' class="dense"' if t.dense else ""
+    table = (f'<div class="scroll" role="region" tabindex="0"{label}>\n<table{dense}>\n<thead>{head}</thead>\n'
              f"<tbody>\n{rows}\n</tbody>\n</table>\n</div>")
     if t.folded:
         count = f"{len(t.shown):,} rows" if len(t.shown) == len(t.data) else f"{len(t.shown):,} of {len(t.data):,} rows"
@@ -741,6 +766,8 @@ tbody tr:nth-child(even) { background: var(--stripe); }
 td.num { white-space: nowrap; }
 td.num.iv { white-space: normal; }
 td.num.iv span { white-space: nowrap; }
+table.dense { font-size: .8rem; }
+table.dense th, table.dense td { padding: .2rem .25rem; }
 details > summary { cursor: pointer; color: var(--accent); margin: 0 0 .4rem; }
 details[open] > summary { margin-bottom: .6rem; }
 p.source { font-size: .8rem; color: var(--muted); margin: .3rem 0 0; }

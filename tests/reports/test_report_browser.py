@@ -102,7 +102,7 @@ def _wide_report(directory: Path) -> Path:
     caption, and a nine-panel figure laid out by the chart rules."""
     rng = np.random.default_rng(0)
     frame = pd.DataFrame({"players": np.repeat([2, 3, 4], 10), "population": "a mixed population of four"})
-    rates = [f"rate_{i}" for i in range(7)]
+    rates = [f"rate_{i}" for i in range(8)]  # as many interval columns as the seat-order report's card table
     for col in rates:
         frame[col] = rng.uniform(0.1, 0.9, len(frame))
         frame[f"{col}_low"], frame[f"{col}_high"] = frame[col] - 0.05, frame[col] + 0.05
@@ -128,6 +128,7 @@ def test_wide_tables_and_many_panels_fit_the_content_box(browser: str, tmp_path:
     layout = result.layout
     assert layout["contentWidth"] == CONTENT_WIDTH_PX
     assert [t["rows"] for t in layout["tables"]] == [31, 4]
+    assert 'table class="dense"' in (tmp_path / "report" / "index.html").read_text()
     assert not any(t["scrolls"] for t in layout["tables"])
     figure = layout["figures"][0]
     assert figure["width"] == figure["naturalWidth"] <= CONTENT_WIDTH_PX  # shown at its natural size

@@ -304,6 +304,21 @@ def test_interval_cells_may_wrap_only_between_value_and_interval():
     assert "td.num.iv { white-space: normal; }" in page
 
 
+def test_a_table_too_wide_for_the_content_box_at_its_narrowest_is_set_dense():
+    wide = SEATS[["seat", "games"]].copy()
+    for i in range(4):  # 8 interval columns
+        for col in ("win_rate", "mean_vp"):
+            for part in ("", "_low", "_high"):
+                wide[f"{col}{i}{part}"] = SEATS[f"{col}{part}"]
+    rep = Report("r").table(wide, "wide", rates=[f"win_rate{i}" for i in range(4)],
+                            means=[f"mean_vp{i}" for i in range(4)])
+    rep.table(SEATS, "narrow", rates=["win_rate"], means=["mean_vp"])
+    page = rep.html()
+    assert page.split('id="table-wide"')[1].count('<table class="dense">') == 1
+    assert '<table class="dense">' not in page.split('id="table-narrow"')[1]
+    assert "table.dense { font-size: .8rem; }" in page
+
+
 def test_long_column_labels_wrap_but_keep_their_interval_label_together():
     page = Report("r").table(SEATS, "t", rates=["win_rate"], columns={"win_rate": "win rate [95 % CI]",
                                                                      "games": "games"}).html()
