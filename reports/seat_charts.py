@@ -23,7 +23,7 @@ __all__ = ["category_chart", "compensation_chart", "seat_win_chart", "vp_distrib
 
 _BAR_IN = 0.085  # the narrowest bar that stays readable
 _HATCHES = ("", "////", "....", "xxxx")
-_GAP_PANEL_HEIGHT_IN = 2.0
+_GAP_PANEL_HEIGHT_IN = 1.8  # the gap panels share one narrow scale around 0
 _FAIR_STYLE = {"color": "black", "linestyle": "--", "linewidth": 1}
 
 
@@ -169,7 +169,7 @@ def compensation_chart(solutions: pd.DataFrame, title: str = "Compensating start
     keys = [(n, p) for n in counts for p in pops
             if ((solutions["n_players"] == n) & (solutions["population"] == p)).any()]
     per_row = min(3, len(keys))
-    top_height = PANEL_HEIGHT_IN + 0.6 + 0.2 * np.ceil((len(pops) + 1) / 3)
+    top_height = PANEL_HEIGHT_IN + 0.4 + 0.2 * np.ceil((len(pops) + 1) / 3)
     bottom_height = int(np.ceil(len(keys) / per_row)) * _GAP_PANEL_HEIGHT_IN + 0.5
     fig = Figure(figsize=(MAX_FIGURE_WIDTH_IN if max(len(keys), len(counts)) > 1 else 6.4,
                           top_height + bottom_height + 0.4), layout="constrained")
