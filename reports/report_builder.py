@@ -84,11 +84,22 @@ def _missing(*values: Any) -> bool:
 
 
 def fmt_rate(p: float, low: float, high: float, digits: int = 1) -> str:
-    """A proportion and its interval in percent: ``fmt_rate(0.512, 0.502, 0.522)`` -> ``51.2 % [50.2, 52.2]``."""
+    """A proportion and its interval in percent: ``fmt_rate(0.512, 0.502, 0.522)`` -> ``51.2 % [50.2, 52.2]``.
+
+    A bound that differs from the rate but would print the same gets up to two more digits, so an
+    interval never reads as a point: ``fmt_rate(1.0, 0.99968, 1.0)`` -> ``100.0 % [99.97, 100.0]``."""
     if _missing(p):
         return MISSING
-    interval = MISSING if _missing(low, high) else f"[{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
-    return f"{100 * p:.{digits}f} % {interval}"
+    if _missing(low, high):
+        return f"{100 * p:.{digits}f} % {MISSING}"
+    return f"{100 * p:.{digits}f} % [{_bound(low, p, digits)}, {_bound(high, p, digits)}]"
+
+
+def _bound(bound: float, p: float, digits: int) -> str:
+    shown = digits
+    while shown < digits + 2 and bound != p and f"{100 * bound:.{shown}f}" == f"{100 * p:.{digits}f}":
+        shown += 1
+    return f"{100 * bound:.{shown}f}"
 
 
 def fmt_mean(m: float, low: float, high: float, digits: int = 1) -> str:

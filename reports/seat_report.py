@@ -151,7 +151,7 @@ def _seat_section(rep: Report, seats: pd.DataFrame, frame: pd.DataFrame) -> None
               show=list(_SEAT_COLUMNS), formats={"gap_pp": "+.1f", "q": fmt_p, "games": ",d", "start_vp": ".0f",
                                                  "mean_rank": ".2f"})
     rep.figure(seat_charts.vp_distribution_chart(frame), "vp_distributions",
-               "Final VP per seat: box 25-75 %, whiskers 5-95 %, red dot the mean.")
+               "Final VP per seat: box 25-75 %, whiskers 5-95 %, dot the mean; one colour per population.")
 
 
 def _start_section(rep: Report, effect: pd.DataFrame) -> None:
@@ -206,8 +206,9 @@ def _compensation_section(rep: Report, table: pd.DataFrame) -> None:
              "score), with a bootstrap over deals for its interval, then **played again on fresh deals** to "
              "confirm it. *agreement* is the share of bootstrap replicates that found the same value.")
     rep.figure(seat_charts.compensation_chart(table), "compensation",
-               "Left: rulebook and solved start VP with the bootstrap 95 % interval. Right: seat win rates under "
-               "the rulebook vector, the solved vector on the stored games, and on fresh deals (Wilson 95 %).")
+               "Top: rulebook and solved start VP per seat (bootstrap 95 % interval). Below: each seat's win rate "
+               "minus the fair share (pp) under the rulebook vector, the solved vector on the stored games, and on "
+               "fresh deals (Wilson 95 %).")
     shown = table.copy()
     shown["seat"] += 1
     shown["interval"] = [f"{lo}-{hi}" for lo, hi in zip(shown["low"], shown["high"], strict=True)]
