@@ -128,8 +128,8 @@ def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame, card_
              "when an exact binomial test against the fair share rejects after the Benjamini–Hochberg correction "
              "over every seat of every table (q < 0.05); otherwise the line says that these games cannot tell.")
     rep.heading("Every table", level=3)
-    rep.text("\n".join(f"- {row.n_players} players, *{row.population}*, start VP {row.start}: {row.verdict}."
-                       for row in verdicts(seats).itertuples()))
+    rep.table(verdicts(seats), "verdicts", "The verdict on the seats of every (player count, population, start "
+              "vector).", columns={"n_players": "players", "start": "start VP"})
 
 
 # --- sections
