@@ -42,7 +42,15 @@ from bgsim.experiments.spec import (
     require,
     spec_header,
 )
-from bgsim.experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
+from bgsim.experiments.store import (
+    RunStoreError,
+    load,
+    open_study_dir,
+    read_meta,
+    scan_chunks,
+    verify_runs,
+    write_json,
+)
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
 from bgsim.sim.registry import make_game
@@ -455,14 +463,17 @@ def read_study(directory: str | Path) -> dict:
 
 def load_rows(directory: str | Path, kind: str) -> pl.DataFrame:
     """Rows of every run of ``kind`` (base, sweep, calibrate or verify), labelled with rung, knob,
-    value and level; one row per game (the human's, with Anna's score by source)."""
+    value and level; one row per game (the human's, with Anna's score by source). Every run of the
+    study is checked against its chunk hashes first, so one error names every damaged chunk."""
     directory = Path(directory)
     meta = read_study(directory)
+    every = [entry["dir"] for entry in meta["runs"]]
+    files = dict(zip(every, verify_runs(directory / d for d in every), strict=True))
     frames = []
     for entry in meta["runs"]:
         if entry["kind"] != kind:
             continue
-        frame = load(directory / entry["dir"]).select(ROW_COLUMNS).collect()
+        frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(ROW_COLUMNS).collect()
         frames.append(frame.with_columns(pl.lit(entry["rung"]).alias("rung"),
                                          pl.lit(entry["knob"], pl.Utf8).alias("knob"),
                                          pl.lit(entry["value"], pl.Int64).alias("value"),

@@ -2,9 +2,10 @@
 
 ``run(spec)`` plays every chunk not yet on disk and returns the run directory; ``--resume``
 after an interruption (Ctrl-C, SIGKILL, a lost machine) plays only the missing chunks, so the
-finished run holds exactly the games of an uninterrupted one. Games are seeded per deal
-(``sim.seeding``), never per chunk or worker, so results do not depend on the number of
-workers, the chunk size or the backend.
+finished run holds exactly the games of an uninterrupted one. ``--resume`` also checks every
+chunk on disk against the hash written with it (store.py) and plays a damaged one again. Games
+are seeded per deal (``sim.seeding``), never per chunk or worker, so results do not depend on
+the number of workers, the chunk size or the backend.
 """
 
 import json
@@ -27,9 +28,10 @@ from bgsim.experiments.spec import Block, Chunk, RunSpec, SpecError, load_spec
 from bgsim.experiments.store import (
     RunStoreError,
     chunk_path,
-    finished_chunks,
+    probe_write,
     read_meta,
     remove_partial_files,
+    verify_chunks,
     write_chunk,
     write_json,
     write_toml,
@@ -53,9 +55,10 @@ class RunReport:
     run_dir: Path
     games_total: int
     games_played: int  # in this call; the rest were on disk already
-    chunks_skipped: int
+    chunks_skipped: int  # found intact on disk
     seconds: float
     tier: dict  # player count -> tier used
+    chunks_repaired: int = 0  # found damaged (or gone, though hashed) and played again
 
 
 # --- building games and strategies (parent and workers)
@@ -188,31 +191,28 @@ def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = F
     try:
         run_dir = Path(run_dir) if run_dir else Path(out) / spec.run_id
         chunks = spec.chunks()
-        expected = {c.index: (c.stop - c.start) * blocks[c.block].n_players for c in chunks}
         meta = _prepare_dir(spec, run_dir, resume, blocks, built)
-        done = finished_chunks(run_dir, expected)
-        _recover_chunk_timings(run_dir, meta, done)
+        done, repaired = _keep_intact_chunks(run_dir, meta, _expected_rows(spec))
         pending = [c for c in chunks if c.index not in done]
         games_done = sum(c.stop - c.start for c in chunks if c.index in done)
         data_texts = {name: (run_dir / "data" / f"{name}.toml").read_text(encoding="utf-8") for name in spec.data}
         backend = "dask" if client else "loky" if jobs != 1 else "inline"
-        session = {"started": _now(), "jobs": jobs, "backend": backend, "chunks_skipped": len(done)}
+        session = {"started": _now(), "jobs": jobs, "backend": backend, "chunks_skipped": len(done),
+                   "chunks_repaired": repaired}
         meta.setdefault("sessions", []).append(session)
         write_json(run_dir / "meta.json", meta)
         if on_progress:
             on_progress(games_done, spec.total_games)
-        played, last_meta_write = 0, time.monotonic()
+        played = 0
         try:
             for result in _execute(spec, data_texts, pending, jobs, client):
-                write_chunk(run_dir, result.index, _with_chunk_meta(result))
-                meta["chunks"][str(result.index)] = _chunk_info(result)
+                digest = write_chunk(run_dir, result.index, _with_chunk_meta(result))
+                meta["chunks"][str(result.index)] = _chunk_info(result) | digest
+                write_json(run_dir / "meta.json", meta)  # the hash on disk as soon as its chunk
                 games = result.table.num_rows // blocks[chunks[result.index].block].n_players
                 games_done, played = games_done + games, played + games
                 if on_progress:
                     on_progress(games_done, spec.total_games)
-                if time.monotonic() - last_meta_write > 2.0:  # the chunk files themselves carry their timings
-                    write_json(run_dir / "meta.json", meta)
-                    last_meta_write = time.monotonic()
         except BaseException:
             session.update(ended=_now(), games_played=played, status="interrupted")
             meta["status"] = "interrupted"
@@ -226,23 +226,61 @@ def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = F
                    games_per_second=round(played / seconds, 1) if seconds > 0 else None)
     meta["status"] = "complete"
     write_json(run_dir / "meta.json", meta)
-    return RunReport(run_dir, spec.total_games, played, len(done), seconds, tiers)
+    return RunReport(run_dir, spec.total_games, played, len(done), seconds, tiers, repaired)
 
 
 def play_study_run(spec: RunSpec, run_dir: Path, jobs: int, resume: bool, on_progress: ProgressCallback | None,
                    offset: int = 0, total: int = 0) -> int:
-    """One run of a study into ``run_dir``, skipped when it is already complete; returns the games
-    played now. Progress is reported as ``offset`` + the run's games done, out of ``total``."""
+    """One run of a study into ``run_dir``, skipped when it is complete and every chunk matches its
+    hash (otherwise resumed: damaged chunks are played again, missing hashes recorded); returns the
+    games played now. Progress is reported as ``offset`` + the run's games done, out of ``total``."""
     def progress(done: int, _total: int) -> None:
         if on_progress:
             on_progress(offset + done, total)
 
-    meta = Path(run_dir) / "meta.json"
-    if meta.exists() and read_meta(run_dir).get("status") == "complete":
-        progress(spec.games * len(spec.players), total)
+    run_dir = Path(run_dir)
+    if (run_dir / "meta.json").exists() and _complete_and_intact(spec, run_dir):
+        progress(spec.total_games, total)
         return 0
-    report = run(spec, jobs=jobs, resume=resume or Path(run_dir).exists(), on_progress=progress, run_dir=run_dir)
+    report = run(spec, jobs=jobs, resume=resume or run_dir.exists(), on_progress=progress, run_dir=run_dir)
     return report.games_played
+
+
+def _complete_and_intact(spec: RunSpec, run_dir: Path) -> bool:
+    meta = read_meta(run_dir)
+    if meta.get("status") != "complete":
+        return False
+    expected = _expected_rows(spec)
+    check = verify_chunks(run_dir, meta, expected)
+    return not check.damaged and not check.unhashed and check.intact.keys() == expected.keys()
+
+
+def _expected_rows(spec: RunSpec) -> dict[int, int]:
+    """Rows of every chunk of the plan (one per game and seat), by chunk number."""
+    blocks = spec.blocks()
+    return {c.index: (c.stop - c.start) * blocks[c.block].n_players for c in spec.chunks()}
+
+
+def _keep_intact_chunks(run_dir: Path, meta: dict, expected_rows: dict[int, int]) -> tuple[set[int], int]:
+    """(chunks to keep, chunks found damaged) of a run directory about to be played into: damaged
+    chunks are deleted (to be played again) and noted in ``meta``; chunks without a hash, once read
+    in full, get their hash (and their timings, from their own record, if meta.json lacks them)."""
+    check = verify_chunks(run_dir, meta, expected_rows)
+    notes = meta.setdefault("notes", [])
+    if check.damaged:
+        for index in check.damaged:
+            chunk_path(run_dir, index).unlink(missing_ok=True)
+        listed = ", ".join(f"{chunk_path(run_dir, i).name} ({why})" for i, why in sorted(check.damaged.items()))
+        notes.append(f"{_now()}: {len(check.damaged)} damaged chunk(s) deleted (or gone), played again: {listed}")
+    for index, digest in sorted(check.unhashed.items()):
+        info = meta["chunks"].get(str(index)) or _stored_chunk_info(run_dir, index)
+        meta["chunks"][str(index)] = info | digest
+    if check.unhashed:
+        notes.append(f"{_now()}: hashes recorded for {len(check.unhashed)} chunk(s) written without one, "
+                     f"each read in full first")
+    if not notes:
+        del meta["notes"]
+    return set(check.intact), len(check.damaged)
 
 
 def _chunk_info(result: ChunkResult) -> dict:
@@ -254,12 +292,11 @@ def _with_chunk_meta(result: ChunkResult) -> pa.Table:
     return result.table.replace_schema_metadata({b"bgsim.chunk": json.dumps(_chunk_info(result)).encode()})
 
 
-def _recover_chunk_timings(run_dir: Path, meta: dict, done: set[int]) -> None:
-    """Chunks finished just before an interruption may be missing from meta.json: read their own record."""
-    for index in sorted(done):
-        if str(index) not in meta["chunks"]:
-            schema_meta = pq.read_schema(chunk_path(run_dir, index)).metadata or {}
-            meta["chunks"][str(index)] = json.loads(schema_meta.get(b"bgsim.chunk", b"{}"))
+def _stored_chunk_info(run_dir: Path, index: int) -> dict:
+    """The timings a chunk carries in its own schema (a chunk finished just before a kill may be
+    missing from meta.json)."""
+    schema_meta = pq.read_schema(chunk_path(run_dir, index)).metadata or {}
+    return json.loads(schema_meta.get(b"bgsim.chunk", b"{}"))
 
 
 def _execute(spec: RunSpec, data_texts: dict, chunks: list[Chunk], jobs: int, client) -> Iterator[ChunkResult]:
@@ -305,6 +342,7 @@ def _prepare_dir(spec: RunSpec, run_dir: Path, resume: bool, blocks, built) -> d
         meta = read_meta(run_dir)
         if meta.get("run_id") != spec.run_id:
             raise RunStoreError(f"{run_dir} holds run {meta.get('run_id')!r}, not {spec.run_id!r}")
+        probe_write(run_dir)  # a read-only directory fails now, not after the first chunk's games
         removed = remove_partial_files(run_dir)
         if removed:
             meta.setdefault("notes", []).append(f"{_now()}: removed {removed} partial file(s) on resume")
@@ -312,11 +350,9 @@ def _prepare_dir(spec: RunSpec, run_dir: Path, resume: bool, blocks, built) -> d
         return meta
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
-        probe = run_dir / ".write-test"
-        probe.write_text("")
-        probe.unlink()
     except OSError as exc:
         raise RunStoreError(f"cannot write to {run_dir}: {exc.strerror or exc}") from None
+    probe_write(run_dir)
     stored = spec
     if spec.data:  # keep the overrides with the results, so the run replays anywhere
         (run_dir / "data").mkdir(exist_ok=True)

@@ -36,7 +36,15 @@ from bgsim.experiments.spec import (
     require,
     spec_header,
 )
-from bgsim.experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
+from bgsim.experiments.store import (
+    RunStoreError,
+    load,
+    open_study_dir,
+    read_meta,
+    scan_chunks,
+    verify_runs,
+    write_json,
+)
 from bgsim.reports.compensation import game_scores, solve_with_bootstrap
 from bgsim.sim.registry import make_game
 from bgsim.strategies import make_strategy
@@ -342,17 +350,19 @@ def _now() -> str:
 
 def load_study_rows(directory: str | Path, kind: str = "cell") -> pl.DataFrame:
     """Rows of every cell (``kind="cell"``) or confirmation run (``"confirm"``) of a finished study,
-    labelled with ``population`` and ``start``."""
+    labelled with ``population`` and ``start``. Every chunk of the study, cells and confirmation
+    runs alike, is checked against its hash first, so one error names every damaged chunk."""
     directory = Path(directory)
     meta = read_meta(directory, MARKER, "seat-order")
     if meta.get("status") != "complete":
         raise RunStoreError(f"{directory.name}: the study is {meta.get('status')}; finish it with --resume")
-    entries = meta["cells"] if kind == "cell" else [
-        {"n_players": s["n_players"], "population": s["population"], "start": s["vector"], "dir": s["confirm_dir"]}
-        for s in meta.get("solutions", []) if "confirm_dir" in s]
+    confirm = [{"n_players": s["n_players"], "population": s["population"], "start": s["vector"],
+                "dir": s["confirm_dir"]} for s in meta.get("solutions", []) if "confirm_dir" in s]
+    every = [entry["dir"] for entry in meta["cells"] + confirm]
+    files = dict(zip(every, verify_runs(directory / d for d in every), strict=True))
     frames = []
-    for entry in entries:
-        frame = load(directory / entry["dir"]).select(_ROW_COLUMNS).collect()
+    for entry in meta["cells"] if kind == "cell" else confirm:
+        frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(_ROW_COLUMNS).collect()
         frames.append(frame.with_columns(pl.lit(entry["population"]).alias("population"),
                                          pl.lit(entry["start"]).alias("start")))
     if not frames:

@@ -10,11 +10,21 @@ Layout of ``runs/<run-id>/``::
 A chunk is written under a temporary name and renamed once complete, so a file named
 ``chunk-*.parquet`` is always a whole chunk; a run killed at any moment leaves at most a
 temporary file, which ``--resume`` deletes.
+
+Each chunk's size and SHA-256 go into ``meta.json`` right after the chunk, so a chunk changed
+later (a bad disk, a copy cut short, a stray write) never goes unnoticed: ``load`` and ``--resume``
+compare every chunk with its hash (size first). ``load`` names every damaged chunk in one error;
+``--resume`` deletes them and plays them again. A chunk without a hash (a run from before hashes
+were kept, or a chunk finished just before a kill) is read in full instead, and ``--resume``
+records its hash.
 """
 
+import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -23,8 +33,9 @@ import pyarrow.parquet as pq
 import tomli_w
 from bgsim.sim.errors import BgsimError
 
-__all__ = ["RunStoreError", "chunk_path", "finished_chunks", "load", "read_meta", "remove_partial_files",
-           "write_atomic", "write_chunk", "write_json", "write_toml"]
+__all__ = ["ChunkCheck", "RunStoreError", "chunk_path", "file_digest", "load", "probe_write", "raise_if_damaged",
+           "read_meta", "remove_partial_files", "scan_chunks", "verify_chunks", "verify_runs", "write_atomic",
+           "write_chunk", "write_json", "write_toml"]
 
 CHUNK_GLOB = "chunk-*.parquet"
 _TMP_PREFIX = ".tmp-"
@@ -56,10 +67,35 @@ def write_atomic(path: Path, write) -> None:
         raise
 
 
-def write_chunk(run_dir: Path, index: int, table: pa.Table) -> Path:
-    path = chunk_path(run_dir, index)
-    write_atomic(path, lambda tmp: pq.write_table(table, tmp, compression="zstd"))
-    return path
+def write_chunk(run_dir: Path, index: int, table: pa.Table) -> dict:
+    """Write chunk ``index`` atomically; returns its ``file_digest`` (for meta.json), taken from
+    the very bytes that are renamed into place."""
+    digest = {}
+
+    def write(tmp: str) -> None:
+        pq.write_table(table, tmp, compression="zstd")
+        digest.update(file_digest(tmp))
+
+    write_atomic(chunk_path(run_dir, index), write)
+    return digest
+
+
+def file_digest(path: str | Path) -> dict:
+    """``{"size": bytes, "sha256": hex digest}`` of the file at ``path``."""
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        return {"size": size, "sha256": hashlib.file_digest(handle, "sha256").hexdigest()}
+
+
+def probe_write(directory: Path) -> None:
+    """A one-line RunStoreError unless a file can be created in ``directory`` (a real file: the
+    permission bits say nothing for root, and a read-only mount only shows when one writes)."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=_TMP_PREFIX + "write-test.", dir=directory)
+    except OSError as exc:
+        raise RunStoreError(f"cannot write to {directory}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def write_json(path: Path, doc: dict) -> None:
@@ -95,6 +131,7 @@ def open_study_dir(directory: Path, marker: str, kind: str, id_key: str, study_i
         meta = read_meta(directory, marker, kind)
         if meta.get(id_key) != study_id:
             raise RunStoreError(f"{directory} holds {kind} {meta.get(id_key)!r}, not {study_id!r}")
+        probe_write(directory)  # before any game, not at the first chunk
         return meta
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -112,41 +149,138 @@ def remove_partial_files(run_dir: Path) -> int:
     return len(partial)
 
 
-def finished_chunks(run_dir: Path, expected_rows: dict[int, int]) -> set[int]:
-    """Chunk numbers already on disk, each checked to be a readable Parquet file with the
-    expected number of rows (``expected_rows[index]``); a damaged one is a RunStoreError."""
-    done = set()
-    for path in sorted(Path(run_dir).glob(CHUNK_GLOB)):
+@dataclass
+class ChunkCheck:
+    """What ``verify_chunks`` found in one run directory."""
+
+    run_dir: Path
+    intact: dict[int, Path] = field(default_factory=dict)  # chunk number -> file, content as written
+    unhashed: dict[int, dict] = field(default_factory=dict)  # intact chunks meta.json has no hash for: digests now
+    damaged: dict[int, str] = field(default_factory=dict)  # chunk number -> what is wrong (the file may be gone)
+
+    def files(self) -> list[Path]:
+        return [self.intact[index] for index in sorted(self.intact)]
+
+
+def verify_chunks(run_dir: Path, meta: dict, expected_rows: dict[int, int] | None = None) -> ChunkCheck:
+    """Compare every chunk of ``run_dir`` with the size and hash ``meta`` (its meta.json) holds for
+    it: the size first, the SHA-256 only if the size agrees. A chunk without a hash is read in full
+    (every column decoded) and, if ``expected_rows`` (chunk number -> rows) is given, its rows
+    counted. A chunk whose hash was written but whose file is gone is damaged too. Files that are
+    no chunk of this run are a RunStoreError: they are not ours to replace."""
+    run_dir = Path(run_dir)
+    written = {int(k): v for k, v in meta.get("chunks", {}).items() if isinstance(v, dict) and "sha256" in v}
+    check = ChunkCheck(run_dir)
+    for index, path in _chunk_files(run_dir, expected_rows):
+        if index in written:
+            problem = _differs(path, written[index])
+        else:
+            problem, digest = _read_in_full(path, None if expected_rows is None else expected_rows[index])
+            if problem is None:
+                check.unhashed[index] = digest
+        if problem is None:
+            check.intact[index] = path
+        else:
+            check.damaged[index] = problem
+    for index in sorted(written.keys() - check.intact.keys() - check.damaged.keys()):
+        if expected_rows is None or index in expected_rows:
+            check.damaged[index] = "missing, though its hash was written"
+    return check
+
+
+def _chunk_files(run_dir: Path, expected_rows: dict[int, int] | None) -> list[tuple[int, Path]]:
+    found = []
+    for path in sorted(run_dir.glob(CHUNK_GLOB)):
         try:
             index = int(path.stem.split("-")[1])
         except (IndexError, ValueError):
             raise RunStoreError(f"unexpected file {path.name} in {run_dir}") from None
-        if index not in expected_rows:
+        if expected_rows is not None and index not in expected_rows:
             raise RunStoreError(f"{path}: chunk {index} is not part of this run's plan")
-        try:
-            rows = pq.read_metadata(path).num_rows
-        except Exception as exc:  # pyarrow raises several types for damaged files
-            raise RunStoreError(f"damaged chunk {path}: {_one_line(exc)} (delete it, then resume)") from None
-        if rows != expected_rows[index]:
-            raise RunStoreError(f"damaged chunk {path}: {rows} rows, expected {expected_rows[index]} "
-                                f"(delete it, then resume)")
-        done.add(index)
-    return done
+        found.append((index, path))
+    return found
+
+
+def _differs(path: Path, written: dict) -> str | None:
+    """Why the file at ``path`` is not the one hashed as ``written``, or None if it is."""
+    size = path.stat().st_size
+    if size != written.get("size"):
+        return f"{size:,} bytes, {written.get('size', 0):,} when written"
+    if file_digest(path)["sha256"] != written["sha256"]:
+        return "content differs from the hash written with it"
+    return None
+
+
+def _read_in_full(path: Path, rows: int | None) -> tuple[str | None, dict | None]:
+    """(problem, None) or (None, digest) for a chunk without a hash: decoded in full, rows counted."""
+    try:
+        table = pq.read_table(path)
+        table.validate(full=True)
+    except Exception as exc:  # pyarrow raises several types for damaged files
+        return f"unreadable: {_one_line(exc)}", None
+    if rows is not None and table.num_rows != rows:
+        return f"{table.num_rows} rows, expected {rows}", None
+    return None, file_digest(path)
+
+
+def raise_if_damaged(checks: Iterable[ChunkCheck]) -> None:
+    """One one-line RunStoreError naming every damaged chunk of ``checks`` and the command that
+    plays them again (the study's, for the runs of a study)."""
+    damaged = [(check.run_dir, index, why) for check in checks for index, why in sorted(check.damaged.items())]
+    if not damaged:
+        return
+    run_dirs = list(dict.fromkeys(run_dir for run_dir, _, _ in damaged))
+    study = _study_of(run_dirs[0])
+    if study:
+        root, command = study
+    elif len(run_dirs) == 1:
+        root, command = run_dirs[0], f"bgsim run {run_dirs[0]} --resume"
+    else:
+        root, command = Path(os.path.commonpath(run_dirs)), "bgsim run RUN_DIR --resume"
+    names = [f"{os.path.relpath(chunk_path(run_dir, index), root)} ({why})" for run_dir, index, why in damaged]
+    count = "1 damaged chunk" if len(names) == 1 else f"{len(names)} damaged chunks"
+    them = "it" if len(names) == 1 else "them"
+    raise RunStoreError(f"{root}: {count}: {', '.join(names)}; run `{command}` to play {them} again")
+
+
+# study marker -> (command, the copy of its spec the study keeps); a run of a study lives in
+# <study>/<kind>/<run-id>/, a seat-order study of a robustness study in <robustness>/studies/<id>/
+_STUDIES = {"robustness.json": ("robustness", None), "seat_order.json": ("seat-order", "seat_order.toml"),
+            "difficulty.json": ("difficulty", "difficulty.toml"), "tournament.json": ("tournament", "tournament.toml")}
+
+
+def _study_of(run_dir: Path) -> tuple[Path, str] | None:
+    """(study directory, its resume command) of the outermost study ``run_dir`` belongs to."""
+    found = None
+    for study in (run_dir.parent.parent, run_dir.parent.parent.parent.parent):
+        for marker, (command, spec_file) in _STUDIES.items():
+            if (study / marker).is_file():
+                spec = study / spec_file if spec_file and (study / spec_file).is_file() else "SPEC"
+                found = study, f"bgsim {command} {spec} --out {study.parent} --resume"
+                break
+    return found
+
+
+def verify_runs(run_dirs: Iterable[str | Path]) -> list[list[Path]]:
+    """The chunk files of each run in ``run_dirs``, each checked against its hash (or read in full
+    without one); one RunStoreError naming every damaged chunk of all of them."""
+    checks = [verify_chunks(Path(run_dir), read_meta(Path(run_dir))) for run_dir in run_dirs]
+    raise_if_damaged(checks)
+    return [check.files() for check in checks]
+
+
+def scan_chunks(run_dir: Path, files: list[Path]) -> pl.LazyFrame:
+    """A LazyFrame over ``files``, chunks of ``run_dir`` that ``verify_runs`` returned."""
+    if not files:
+        raise RunStoreError(f"{run_dir} holds no finished chunks yet")
+    return pl.scan_parquet([str(p) for p in files])
 
 
 def load(run_dir: str | Path) -> pl.LazyFrame:
-    """Every stored (game, seat) row of a run as a polars LazyFrame over its Parquet chunks."""
+    """Every stored (game, seat) row of a run as a polars LazyFrame over its Parquet chunks, each
+    chunk checked against its hash first."""
     run_dir = Path(run_dir)
-    read_meta(run_dir)
-    files = sorted(run_dir.glob(CHUNK_GLOB))
-    if not files:
-        raise RunStoreError(f"{run_dir} holds no finished chunks yet")
-    for path in files:
-        try:
-            pq.read_metadata(path)
-        except Exception as exc:
-            raise RunStoreError(f"damaged chunk {path}: {_one_line(exc)}") from None
-    return pl.scan_parquet([str(p) for p in files])
+    return scan_chunks(run_dir, verify_runs([run_dir])[0])
 
 
 def _one_line(exc: Exception) -> str:

@@ -47,7 +47,7 @@ from bgsim.experiments.spec import (
     require,
     spec_header,
 )
-from bgsim.experiments.store import RunStoreError, load, open_study_dir, read_meta, write_json
+from bgsim.experiments.store import RunStoreError, open_study_dir, read_meta, scan_chunks, verify_runs, write_json
 from bgsim.reports import ratings as stats
 from bgsim.reports.tournament_report import TournamentSummary
 from bgsim.sim.registry import make_game
@@ -330,14 +330,14 @@ def load_results(directory: str | Path) -> pl.DataFrame:
     directory = Path(directory)
     meta = _read_tournament_meta(directory)
     listed = {s["id"]: s["listed"] for s in meta["strategies"]}
-    frames = []
-    for pairing in meta["pairings"]:
-        run_dir = directory / pairing["dir"]
+    run_dirs = [directory / pairing["dir"] for pairing in meta["pairings"]]
+    for pairing, run_dir in zip(meta["pairings"], run_dirs, strict=True):
         status = read_meta(run_dir).get("status") if (run_dir / "meta.json").exists() else "not started"
         if status != "complete":
             raise RunStoreError(f"{directory.name}: pairing {' vs '.join(pairing['strategies'])} at "
                                 f"{pairing['n_players']} players is {status}; finish the tournament with --resume")
-        frames.append(load(run_dir).select(_RESULT_COLUMNS))
+    frames = [scan_chunks(run_dir, files).select(_RESULT_COLUMNS)
+              for run_dir, files in zip(run_dirs, verify_runs(run_dirs), strict=True)]
     frame = pl.concat(frames).collect()
     return frame.with_columns(pl.col("strategy").replace_strict(listed))
 
