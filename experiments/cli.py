@@ -171,7 +171,12 @@ def run(
     _print_seat_table(load(report.run_dir), f"{spec.name} ({spec.game})", spec.games, spec.seed,
                       parse_id(spec.game)[0])
     out.print(f"{report.run_dir}: {report.games_total:,} games "
-              f"({report.games_played:,} played now in {report.seconds:.1f} s)", highlight=False)
+              f"({report.games_played:,} played now in {report.seconds:.1f} s{_repaired(report)})", highlight=False)
+
+
+def _repaired(report) -> str:
+    n = report.chunks_repaired
+    return f"; {n} damaged chunk{'s' if n != 1 else ''} played again" if n else ""
 
 
 @app.command()
@@ -199,7 +204,8 @@ def simulate(
     resume = run_dir.exists()  # the same quick run again: reuse what is stored
     report = _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, None)
     _print_seat_table(load(report.run_dir), game_id, n_games, seed, game.name)
-    out.print(f"results: {report.run_dir}  ({report.games_played:,} games played now in {report.seconds:.1f} s)",
+    out.print(f"results: {report.run_dir}  ({report.games_played:,} games played now in {report.seconds:.1f} s"
+              f"{_repaired(report)})",
               highlight=False)
 
 

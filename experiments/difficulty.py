@@ -182,9 +182,12 @@ class DifficultySpec:
     @property
     def known_games(self) -> int:
         """Games of the base, sweep and verification runs (the calibration's depend on the answers)."""
-        verify = sum(self.setting("verify", r, self.knob, self.low).spec.games for r in self.ladder) * len(self.levels)
-        return (sum(s.spec.games for s in self.base_settings()) + sum(s.spec.games for s in self.sweep_settings())
-                + (verify if self.verify_games else 0))
+        verify = 0
+        if self.verify_games:  # with none, no verify run exists to ask (its spec would have 0 games)
+            verify = sum(self.setting("verify", r, self.knob, self.low).spec.games for r in self.ladder) * len(
+                self.levels)
+        return sum(s.spec.games for s in self.base_settings()) + sum(s.spec.games for s in self.sweep_settings()) \
+            + verify
 
     @property
     def total_games(self) -> int:

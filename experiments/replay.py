@@ -5,7 +5,7 @@ from pathlib import Path
 
 import polars as pl
 from bgsim.experiments.runner import build_block, locate_game, open_spec
-from bgsim.experiments.store import chunk_path, read_meta
+from bgsim.experiments.store import RunStoreError, chunk_path, file_digest, read_meta
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.play import PlayedGame, play_game
 from bgsim.sim.seeding import GameSeeds, block_key, deal_seeds
@@ -37,6 +37,14 @@ class ReplayCheck:
                 f"(final VP {', '.join(str(v) for v in self.stored)})")
 
 
+def _check_chunk(run_dir: Path, chunk: int, path: Path, meta: dict) -> None:
+    """The stored chunk must be the one written (its size and hash in meta.json), or the comparison means nothing."""
+    written = meta.get("chunks", {}).get(str(chunk), {})
+    if "sha256" in written and file_digest(path) != {"size": written.get("size"), "sha256": written["sha256"]}:
+        raise RunStoreError(f"{path}: damaged (content differs from the hash written with it); run "
+                            f"`bgsim run {run_dir} --resume` to play it again")
+
+
 def replay(run_dir: str | Path, game_index: int) -> PlayedGame:
     """Play game ``game_index`` of the run again, traced and with every action validated.
 
@@ -48,7 +56,7 @@ def replay(run_dir: str | Path, game_index: int) -> PlayedGame:
 def replay_checked(run_dir: str | Path, game_index: int) -> tuple[PlayedGame, ReplayCheck]:
     """``replay``, and what it was compared with: a ReplayMismatch if the stored rows differ."""
     run_dir = Path(run_dir)
-    read_meta(run_dir)
+    meta = read_meta(run_dir)
     spec = open_spec(run_dir)
     block, chunk, deal, seating = locate_game(spec, game_index)
     game, strategies, seating_index = build_block(spec, block)
@@ -60,6 +68,7 @@ def replay_checked(run_dir: str | Path, game_index: int) -> tuple[PlayedGame, Re
     stored = None
     path = chunk_path(run_dir, chunk)
     if path.exists():
+        _check_chunk(run_dir, chunk, path, meta)
         stored = tuple(pl.read_parquet(path, columns=["game_index", "seat", "final_vp"])
                        .filter(pl.col("game_index") == game_index).sort("seat")["final_vp"].to_list())
         if stored != replayed:

@@ -195,6 +195,12 @@ def test_a_finished_study_resumes_without_playing_and_is_not_overwritten(tiny_st
     assert code == 2 and err.count("\n") == 1 and "--resume" in err
 
 
+def test_a_study_without_verification_runs_counts_no_verify_games():
+    spec = difficulty_from_dict(tiny_doc(calibration__verify_games=0))
+    with_verify = difficulty_from_dict(tiny_doc())
+    assert spec.known_games == with_verify.known_games - 40 * len(spec.ladder) * len(spec.levels)
+
+
 def test_an_interrupted_study_finishes_with_resume(tmp_path):
     spec = difficulty_from_dict(tiny_doc(sweep__rungs=[]))
     stop_after = {"runs": 0}

@@ -9,6 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 from bgsim.experiments.runner import run
 from bgsim.experiments.spec import load_spec
+from bgsim.experiments.store import file_digest
 from bgsim.sim.games.carpe_diem.components import DATA_DIR
 
 import bgsim
@@ -90,6 +91,11 @@ def test_replay_detects_a_result_it_cannot_reproduce(small_run, tmp_path, capsys
     table = pq.read_table(chunk)
     frame = pl.from_arrow(table).with_columns(pl.col("final_vp") + 1)
     frame.write_parquet(chunk)
+    code, _, err = cli(capsys, "replay", copy, 0)  # the file no longer matches the hash written with it
+    assert code == 2 and "chunk-000000.parquet: damaged" in err and "--resume" in err and err.count("\n") == 1
+    meta = json.loads((copy / "meta.json").read_text())  # as if another engine had written these results
+    meta["chunks"]["0"].update(file_digest(chunk))
+    (copy / "meta.json").write_text(json.dumps(meta))
     code, _, err = cli(capsys, "replay", copy, 0)
     assert code == 2 and "replays to final VP" in err and err.count("\n") == 1
     code, _, err = cli(capsys, "replay", copy, 99)
