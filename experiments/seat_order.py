@@ -49,7 +49,8 @@ from bgsim.reports.compensation import game_scores, solve_with_bootstrap
 from bgsim.sim.registry import make_game
 from bgsim.strategies import make_strategy
 
-__all__ = ["Cell", "SeatOrderSpec", "load_seat_order", "load_study_rows", "run_seat_order", "seat_order_from_dict"]
+__all__ = ["Cell", "SeatOrderSpec", "load_seat_order", "load_study_rows", "run_seat_order", "seat_order_from_dict",
+           "study_run_dirs"]
 
 MARKER = "seat_order.json"
 _KEYS = {
@@ -348,23 +349,37 @@ def _now() -> str:
 # --- reading results
 
 
-def load_study_rows(directory: str | Path, kind: str = "cell") -> pl.DataFrame:
+def load_study_rows(directory: str | Path, kind: str = "cell", partial: bool = False) -> pl.DataFrame:
     """Rows of every cell (``kind="cell"``) or confirmation run (``"confirm"``) of a finished study,
     labelled with ``population`` and ``start``. Every chunk of the study, cells and confirmation
-    runs alike, is checked against its hash first, so one error names every damaged chunk."""
+    runs alike, is checked against its hash first, so one error names every damaged chunk.
+
+    ``partial``: also read an unfinished study, from the chunks its runs have so far (runs not yet
+    begun are left out); a report of it says how far the study has got."""
     directory = Path(directory)
     meta = read_meta(directory, MARKER, "seat-order")
-    if meta.get("status") != "complete":
+    if meta.get("status") != "complete" and not partial:
         raise RunStoreError(f"{directory.name}: the study is {meta.get('status')}; finish it with --resume")
     confirm = [{"n_players": s["n_players"], "population": s["population"], "start": s["vector"],
                 "dir": s["confirm_dir"]} for s in meta.get("solutions", []) if "confirm_dir" in s]
-    every = [entry["dir"] for entry in meta["cells"] + confirm]
+    every = [entry["dir"] for entry in meta["cells"] + confirm if (directory / entry["dir"] / "meta.json").is_file()]
     files = dict(zip(every, verify_runs(directory / d for d in every), strict=True))
     frames = []
     for entry in meta["cells"] if kind == "cell" else confirm:
+        if not files.get(entry["dir"]):
+            continue  # only in an unfinished study: this run has not begun
         frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(_ROW_COLUMNS).collect()
         frames.append(frame.with_columns(pl.lit(entry["population"]).alias("population"),
                                          pl.lit(entry["start"]).alias("start")))
     if not frames:
         return pl.DataFrame()
     return pl.concat(frames, how="vertical_relaxed")
+
+
+def study_run_dirs(directory: str | Path) -> list[Path]:
+    """The run directories of a study's cells and of its confirmation runs known so far."""
+    directory = Path(directory)
+    meta = read_meta(directory, MARKER, "seat-order")
+    dirs = [entry["dir"] for entry in meta["cells"]] + [s["confirm_dir"] for s in meta.get("solutions", [])
+                                                        if "confirm_dir" in s]
+    return [directory / d for d in dirs]

@@ -34,8 +34,8 @@ import tomli_w
 from bgsim.sim.errors import BgsimError
 
 __all__ = ["ChunkCheck", "RunStoreError", "chunk_path", "file_digest", "load", "probe_write", "raise_if_damaged",
-           "read_meta", "remove_partial_files", "scan_chunks", "verify_chunks", "verify_runs", "write_atomic",
-           "write_chunk", "write_json", "write_toml"]
+           "read_meta", "remove_partial_files", "scan_chunks", "study_resume_command", "verify_chunks", "verify_runs",
+           "write_atomic", "write_chunk", "write_json", "write_toml"]
 
 CHUNK_GLOB = "chunk-*.parquet"
 _TMP_PREFIX = ".tmp-"
@@ -249,15 +249,23 @@ _STUDIES = {"robustness.json": ("robustness", None), "seat_order.json": ("seat-o
             "difficulty.json": ("difficulty", "difficulty.toml"), "tournament.json": ("tournament", "tournament.toml")}
 
 
+def study_resume_command(study: Path) -> str | None:
+    """The command that finishes the study in directory ``study`` (None if it is no study): its
+    command with the copy of its spec the study keeps, or SPEC where it keeps none."""
+    for marker, (command, spec_file) in _STUDIES.items():
+        if (study / marker).is_file():
+            spec = study / spec_file if spec_file and (study / spec_file).is_file() else "SPEC"
+            return f"bgsim {command} {spec} --out {study.parent} --resume"
+    return None
+
+
 def _study_of(run_dir: Path) -> tuple[Path, str] | None:
     """(study directory, its resume command) of the outermost study ``run_dir`` belongs to."""
     found = None
     for study in (run_dir.parent.parent, run_dir.parent.parent.parent.parent):
-        for marker, (command, spec_file) in _STUDIES.items():
-            if (study / marker).is_file():
-                spec = study / spec_file if spec_file and (study / spec_file).is_file() else "SPEC"
-                found = study, f"bgsim {command} {spec} --out {study.parent} --resume"
-                break
+        command = study_resume_command(study)
+        if command:
+            found = study, command
     return found
 
 

@@ -8,58 +8,22 @@ vectors, compensation, scoring cards) belong to those studies' reports, not here
 """
 
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 import polars as pl
-from bgsim.experiments.spec import load_spec
-from bgsim.experiments.store import chunk_path, load, read_meta
+from bgsim.experiments.store import load, read_meta
 from bgsim.reports import run_charts, seat_charts
+from bgsim.reports.progress import RunProgress, progress_banner, run_progress
 from bgsim.reports.report_builder import Report, fmt_mean, fmt_p, fmt_rate
 from bgsim.reports.seats import seat_table, verdicts
 from bgsim.reports.strategy_stats import head_to_head, seat_by_strategy, strategy_table
 
-__all__ = ["RunProgress", "build_run_report", "run_progress"]
+__all__ = ["build_run_report"]
 
 _SEAT_COLUMNS = {"n_players": "players", "population": "strategy", "seat": "seat", "games": "games",
                  "win_rate": "win rate [95 % CI]", "gap_pp": "gap to fair (pp)", "q": "q (BH)",
                  "mean_vp": "mean VP [95 % CI]", "mean_rank": "mean rank [95 % CI]"}
-
-
-@dataclass(frozen=True)
-class RunProgress:
-    games_done: int
-    games_planned: int
-    done_by_players: dict[int, int]
-    planned_by_players: dict[int, int]
-
-    @property
-    def complete(self) -> bool:
-        return self.games_done >= self.games_planned
-
-
-def run_progress(run_dir: str | Path) -> RunProgress:
-    """Games whose chunks are on disk, against the games the run's spec plans (per player count too)."""
-    run_dir = Path(run_dir)
-    spec = load_spec(run_dir / "spec.toml")
-    blocks = spec.blocks()
-    done = {b.n_players: 0 for b in blocks}
-    planned = {b.n_players: b.games for b in blocks}
-    for chunk in spec.chunks():
-        if chunk_path(run_dir, chunk.index).exists():
-            done[blocks[chunk.block].n_players] += chunk.stop - chunk.start
-    return RunProgress(sum(done.values()), sum(planned.values()), done, planned)
-
-
-def progress_banner(rep: Report, progress: RunProgress, finish: str) -> None:
-    """The warning at the top of the report of an unfinished run or study."""
-    if progress.complete:
-        return
-    share = progress.games_done / progress.games_planned if progress.games_planned else 0.0
-    rep.banner(f"These results are incomplete: {progress.games_done:,} of {progress.games_planned:,} planned games "
-               f"({share:.0%}) are played. Every figure below comes from the games played so far. Finish the "
-               f"run with `{finish}`, then write this report again.")
 
 
 def build_run_report(run_dir: str | Path) -> tuple[Report, pd.DataFrame | None]:
@@ -72,7 +36,7 @@ def build_run_report(run_dir: str | Path) -> tuple[Report, pd.DataFrame | None]:
     strategies = strategy_table(rows)
     rep = Report(f"Run: {meta.get('name', run_dir.name)}", subtitle=spec.get("description") or None,
                  meta=_header(meta, spec, progress))
-    progress_banner(rep, progress, f"bgsim run {run_dir} --resume")
+    progress_banner(rep, progress.games_done, progress.games_planned, f"bgsim run {run_dir} --resume")
     self_play = sorted(int(n) for n, k in strategies.groupby("n_players")["strategy"].nunique().items() if k == 1)
     own_rows = rows.filter(pl.col("n_players").is_in(self_play)) if self_play else None
     seats = _self_play_seats(own_rows) if own_rows is not None else None

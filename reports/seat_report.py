@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pandas as pd
 import polars as pl
-from bgsim.experiments.seat_order import MARKER, load_study_rows
-from bgsim.experiments.store import read_meta
+from bgsim.experiments.seat_order import MARKER, load_seat_order, load_study_rows, study_run_dirs
+from bgsim.experiments.store import RunStoreError, read_meta, study_resume_command
 from bgsim.reports import seat_charts
 from bgsim.reports.card_report import CARD_METHOD, add_card_sections, card_answers, study_spreads
+from bgsim.reports.progress import progress_banner, runs_done
 from bgsim.reports.report_builder import Report, fmt_p, fmt_rate
 from bgsim.reports.seats import category_table, seat_table, start_effect, verdicts
 
@@ -33,16 +34,33 @@ def write_seat_order_report(study_dir: str | Path, out: str | Path | None = None
 
 
 def build_seat_order_report(study_dir: Path) -> tuple[Report, pd.DataFrame]:
+    """The study's report; an unfinished study is reported from the games it has so far, under a banner."""
     meta = read_meta(study_dir, MARKER, "seat-order")
+    complete = meta.get("status") == "complete"
+    rows = load_study_rows(study_dir, partial=not complete)
+    if rows.is_empty():
+        raise RunStoreError(f"{study_dir}: no games played yet; run `{study_resume_command(study_dir)}` to play them")
     games = [c["games"] for c in meta["cells"]]
+    done = runs_done(study_run_dirs(study_dir))
+    planned = _planned_games(study_dir, meta)
     rep = Report(f"Seat order: {meta['name']}",
                  subtitle="Carpe Diem seat balance per player count, strategy population and start VP",
                  meta={"study": meta["study_id"], "runs": str(len(games)),
                        "games per run": f"{min(games):,}" + (f" to {max(games):,}" if max(games) > min(games) else ""),
+                       "games": f"{done:,}" + ("" if done >= planned else f" of {planned:,} planned (incomplete)"),
                        "seed": str(meta.get("seed", "-"))})
-    seats = add_seat_sections(rep, load_study_rows(study_dir), _compensation(study_dir))
+    progress_banner(rep, done, planned, study_resume_command(study_dir) or "--resume", "study")
+    seats = add_seat_sections(rep, rows, _compensation(study_dir, partial=not complete))
     _method(rep, meta)
     return rep, seats
+
+
+def _planned_games(study_dir: Path, meta: dict) -> int:
+    """Every game the study plans: its cells and, when it confirms, its confirmation runs."""
+    spec_file = study_dir / "seat_order.toml"
+    if spec_file.is_file():
+        return load_seat_order(spec_file).total_games
+    return sum(c["games"] for c in meta["cells"])
 
 
 def add_seat_sections(rep: Report, rows: pl.DataFrame, compensation: pd.DataFrame) -> pd.DataFrame:
@@ -182,12 +200,12 @@ def _category_section(rep: Report, categories: pd.DataFrame) -> None:
               show=["n_players", "population", "start", "seat", "category", "games", "mean", "share"])
 
 
-def _compensation(study_dir: Path) -> pd.DataFrame:
+def _compensation(study_dir: Path, partial: bool = False) -> pd.DataFrame:
     path = study_dir / "compensation.csv"
     if not path.exists():
         return pd.DataFrame()
     table = pd.read_csv(path)
-    confirm = load_study_rows(study_dir, "confirm")
+    confirm = load_study_rows(study_dir, "confirm", partial=partial)
     if confirm.height:
         confirmed = seat_table(confirm)[["n_players", "population", "seat", "games", "win_rate", "win_rate_low",
                                          "win_rate_high", "favoured"]]

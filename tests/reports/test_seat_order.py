@@ -173,3 +173,33 @@ def test_a_finished_study_is_kept_and_resumed_without_replaying(tiny_study, caps
     assert code == 2 and err.count("\n") == 1 and "add --resume" in err
     result = run_seat_order(load_seat_order(spec_path), out=root / "runs", resume=True)
     assert result.directory == directory and result.games_played == 0
+
+
+def test_report_of_an_interrupted_study_carries_a_banner_and_reports_what_is_there(tmp_path, capsys):
+    spec_path = tmp_path / "tiny.toml"
+    spec_path.write_text(textwrap.dedent(TINY))
+
+    def stop_midway(done, total):
+        if done >= 600:  # part-way through the cells: some finished, one begun, the rest not started
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_seat_order(load_seat_order(spec_path), out=tmp_path / "runs", on_progress=stop_midway)
+    (directory,) = (tmp_path / "runs").iterdir()
+    code, out, err = cli(capsys, "report", directory)
+    assert code == 0, err
+    text = (directory / "report" / "index.md").read_text()
+    head = text.split("**Contents**")[0]
+    planned = load_seat_order(spec_path).total_games
+    done = load_study_rows(directory, partial=True).select("run_id", "game_index").unique().height
+    assert 0 < done < planned
+    assert f"> **Warning:** These results are incomplete: {done:,} of {planned:,} planned games" in head
+    assert f"bgsim seat-order {directory / 'seat_order.toml'} --out {tmp_path / 'runs'} --resume" in head
+    assert f"- games: {done:,} of {planned:,} planned (incomplete)" in head
+    assert "## Seat win rates" in text
+
+    result = run_seat_order(load_seat_order(directory / "seat_order.toml"), out=tmp_path / "runs", resume=True)
+    assert result.directory == directory
+    code, _, err = cli(capsys, "report", directory)
+    assert code == 0, err
+    assert "Warning" not in (directory / "report" / "index.md").read_text()
