@@ -15,10 +15,12 @@ import numpy as np
 import pandas as pd
 import polars as pl
 from bgsim.experiments.robustness import MARKER
-from bgsim.experiments.seat_order import load_study_rows
-from bgsim.experiments.store import read_meta
+from bgsim.experiments.seat_order import MARKER as SEAT_MARKER
+from bgsim.experiments.seat_order import load_seat_order, load_study_rows, study_run_dirs
+from bgsim.experiments.store import RunStoreError, read_meta, study_resume_command
 from bgsim.reports import cards as card_stats
 from bgsim.reports.charts import LEGEND_FONT_PT, MAX_FIGURE_WIDTH_IN, MIN_FONT_PT
+from bgsim.reports.progress import progress_banner, runs_done
 from bgsim.reports.report_builder import Report
 from bgsim.reports.seat_charts import seat_win_chart
 from bgsim.reports.seats import seat_table
@@ -158,9 +160,9 @@ def robustness_chart(table: pd.DataFrame, variants: list[str]) -> Figure:
 
 def build_robustness_report(directory: Path) -> tuple[Report, pd.DataFrame]:
     meta = read_meta(directory, MARKER, "robustness")
-    if meta.get("status") != "complete":
+    studies = {s["variant"]: directory / s["dir"] for s in meta.get("studies", [])}  # the finished ones
+    if "baseline" not in studies:
         raise_incomplete(directory, meta)
-    studies = {s["variant"]: directory / s["dir"] for s in meta["studies"]}
     base, base_seats = conclusions(studies["baseline"])
     base = base[(base["kind"] != "card") | (base["value"] != "not flagged")]
     tables, seat_tables = [], [base_seats.assign(variant="baseline")]
@@ -170,9 +172,15 @@ def build_robustness_report(directory: Path) -> tuple[Report, pd.DataFrame]:
         tables.append(compare(base, found).assign(variant=name))
         seat_tables.append(seats.assign(variant=name))
     table = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
+    planned_variants = len(meta.get("variants", [])) or len(variants)
+    done, planned = _progress(directory, studies["baseline"], planned_variants)
     rep = Report(f"Robustness: {meta['name']}", subtitle="Do the seat-order and card conclusions survive the "
                  "alternatives to the reconstructed components?",
-                 meta={"study": meta["study_id"], "variants": str(len(variants))})
+                 meta={"study": meta["study_id"],
+                       "variants": f"{len(variants)}" + ("" if len(variants) >= planned_variants else
+                                                         f" of {planned_variants} finished"),
+                       "games": f"{done:,}" + ("" if done >= planned else f" of {planned:,} planned (incomplete)")})
+    progress_banner(rep, done, planned, study_resume_command(directory) or "--resume", "study")
     rep.heading("Summary")
     _summary(rep, base, table, variants)
     if not table.empty:
@@ -230,6 +238,15 @@ def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: lis
 
 
 def raise_incomplete(directory: Path, meta: dict) -> None:
-    from bgsim.experiments.store import RunStoreError
+    """Nothing to compare before the baseline study is finished."""
+    raise RunStoreError(f"{directory.name}: the robustness study is {meta.get('status')} and its baseline is not "
+                        f"finished yet; run `{study_resume_command(directory)}` to finish it")
 
-    raise RunStoreError(f"{directory.name}: the robustness study is {meta.get('status')}; finish it with --resume")
+
+def _progress(directory: Path, baseline: Path, variants: int) -> tuple[int, int]:
+    """(games played, games planned) of the baseline and every variant study, the one under way included;
+    every variant study plans as many games as the baseline (one component replaced, same cells)."""
+    done = sum(runs_done(study_run_dirs(study)) for study in (directory / "studies").iterdir()
+               if (study / SEAT_MARKER).is_file())
+    per_study = load_seat_order(baseline / "seat_order.toml").total_games
+    return done, per_study * (1 + variants)

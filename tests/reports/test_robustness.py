@@ -87,3 +87,42 @@ def test_tiny_robustness_study_and_report(tmp_path):
     table = pd.read_csv(report.parent / "tables" / "robustness.csv")
     assert set(table["variant"]) == {"villa_table_alternative", "tiles_villas_plus25"}
     assert {"seat", "thirteen", "vector"} <= set(table["kind"])
+
+
+def test_report_of_an_unfinished_robustness_study_compares_the_finished_variants_under_a_banner(tmp_path, capsys):
+    from tests.runner.conftest import cli
+
+    spec = load_robustness(_spec(tmp_path))
+
+    def stop_in_the_last_variant(done, total):
+        if done > 2 * 60 + 30:  # the baseline and one variant are finished, the second is half played
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_robustness(spec, out=tmp_path / "runs", on_progress=stop_in_the_last_variant)
+    (directory,) = (tmp_path / "runs").iterdir()
+    code, _, err = cli(capsys, "report", directory)
+    assert code == 0, err
+    text = (directory / "report" / "index.md").read_text()
+    head = text.split("**Contents**")[0]
+    assert "- variants: 1 of 2 finished" in head
+    assert "> **Warning:** These results are incomplete:" in head and "of 180 planned games" in head
+    assert f"bgsim robustness SPEC --out {tmp_path / 'runs'} --resume" in head
+    table = pd.read_csv(directory / "report" / "tables" / "robustness.csv")
+    assert set(table["variant"]) == {"villa_table_alternative"}
+
+
+def test_report_of_a_robustness_study_without_its_baseline_is_one_line(tmp_path, capsys):
+    from tests.runner.conftest import cli
+
+    spec = load_robustness(_spec(tmp_path))
+
+    def stop_at_once(done, total):
+        if done > 0:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_robustness(spec, out=tmp_path / "runs", on_progress=stop_at_once)
+    (directory,) = (tmp_path / "runs").iterdir()
+    code, _, err = cli(capsys, "report", directory)
+    assert code == 2 and err.count("\n") == 1 and "baseline is not finished" in err and "--resume" in err
