@@ -455,13 +455,22 @@ def _now() -> str:
 # --- reading results
 
 
-def read_study(directory: str | Path) -> dict:
-    """The marker of a finished study (a one-line RunStoreError otherwise)."""
+def read_study(directory: str | Path, partial: bool = False) -> dict:
+    """The marker of a finished study (a one-line RunStoreError otherwise); with ``partial``, of an
+    unfinished one too (its ``runs`` list the runs finished so far)."""
     directory = Path(directory)
     meta = read_meta(directory, MARKER, "difficulty")
-    if meta.get("status") != "complete":
+    if meta.get("status") != "complete" and not partial:
         raise RunStoreError(f"{directory.name}: the difficulty study is {meta.get('status')}; finish it with --resume")
     return meta
+
+
+def study_progress(directory: str | Path) -> tuple[list[Path], int]:
+    """(every run directory begun so far, the games the study plans: an estimate, since the calibration's
+    share depends on where the levels lie)."""
+    directory = Path(directory)
+    started = sorted(p.parent for p in directory.glob("*/*/spec.toml"))
+    return started, load_difficulty(directory / SPEC_FILE).total_games
 
 
 def load_rows(directory: str | Path, kind: str) -> pl.DataFrame:
@@ -469,7 +478,7 @@ def load_rows(directory: str | Path, kind: str) -> pl.DataFrame:
     value and level; one row per game (the human's, with Anna's score by source). Every run of the
     study is checked against its chunk hashes first, so one error names every damaged chunk."""
     directory = Path(directory)
-    meta = read_study(directory)
+    meta = read_study(directory, partial=True)
     every = [entry["dir"] for entry in meta["runs"]]
     files = dict(zip(every, verify_runs(directory / d for d in every), strict=True))
     frames = []

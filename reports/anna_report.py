@@ -8,9 +8,19 @@ difficulty levels with their fresh-deal check; every rate with its 95 % interval
 from pathlib import Path
 
 import pandas as pd
-from bgsim.experiments.difficulty import KNOBS, at_the_table, knob_doc, load_rows, read_study, rulebook_value
+from bgsim.experiments.difficulty import (
+    KNOBS,
+    at_the_table,
+    knob_doc,
+    load_rows,
+    read_study,
+    rulebook_value,
+    study_progress,
+)
+from bgsim.experiments.store import RunStoreError, study_resume_command
 from bgsim.reports import anna_charts
 from bgsim.reports.difficulty import ANNA_SOURCES, levels_table, outcome_table, source_table
+from bgsim.reports.progress import progress_banner, runs_done
 from bgsim.reports.report_builder import Report, fmt_mean, fmt_rate
 
 __all__ = ["build_difficulty_report"]
@@ -24,17 +34,26 @@ _MEANS = ("mean_margin", "mean_final_vp", "mean_anna_vp")
 
 def build_difficulty_report(study_dir: str | Path) -> Report:
     study_dir = Path(study_dir)
-    meta = read_study(study_dir)
-    order = list(meta["ladder"])
+    meta = read_study(study_dir, partial=True)
     base = load_rows(study_dir, "base")
+    if base.is_empty():
+        raise RunStoreError(f"{study_dir}: no base run is finished yet; run `{study_resume_command(study_dir)}` "
+                            f"to play them")
+    order = [rung for rung in meta["ladder"] if rung in set(base["rung"])]  # an unfinished study: those played
     games = base.group_by("rung").len()["len"]
+    runs, planned = study_progress(study_dir)
+    done = runs_done(runs)
+    complete = meta.get("status") == "complete"
     rep = Report(f"Difficulty of Automa Anna: {meta['name']}",
                  subtitle="Carpe Diem solo: the human's win rate against Anna per rung of a strategy ladder, "
                           "the difficulty knobs, and the setting of each difficulty level",
                  meta={"study": meta["study_id"], "seed": str(meta.get("seed", "-")),
                        "games per rung": f"{games.min():,}" + (f" to {games.max():,}" if games.max() > games.min()
                                                                else ""),
-                       "setting": _setting_name(meta)})
+                       "setting": _setting_name(meta),
+                       "games": f"{done:,}" + ("" if complete else f" of about {planned:,} planned (incomplete)")})
+    if not complete:
+        progress_banner(rep, done, planned, study_resume_command(study_dir) or "--resume", "study", estimate=True)
     outcomes = outcome_table(base)
     levels = levels_table(meta["levels"])
     _answers(rep, meta, order, outcomes, levels)

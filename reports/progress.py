@@ -42,11 +42,14 @@ def runs_done(run_dirs: Iterable[Path]) -> int:
     return sum(run_progress(d).games_done for d in run_dirs if (Path(d) / "spec.toml").is_file())
 
 
-def progress_banner(rep: Report, done: int, planned: int, finish: str, what: str = "run") -> None:
-    """The warning at the top of the report of an unfinished run or study; nothing once it is finished."""
-    if done >= planned:
+def progress_banner(rep: Report, done: int, planned: int, finish: str, what: str = "run",
+                    estimate: bool = False) -> None:
+    """The warning at the top of the report of an unfinished run or study; nothing once it is finished.
+    ``estimate``: the planned games are an estimate (a study whose later runs depend on its answers)."""
+    if done >= planned and not estimate:
         return
-    share = done / planned if planned else 0.0
-    rep.banner(f"These results are incomplete: {done:,} of {planned:,} planned games ({share:.0%}) are played. "
-               f"Every figure below comes from the games played so far. Finish the {what} with `{finish}`, then "
-               f"write this report again.")
+    share = f" ({done / planned:.0%})" if planned and done < planned else ""
+    of = f"about {planned:,}" if estimate else f"{planned:,}"
+    rep.banner(f"These results are incomplete: {done:,} of {of} planned games{share} are played. Every figure "
+               f"below comes from the games played so far. Finish the {what} with `{finish}`, then write this "
+               f"report again.")

@@ -18,6 +18,7 @@ from bgsim.experiments.difficulty import (
     run_difficulty,
 )
 from bgsim.experiments.spec import SpecError
+from bgsim.reports.anna_report import build_difficulty_report
 from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
 
 from tests.reports.browser import check_page
@@ -214,7 +215,13 @@ def test_an_interrupted_study_finishes_with_resume(tmp_path):
         run_difficulty(spec, out=tmp_path, on_progress=interrupt)
     directory = tmp_path / spec.study_id
     assert json.loads((directory / "difficulty.json").read_text())["status"] == "interrupted"
+    report = build_difficulty_report(directory).markdown()  # what is there so far, under a banner
+    head = report.split("**Contents**")[0]
+    assert "> **Warning:** These results are incomplete:" in head and "of about" in head
+    assert f"bgsim difficulty {directory / 'difficulty.toml'} --out {tmp_path} --resume" in head
+    assert "- games: " in head and "(incomplete)" in head
     finished = run_difficulty(spec, out=tmp_path, resume=True)
+    assert "Warning" not in build_difficulty_report(directory).markdown()
     fresh = run_difficulty(spec, out=tmp_path / "fresh")
     assert 0 < finished.games_played < fresh.games_played  # the finished runs were kept
     levels = [json.loads((d / "difficulty.json").read_text())["levels"] for d in (directory, fresh.directory)]
