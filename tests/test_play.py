@@ -65,7 +65,7 @@ def test_an_illegal_action_raises_with_seeds_step_and_action():
     table = game.decision(state)
     bad = table.actions[0].copy()
     bad[game.action_fields.index("space")] = 99
-    with pytest.raises(IllegalActionError, match=r"illegal action at decision 0 \(patrician, seat 0\)"):
+    with pytest.raises(IllegalActionError, match=r"illegal action at decision 0 \(patrician, seat 1\)"):
         game.apply(state, bad, validate=True)
     with pytest.raises(StrategyError, match="needs 2 strategies"):
         play_game(game, [Cheat()], game_seeds(1))

@@ -108,7 +108,7 @@ class CarpeDiem:
             if table.kind == OVER or not (table.actions == action).all(axis=1).any():
                 raise IllegalActionError(
                     f"illegal action at decision {int(state[DECISIONS])} ({table.kind_name}, seat "
-                    f"{table.seat}): {dict(zip(ACTION_FIELDS, action.tolist(), strict=True))}"
+                    f"{table.seat + 1}): {dict(zip(ACTION_FIELDS, action.tolist(), strict=True))}"
                 )
         apply_action(state, self.tables, self.param_array, action, self._no_log if log is None else log)
 
