@@ -97,7 +97,8 @@ def fmt_rate(p: float, low: float, high: float, digits: int = 1) -> str:
 
 def _bound(bound: float, p: float, digits: int) -> str:
     shown = digits
-    while shown < digits + 2 and bound != p and f"{100 * bound:.{shown}f}" == f"{100 * p:.{digits}f}":
+    apart = abs(bound - p) > 1e-9  # a bound one rounding error off the rate (Wilson at 0 or n) is the rate
+    while shown < digits + 2 and apart and f"{100 * bound:.{shown}f}" == f"{100 * p:.{digits}f}":
         shown += 1
     return f"{100 * bound:.{shown}f}"
 

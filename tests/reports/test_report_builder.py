@@ -72,6 +72,7 @@ def test_an_interval_at_0_or_100_percent_never_prints_as_a_point():
     assert fmt_rate(1.0, 0.99968, 1.0) == "100.0 % [99.97, 100.0]"
     assert fmt_rate(0.0, 0.0, 0.00032) == "0.0 % [0.0, 0.03]"
     assert fmt_rate(0.9996, 0.9990, 0.9999) == "100.0 % [99.9, 99.99]"
+    assert fmt_rate(1.0, 0.99968, 1.0 - 1e-15) == "100.0 % [99.97, 100.0]"
 
 
 def test_files_written(written: Path):
