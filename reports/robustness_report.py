@@ -204,7 +204,8 @@ def build_robustness_report(directory: Path) -> tuple[Report, pd.DataFrame]:
     rep.text("The baseline is the base seat-order spec with the overrides of the robustness spec; every variant is "
              "the same study with one reconstructed component replaced. All studies use the same seed. Seats "
              "are *off their share* when the exact binomial test against 1/n rejects after Benjamini–Hochberg; "
-             "cards are *flagged* when their win effect does (reports/cards.py). A changed conclusion can mean "
+             "cards are *flagged* when their triggering seats win detectably more or less often than those of the "
+             "other cards of their deck, after Benjamini–Hochberg (reports/cards.py). A changed conclusion can mean "
              "a real change or a borderline test on either side: compare the intervals in the seat table.")
     return rep, base_seats
 
