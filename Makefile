@@ -21,8 +21,16 @@ setup: $(STAMP) ## Create .venv and install bgsim with its test tools
 run: setup ## Set up, then run the seat-order experiment (2/3/4 players) and write its report
 	$(BIN)/bgsim seat-order experiments/configs/seat_order.toml --jobs 2 --resume
 
+# The report tests render HTML in headless Chromium: install it from the system packages if missing.
+.PHONY: browser
+browser:
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null \
+	  || { sudo=""; [ "$$(id -u)" -eq 0 ] || sudo="sudo"; \
+	       $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive \
+	       apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+
 .PHONY: test
-test: setup ## Set up if needed, then run every test
+test: setup browser ## Set up if needed (Chromium included), then run every test
 	$(BIN)/pytest -q
 
 .PHONY: bench

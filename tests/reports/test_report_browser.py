@@ -2,8 +2,7 @@
 it reads well at a 1280 px window: no table or figure wider than the content box, no caption cut off,
 figure text at least 9 px as displayed. Every committed example report is checked the same way.
 
-Skipped when no Chromium-family browser is installed, unless BGSIM_REQUIRE_BROWSER=1 (as in CI),
-where a missing browser fails instead of passing silently.
+A missing browser fails these tests (`make test` installs Chromium).
 """
 
 import sys
