@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 from bgsim.experiments.destinations import check_writable, os_error_text
 from bgsim.sim.errors import BgsimError
+from bgsim.sim.numba_cache import cache_is_cold
 from bgsim.sim.registry import available_games, make_game, parse_id
 from rich import box
 from rich.console import Console
@@ -132,7 +133,7 @@ def play(
     game = _game(game_id, 1 if solo else players)
     seats = [make_strategy(sid, game) for sid in _strategy_ids(strategies_, game.n_players)]
     seeds = game_seeds(seed)
-    if _engine_cache_is_cold():
+    if cache_is_cold():
         err.print(COMPILING, highlight=False)
     played = play_game(game, seats, seeds, log=True, validate=validate)
     ids = [s.id for s in seats]
@@ -308,14 +309,6 @@ def _default_chunk(n_games: int, jobs: int) -> int:
 COMPILING = "compiling the engine once (about a minute) ..."
 
 
-def _engine_cache_is_cold() -> bool:
-    """True when numba's on-disk cache (sim/numba_cache.py) holds no compiled function yet, so the
-    first game compiles the engine: in a fresh environment, or after any edit of bgsim's engine."""
-    import numba  # its CACHE_DIR was set when bgsim.sim was imported (for BgsimError, above)
-
-    return not any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
-
-
 @contextlib.contextmanager
 def _games_progress(label: str, total: int, quiet: bool, what: str):
     """A Rich bar on stderr (games, games/s, ETA); yields the ``on_progress(done, total)``
@@ -325,7 +318,7 @@ def _games_progress(label: str, total: int, quiet: bool, what: str):
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(), TextColumn("ETA"),
                TimeRemainingColumn())
-    cold = not quiet and _engine_cache_is_cold()
+    cold = not quiet and cache_is_cold()
     if cold:
         err.print(COMPILING, highlight=False)
     with Progress(*columns, console=err, disable=quiet, transient=True) as progress:

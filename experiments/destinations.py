@@ -6,16 +6,12 @@ and writes a real temporary file there: permission bits alone would say nothing 
 running as root, and a read-only mount or an immutable folder only shows when one writes.
 """
 
-import os
-import tempfile
 from pathlib import Path
 
+from bgsim.experiments.store import write_probe
 from bgsim.sim.errors import BgsimError
 
 __all__ = ["DestinationError", "check_writable", "os_error_text"]
-
-_PROBE_PREFIX = ".bgsim-write-test-"
-
 
 class DestinationError(BgsimError):
     """A destination folder that cannot be created or written to."""
@@ -34,16 +30,9 @@ def check_writable(path: str | Path, what: str, file: bool = False) -> None:
     if not existing.is_dir():
         raise DestinationError(f"{what} {path}: cannot write to {existing}, it is a file, not a folder")
     try:
-        _probe(existing)
+        write_probe(existing)
     except OSError as exc:
         raise DestinationError(f"{what} {path}: cannot write to {existing}: {exc.strerror or exc}") from None
-
-
-def _probe(folder: Path) -> None:
-    """Create and remove a temporary file in ``folder``; an OSError if it cannot be written."""
-    fd, probe = tempfile.mkstemp(prefix=_PROBE_PREFIX, dir=folder)
-    os.close(fd)
-    os.unlink(probe)
 
 
 def os_error_text(exc: OSError) -> str:

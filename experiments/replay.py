@@ -5,7 +5,7 @@ from pathlib import Path
 
 import polars as pl
 from bgsim.experiments.runner import build_block, locate_game, open_spec
-from bgsim.experiments.store import RunStoreError, chunk_path, file_digest, read_meta
+from bgsim.experiments.store import RunStoreError, chunk_differs, chunk_path, read_meta
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.play import PlayedGame, play_game
 from bgsim.sim.seeding import GameSeeds, block_key, deal_seeds
@@ -40,9 +40,9 @@ class ReplayCheck:
 def _check_chunk(run_dir: Path, chunk: int, path: Path, meta: dict) -> None:
     """The stored chunk must be the one written (its size and hash in meta.json), or the comparison means nothing."""
     written = meta.get("chunks", {}).get(str(chunk), {})
-    if "sha256" in written and file_digest(path) != {"size": written.get("size"), "sha256": written["sha256"]}:
-        raise RunStoreError(f"{path}: damaged (content differs from the hash written with it); run "
-                            f"`bgsim run {run_dir} --resume` to play it again")
+    problem = chunk_differs(path, written) if "sha256" in written else None
+    if problem:
+        raise RunStoreError(f"{path}: damaged ({problem}); run `bgsim run {run_dir} --resume` to play it again")
 
 
 def replay(run_dir: str | Path, game_index: int) -> PlayedGame:

@@ -360,8 +360,7 @@ def load_study_rows(directory: str | Path, kind: str = "cell", partial: bool = F
     meta = read_meta(directory, MARKER, "seat-order")
     if meta.get("status") != "complete" and not partial:
         raise RunStoreError(f"{directory.name}: the study is {meta.get('status')}; finish it with --resume")
-    confirm = [{"n_players": s["n_players"], "population": s["population"], "start": s["vector"],
-                "dir": s["confirm_dir"]} for s in meta.get("solutions", []) if "confirm_dir" in s]
+    confirm = _confirm_entries(meta)
     every = [entry["dir"] for entry in meta["cells"] + confirm if (directory / entry["dir"] / "meta.json").is_file()]
     files = dict(zip(every, verify_runs(directory / d for d in every), strict=True))
     frames = []
@@ -380,6 +379,10 @@ def study_run_dirs(directory: str | Path) -> list[Path]:
     """The run directories of a study's cells and of its confirmation runs known so far."""
     directory = Path(directory)
     meta = read_meta(directory, MARKER, "seat-order")
-    dirs = [entry["dir"] for entry in meta["cells"]] + [s["confirm_dir"] for s in meta.get("solutions", [])
-                                                        if "confirm_dir" in s]
-    return [directory / d for d in dirs]
+    return [directory / entry["dir"] for entry in meta["cells"] + _confirm_entries(meta)]
+
+
+def _confirm_entries(meta: dict) -> list[dict]:
+    """The confirmation runs begun so far, as cell entries (the solved vector as their start)."""
+    return [{"n_players": s["n_players"], "population": s["population"], "start": s["vector"],
+             "dir": s["confirm_dir"]} for s in meta.get("solutions", []) if "confirm_dir" in s]

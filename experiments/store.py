@@ -33,9 +33,9 @@ import pyarrow.parquet as pq
 import tomli_w
 from bgsim.sim.errors import BgsimError
 
-__all__ = ["ChunkCheck", "RunStoreError", "chunk_path", "file_digest", "load", "probe_write", "raise_if_damaged",
-           "read_meta", "remove_partial_files", "scan_chunks", "study_resume_command", "verify_chunks", "verify_runs",
-           "write_atomic", "write_chunk", "write_json", "write_toml"]
+__all__ = ["ChunkCheck", "RunStoreError", "chunk_differs", "chunk_path", "file_digest", "load", "probe_write",
+           "raise_if_damaged", "read_meta", "remove_partial_files", "scan_chunks", "study_resume_command",
+           "verify_chunks", "verify_runs", "write_atomic", "write_chunk", "write_json", "write_probe", "write_toml"]
 
 CHUNK_GLOB = "chunk-*.parquet"
 _TMP_PREFIX = ".tmp-"
@@ -87,15 +87,20 @@ def file_digest(path: str | Path) -> dict:
         return {"size": size, "sha256": hashlib.file_digest(handle, "sha256").hexdigest()}
 
 
-def probe_write(directory: Path) -> None:
-    """A one-line RunStoreError unless a file can be created in ``directory`` (a real file: the
-    permission bits say nothing for root, and a read-only mount only shows when one writes)."""
-    try:
-        fd, probe = tempfile.mkstemp(prefix=_TMP_PREFIX + "write-test.", dir=directory)
-    except OSError as exc:
-        raise RunStoreError(f"cannot write to {directory}: {exc.strerror or exc}") from None
+def write_probe(directory: Path) -> None:
+    """Create and remove a file in ``directory``; an OSError if it cannot be written. A real file:
+    the permission bits say nothing for root, and a read-only mount only shows when one writes."""
+    fd, probe = tempfile.mkstemp(prefix=_TMP_PREFIX + "write-test.", dir=directory)
     os.close(fd)
     os.unlink(probe)
+
+
+def probe_write(directory: Path) -> None:
+    """A one-line RunStoreError unless a file can be created in ``directory`` (``write_probe``)."""
+    try:
+        write_probe(directory)
+    except OSError as exc:
+        raise RunStoreError(f"cannot write to {directory}: {exc.strerror or exc}") from None
 
 
 def write_json(path: Path, doc: dict) -> None:
@@ -173,7 +178,7 @@ def verify_chunks(run_dir: Path, meta: dict, expected_rows: dict[int, int] | Non
     check = ChunkCheck(run_dir)
     for index, path in _chunk_files(run_dir, expected_rows):
         if index in written:
-            problem = _differs(path, written[index])
+            problem = chunk_differs(path, written[index])
         else:
             problem, digest = _read_in_full(path, None if expected_rows is None else expected_rows[index])
             if problem is None:
@@ -201,7 +206,7 @@ def _chunk_files(run_dir: Path, expected_rows: dict[int, int] | None) -> list[tu
     return found
 
 
-def _differs(path: Path, written: dict) -> str | None:
+def chunk_differs(path: Path, written: dict) -> str | None:
     """Why the file at ``path`` is not the one hashed as ``written``, or None if it is."""
     size = path.stat().st_size
     if size != written.get("size"):

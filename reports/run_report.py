@@ -16,7 +16,7 @@ from bgsim.experiments.store import load, read_meta
 from bgsim.reports import run_charts, seat_charts
 from bgsim.reports.progress import RunProgress, progress_banner, run_progress
 from bgsim.reports.report_builder import Report, fmt_mean, fmt_p, fmt_rate
-from bgsim.reports.seats import seat_table, verdicts
+from bgsim.reports.seats import CATEGORIES, category_table, seat_table, verdicts
 from bgsim.reports.strategy_stats import head_to_head, seat_by_strategy, strategy_table
 
 __all__ = ["build_run_report"]
@@ -194,27 +194,21 @@ def _seat_section(rep: Report, rows: pl.LazyFrame, seats: pd.DataFrame | None, o
 
 
 def _category_section(rep: Report, rows: pl.LazyFrame) -> None:
-    """Mean VP of every stored ``vp_*`` column per strategy: where each strategy's points come from."""
-    categories = [c for c in rows.collect_schema().names() if c.startswith("vp_")]
-    if not categories:
+    """Mean VP of every stored category per strategy: where each strategy's points come from."""
+    present = [c for c in CATEGORIES if c in rows.collect_schema().names()]
+    if not present:
         return
-    from bgsim.reports.intervals import t_bounds
-
-    long = (rows.select("n_players", "strategy", *categories)
-            .unpivot(index=["n_players", "strategy"], on=categories, variable_name="category", value_name="vp")
-            .group_by("n_players", "strategy", "category")
-            .agg(pl.len().alias("seat_games"), pl.col("vp").cast(pl.Float64).mean().alias("mean"),
-                 pl.col("vp").cast(pl.Float64).std().alias("sd"))
-            .sort("n_players", "strategy", "category").collect().to_pandas())
-    long["mean_low"], long["mean_high"] = t_bounds(long["mean"], long["sd"], long["seat_games"])
+    long = category_table(rows.select("n_players", "strategy", "final_vp", *present).collect(),
+                          by=("n_players", "strategy"))
     long["category"] = long["category"].str.removeprefix("vp_").str.replace("_", " ")
     rep.heading("VP by category")
     rep.figure(run_charts.category_chart(long), "vp_categories",
                "Mean VP per scoring category and strategy; categories below 0 (penalties) stack to the left.")
-    rep.table(long.drop(columns=["sd"]), "vp_categories", "Mean VP per scoring category and strategy (t 95 %).",
-              columns={"n_players": "players", "seat_games": "seat-games", "mean": "mean VP [95 % CI]"},
-              means=["mean"], show=["n_players", "strategy", "category", "seat_games", "mean"],
-              formats={"seat_games": ",d"})
+    rep.table(long, "vp_categories", "Mean VP per scoring category and strategy (t 95 %), and the category's share "
+              "of the strategy's final VP.", columns={"n_players": "players", "games": "seat-games",
+                                                       "mean": "mean VP [95 % CI]"},
+              means=["mean"], show=["n_players", "strategy", "category", "games", "mean", "share"],
+              formats={"games": ",d", "share": ".1%"})
 
 
 def _method(rep: Report, meta: dict, spec: dict) -> None:

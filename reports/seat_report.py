@@ -42,7 +42,7 @@ def build_seat_order_report(study_dir: Path) -> tuple[Report, pd.DataFrame]:
         raise RunStoreError(f"{study_dir}: no games played yet; run `{study_resume_command(study_dir)}` to play them")
     games = [c["games"] for c in meta["cells"]]
     done = runs_done(study_run_dirs(study_dir))
-    planned = _planned_games(study_dir, meta)
+    planned = load_seat_order(study_dir / "seat_order.toml").total_games  # cells and confirmation runs
     rep = Report(f"Seat order: {meta['name']}",
                  subtitle="Carpe Diem seat balance per player count, strategy population and start VP",
                  meta={"study": meta["study_id"], "runs": str(len(games)),
@@ -53,14 +53,6 @@ def build_seat_order_report(study_dir: Path) -> tuple[Report, pd.DataFrame]:
     seats = add_seat_sections(rep, rows, _compensation(study_dir, partial=not complete))
     _method(rep, meta)
     return rep, seats
-
-
-def _planned_games(study_dir: Path, meta: dict) -> int:
-    """Every game the study plans: its cells and, when it confirms, its confirmation runs."""
-    spec_file = study_dir / "seat_order.toml"
-    if spec_file.is_file():
-        return load_seat_order(spec_file).total_games
-    return sum(c["games"] for c in meta["cells"])
 
 
 def add_seat_sections(rep: Report, rows: pl.DataFrame, compensation: pd.DataFrame) -> pd.DataFrame:

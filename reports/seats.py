@@ -73,17 +73,18 @@ def seat_table(rows, confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFr
     return agg.drop(columns=["sd_vp", "sd_rank"])
 
 
-def category_table(rows, confidence: float = 0.95) -> pd.DataFrame:
-    """VP by category per (n_players, population, start, seat): long format with columns category,
-    mean, mean_low, mean_high (t intervals), and share (the category's part of the seat's final VP)."""
+def category_table(rows, confidence: float = 0.95, by: tuple[str, ...] = (*GROUP, "seat")) -> pd.DataFrame:
+    """VP by category per ``by`` (default: n_players, population, start, seat): long format with
+    columns category, games, mean, mean_low, mean_high (t intervals), and share (the category's part
+    of the group's final VP)."""
     frame = _frame(rows)
     present = [c for c in CATEGORIES if c in frame.columns]
-    long = frame.select([*GROUP, "seat", "final_vp", *present]).unpivot(
-        index=[*GROUP, "seat", "final_vp"], on=present, variable_name="category", value_name="vp")
-    agg = (long.group_by([*GROUP, "seat", "category"])
+    long = frame.select([*by, "final_vp", *present]).unpivot(
+        index=[*by, "final_vp"], on=present, variable_name="category", value_name="vp")
+    agg = (long.group_by([*by, "category"])
            .agg(pl.len().alias("games"), pl.col("vp").mean().alias("mean"), pl.col("vp").std().alias("sd"),
                 (pl.col("vp").sum() / pl.col("final_vp").sum()).alias("share"))
-           .sort([*GROUP, "seat", "category"]).to_pandas())
+           .sort([*by, "category"]).to_pandas())
     agg["mean_low"], agg["mean_high"] = t_bounds(agg["mean"], agg["sd"], agg["games"], confidence)
     return agg.drop(columns=["sd"])
 

@@ -10,7 +10,7 @@ import hashlib
 import os
 from pathlib import Path
 
-__all__ = ["configure_numba_cache"]
+__all__ = ["cache_is_cold", "configure_numba_cache"]
 
 _PACKAGES = ("sim", "strategies")
 
@@ -38,3 +38,11 @@ def configure_numba_cache() -> Path:
     cache_dir.mkdir(parents=True, exist_ok=True)
     numba.config.CACHE_DIR = str(cache_dir)
     return cache_dir
+
+
+def cache_is_cold() -> bool:
+    """True while the cache configured above holds no compiled function, so the first game compiles
+    the engine (a fresh environment, or the first use after an edit of bgsim's sources)."""
+    import numba
+
+    return not any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))

@@ -70,25 +70,25 @@ def test_simulate_prints_a_seat_table(capsys, tmp_path):
 def test_a_cold_engine_cache_is_named_while_the_first_chunk_compiles(capsys, tmp_path, monkeypatch):
     import bgsim.experiments.cli as cli
 
-    monkeypatch.setattr(cli, "_engine_cache_is_cold", lambda: True)
+    monkeypatch.setattr(cli, "cache_is_cold", lambda: True)
     code, _, err = run(capsys, "simulate", "carpe_diem", "-n", "4", "--out", str(tmp_path))
     assert code == 0 and "compiling the engine once (about a minute) ..." in err
     code, out, err = run(capsys, "play", "carpe_diem", "--json")
     assert code == 0 and json.loads(out)["events"] and err == "compiling the engine once (about a minute) ...\n"
-    monkeypatch.setattr(cli, "_engine_cache_is_cold", lambda: False)
+    monkeypatch.setattr(cli, "cache_is_cold", lambda: False)
     code, _, err = run(capsys, "simulate", "carpe_diem", "-n", "4", "--out", str(tmp_path / "again"))
     assert code == 0 and "compiling" not in err
 
 
 def test_the_engine_cache_is_cold_only_without_compiled_functions(tmp_path, monkeypatch):
     import numba
-    from bgsim.experiments.cli import _engine_cache_is_cold
+    from bgsim.sim.numba_cache import cache_is_cold
 
     monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
     (tmp_path / "sim_0123").mkdir()
-    assert _engine_cache_is_cold()
+    assert cache_is_cold()
     (tmp_path / "sim_0123" / "play.play_states-40.py311.nbi").write_bytes(b"")
-    assert not _engine_cache_is_cold()
+    assert not cache_is_cold()
 
 
 @pytest.mark.parametrize(("args", "games", "rate"), [

@@ -36,14 +36,14 @@ def no_games(monkeypatch):
 def read_only(monkeypatch):
     """``read_only(folder)``: the write probe fails in ``folder`` as on a read-only mount."""
     blocked = set()
-    real_probe = destinations._probe
+    real_probe = destinations.write_probe
 
     def probe(folder):
         if Path(folder).resolve() in blocked:
             raise OSError(errno.EROFS, "Read-only file system", str(folder))
         real_probe(folder)
 
-    monkeypatch.setattr(destinations, "_probe", probe)
+    monkeypatch.setattr(destinations, "write_probe", probe)
     return lambda folder: blocked.add(Path(folder).resolve())
 
 
