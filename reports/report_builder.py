@@ -73,6 +73,10 @@ FIGURE_DPI = 120  # pixels per inch of the PNGs; 1 PNG pixel is shown as 1 CSS p
 CONTENT_WIDTH_PX = 1152  # the page's content box (CSS px) when the window is at least 76rem (1216 px) wide
 TEXT_WIDTH = "60rem"  # paragraphs, lists, notes and captions: a readable line length
 MIN_TEXT_PX = 9.0  # smallest readable figure text, in CSS px as displayed
+# CSV floats keep 10 significant digits: far beyond any interval's width, and short of the last bits
+# that a multi-threaded sum (polars) may order differently from one report to the next, so a report
+# written again from the same results reads the same (but for a rare value on a rounding boundary)
+_CSV_FLOAT = "%.10g"
 FOLD_ROWS = 12  # tables with more shown rows are folded into <details> unless the caller says otherwise
 
 
@@ -521,7 +525,7 @@ class Report:
             if present:
                 (root / sub).mkdir()
         for t in tables:
-            text = t.data.to_csv(index=False, lineterminator="\n")
+            text = t.data.to_csv(index=False, lineterminator="\n", float_format=_CSV_FLOAT)
             write_atomic(root / "tables" / f"{t.name}.csv", lambda tmp, text=text: _write_text(tmp, text))
         for f in figures:
             write_atomic(root / "figures" / f"{f.name}.png", lambda tmp, png=f.png: Path(tmp).write_bytes(png))

@@ -379,3 +379,14 @@ def test_a_figure_without_text_records_none():
     fig.subplots().axis("off")
     page = Report("r").figure(fig, "blank").html()
     assert "data-min-text-px" not in page and 'width="240" height="240"' in page
+
+
+def test_csv_floats_keep_10_significant_digits_so_reports_do_not_churn(tmp_path):
+    rep = Report("t")
+    rep.table(pd.DataFrame({"x": [0.6814369470202819, 1 / 3, 2.0]}), "t")
+    rep.write(tmp_path / "r")
+    a = (tmp_path / "r" / "tables" / "t.csv").read_text()
+    rep = Report("t")
+    rep.table(pd.DataFrame({"x": [0.6814369470202815, 1 / 3, 2.0]}), "t")  # the same sum, other order
+    rep.write(tmp_path / "r")
+    assert (tmp_path / "r" / "tables" / "t.csv").read_text() == a == "x\n0.681436947\n0.3333333333\n2\n"
