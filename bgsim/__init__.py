@@ -15,10 +15,10 @@ from importlib import import_module
 
 _EXPORTS = {
     "RunReport": "bgsim.experiments.runner",
-    "RunSpec": "bgsim.experiments.spec",
+    "RunSpec": "bgsim.sim.results.spec",
     "game_seeds": "bgsim.sim",
-    "load": "bgsim.experiments.store",
-    "load_spec": "bgsim.experiments.spec",
+    "load": "bgsim.sim.results.store",
+    "load_spec": "bgsim.sim.results.spec",
     "make_game": "bgsim.sim",
     "make_strategy": "bgsim.strategies",
     "replay": "bgsim.experiments.replay",

@@ -1,6 +1,6 @@
 """``python -m bgsim ...`` is the ``bgsim`` command."""
 
-from bgsim.experiments.cli import main
+from bgsim.cli.common import main
 
 if __name__ == "__main__":
     main()

@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 from bgsim.experiments.runner import run
-from bgsim.experiments.spec import RunSpec
 from bgsim.sim import make_game
+from bgsim.sim.results.spec import RunSpec
 from bgsim.sim.seeding import block_key, deal_seeds, seat_streams
 from bgsim.strategies import make_strategy
 

@@ -8,8 +8,8 @@ running as root, and a read-only mount or an immutable folder only shows when on
 
 from pathlib import Path
 
-from bgsim.experiments.store import write_probe
 from bgsim.sim.errors import BgsimError
+from bgsim.sim.results.store import write_probe
 
 __all__ = ["DestinationError", "check_writable", "os_error_text"]
 

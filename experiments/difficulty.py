@@ -31,9 +31,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
-from bgsim.experiments.calibration import slope_near, solve_level
 from bgsim.experiments.runner import check_jobs, play_study_run
-from bgsim.experiments.spec import (
+from bgsim.sim.errors import BgsimError
+from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
+from bgsim.sim.registry import make_game
+from bgsim.sim.results.spec import (
     RunSpec,
     SpecError,
     check_keys,
@@ -42,7 +44,7 @@ from bgsim.experiments.spec import (
     require,
     spec_header,
 )
-from bgsim.experiments.store import (
+from bgsim.sim.results.store import (
     RunStoreError,
     load,
     open_study_dir,
@@ -51,9 +53,7 @@ from bgsim.experiments.store import (
     verify_runs,
     write_json,
 )
-from bgsim.sim.errors import BgsimError
-from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
-from bgsim.sim.registry import make_game
+from bgsim.sim.stats.calibration import slope_near, solve_level
 from bgsim.strategies import make_strategy
 
 __all__ = ["KNOBS", "DifficultySpec", "at_the_table", "difficulty_from_dict", "load_difficulty", "load_rows",

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import polars as pl
 from bgsim.experiments.runner import build_block, locate_game, open_spec
-from bgsim.experiments.store import RunStoreError, chunk_differs, chunk_path, read_meta
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.play import PlayedGame, play_game
+from bgsim.sim.results.store import RunStoreError, chunk_differs, chunk_path, read_meta
 from bgsim.sim.seeding import GameSeeds, block_key, deal_seeds
 
 __all__ = ["ReplayCheck", "ReplayMismatch", "replay", "replay_checked"]

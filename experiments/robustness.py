@@ -16,9 +16,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bgsim.experiments.seat_order import SeatOrderSpec, run_seat_order, seat_order_from_dict
-from bgsim.experiments.spec import SpecError, check_keys, read_spec_file
-from bgsim.experiments.store import open_study_dir, write_json
 from bgsim.experiments.variants import Variant, VariantError, robustness_variants, variant_spec
+from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file
+from bgsim.sim.results.store import open_study_dir, write_json
 
 __all__ = ["MARKER", "RobustnessSpec", "load_robustness", "run_robustness"]
 

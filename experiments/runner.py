@@ -24,8 +24,11 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from bgsim.experiments.spec import Block, Chunk, RunSpec, SpecError, load_spec
-from bgsim.experiments.store import (
+from bgsim.sim.batch import choose_tier, play_batch
+from bgsim.sim.errors import BgsimError
+from bgsim.sim.registry import make_game
+from bgsim.sim.results.spec import Block, Chunk, RunSpec, SpecError, load_spec
+from bgsim.sim.results.store import (
     RunStoreError,
     chunk_path,
     probe_write,
@@ -36,9 +39,6 @@ from bgsim.experiments.store import (
     write_json,
     write_toml,
 )
-from bgsim.sim.batch import choose_tier, play_batch
-from bgsim.sim.errors import BgsimError
-from bgsim.sim.registry import make_game
 from bgsim.sim.seeding import block_key, deal_seeds
 from bgsim.strategies import make_strategy
 from threadpoolctl import threadpool_limits
@@ -378,6 +378,7 @@ def _new_meta(spec: RunSpec, blocks, built) -> dict:
                   "block_keys": {str(b.n_players): str(block_key(spec.seed, b.n_players)) for b in blocks}},
         "games_total": spec.total_games,
         "chunks_total": len(spec.chunks()),
+        "profile": run_profile([game for game, _, _ in built]),
         "blocks": [
             {
                 "n_players": block.n_players,
@@ -394,6 +395,15 @@ def _new_meta(spec: RunSpec, blocks, built) -> dict:
         ],
         "chunks": {},
     }
+
+
+def run_profile(games) -> dict:
+    """The profile every report of the run reads (``sim.profile``), as JSON: the first player
+    count's, with the result columns of every player count played (a solo block adds some)."""
+    doc = games[0].profile.to_json()
+    for game in games[1:]:
+        doc["records"] = {**doc["records"], **game.profile.to_json()["records"]}
+    return doc
 
 
 def _versions() -> dict:

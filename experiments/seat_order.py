@@ -27,7 +27,8 @@ from pathlib import Path
 import pandas as pd
 import polars as pl
 from bgsim.experiments.runner import check_jobs, play_study_run
-from bgsim.experiments.spec import (
+from bgsim.sim.registry import make_game
+from bgsim.sim.results.spec import (
     RunSpec,
     SpecError,
     check_keys,
@@ -36,7 +37,7 @@ from bgsim.experiments.spec import (
     require,
     spec_header,
 )
-from bgsim.experiments.store import (
+from bgsim.sim.results.store import (
     RunStoreError,
     load,
     open_study_dir,
@@ -45,8 +46,7 @@ from bgsim.experiments.store import (
     verify_runs,
     write_json,
 )
-from bgsim.reports.compensation import game_scores, solve_with_bootstrap
-from bgsim.sim.registry import make_game
+from bgsim.sim.stats.compensation import game_scores, solve_with_bootstrap
 from bgsim.strategies import make_strategy
 
 __all__ = ["Cell", "SeatOrderSpec", "load_seat_order", "load_study_rows", "run_seat_order", "seat_order_from_dict",

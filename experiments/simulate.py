@@ -4,8 +4,8 @@ from collections.abc import Sequence
 
 import pandas as pd
 import polars as pl
-from bgsim.experiments.spec import RunSpec
 from bgsim.sim.registry import parse_id
+from bgsim.sim.results.spec import RunSpec
 from scipy import stats
 
 __all__ = ["quick_spec", "seat_table"]

@@ -38,7 +38,8 @@ from pathlib import Path
 import pandas as pd
 import polars as pl
 from bgsim.experiments.runner import RunReport, check_jobs, run
-from bgsim.experiments.spec import (
+from bgsim.sim.registry import make_game
+from bgsim.sim.results.spec import (
     RunSpec,
     SpecError,
     check_keys,
@@ -47,10 +48,9 @@ from bgsim.experiments.spec import (
     require,
     spec_header,
 )
-from bgsim.experiments.store import RunStoreError, open_study_dir, read_meta, scan_chunks, verify_runs, write_json
-from bgsim.reports import ratings as stats
-from bgsim.reports.tournament_report import TournamentSummary
-from bgsim.sim.registry import make_game
+from bgsim.sim.results.store import RunStoreError, open_study_dir, read_meta, scan_chunks, verify_runs, write_json
+from bgsim.sim.stats import ratings as stats
+from bgsim.sim.stats.ratings import TournamentSummary
 from bgsim.strategies import make_strategy
 
 __all__ = ["Pairing", "TournamentReport", "TournamentSpec", "check_strategies", "load_results", "load_tournament",

@@ -17,11 +17,11 @@ from bgsim.experiments.difficulty import (
     rulebook_value,
     study_progress,
 )
-from bgsim.experiments.store import RunStoreError, study_resume_command
 from bgsim.reports import anna_charts
-from bgsim.reports.difficulty import ANNA_SOURCES, levels_table, outcome_table, source_table
 from bgsim.reports.progress import progress_banner, runs_done
 from bgsim.reports.report_builder import Report, fmt_mean, fmt_rate
+from bgsim.sim.results.store import RunStoreError, study_resume_command
+from bgsim.sim.stats.difficulty import ANNA_SOURCES, levels_table, outcome_table, source_table
 
 __all__ = ["build_difficulty_report"]
 

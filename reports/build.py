@@ -3,8 +3,8 @@
 from pathlib import Path
 
 import pandas as pd
-from bgsim.experiments.store import RunStoreError
 from bgsim.sim.errors import BgsimError
+from bgsim.sim.results.store import RunStoreError
 
 __all__ = ["write_report"]
 

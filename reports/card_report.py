@@ -9,9 +9,9 @@ into the few Answers lines; ``CARD_METHOD`` is the method in one paragraph.
 
 import pandas as pd
 import polars as pl
-from bgsim.reports import cards as card_stats
 from bgsim.reports.card_charts import card_deck_chart, card_pair_heatmap, card_payoff_forest
 from bgsim.reports.report_builder import Report, fmt_p
+from bgsim.sim.stats import cards as card_stats
 
 __all__ = ["CARD_METHOD", "MAX_NAMED", "add_card_sections", "card_answers", "played_rows", "study_spreads"]
 

@@ -5,9 +5,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bgsim.experiments.spec import load_spec
-from bgsim.experiments.store import chunk_path
 from bgsim.reports.report_builder import Report
+from bgsim.sim.results.spec import load_spec
+from bgsim.sim.results.store import chunk_path
 
 __all__ = ["RunProgress", "progress_banner", "run_progress", "runs_done"]
 

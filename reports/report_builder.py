@@ -53,7 +53,8 @@ from typing import Any
 
 import pandas as pd
 import polars as pl
-from bgsim.experiments.store import write_atomic
+from bgsim.sim.results.store import write_atomic
+from bgsim.sim.stats.intervals import fmt_p
 from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.figure import Figure
@@ -113,14 +114,6 @@ def fmt_mean(m: float, low: float, high: float, digits: int = 1) -> str:
         return MISSING
     interval = MISSING if _missing(low, high) else f"[{low:.{digits}f}, {high:.{digits}f}]"
     return f"{m:.{digits}f} {interval}"
-
-
-def fmt_p(p: float) -> str:
-    """A p- or q-value: two significant digits, and ``< 1e-16`` below what double precision can tell
-    from 0 (a q-value is never printed as 0)."""
-    if _missing(p):
-        return MISSING
-    return "< 1e-16" if p < 1e-16 else f"{p:.2g}"
 
 
 def _fmt_value(value: Any, fmt: Format | None = None) -> str:

@@ -17,13 +17,13 @@ import polars as pl
 from bgsim.experiments.robustness import MARKER
 from bgsim.experiments.seat_order import MARKER as SEAT_MARKER
 from bgsim.experiments.seat_order import load_seat_order, load_study_rows, study_run_dirs
-from bgsim.experiments.store import RunStoreError, read_meta, study_resume_command
-from bgsim.reports import cards as card_stats
 from bgsim.reports.charts import LEGEND_FONT_PT, MAX_FIGURE_WIDTH_IN, MIN_FONT_PT
 from bgsim.reports.progress import progress_banner, runs_done
 from bgsim.reports.report_builder import Report
 from bgsim.reports.seat_charts import seat_win_chart
-from bgsim.reports.seats import seat_table
+from bgsim.sim.results.store import RunStoreError, read_meta, study_resume_command
+from bgsim.sim.stats import cards as card_stats
+from bgsim.sim.stats.seats import seat_table
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 

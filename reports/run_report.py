@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pandas as pd
 import polars as pl
-from bgsim.experiments.store import load, read_meta
 from bgsim.reports import run_charts, seat_charts
 from bgsim.reports.progress import RunProgress, progress_banner, run_progress
 from bgsim.reports.report_builder import Report, fmt_mean, fmt_p, fmt_rate
-from bgsim.reports.seats import CATEGORIES, category_table, seat_table, verdicts
-from bgsim.reports.strategy_stats import head_to_head, seat_by_strategy, strategy_table
+from bgsim.sim.results.store import load, read_meta
+from bgsim.sim.stats.seats import CATEGORIES, category_table, seat_table, verdicts
+from bgsim.sim.stats.strategy_stats import head_to_head, seat_by_strategy, strategy_table
 
 __all__ = ["build_run_report"]
 

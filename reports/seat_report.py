@@ -10,12 +10,12 @@ from pathlib import Path
 import pandas as pd
 import polars as pl
 from bgsim.experiments.seat_order import MARKER, load_seat_order, load_study_rows, study_run_dirs
-from bgsim.experiments.store import RunStoreError, read_meta, study_resume_command
 from bgsim.reports import seat_charts
 from bgsim.reports.card_report import CARD_METHOD, add_card_sections, card_answers, study_spreads
 from bgsim.reports.progress import progress_banner, runs_done
 from bgsim.reports.report_builder import Report, fmt_p, fmt_rate
-from bgsim.reports.seats import category_table, seat_table, start_effect, verdicts
+from bgsim.sim.results.store import RunStoreError, read_meta, study_resume_command
+from bgsim.sim.stats.seats import category_table, seat_table, start_effect, verdicts
 
 __all__ = ["add_seat_sections", "build_seat_order_report", "thirteen_answer",
            "write_seat_order_report"]

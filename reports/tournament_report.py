@@ -15,51 +15,15 @@ Each file is written atomically. The summary is plain data (frames and dicts), b
 
 import json
 import math
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 import tomli_w
-from bgsim.experiments.store import RunStoreError, write_atomic, write_json, write_toml
 from bgsim.reports.charts import pairwise_heatmap, ratings_chart
+from bgsim.sim.results.store import RunStoreError, write_atomic, write_json, write_toml
+from bgsim.sim.stats.ratings import TournamentSummary
 
-__all__ = ["TournamentSummary", "markdown", "neighbour_sentence", "write_report"]
-
-
-@dataclass(frozen=True)
-class TournamentSummary:
-    """Everything a tournament report says, as data."""
-
-    name: str
-    tournament_id: str
-    description: str
-    directory: str
-    spec: dict  # the resolved spec, as in tournament.toml
-    strategies: list[str]  # as listed in the spec (the order of every table; the first is the anchor)
-    strategy_ids: dict[str, str]  # listed id -> canonical id in the results
-    standings: pd.DataFrame  # ratings.standings
-    pairwise: pd.DataFrame  # ratings.pairwise
-    ratings: pd.DataFrame  # Ratings.table() of every player count
-    neighbours: pd.DataFrame  # ratings.neighbours
-    pairings: pd.DataFrame  # n_players, strategies, games, run_id, seconds
-    provenance: dict  # distinct versions, git, rules versions and data hashes of the runs
-    settings: dict = field(default_factory=dict)  # confidence, bootstrap replicates and seed, prior, anchor
-
-    def to_json(self) -> dict:
-        """Every number, with NaN as null."""
-        frames = {key: _records(getattr(self, key))
-                  for key in ("standings", "pairwise", "ratings", "neighbours", "pairings")}
-        return {"name": self.name, "tournament_id": self.tournament_id, "description": self.description,
-                "directory": self.directory, "strategies": self.strategies, "strategy_ids": self.strategy_ids,
-                "settings": self.settings, "spec": self.spec, **frames, "provenance": self.provenance}
-
-
-def _records(frame: pd.DataFrame) -> list[dict]:
-    out = []
-    for row in frame.to_dict(orient="records"):
-        out.append({k: (None if isinstance(v, float) and math.isnan(v) else v.item() if hasattr(v, "item") else v)
-                    for k, v in row.items()})
-    return out
+__all__ = ["markdown", "neighbour_sentence", "write_report"]
 
 
 # --- formatting

@@ -16,9 +16,12 @@ half of a placement's evaluation). Two remedies:
 With ``NUMBA_DISABLE_JIT=1`` both are plain Python (``borrow`` returns the array).
 """
 
+from bgsim.sim.numba_cache import configure_numba_cache
 from numba import config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+configure_numba_cache()  # before the first kernel is compiled
 
 __all__ = ["borrow", "njit_without_refcounts"]
 

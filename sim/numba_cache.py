@@ -6,6 +6,7 @@ every cache entry lives under a hash of all of bgsim's Python sources: any edit,
 starts a fresh cache. ``BGSIM_NUMBA_CACHE`` (or ``NUMBA_CACHE_DIR``) overrides the location.
 """
 
+import functools
 import hashlib
 import os
 from pathlib import Path
@@ -13,17 +14,21 @@ from pathlib import Path
 __all__ = ["cache_is_cold", "configure_numba_cache"]
 
 _PACKAGES = ("sim", "strategies")
+_NOT_COMPILED = ("sim/results", "sim/stats")  # plain Python that no kernel reads: editing it keeps the cache
 
 
 def _source_hash(root: Path) -> str:
     digest = hashlib.sha1()
     for package in _PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
+            if path.parent.relative_to(root).as_posix().startswith(_NOT_COMPILED):
+                continue
             digest.update(str(path.relative_to(root)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
 
+@functools.cache
 def configure_numba_cache() -> Path:
     """Set ``numba.config.CACHE_DIR`` before any kernel is decorated; return the directory."""
     import numba

@@ -1,7 +1,10 @@
 """Compiled helpers for policies that any game's loop or any strategy can share."""
 
 import numpy as np
+from bgsim.sim.numba_cache import configure_numba_cache
 from numba import njit
+
+configure_numba_cache()  # before the first kernel is compiled
 
 __all__ = ["first_best_row"]
 

@@ -6,8 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from bgsim.experiments.cli import main
 from bgsim.sim.games.carpe_diem.components import DATA_DIR
+
+from bgsim.cli import main
 
 
 def run(capsys, *args):
@@ -68,14 +69,17 @@ def test_simulate_prints_a_seat_table(capsys, tmp_path):
 
 
 def test_a_cold_engine_cache_is_named_while_the_first_chunk_compiles(capsys, tmp_path, monkeypatch):
-    import bgsim.experiments.cli as cli
+    import bgsim.cli.common as cli
+    import bgsim.cli.runs as runs
 
     monkeypatch.setattr(cli, "cache_is_cold", lambda: True)
+    monkeypatch.setattr(runs, "cache_is_cold", lambda: True)
     code, _, err = run(capsys, "simulate", "carpe_diem", "-n", "4", "--out", str(tmp_path))
     assert code == 0 and "compiling the engine once (about a minute) ..." in err
     code, out, err = run(capsys, "play", "carpe_diem", "--json")
     assert code == 0 and json.loads(out)["events"] and err == "compiling the engine once (about a minute) ...\n"
     monkeypatch.setattr(cli, "cache_is_cold", lambda: False)
+    monkeypatch.setattr(runs, "cache_is_cold", lambda: False)
     code, _, err = run(capsys, "simulate", "carpe_diem", "-n", "4", "--out", str(tmp_path / "again"))
     assert code == 0 and "compiling" not in err
 

@@ -15,7 +15,7 @@ BGSIM = Path(sys.executable).with_name("bgsim")
 def test_every_package_folder_is_installed_under_bgsim():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     listed = set(config["packages"])
-    on_disk = {"bgsim"}
+    on_disk = {"bgsim", *(f"bgsim.{init.parent.name}" for init in (ROOT / "bgsim").glob("*/__init__.py"))}
     for folder in TOP_FOLDERS:
         assert config["package-dir"][f"bgsim.{folder}"] == folder
         for init in (ROOT / folder).rglob("__init__.py"):
@@ -39,7 +39,7 @@ def _project_folder_of_a_user(tmp_path: Path) -> Path:
 def test_import_bgsim_from_a_folder_with_its_own_sim_and_reports_packages(tmp_path):
     folder = _project_folder_of_a_user(tmp_path)
     code = ("import json, bgsim; g = bgsim.make_game('carpe_diem', n_players=2); "
-            "from bgsim.reports import seats; "
+            "from bgsim.sim.stats import seats; "
             "print(json.dumps([g.name, bgsim.load_spec('spec.toml').name]))")
     proc = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]

@@ -1,3 +1,7 @@
 """Built-in games; importing this package registers each of them."""
 
-from bgsim.sim.games import carpe_diem  # noqa: F401
+from bgsim.sim.numba_cache import configure_numba_cache
+
+configure_numba_cache()  # before any game's kernels are compiled
+
+from bgsim.sim.games import carpe_diem  # noqa: E402, F401

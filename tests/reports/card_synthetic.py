@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 import numpy as np
 import polars as pl
-from bgsim.reports.cards import card_catalogue
+from bgsim.sim.stats.cards import card_catalogue
 
 STRONG = 5  # A06
 WEAK = 20  # B09

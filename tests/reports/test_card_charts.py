@@ -4,7 +4,7 @@ player count stacked, legends outside the axes."""
 
 import pytest
 from bgsim.reports.card_charts import MAX_WIDTH_IN, MIN_FONT_PT, card_deck_chart, card_pair_heatmap, card_payoff_forest
-from bgsim.reports.cards import card_catalogue, card_spreads, pair_effects
+from bgsim.sim.stats.cards import card_catalogue, card_spreads, pair_effects
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 

@@ -14,8 +14,8 @@ from bgsim.reports.card_report import (
     played_rows,
     study_spreads,
 )
-from bgsim.reports.cards import card_catalogue, card_spreads, deck_summary
 from bgsim.reports.report_builder import Report
+from bgsim.sim.stats.cards import card_catalogue, card_spreads, deck_summary
 
 from tests.reports.card_synthetic import DECKS_PLANTED, PLANTED, STRONG, WEAK, synthetic
 

@@ -14,7 +14,7 @@ import pandas as pd
 import polars as pl
 import pytest
 from bgsim.reports.card_charts import card_deck_chart, card_pair_heatmap, card_payoff_forest
-from bgsim.reports.cards import (
+from bgsim.sim.stats.cards import (
     DEFAULT_CONVERSION,
     NEVER,
     PAIR_WORDS,

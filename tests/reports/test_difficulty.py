@@ -17,9 +17,9 @@ from bgsim.experiments.difficulty import (
     load_rows,
     run_difficulty,
 )
-from bgsim.experiments.spec import SpecError
 from bgsim.reports.anna_report import build_difficulty_report
 from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
+from bgsim.sim.results.spec import SpecError
 
 from tests.reports.browser import check_page
 from tests.runner.conftest import cli
@@ -283,7 +283,7 @@ def test_calibrate_solves_one_target_from_the_command_line(tmp_path, capsys):
 
 
 def test_levels_table_tells_a_miss_from_a_disagreement():
-    from bgsim.reports.difficulty import levels_table
+    from bgsim.sim.stats.difficulty import levels_table
 
     base = {"rung": "r", "knob": "anna_start_vp", "reachable": True, "slope": 0.013}
     levels = levels_table([
@@ -298,7 +298,7 @@ def test_levels_table_tells_a_miss_from_a_disagreement():
 
 
 def test_outcome_and_source_tables_on_known_games():
-    from bgsim.reports.difficulty import outcome_table, source_table
+    from bgsim.sim.stats.difficulty import outcome_table, source_table
 
     margins = [-10, -5, 0, 5, 10, 20]
     rows = pl.DataFrame({"rung": ["x"] * 6, "margin": margins, "won": [m > 0 or m == 0 for m in margins],

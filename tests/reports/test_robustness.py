@@ -7,9 +7,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from bgsim.experiments.robustness import load_robustness, run_robustness
-from bgsim.experiments.spec import SpecError
 from bgsim.reports.build import write_report
 from bgsim.reports.robustness_report import compare
+from bgsim.sim.results.spec import SpecError
 
 ROOT = Path(__file__).resolve().parents[2]
 

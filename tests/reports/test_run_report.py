@@ -7,11 +7,11 @@ import numpy as np
 import polars as pl
 import pytest
 from bgsim.experiments.runner import run
-from bgsim.experiments.spec import RunSpec
-from bgsim.experiments.store import chunk_path
 from bgsim.reports.progress import run_progress
 from bgsim.reports.run_report import build_run_report
-from bgsim.reports.strategy_stats import head_to_head, strategy_table
+from bgsim.sim.results.spec import RunSpec
+from bgsim.sim.results.store import chunk_path
+from bgsim.sim.stats.strategy_stats import head_to_head, strategy_table
 
 from tests.runner.conftest import cli
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 from bgsim.experiments.seat_order import load_seat_order, load_study_rows, run_seat_order, seat_order_from_dict
-from bgsim.experiments.spec import SpecError
 from bgsim.reports.build import write_report
+from bgsim.sim.results.spec import SpecError
 
 from tests.reports.browser import check_page
 from tests.runner.conftest import cli
@@ -151,7 +151,7 @@ def test_report_of_a_plain_self_play_run_has_seat_verdicts_but_no_study_question
     """`bgsim report` on an ordinary self-play run: seats differ only by position, so the seat table and
     its verdicts are there; the studies' questions (start vectors, scoring cards) are not."""
     from bgsim.experiments.runner import run
-    from bgsim.experiments.spec import RunSpec
+    from bgsim.sim.results.spec import RunSpec
 
     spec = RunSpec(name="plain", game="carpe_diem", players=(2, 4), strategies=("greedy",), games=60, chunk_size=30,
                    seed=4)

@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-from bgsim.reports.compensation import GameScores, _scan, game_scores, solve, solve_with_bootstrap, win_rates
-from bgsim.reports.seats import category_table, games_needed, q_text, seat_table, start_effect, verdicts
+from bgsim.sim.stats.compensation import GameScores, _scan, game_scores, solve, solve_with_bootstrap, win_rates
+from bgsim.sim.stats.seats import category_table, games_needed, q_text, seat_table, start_effect, verdicts
 
 
 def synthetic_rows(n_players: int, games: int, first_seat_wins: float, seed: int = 0, start: str = "rulebook",

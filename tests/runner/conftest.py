@@ -5,7 +5,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from bgsim.experiments.cli import main
+
+from bgsim.cli import main
 
 
 def write_spec(directory: Path, name: str = "small", **run) -> Path:
@@ -34,7 +35,7 @@ def write_spec(directory: Path, name: str = "small", **run) -> Path:
 def results(run_dir: Path) -> pl.DataFrame:
     """Every stored row, in game and seat order, without the bookkeeping columns that legitimately
     depend on how the run was cut up (``chunk``)."""
-    from bgsim.experiments.store import load
+    from bgsim.sim.results.store import load
 
     return load(run_dir).collect().drop("chunk").sort("game_index", "seat")
 

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from bgsim.experiments.calibration import slope_near, solve_level
+from bgsim.sim.stats.calibration import slope_near, solve_level
 
 
 def logistic(knob: int, middle: float, scale: float, falling: bool = True) -> float:

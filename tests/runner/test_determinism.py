@@ -2,7 +2,7 @@
 
 import polars as pl
 from bgsim.experiments.runner import run
-from bgsim.experiments.spec import load_spec
+from bgsim.sim.results.spec import load_spec
 from polars.testing import assert_frame_equal
 
 from tests.runner.conftest import results, write_spec

@@ -16,9 +16,9 @@ from bgsim.experiments import runner
 from bgsim.experiments.difficulty import difficulty_from_dict, load_rows, run_difficulty
 from bgsim.experiments.runner import run
 from bgsim.experiments.seat_order import load_seat_order, load_study_rows, run_seat_order
-from bgsim.experiments.spec import load_spec
-from bgsim.experiments.store import RunStoreError
 from bgsim.experiments.tournament import load_results, load_tournament, run_tournament
+from bgsim.sim.results.spec import load_spec
+from bgsim.sim.results.store import RunStoreError
 from polars.testing import assert_frame_equal
 
 import bgsim

@@ -11,7 +11,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from bgsim.experiments.runner import run
-from bgsim.experiments.spec import load_spec
+from bgsim.sim.results.spec import load_spec
 from polars.testing import assert_frame_equal
 
 from tests.runner.conftest import cli, results, write_spec
@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _start(spec_path: Path, out: Path) -> subprocess.Popen:
     """``bgsim run`` with two workers in its own process group (so a kill reaches the workers too)."""
     return subprocess.Popen(
-        [sys.executable, "-m", "bgsim.experiments.cli", "run", str(spec_path), "--jobs", "2", "--quiet",
+        [sys.executable, "-m", "bgsim", "run", str(spec_path), "--jobs", "2", "--quiet",
          "--out", str(out)],
         cwd=ROOT, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )

@@ -8,9 +8,9 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 from bgsim.experiments.runner import run
-from bgsim.experiments.spec import load_spec
-from bgsim.experiments.store import file_digest
 from bgsim.sim.games.carpe_diem.components import DATA_DIR
+from bgsim.sim.results.spec import load_spec
+from bgsim.sim.results.store import file_digest
 
 import bgsim
 from tests.runner.conftest import cli, write_spec
@@ -214,8 +214,9 @@ def test_run_prints_one_seat_table_per_player_count_that_fits_80_columns(tmp_pat
     import io
     import re
 
-    import bgsim.experiments.cli as cli_module
     from rich.console import Console
+
+    import bgsim.cli.runs as cli_module
 
     screen = io.StringIO()
     monkeypatch.setattr(cli_module, "out", Console(file=screen, width=80))

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 from bgsim.experiments.runner import build_block
-from bgsim.experiments.spec import RunSpec, SpecError, load_spec
+from bgsim.sim.results.spec import RunSpec, SpecError, load_spec
 
 CONFIGS = sorted(path for path in (Path(__file__).resolve().parents[2] / "experiments" / "configs").glob("*.toml")
                  if not {"tournament", "populations", "base", "ladder"} & set(tomllib.loads(path.read_text())))

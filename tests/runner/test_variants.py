@@ -8,7 +8,6 @@ from fractions import Fraction
 
 import pytest
 from bgsim.experiments.runner import run
-from bgsim.experiments.spec import spec_from_dict
 from bgsim.experiments.variants import (
     BASE_TILES,
     FAMILIES,
@@ -22,6 +21,7 @@ from bgsim.experiments.variants import (
 )
 from bgsim.sim import game_seeds, make_game
 from bgsim.sim.play import play_game
+from bgsim.sim.results.spec import spec_from_dict
 from bgsim.strategies import make_strategy
 
 VARIANTS = robustness_variants()

@@ -19,6 +19,7 @@ from bgsim.sim.games.carpe_diem.kernels.flow import apply_action
 from bgsim.sim.games.carpe_diem.kernels.play import play_to_end
 from bgsim.sim.games.carpe_diem.kernels.setup import new_game
 from bgsim.sim.games.carpe_diem.params import Params
+from bgsim.sim.games.carpe_diem.profile import carpe_diem_profile
 from bgsim.sim.games.carpe_diem.records import RECORD_DOCS, seat_records
 from bgsim.sim.games.carpe_diem.state import DECISIONS, PHASE, SEAT, STATE
 from bgsim.sim.games.carpe_diem.tables import build_tables
@@ -62,6 +63,11 @@ class CarpeDiem:
         extra = {k: v for k, v in self.params.non_default().items() if k != "n_players"}
         args = [f"n_players={self.n_players}"] + [f"{k}={_literal(v)}" for k, v in sorted(extra.items())]
         return f"{self.name}({', '.join(args)})"
+
+    @property
+    def profile(self):
+        """What studies and reports may know about this game (``sim.profile.GameProfile``)."""
+        return carpe_diem_profile(self)
 
     @property
     def data_hash(self) -> str:

@@ -9,7 +9,7 @@ import pyarrow as pa
 from bgsim.sim.games.carpe_diem.constants import COUNTER_NAMES, N_SLOTS
 from bgsim.sim.games.carpe_diem.state import CARD_LOG, CARD_LOG_FIELDS, STATE
 
-__all__ = ["RECORD_DOCS", "SOLO_RECORD_DOCS", "CARD_FIELDS", "seat_records"]
+__all__ = ["CATEGORY_DOCS", "RECORD_DOCS", "SOLO_RECORD_DOCS", "CARD_FIELDS", "seat_records"]
 
 # cardlog fields in state order (state.py: pass, card, k, b, vp, coins, bread, steps, penalty)
 CARD_FIELDS = (
@@ -28,6 +28,8 @@ _CATEGORIES = (
     ("vp_fountain_cards", "final_fountain", "final scoring: fountain cards (CD-END-5)"),
     ("vp_frame_tasks", "final_frames", "final scoring: frame tasks (CD-END-6)"),
 )
+
+CATEGORY_DOCS = {name: doc for name, _, doc in _CATEGORIES}  # the final score's parts, in score-sheet order
 
 RECORD_DOCS = {
     "start_vp": "VP at the start (CD-SETUP-14)",

@@ -7,12 +7,12 @@ carry everything the ranking needs: final VP, start VP and each seat's place in 
 import numpy as np
 import pytest
 from bgsim.experiments.runner import run
-from bgsim.experiments.spec import RunSpec
-from bgsim.experiments.store import load
 from bgsim.sim import game_seeds
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.carpe_diem import constants as K
 from bgsim.sim.registry import make_game
+from bgsim.sim.results.spec import RunSpec
+from bgsim.sim.results.store import load
 
 
 @pytest.mark.parametrize(("value", "n", "expected"), [

@@ -19,8 +19,7 @@ Statistics, stated once:
 import numpy as np
 import pandas as pd
 import polars as pl
-from bgsim.reports.intervals import t_bounds, wilson
-from bgsim.reports.report_builder import fmt_p
+from bgsim.sim.stats.intervals import fmt_p, t_bounds, wilson
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import samplesize_confint_proportion

@@ -23,7 +23,7 @@ Conventions, stated once:
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -31,9 +31,9 @@ import polars as pl
 from scipy import optimize, sparse, special, stats
 from scipy.sparse.csgraph import connected_components
 
-__all__ = ["ELO", "Ratings", "bootstrap_bradley_terry", "bradley_terry_ratings", "comparisons", "deal_win_counts",
-           "fit_bradley_terry", "neighbours", "pairwise", "resample_deals", "standings", "t_interval",
-           "wilson_interval"]
+__all__ = ["ELO", "Ratings", "TournamentSummary", "bootstrap_bradley_terry", "bradley_terry_ratings", "comparisons",
+           "deal_win_counts", "fit_bradley_terry", "neighbours", "pairwise", "resample_deals", "standings",
+           "t_interval", "wilson_interval"]
 
 ELO = 400 / math.log(10)  # Elo points per unit of natural-log strength: P(A beats B) = 1 / (1 + 10^(-d/400))
 
@@ -371,3 +371,39 @@ def neighbours(pair_table: pd.DataFrame, ratings: Sequence[Ratings], order: Sequ
             rows.append(row)
     return pd.DataFrame(rows, columns=["n_players", "lower", "upper", "games", "share", "low", "high", "p_value",
                                        "significant", "rating_difference", "difference_low", "difference_high"])
+
+
+@dataclass(frozen=True)
+class TournamentSummary:
+    """Everything a tournament report says, as data."""
+
+    name: str
+    tournament_id: str
+    description: str
+    directory: str
+    spec: dict  # the resolved spec, as in tournament.toml
+    strategies: list[str]  # as listed in the spec (the order of every table; the first is the anchor)
+    strategy_ids: dict[str, str]  # listed id -> canonical id in the results
+    standings: pd.DataFrame  # ratings.standings
+    pairwise: pd.DataFrame  # ratings.pairwise
+    ratings: pd.DataFrame  # Ratings.table() of every player count
+    neighbours: pd.DataFrame  # ratings.neighbours
+    pairings: pd.DataFrame  # n_players, strategies, games, run_id, seconds
+    provenance: dict  # distinct versions, git, rules versions and data hashes of the runs
+    settings: dict = field(default_factory=dict)  # confidence, bootstrap replicates and seed, prior, anchor
+
+    def to_json(self) -> dict:
+        """Every number, with NaN as null."""
+        frames = {key: _records(getattr(self, key))
+                  for key in ("standings", "pairwise", "ratings", "neighbours", "pairings")}
+        return {"name": self.name, "tournament_id": self.tournament_id, "description": self.description,
+                "directory": self.directory, "strategies": self.strategies, "strategy_ids": self.strategy_ids,
+                "settings": self.settings, "spec": self.spec, **frames, "provenance": self.provenance}
+
+
+def _records(frame: pd.DataFrame) -> list[dict]:
+    out = []
+    for row in frame.to_dict(orient="records"):
+        out.append({k: (None if isinstance(v, float) and math.isnan(v) else v.item() if hasattr(v, "item") else v)
+                    for k, v in row.items()})
+    return out

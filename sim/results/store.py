@@ -34,8 +34,9 @@ import tomli_w
 from bgsim.sim.errors import BgsimError
 
 __all__ = ["ChunkCheck", "RunStoreError", "chunk_differs", "chunk_path", "file_digest", "load", "probe_write",
-           "raise_if_damaged", "read_meta", "remove_partial_files", "scan_chunks", "study_resume_command",
-           "verify_chunks", "verify_runs", "write_atomic", "write_chunk", "write_json", "write_probe", "write_toml"]
+           "raise_if_damaged", "read_meta", "read_profile", "remove_partial_files", "scan_chunks",
+           "study_resume_command", "verify_chunks", "verify_runs", "write_atomic", "write_chunk", "write_json",
+           "write_probe", "write_toml"]
 
 CHUNK_GLOB = "chunk-*.parquet"
 _TMP_PREFIX = ".tmp-"
@@ -121,6 +122,21 @@ def read_meta(run_dir: Path, name: str = "meta.json", kind: str = "run") -> dict
         raise RunStoreError(f"{run_dir} is not a {kind} directory (no {name})") from None
     except (OSError, ValueError) as exc:
         raise RunStoreError(f"{path}: damaged ({exc})") from None
+
+
+def read_profile(run_dir: Path):
+    """The profile of the game a run played (``sim.profile.GameProfile``), as the runner stored it
+    in ``meta.json``. A run from before profiles were stored gets a one-line error."""
+    from bgsim.sim.profile import GameProfile
+
+    doc = read_meta(Path(run_dir)).get("profile")
+    if doc is None:
+        raise RunStoreError(f"{run_dir}: meta.json holds no game profile (written by an older bgsim); "
+                            f"play the run again to report it")
+    try:
+        return GameProfile.from_json(doc)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RunStoreError(f"{run_dir}/meta.json: the game profile is damaged ({exc})") from None
 
 
 def open_study_dir(directory: Path, marker: str, kind: str, id_key: str, study_id: str, resume: bool,

@@ -1,14 +1,15 @@
 """``bgsim difficulty`` and ``bgsim calibrate``: how hard the solo automa Anna is, and the knob
-setting that gives a chosen win rate. Registered on the main command line (experiments/cli.py)."""
+setting that gives a chosen win rate. Registered on the main command line (bgsim/cli/)."""
 
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from bgsim.experiments.cli import JobsOpt, OutOpt, QuietOpt, SeedOpt, _games_progress, app, err, out
-from bgsim.experiments.cli_studies import NoReportOpt, ResumeOpt, _write_report, check_study_destinations
-from bgsim.sim.errors import BgsimError
 from rich.table import Table
+
+from bgsim.cli.common import JobsOpt, OutOpt, QuietOpt, SeedOpt, _games_progress, app, err, out
+from bgsim.cli.studies import NoReportOpt, ResumeOpt, _write_report, check_study_destinations
+from bgsim.sim.errors import BgsimError
 
 
 @app.command()
@@ -49,8 +50,8 @@ def calibrate(
     """The value of one difficulty knob at which STRATEGY wins TARGET % of its solo games against
     Anna, with the interval of values that fit, checked on fresh deals."""
     from bgsim.experiments.difficulty import KNOBS, DifficultySpec
-    from bgsim.experiments.spec import SpecError
     from bgsim.sim.registry import parse_id
+    from bgsim.sim.results.spec import SpecError
 
     if not 0 < target < 100:
         raise BgsimError(f"--target is a win rate in percent between 0 and 100, not {target:g}")
@@ -92,7 +93,7 @@ def _run_and_print(spec, out_dir: str, jobs: int, resume: bool, quiet: bool, no_
 
 def _print_levels(directory) -> None:
     from bgsim.experiments.difficulty import at_the_table, read_study
-    from bgsim.reports.difficulty import levels_table
+    from bgsim.sim.stats.difficulty import levels_table
 
     meta = read_study(directory)
     levels = levels_table(meta["levels"])

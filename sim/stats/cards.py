@@ -54,7 +54,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import polars as pl
-from bgsim.reports.intervals import t_bounds, wilson
+from bgsim.sim.stats.intervals import t_bounds, wilson
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
@@ -100,7 +100,7 @@ def _conversion(conversion: Mapping[str, float]) -> dict[str, float]:
 
 def _default_card_file() -> Path:
     """The engine's scoring_cards.toml, found beside this package without importing the engine."""
-    path = Path(__file__).resolve().parents[1] / "sim" / "games" / "carpe_diem" / "data" / "scoring_cards.toml"
+    path = Path(__file__).resolve().parents[1] / "games" / "carpe_diem" / "data" / "scoring_cards.toml"
     if not path.is_file():
         raise FileNotFoundError("scoring_cards.toml not found; pass its path")
     return path

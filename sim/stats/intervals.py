@@ -5,7 +5,7 @@ import numpy as np
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-__all__ = ["t_bounds", "wilson"]
+__all__ = ["fmt_p", "t_bounds", "wilson"]
 
 
 def wilson(successes: np.ndarray, trials: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
@@ -38,3 +38,11 @@ def t_bounds(mean: np.ndarray, sd: np.ndarray, n: np.ndarray,
                                                       scale=scale[spread])
         low[ok], high[ok] = lo, hi
     return low, high
+
+
+def fmt_p(p: float) -> str:
+    """A p- or q-value: two significant digits, and ``< 1e-16`` below what double precision can tell
+    from 0 (a q-value is never printed as 0)."""
+    if p is None or p != p:  # missing: None or NaN
+        return "–"  # the report tables' mark for a missing value
+    return "< 1e-16" if p < 1e-16 else f"{p:.2g}"

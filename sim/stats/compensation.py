@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import polars as pl
-from bgsim.reports.intervals import wilson
+from bgsim.sim.stats.intervals import wilson
 
 __all__ = ["GameScores", "Solution", "game_scores", "imbalance", "solve", "solve_with_bootstrap", "win_rates"]
 

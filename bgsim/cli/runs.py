@@ -1,66 +1,37 @@
-"""The ``bgsim`` command line: a thin shell over importable functions.
+"""The commands that build games and play runs: ``games``, ``strategies``, ``features``, ``data``,
+``play``, ``run``, ``simulate``, ``tune``, ``replay`` and ``tournament``."""
 
-Bad input (unknown game, parameter, strategy, player count, broken data file, bad option) and
-every operating-system error (a folder that cannot be written, a file that cannot be read) print
-one line ``bgsim: error: ...`` on stderr and exit with status 2. Every command checks that its
-destinations can be written before it plays a single game.
-"""
-
-import contextlib
 import json
 import os
 import sys
-import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from bgsim.experiments.destinations import check_writable, os_error_text
+from rich import box
+from rich.table import Table
+
+from bgsim.cli.common import (
+    COMPILING,
+    GameArg,
+    JobsOpt,
+    OutOpt,
+    PlayersOpt,
+    QuietOpt,
+    SchedulerOpt,
+    SeedOpt,
+    StrategiesOpt,
+    _game,
+    _games_progress,
+    _strategy_ids,
+    app,
+    err,
+    out,
+)
+from bgsim.experiments.destinations import check_writable
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.numba_cache import cache_is_cold
 from bgsim.sim.registry import available_games, make_game, parse_id
-from rich import box
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
-
-app = typer.Typer(
-    name="bgsim",
-    help="Monte Carlo balance lab for Euro board games.",
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    no_args_is_help=True,
-)
-out = Console(width=None if sys.stdout.isatty() else 120)  # piped output: no wrapped tables
-err = Console(stderr=True)
-
-GameArg = Annotated[str, typer.Argument(help="Game id, e.g. carpe_diem or 'carpe_diem(full_loop=bread_else_stay)'.")]
-PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Player count (overrides the id).")]
-StrategiesOpt = Annotated[
-    str, typer.Option("--strategies", "-s", help="Comma-separated strategy ids, one per seat, or one for all seats.")
-]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed (non-negative integer).", min=0)]
-
-
-def _game(game_id: str, players: int | None):
-    overrides = {} if players is None else {"n_players": players}
-    return make_game(game_id, **overrides)
-
-
-def _strategy_ids(text: str, n_players: int) -> list[str]:
-    ids = [part.strip() for part in _split_top_level(text) if part.strip()]
-    if len(ids) == 1:
-        ids = ids * n_players
-    if len(ids) != n_players:
-        raise BgsimError(f"--strategies lists {len(ids)} strategies for {n_players} seats")
-    return ids
 
 
 @app.command()
@@ -143,14 +114,6 @@ def play(
         sys.stdout.write(game.trace_text(played.state, played.log, seeds, ids, summary=summary))
 
 
-JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (-1 = one per core).")]
-OutOpt = Annotated[str, typer.Option("--out", help="Directory that holds the run directories.")]
-QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
-SchedulerOpt = Annotated[
-    str | None, typer.Option("--scheduler", help="Run the chunks on a Dask cluster, e.g. tcp://10.0.0.5:8786.")
-]
-
-
 @app.command()
 def run(
     spec_path: Annotated[str, typer.Argument(metavar="SPEC", help="Spec TOML file, or a run directory to resume.")],
@@ -167,7 +130,7 @@ def run(
     run_dir = Path(spec_path) if Path(spec_path).is_dir() else None
     check_writable(run_dir or Path(out_dir) / spec.run_id, "run directory")
     report = _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir)
-    from bgsim.experiments.store import load
+    from bgsim.sim.results.store import load
 
     _print_seat_table(load(report.run_dir), f"{spec.name} ({spec.game})", spec.games, spec.seed,
                       parse_id(spec.game)[0])
@@ -195,7 +158,7 @@ def simulate(
 ) -> None:
     """Quick run: fixed seats, one player count; prints the per-seat table with 95 % intervals."""
     from bgsim.experiments.simulate import quick_spec
-    from bgsim.experiments.store import load
+    from bgsim.sim.results.store import load
 
     game = _game(game_id, players)
     ids = _strategy_ids(strategies_, game.n_players)
@@ -306,42 +269,6 @@ def _default_chunk(n_games: int, jobs: int) -> int:
     return int(min(10_000, max(100, -(-n_games // (8 * workers)))))
 
 
-COMPILING = "compiling the engine once (about a minute) ..."
-
-
-@contextlib.contextmanager
-def _games_progress(label: str, total: int, quiet: bool, what: str):
-    """A Rich bar on stderr (games, games/s, ETA); yields the ``on_progress(done, total)``
-    callback. Ctrl-C stops cleanly: finished chunks are on disk, ``--resume`` completes ``what``.
-    A cold engine cache is named above the bar, which would otherwise sit at 0 games without a
-    word for the minute numba takes to compile."""
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(), TextColumn("ETA"),
-               TimeRemainingColumn())
-    cold = not quiet and cache_is_cold()
-    if cold:
-        err.print(COMPILING, highlight=False)
-    with Progress(*columns, console=err, disable=quiet, transient=True) as progress:
-        task = progress.add_task(label, total=total, rate="-")
-        first = {}
-
-        def update(done: int, total: int) -> None:
-            if cold and "done" in first and done > first["done"] and not first.get("compiled"):
-                first.update(done=done, time=time.perf_counter(), compiled=True)  # games/s without the compiling
-            first.setdefault("done", done)
-            first.setdefault("time", time.perf_counter())
-            elapsed = time.perf_counter() - first["time"]
-            rate = (done - first["done"]) / elapsed if elapsed > 0 else 0.0
-            progress.update(task, completed=done, total=total, rate=f"{rate:,.0f}" if rate else "-")
-
-        try:
-            yield update
-        except KeyboardInterrupt:
-            progress.stop()
-            err.print(f"interrupted: the finished chunks are saved; run again with --resume to complete the {what}")
-            sys.exit(130)
-
-
 def _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir):
     from bgsim.experiments.runner import run as run_spec
 
@@ -429,53 +356,3 @@ def _print_tournament(summary) -> None:
         for r in summary.ratings[summary.ratings["n_players"] == n].itertuples():
             table.add_row(r.strategy, f"{r.rating:+.0f}", f"[{r.low:+.0f}, {r.high:+.0f}]", f"{r.comparisons:,}")
         out.print(table)
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``bgsim`` script: one-line errors with exit status 2 for bad input."""
-    try:
-        code = app(args=argv, prog_name="bgsim", standalone_mode=False)
-    except typer.TyperException as exc:  # option and argument errors of the command line
-        if type(exc).__name__ == "NoArgsIsHelpError":
-            sys.stdout.write(exc.format_message() + "\n")
-            sys.exit(0)
-        _fail(exc.format_message())
-    except typer.Abort:
-        err.print("aborted")
-        sys.exit(130)
-    except BgsimError as exc:
-        _fail(str(exc))
-    except BrokenPipeError:  # `bgsim play ... | head`: the reader has all it wants
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(1)
-    except OSError as exc:  # a folder that cannot be written, a file that cannot be read
-        _fail(os_error_text(exc))
-    sys.exit(code if isinstance(code, int) else 0)
-
-
-# Helpers
-
-
-def _fail(message: str) -> None:
-    sys.stderr.write(f"bgsim: error: {' '.join(message.split())}\n")
-    sys.exit(2)
-
-
-def _split_top_level(text: str) -> list[str]:
-    """Split at commas outside brackets, so 'greedy(vp=2,coins=1),random' gives two ids."""
-    parts, depth, current = [], 0, ""
-    for ch in text:
-        if ch == "," and depth == 0:
-            parts.append(current)
-            current = ""
-            continue
-        depth += (ch == "(") - (ch == ")")
-        current += ch
-    parts.append(current)
-    return parts
-
-
-from bgsim.experiments import cli_difficulty, cli_studies  # noqa: E402, F401  (registers the study commands)
-
-if __name__ == "__main__":
-    main()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from bgsim.reports.intervals import wilson
+from bgsim.sim.stats.intervals import wilson
 
 __all__ = ["Level", "slope_near", "solve_level"]
 

@@ -16,7 +16,7 @@ the memory needed does not grow with the number of games. Statistics, stated onc
 
 import pandas as pd
 import polars as pl
-from bgsim.reports.intervals import t_bounds, wilson
+from bgsim.sim.stats.intervals import t_bounds, wilson
 
 __all__ = ["head_to_head", "seat_by_strategy", "seats_per_game", "strategy_table"]
 

@@ -1,14 +1,15 @@
 """``bgsim seat-order``, ``bgsim robustness``, ``bgsim report`` and ``bgsim plan``: the designer
-studies and their reports. Registered on the main command line (experiments/cli.py)."""
+studies and their reports. Registered on the main command line (bgsim/cli/)."""
 
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from bgsim.experiments.cli import JobsOpt, OutOpt, QuietOpt, _games_progress, app, err, out
+from rich.table import Table
+
+from bgsim.cli.common import JobsOpt, OutOpt, QuietOpt, _games_progress, app, err, out
 from bgsim.experiments.destinations import check_writable
 from bgsim.sim.errors import BgsimError
-from rich.table import Table
 
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Keep every finished chunk and run only what is missing.")]
 NoReportOpt = Annotated[bool, typer.Option("--no-report", help="Do not write the report at the end.")]
@@ -82,7 +83,7 @@ def plan(
                                                               "the fair share 100/players).")] = None,
 ) -> None:
     """Games needed for a 95 % interval of +-PRECISION pp on one seat's win rate."""
-    from bgsim.reports.seats import games_needed
+    from bgsim.sim.stats.seats import games_needed
 
     if rate is not None and not 0 < rate < 100:
         raise BgsimError(f"--rate is a win rate in percent between 0 and 100 (25 = 25 %), not {rate:g}")

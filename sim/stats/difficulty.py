@@ -10,7 +10,7 @@ tie-break (AMB-27).
 import numpy as np
 import pandas as pd
 import polars as pl
-from bgsim.reports.intervals import t_bounds, wilson
+from bgsim.sim.stats.intervals import t_bounds, wilson
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import test_proportions_2indep
 

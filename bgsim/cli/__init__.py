@@ -1,0 +1,11 @@
+"""The ``bgsim`` command line. ``app`` holds the shared options and ``main``; each other module
+registers its commands on it when imported here, in the order ``bgsim --help`` lists them."""
+
+# isort: off
+from bgsim.cli import runs  # noqa: F401  (games, strategies, play, run, simulate, tune, replay, tournament)
+from bgsim.cli import studies  # noqa: F401  (seat-order, robustness, report, plan)
+from bgsim.cli import difficulty  # noqa: F401  (difficulty, calibrate)
+# isort: on
+from bgsim.cli.common import app, main
+
+__all__ = ["app", "main"]

@@ -1,0 +1,102 @@
+"""Carpe Diem's profile: what the lab's studies and reports may know about it (``sim.profile``)."""
+
+from bgsim.sim.games.carpe_diem.components import DATA_FILES
+from bgsim.sim.games.carpe_diem.constants import COUNTER_NAMES, START_VP
+from bgsim.sim.games.carpe_diem.records import CATEGORY_DOCS, RECORD_DOCS, SOLO_RECORD_DOCS
+from bgsim.sim.profile import (
+    Attribution,
+    AutomaProfile,
+    Compensation,
+    GameProfile,
+    Knob,
+    ScoreCategory,
+    VariantInfo,
+)
+
+__all__ = ["DECKS", "carpe_diem_profile"]
+
+DECKS = "ABCD"
+PAYOUT_KINDS = ("vp", "coins", "bread", "steps")
+_PAYOUT_NAMES = {"vp": "VP", "coins": "coin", "bread": "bread", "steps": "step"}
+_GOODS = ("fish", "herb", "grape", "chicken")
+
+# Variants of reconstructed components (name, what changes); the robustness study builds them.
+VARIANTS: tuple[tuple[str, str], ...] = ()
+
+_LABELS = {"vp_cards": "scoring cards", "vp_villas": "villas", "vp_leftovers": "leftovers", "vp_banner": "banner",
+           "vp_fountain_cards": "fountain cards", "vp_frame_tasks": "frame tasks"}
+
+SEAT_VIEW = ("A seat sees the whole board, every player's goods, coins, bread, banner position and villa track, "
+             "the scoring cards and the open tiles. Hidden from it: the order of the face-down tile stocks, "
+             "the fountain cards in other players' hands and the fountain deck (CD-SETUP, CD-FOUNTAIN).")
+
+KNOBS = (
+    Knob("anna_start_vp", "Anna's start VP", 0, +1, "Anna starts with {value} VP"),
+    Knob("anna_majority_vp", "Anna's VP per majority", 10, +1,
+         "Anna scores {value} VP per majority ({half} for a tie)"),
+    Knob("anna_convert_at", "items per banner step for Anna", 5, -1,
+         "Anna turns every {value} items into a banner step"),
+    Knob("anna_extra_steps", "Anna's extra banner steps per pass", 0, +1,
+         "Anna's banner disc moves {value} step{s} at the start of each pass"),
+)
+
+
+def _describe(amounts: dict[str, int]) -> str:
+    parts = []
+    for kind, qty in amounts.items():
+        name = _PAYOUT_NAMES[kind]
+        parts.append(f"{qty} {name}{'s' if qty != 1 and name in ('coin', 'step') else ''}")
+    return " + ".join(parts)
+
+
+def card_catalogue(components, counter_names: tuple[str, ...]) -> tuple[dict, ...]:
+    """One dict per scoring card in engine index order, from the components in use (overrides included)."""
+    rows = []
+    for index, card in enumerate(components.scoring_cards):
+        if card.red:
+            needs = {_GOODS[k]: q for k, q in enumerate(card.give) if q}
+            requirement = "give " + " + ".join(f"{q} {name}" for name, q in needs.items())
+        else:
+            requirement = "have " + " + ".join(f"{q} {counter_names[c]}" for c, q in card.have)
+        payout = {kind: int(q) for kind, q in zip(PAYOUT_KINDS, card.payout, strict=True) if q}
+        rows.append({"card": index, "id": card.id, "group": DECKS[card.deck], "deck": DECKS[card.deck],
+                     "colour": "red" if card.red else "green", "requirement": requirement,
+                     "payout": _describe(payout), "give_units": int(sum(card.give)) if card.red else 0,
+                     **{f"pay_{kind}": int(q) for kind, q in zip(PAYOUT_KINDS, card.payout, strict=True)}})
+    return tuple(rows)
+
+
+def carpe_diem_profile(game) -> GameProfile:
+    """The profile of a built game (its player count, parameters and component data)."""
+    records = dict(RECORD_DOCS) | (dict(SOLO_RECORD_DOCS) if game.solo else {})
+    automa = AutomaProfile(
+        name="Anna", player_counts=(1,), knobs=KNOBS, score_column="anna_vp", margin_column="margin",
+        category_columns={"start": "anna_vp_start", "banner": "anna_vp_banner", "villas": "anna_vp_villa",
+                          "majorities": "anna_vp_majority", "fountain cards": "anna_vp_fountain"},
+        rules_parameters=("anna_patrician_placement", "solo_banner_stack", "anna_craftsman_villa",
+                          "anna_majority_count", "anna_villa_vp", "solo_tie", "anna_track_length"),
+        calibration_knob="anna_start_vp",
+    )
+    return GameProfile(
+        game="carpe_diem",
+        title="Carpe Diem",
+        player_counts=(1, 2, 3, 4),
+        score_column="final_vp",
+        score_unit="VP",
+        categories=tuple(ScoreCategory(column, _LABELS[column], doc) for column, doc in CATEGORY_DOCS.items()),
+        records=records,
+        seat_view=SEAT_VIEW,
+        attributions=(Attribution(
+            name="scoring_cards", label="scoring cards", singular="scoring card", board_column="board_cards",
+            events_column="cards", id_field="card", payoff_field="vp", group_label="deck",
+            catalogue=card_catalogue(game.components, COUNTER_NAMES), payoff_fields=PAYOUT_KINDS),),
+        compensation=Compensation(
+            parameter="start_vp", column="start_vp", label="start VP", unit="VP", fixed_first=START_VP[2][0],
+            rulebook={n: tuple(v) for n, v in START_VP.items()},
+            named={"rulebook": "the rulebook's start VP (CD-SETUP-14)", "equal": "every seat starts with 8 VP"},
+            tiebreak_column="tiebreak"),
+        automa=automa,
+        variants=tuple(VariantInfo(name, text) for name, text in VARIANTS),
+        data_overrides={name: f"{name}.toml in sim/games/carpe_diem/data/" for name in DATA_FILES},
+    )
+

@@ -1,0 +1,191 @@
+"""A game's profile: the surface the lab analyses, declared by the game beside its rules.
+
+Studies and reports know a game only through its profile: which player counts it has, how its
+final score splits into categories, what its result columns mean, what a seat may see, which
+components outcomes are attributed to, the parameter that compensates seat order, the automa and
+its difficulty knobs, and the variants of its reconstructed components. The runner writes the
+profile of the game it played into ``meta.json``; a report reads it from there (``profile_of``),
+never from the engine's files, so a run with its own data overrides is described by that data.
+
+Every part is plain data (strings, numbers, tuples) and round-trips through JSON.
+"""
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Attribution", "AutomaProfile", "Compensation", "GameProfile", "Knob", "ScoreCategory", "VariantInfo"]
+
+
+@dataclass(frozen=True)
+class ScoreCategory:
+    """One part of the final score; ``column`` is its per-seat result column (int)."""
+
+    column: str  # e.g. "vp_cards"
+    label: str  # e.g. "scoring cards", for tables and charts
+    doc: str = ""  # what it counts, with rule ids
+
+
+@dataclass(frozen=True)
+class Attribution:
+    """Components that studies attribute outcomes to (a game's cards, auction items, buildings).
+
+    ``board_column``: per seat row, the (fixed-size list of) component ids in play in that game,
+    -1 for an empty place; ``events_column``: per seat row, a list of structs, one per time the
+    seat scored with a component, with at least the fields ``id_field`` and ``payoff_field``.
+    ``catalogue``: one dict per component (``id``, ``group``, ``label`` and anything else);
+    components are compared within their ``group`` (Carpe Diem's card decks).
+    """
+
+    name: str  # e.g. "scoring_cards"
+    label: str  # plural, e.g. "scoring cards"
+    singular: str  # e.g. "scoring card"
+    board_column: str
+    events_column: str
+    id_field: str = "card"
+    payoff_field: str = "vp"
+    group_label: str = "group"  # what a group is called, e.g. "deck"
+    catalogue: tuple[dict, ...] = ()
+    payoff_fields: tuple[str, ...] = ()  # every amount an event can pay (vp, coins, ...), for payoff tables
+
+
+@dataclass(frozen=True)
+class Compensation:
+    """The parameter that gives seats different starting positions, and how studies vary it.
+
+    A start vector is written ``"8/9/13"`` (one value per seat), or one of the named vectors
+    (``named``: name -> description; ``"rulebook"`` is the game's own, ``"equal"`` every seat alike).
+    """
+
+    parameter: str  # game parameter that takes a start vector, e.g. "start_vp"
+    column: str  # per seat result column with the seat's value, e.g. "start_vp"
+    label: str  # e.g. "start VP"
+    unit: str  # what one step of the value is, e.g. "VP"
+    fixed_first: int  # the first seat's value, held fixed by the solver
+    rulebook: dict[int, tuple[int, ...]] = field(default_factory=dict)  # player count -> the rulebook's vector
+    named: dict[str, str] = field(default_factory=dict)
+    tiebreak_column: str | None = None  # per seat place in the tie-break order, to re-rank under other vectors
+    adds_to_score: bool = True  # the value is part of the final score (re-scoring adds the difference)
+
+
+@dataclass(frozen=True)
+class Knob:
+    """A difficulty knob of an automa: an integer game parameter a player can set at the table."""
+
+    parameter: str  # e.g. "anna_start_vp"
+    label: str  # e.g. "Anna's start VP"
+    rulebook: int  # the value of the unmodified game
+    harder: int  # +1 if a larger value makes the automa harder, -1 if easier
+    table_text: str  # how a player applies a value: "Anna starts with {value} VP"; also {half} and {s}
+
+    def at_the_table(self, value: int) -> str:
+        """The setting as a player applies it, e.g. "Anna starts with -6 VP"."""
+        return self.table_text.format(value=value, half=value // 2, s="" if value == 1 else "s")
+
+
+@dataclass(frozen=True)
+class AutomaProfile:
+    """An automa opponent: the player counts it plays at, its knobs, and its result columns."""
+
+    name: str  # e.g. "Anna"
+    player_counts: tuple[int, ...]  # e.g. (1,): solo
+    knobs: tuple[Knob, ...]
+    score_column: str  # the automa's final score on the human's row, e.g. "anna_vp"
+    margin_column: str  # human minus automa, e.g. "margin"
+    category_columns: dict[str, str] = field(default_factory=dict)  # automa score part -> column
+    rules_parameters: tuple[str, ...] = ()  # the automa's rule parameters (ambiguities), shown in reports
+    calibration_knob: str = ""  # the knob a difficulty study calibrates by default
+
+    def knob(self, parameter: str) -> Knob:
+        for knob in self.knobs:
+            if knob.parameter == parameter:
+                return knob
+        raise KeyError(parameter)
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    """A named variant of a reconstructed component: what it changes, as shown in reports."""
+
+    name: str
+    description: str
+    params: dict[str, Any] = field(default_factory=dict)  # game parameters it sets
+    data: tuple[str, ...] = ()  # data files it replaces
+
+
+@dataclass(frozen=True)
+class GameProfile:
+    """What a study or a report may know about a game."""
+
+    game: str  # registry name
+    title: str  # e.g. "Carpe Diem"
+    player_counts: tuple[int, ...]
+    score_column: str  # the final score, e.g. "final_vp"
+    score_unit: str  # e.g. "VP"
+    categories: tuple[ScoreCategory, ...]  # sum to the final score
+    records: dict[str, str]  # every per-seat result column the game adds -> its meaning
+    seat_view: str  # what a seat may see, and what is hidden from it
+    attributions: tuple[Attribution, ...] = ()
+    compensation: Compensation | None = None
+    automa: AutomaProfile | None = None
+    variants: tuple[VariantInfo, ...] = ()
+    data_overrides: dict[str, str] = field(default_factory=dict)  # override name -> what the file holds
+
+    @property
+    def category_columns(self) -> tuple[str, ...]:
+        return tuple(c.column for c in self.categories)
+
+    def category_label(self, column: str) -> str:
+        return next((c.label for c in self.categories if c.column == column), column)
+
+    def attribution(self, name: str | None = None) -> Attribution | None:
+        """The attribution called ``name``, or the first one; None if the game declares none."""
+        for item in self.attributions:
+            if name is None or item.name == name:
+                return item
+        return None
+
+    def list_columns(self) -> tuple[str, ...]:
+        """Result columns holding lists (component ids and events), which flat tables leave out."""
+        return tuple(c for a in self.attributions for c in (a.board_column, a.events_column))
+
+    def to_json(self) -> dict:
+        return _plain(dataclasses.asdict(self))
+
+    @classmethod
+    def from_json(cls, doc: dict) -> "GameProfile":
+        doc = dict(doc)
+        doc["player_counts"] = tuple(doc["player_counts"])
+        doc["categories"] = tuple(ScoreCategory(**c) for c in doc["categories"])
+        doc["attributions"] = tuple(Attribution(**{**a, "catalogue": tuple(a.get("catalogue", ())),
+                                                   "payoff_fields": tuple(a.get("payoff_fields", ()))})
+                                    for a in doc.get("attributions", ()))
+        comp = doc.get("compensation")
+        if comp is not None:
+            comp = dict(comp)
+            comp["rulebook"] = {int(n): tuple(v) for n, v in comp.get("rulebook", {}).items()}
+            doc["compensation"] = Compensation(**comp)
+        automa = doc.get("automa")
+        if automa is not None:
+            automa = dict(automa)
+            automa["player_counts"] = tuple(automa["player_counts"])
+            automa["knobs"] = tuple(Knob(**k) for k in automa["knobs"])
+            automa["rules_parameters"] = tuple(automa.get("rules_parameters", ()))
+            doc["automa"] = AutomaProfile(**automa)
+        doc["variants"] = tuple(VariantInfo(**{**v, "data": tuple(v.get("data", ()))}) for v in doc.get("variants", ()))
+        return cls(**doc)
+
+
+def _plain(value):
+    """JSON-ready: tuples as lists, dict keys as strings (player counts)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def round_trip(profile: GameProfile) -> GameProfile:
+    """The profile as a report will read it back from ``meta.json`` (for tests and the runner)."""
+    return GameProfile.from_json(json.loads(json.dumps(profile.to_json())))
