@@ -8,17 +8,26 @@ seeds and the same choices always give the same game.
 """
 
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 from bgsim.sim.seeding import GameSeeds
 
+if TYPE_CHECKING:
+    from bgsim.sim.profile import GameProfile
+
 __all__ = [
     "CandidateTable",
+    "CompiledPlay",
     "CompiledPolicy",
+    "Determinisation",
     "Game",
     "GameResult",
+    "LockstepBatches",
+    "Observation",
+    "Stepping",
     "Strategy",
+    "supports",
     "POLICY_WEIGHTS",
     "POLICY_RANDOM",
 ]
@@ -36,6 +45,23 @@ class CompiledPolicy:
     weights: np.ndarray
 
 
+@dataclass(frozen=True)
+class Observation:
+    """What one seat may see of a state: ``view`` is a (STATE_SIZE,) int32 copy of the state with
+    everything hidden from ``seat`` replaced by a canonical arrangement (``Game.observe``), so two
+    states that differ only in what the seat cannot see give equal views. Search players turn it
+    back into full states through the game's ``determinise``."""
+
+    seat: int
+    view: np.ndarray
+
+    def __eq__(self, other) -> bool:
+        return (isinstance(other, Observation) and self.seat == other.seat
+                and np.array_equal(self.view, other.view))
+
+    __hash__ = None
+
+
 @dataclass
 class CandidateTable:
     """The legal actions of one pending decision.
@@ -43,9 +69,8 @@ class CandidateTable:
     ``features``: (n, F) int32, one row per legal action, columns named by ``feature_names``.
     ``actions``: (n, A) int32, the action of each row, columns named by ``action_fields``.
     Rows come in the game's documented candidate order, so "first best row" is deterministic.
-    ``state``: the game's live state array, for search strategies; read it, copy it, never
-    change it. It holds hidden information too: a fair player sees it only through the game's
-    ``determinise`` (or ``rollout_values``), which hides what the deciding seat cannot see.
+    ``observation``: what the deciding seat may see (``Game.observe``), for strategies that look
+    beyond the table (search players); never the live state, which holds hidden information.
     """
 
     kind: int
@@ -55,7 +80,7 @@ class CandidateTable:
     actions: np.ndarray
     feature_names: tuple[str, ...]
     action_fields: tuple[str, ...]
-    state: np.ndarray | None = None
+    observation: Observation | None = None
 
     def __len__(self) -> int:
         return int(self.features.shape[0])
@@ -91,17 +116,29 @@ class GameResult:
 
 @runtime_checkable
 class Game(Protocol):
-    """What the play loop, the runner and the tests need from a game."""
+    """What every game has: the play loop, the runner, the studies and the tests rely on these.
+
+    Optional capabilities are the protocols below; code asks ``isinstance(game, CompiledPlay)``
+    (``supports``), never ``hasattr``. ``sim.games.base.GameBase`` implements the shared parts.
+    """
 
     name: str  # registry name, e.g. "carpe_diem"
     id: str  # canonical id with every non-default parameter, e.g. "carpe_diem(n_players=3)"
     version: str  # rules version; bumped whenever a rules change alters games
     n_players: int
     feature_names: tuple[str, ...]
+    feature_docs: dict[str, str]  # one line per feature, for ``bgsim features``
     action_fields: tuple[str, ...]
     decision_names: tuple[str, ...]
+    max_rows: int  # most rows one candidate table can have
+    state_size: int  # int32 entries of one state
+    profile: "GameProfile"  # what studies and reports may know (sim.profile)
+    data_hash: str  # one hash over the component data in use ("" for a game without data files)
+    data_files: dict  # data file name -> {"path", "sha256", ...} of the files in use
 
     def new_state(self, seeds: GameSeeds) -> np.ndarray: ...
+
+    def new_log(self) -> np.ndarray | None: ...
 
     def is_over(self, state: np.ndarray) -> bool: ...
 
@@ -110,7 +147,61 @@ class Game(Protocol):
     def apply(self, state: np.ndarray, action: np.ndarray, log: np.ndarray | None = None,
               validate: bool = False) -> None: ...
 
+    def observe(self, state: np.ndarray, seat: int) -> Observation: ...
+
     def result(self, state: np.ndarray) -> GameResult: ...
+
+    def records(self, states: np.ndarray) -> dict: ...
+
+    def trace_text(self, state, log, seeds: GameSeeds, strategy_ids, summary: bool = False) -> str: ...
+
+    def trace_json(self, state, log, seeds: GameSeeds, strategy_ids) -> dict: ...
+
+
+@runtime_checkable
+class Stepping(Protocol):
+    """Apply a row of the pending table and build the next table in one compiled call."""
+
+    def step(self, state: np.ndarray, row: int, log: np.ndarray | None = None) -> CandidateTable: ...
+
+
+@runtime_checkable
+class CompiledPlay(Protocol):
+    """Whole games inside compiled code for compiled policies (the ``compiled`` tier)."""
+
+    def play_compiled(self, state: np.ndarray, policies: list[CompiledPolicy], streams: np.ndarray,
+                      log: np.ndarray | None = None) -> None: ...
+
+    def play_states(self, chance: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
+                    policies: list[CompiledPolicy], out: np.ndarray | None = None) -> np.ndarray: ...
+
+
+@runtime_checkable
+class LockstepBatches(Protocol):
+    """Many games advanced together, their tables stacked for one ``score`` call (the ``vectorised`` tier)."""
+
+    def deal_states(self, chance: np.ndarray) -> np.ndarray: ...
+
+    def pending_seats(self, states: np.ndarray) -> np.ndarray: ...
+
+    def stack_tables(self, states, games, feats, acts, offsets) -> int: ...
+
+    def apply_best_rows(self, states, games, acts, offsets, values) -> None: ...
+
+
+@runtime_checkable
+class Determinisation(Protocol):
+    """Hidden information resampled for search players: a full state consistent with an observation."""
+
+    def determinise(self, observation: Observation, rng: np.ndarray) -> np.ndarray: ...
+
+    def rollout_values(self, observation: Observation, actions: np.ndarray, determinisations: int,
+                       rng: np.ndarray, policies: list[CompiledPolicy], margin_scale: float = 100.0) -> np.ndarray: ...
+
+
+def supports(game: Game, capability: type) -> bool:
+    """Whether ``game`` offers an optional capability (``CompiledPlay``, ``LockstepBatches``, ...)."""
+    return isinstance(game, capability)
 
 
 class Strategy(Protocol):

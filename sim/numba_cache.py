@@ -14,14 +14,14 @@ from pathlib import Path
 __all__ = ["cache_is_cold", "configure_numba_cache"]
 
 _PACKAGES = ("sim", "strategies")
-_NOT_COMPILED = ("sim/results", "sim/stats")  # plain Python that no kernel reads: editing it keeps the cache
+_NOT_COMPILED = ("sim/results/", "sim/stats/", "sim/profile.py")  # plain Python no kernel reads: edits keep the cache
 
 
 def _source_hash(root: Path) -> str:
     digest = hashlib.sha1()
     for package in _PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
-            if path.parent.relative_to(root).as_posix().startswith(_NOT_COMPILED):
+            if path.relative_to(root).as_posix().startswith(_NOT_COMPILED):
                 continue
             digest.update(str(path.relative_to(root)).encode())
             digest.update(path.read_bytes())
