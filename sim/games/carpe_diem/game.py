@@ -70,6 +70,11 @@ class CarpeDiem:
         return carpe_diem_profile(self)
 
     @property
+    def data_files(self) -> dict:
+        """Component data file name -> {"path", "sha256", ...} of every data file in use."""
+        return dict(self.components.files)
+
+    @property
     def data_hash(self) -> str:
         """One hash over every component data file in use (for results metadata)."""
         hashes = {name: info["sha256"] for name, info in self.components.files.items()}
