@@ -28,15 +28,20 @@ class GameEntry:
     summary: str
     player_counts: tuple[int, ...] | None = None  # None: found by building the game (player_counts)
     parameters: tuple[str, ...] | None = None  # None: the fields of a default game's ``params``, if any
+    parameter_docs: dict[str, str] | None = None  # parameter -> one line (default, rule ids), for `bgsim games`
+    listed: bool = True  # False: a game kept for the test suite; it builds and plays, but `bgsim games` omits it
 
 
 _GAMES: dict[str, GameEntry] = {}
 
 
 def register(name: str, factory: Callable[..., Any], summary: str, player_counts: Iterable[int] | None = None,
-             parameters: Iterable[str] | None = None) -> None:
+             parameters: Iterable[str] | None = None, parameter_docs: dict[str, str] | None = None,
+             listed: bool = True) -> None:
+    if parameters is None and parameter_docs is not None:
+        parameters = tuple(parameter_docs)
     _GAMES[name] = GameEntry(name, factory, summary, None if player_counts is None else tuple(player_counts),
-                             None if parameters is None else tuple(parameters))
+                             None if parameters is None else tuple(parameters), parameter_docs, listed)
 
 
 def closest_match(word: str, known: Iterable[str]) -> str | None:
@@ -51,9 +56,10 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
     return f"; did you mean {best!r}?" if best else ""
 
 
-def available_games() -> dict[str, GameEntry]:
+def available_games(unlisted: bool = False) -> dict[str, GameEntry]:
+    """Registered games by name; ``unlisted`` adds the games kept for the test suite."""
     _load_builtin_games()
-    return dict(sorted(_GAMES.items()))
+    return {name: entry for name, entry in sorted(_GAMES.items()) if entry.listed or unlisted}
 
 
 def _literal(node: ast.expr, key: str, text: str) -> Any:
@@ -126,7 +132,7 @@ def parameter_names(name: str) -> tuple[str, ...]:
 
 
 def _entry(name: str) -> GameEntry:
-    games = available_games()
+    games = available_games(unlisted=True)
     if name not in games:
         known = ", ".join(games) or "none"
         raise GameIdError(f"unknown game {name!r} (known: {known}){did_you_mean(name, games)}")
