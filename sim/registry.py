@@ -9,11 +9,11 @@ import ast
 import dataclasses
 import difflib
 import functools
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
 from typing import Any
 
 from bgsim.sim.errors import GameIdError
+from bgsim.sim.game_entry import GameEntry
 
 __all__ = ["register", "make_game", "available_games", "parse_id", "player_counts", "parameter_names",
            "closest_match", "did_you_mean", "GameEntry"]
@@ -21,27 +21,12 @@ __all__ = ["register", "make_game", "available_games", "parse_id", "player_count
 _MOST_PLAYERS_PROBED = 12  # player counts tried for a game that does not declare its own
 
 
-@dataclass(frozen=True)
-class GameEntry:
-    name: str
-    factory: Callable[..., Any]  # factory(**params) -> Game; raises GameIdError on bad params
-    summary: str
-    player_counts: tuple[int, ...] | None = None  # None: found by building the game (player_counts)
-    parameters: tuple[str, ...] | None = None  # None: the fields of a default game's ``params``, if any
-    parameter_docs: dict[str, str] | None = None  # parameter -> one line (default, rule ids), for `bgsim games`
-    listed: bool = True  # False: a game kept for the test suite; it builds and plays, but `bgsim games` omits it
-
-
 _GAMES: dict[str, GameEntry] = {}
 
 
-def register(name: str, factory: Callable[..., Any], summary: str, player_counts: Iterable[int] | None = None,
-             parameters: Iterable[str] | None = None, parameter_docs: dict[str, str] | None = None,
-             listed: bool = True) -> None:
-    if parameters is None and parameter_docs is not None:
-        parameters = tuple(parameter_docs)
-    _GAMES[name] = GameEntry(name, factory, summary, None if player_counts is None else tuple(player_counts),
-                             None if parameters is None else tuple(parameters), parameter_docs, listed)
+def register(entry: GameEntry) -> None:
+    """Add a game that does not live under ``sim/games/`` (a game of one's own)."""
+    _GAMES[entry.name] = entry
 
 
 def closest_match(word: str, known: Iterable[str]) -> str | None:
@@ -140,4 +125,7 @@ def _entry(name: str) -> GameEntry:
 
 
 def _load_builtin_games() -> None:
-    import bgsim.sim.games  # noqa: F401  (importing registers every built-in game)
+    from bgsim.sim.games import BUILTIN
+
+    for entry in BUILTIN:
+        _GAMES.setdefault(entry.name, entry)
