@@ -35,7 +35,7 @@ test: setup browser ## Set up if needed (Chromium included), then run every test
 
 .PHONY: bench
 bench: setup ## Print games/s per core of the rules engine
-	$(BIN)/python -m bgsim.experiments.bench
+	$(BIN)/python -m bgsim.experiments.carpe_diem.bench
 
 .PHONY: lint
 lint: setup ## Static checks (ruff)

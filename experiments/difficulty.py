@@ -1,16 +1,21 @@
-"""The difficulty study of the solo automa Anna (CD-ANNA): how hard she is for each rung of a
-strategy ladder, how far each difficulty knob moves that, and which knob setting gives each
-difficulty level's target win rate, confirmed on fresh deals.
+"""The difficulty study of a game's automa: how hard it is for each rung of a strategy ladder,
+how far each difficulty knob moves that, and which knob setting gives each difficulty level's
+target win rate, confirmed on fresh deals.
 
-A spec (``experiments/configs/anna.toml``) names the ladder (rung name = strategy id, weakest
-first), the solo rule parameters, a knob sweep and the calibration. The study plays ordinary solo
-runs (one row per game, the human's, with Anna's score by source) under ``<dir>/``:
+Everything game-specific comes from the game's profile (``profile.automa``: the player count it
+plays at, its knobs with their rulebook values and table texts, its score and margin columns, the
+default calibration knob); a game without an automa has no difficulty study.
+
+A spec (e.g. ``experiments/configs/anna.toml``) names the ladder (rung name = strategy id, weakest
+first), the rule parameters, a knob sweep and the calibration. The study plays ordinary runs at the
+automa's player count (one row per game, the human's, with the automa's score by source) under
+``<dir>/``:
 
 - ``base/<run-id>/``: every rung at the base setting (the rulebook's, unless ``[game.params]``
   changes it): the difficulty experiment;
 - ``sweep/<run-id>/``: the sweep's rungs at each listed value of each knob;
 - ``calibrate/<run-id>/``: every rung at the values of the calibration knob the solver asks for
-  (``experiments/calibration.py``: bisection, then outwards while the target stays inside the
+  (``sim/stats/calibration.py``: bisection, then outwards while the target stays inside the
   measured interval); the levels of a rung share these runs;
 - ``verify/<run-id>/``: every rung at each level's solved value, on fresh deals (seed + 1).
 
@@ -20,7 +25,9 @@ setting (common random numbers). ``difficulty.json`` records the runs, the level
 deterministic, asks again for exactly the runs it asked for before.
 """
 
+import functools
 import hashlib
+import importlib
 import json
 import math
 import re
@@ -33,8 +40,8 @@ from pathlib import Path
 import polars as pl
 from bgsim.experiments.runner import check_jobs, play_study_run
 from bgsim.sim.errors import BgsimError
-from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
-from bgsim.sim.registry import make_game
+from bgsim.sim.profile import AutomaProfile, GameProfile, Knob
+from bgsim.sim.registry import available_games, make_game, parse_id
 from bgsim.sim.results.spec import (
     RunSpec,
     SpecError,
@@ -49,6 +56,7 @@ from bgsim.sim.results.store import (
     load,
     open_study_dir,
     read_meta,
+    read_profile,
     scan_chunks,
     verify_runs,
     write_json,
@@ -56,17 +64,12 @@ from bgsim.sim.results.store import (
 from bgsim.sim.stats.calibration import slope_near, solve_level
 from bgsim.strategies import make_strategy
 
-__all__ = ["KNOBS", "DifficultySpec", "at_the_table", "difficulty_from_dict", "load_difficulty", "load_rows",
-           "run_difficulty"]
+__all__ = ["DifficultySpec", "at_the_table", "difficulty_from_dict", "game_automa", "load_difficulty",
+           "load_rows", "row_columns", "run_difficulty", "search_range", "study_automa"]
 
 MARKER = "difficulty.json"
 SPEC_FILE = "difficulty.toml"
-# The difficulty knobs: rule parameters a player can apply at the table (params.py documents each).
-KNOBS = ("anna_start_vp", "anna_majority_vp", "anna_convert_at", "anna_extra_steps")
 DEFAULT_LEVELS = {"easy": 0.70, "normal": 0.50, "hard": 0.30, "expert": 0.15}
-ROW_COLUMNS = ("game_index", "strategy", "final_vp", "won", "tie", "anna_vp", "margin", "anna_vp_start",
-               "anna_vp_banner", "anna_vp_villa", "anna_vp_majority", "anna_vp_fountain", "vp_cards", "vp_villas",
-               "vp_leftovers", "vp_banner", "vp_fountain_cards", "vp_frame_tasks", "start_vp")
 _KEYS = {
     "": {"name", "description", "game", "ladder", "run", "sweep", "calibration"},
     "game": {"id", "params", "data"},
@@ -78,21 +81,86 @@ _KEYS = {
 ProgressCallback = Callable[[int, int], None]
 
 
-def at_the_table(knob: str, value: int) -> str:
-    """A knob setting as a player applies it: ``at_the_table("anna_start_vp", -6)`` -> 'Anna starts with -6 VP'."""
-    if knob == "anna_start_vp":
-        return f"Anna starts with {value} VP"
-    if knob == "anna_majority_vp":
-        return f"Anna scores {value} VP per majority ({value // 2} for a tie)"
-    if knob == "anna_convert_at":
-        return f"Anna turns every {value} items into a banner step"
-    if knob == "anna_extra_steps":
-        return f"Anna's banner disc moves {value} step{'s' if value != 1 else ''} at the start of each pass"
+# --- the automa, from the game's profile
+
+
+@functools.cache
+def game_automa(game_id: str) -> AutomaProfile:
+    """The automa a game's profile declares; a one-line SpecError for a game without one."""
+    automa = make_game(game_id).profile.automa
+    if automa is None:
+        raise SpecError(f"{parse_id(game_id)[0]} has no automa: a difficulty study needs one")
+    return automa
+
+
+def _automa_of_knob(knob: str) -> tuple[str, AutomaProfile]:
+    """(game name, automa) of the listed game whose automa has ``knob``; KeyError if none has."""
+    for name in available_games():
+        try:
+            automa = game_automa(name)
+        except SpecError:
+            continue
+        if any(k.parameter == knob for k in automa.knobs):
+            return name, automa
     raise KeyError(knob)
 
 
-def rulebook_value(knob: str) -> int:
-    return getattr(Params(), knob)
+def study_automa(directory: str | Path) -> AutomaProfile:
+    """The automa of a difficulty study, from the profile its first run stored."""
+    return study_profile(directory).automa
+
+
+def study_profile(directory: str | Path) -> GameProfile:
+    """The game profile of a difficulty study, as its first run stored it (``meta.json``)."""
+    directory = Path(directory)
+    meta = read_study(directory, partial=True)
+    if not meta.get("runs"):
+        raise RunStoreError(f"{directory.name}: no run of the study is finished yet")
+    return read_profile(directory / meta["runs"][0]["dir"])
+
+
+def at_the_table(knob: str, value: int, automa: AutomaProfile | None = None) -> str:
+    """A knob setting as a player applies it (``Knob.at_the_table``), e.g. 'the automa starts with
+    -6 points'; ``automa`` defaults to the listed game's whose automa has the knob."""
+    automa = automa or _automa_of_knob(knob)[1]
+    return automa.knob(knob).at_the_table(value)
+
+
+def rulebook_value(knob: str, automa: AutomaProfile | None = None) -> int:
+    """The knob's value in the unmodified game."""
+    automa = automa or _automa_of_knob(knob)[1]
+    return automa.knob(knob).rulebook
+
+
+SEARCH_SPAN = 150  # a knob's default search half-width around its rulebook value
+
+
+def search_range(game: str, knob: Knob) -> tuple[int, int]:
+    """The values a calibration searches ``knob`` over by default: the game's own range for it
+    (``SEARCH_RANGES`` of ``bgsim.experiments.<game>.difficulty``, if the game has that module),
+    else SEARCH_SPAN either side of its rulebook value."""
+    name = parse_id(game)[0]
+    module = f"bgsim.experiments.{name}.difficulty"
+    try:
+        ranges = importlib.import_module(module).SEARCH_RANGES
+    except ModuleNotFoundError as exc:
+        if exc.name not in (module, f"bgsim.experiments.{name}"):
+            raise
+        ranges = {}
+    return ranges.get(knob.parameter, (knob.rulebook - SEARCH_SPAN, knob.rulebook + SEARCH_SPAN))
+
+
+def __getattr__(name: str):
+    if name == "KNOBS":  # every listed game's automa knobs, read on first use (it builds the games)
+        return tuple(k.parameter for game in available_games() for k in _knobs_or_none(game))
+    raise AttributeError(name)
+
+
+def _knobs_or_none(game: str) -> tuple:
+    try:
+        return game_automa(game).knobs
+    except SpecError:
+        return ()
 
 
 @dataclass(frozen=True)
@@ -128,7 +196,7 @@ class DifficultySpec:
     sweep_rungs: tuple[str, ...] = ()
     sweep_games: int = 5000
     sweep_values: dict = field(default_factory=dict)  # knob -> tuple of values
-    knob: str = "anna_start_vp"
+    knob: str = ""  # "": the automa's calibration knob
     low: int = -150
     high: int = 150
     step: int = 1
@@ -139,10 +207,19 @@ class DifficultySpec:
     params: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)
     description: str = ""
-    players: tuple[int, ...] = (1,)  # a solo game: the human against Anna
+    players: tuple[int, ...] = ()  # (): the automa's player count
 
     def __post_init__(self):
+        automa = self.automa
+        if not self.players:
+            object.__setattr__(self, "players", automa.player_counts[:1])
+        if not self.knob:
+            object.__setattr__(self, "knob", automa.calibration_knob or automa.knobs[0].parameter)
         _check(self)
+
+    @property
+    def automa(self) -> AutomaProfile:
+        return game_automa(self.game)
 
     # --- the runs
 
@@ -153,11 +230,11 @@ class DifficultySpec:
         games = min(games, self.games_for.get(rung, games))
         label = "base" if knob is None else f"{knob}_{_value_label(value)}"
         params = dict(self.params) | ({} if knob is None else {knob: value})
-        spec = RunSpec(name=f"{self.name}-{_slug(rung)}-{label}", game=self.game, players=(1,),
+        spec = RunSpec(name=f"{self.name}-{_slug(rung)}-{label}", game=self.game, players=self.players,
                        strategies=(self.ladder[rung],), games=games, chunk_size=min(self.chunk_size, games),
                        seed=self.seed + 1 if kind == "verify" else self.seed, tier=self.tier, params=params,
                        data=dict(self.data),
-                       description=f"{self.name}: {rung} against Anna, "
+                       description=f"{self.name}: {rung} against {self.automa.name}, "
                                    + ("base setting" if knob is None else f"{knob} = {value}")
                                    + (f" ({level}, fresh deals)" if level else ""))
         return Setting(kind, rung, knob, value, spec, level)
@@ -234,7 +311,9 @@ def _is_int(value) -> bool:
 
 def _check(spec: DifficultySpec) -> None:
     check_run_settings(spec)
-    require("n_players" not in spec.params, "game.params.n_players: the difficulty study is a solo game (1 player)")
+    knobs = tuple(k.parameter for k in spec.automa.knobs)
+    require("n_players" not in spec.params, f"game.params.n_players: the difficulty study plays the automa's "
+                                            f"player count ({spec.players[0]})")
     require(spec.knob not in spec.params, f"game.params.{spec.knob}: the calibration sets this knob; "
                                           f"leave it out of [game.params]")
     require(isinstance(spec.ladder, dict) and spec.ladder, "[ladder] must name at least one rung: name = strategy id")
@@ -244,7 +323,7 @@ def _check(spec: DifficultySpec) -> None:
         for rung, value in table.items():
             require(rung in spec.ladder, f"{key} names {rung!r}, which is not a rung of the ladder")
             require(_is_int(value) and value >= 1, f"{key}.{rung} must be a positive integer")
-    require(spec.knob in KNOBS, f"calibration.knob must be one of {', '.join(KNOBS)}, got {spec.knob!r}")
+    require(spec.knob in knobs, f"calibration.knob must be one of {', '.join(knobs)}, got {spec.knob!r}")
     require(_is_int(spec.low) and _is_int(spec.high) and spec.low < spec.high,
             "calibration.low and high must be integers with low < high")
     require(_is_int(spec.step) and spec.step >= 1, "calibration.step must be a positive integer")
@@ -262,7 +341,7 @@ def _check(spec: DifficultySpec) -> None:
     require(isinstance(spec.sweep_rungs, tuple) and all(r in spec.ladder for r in spec.sweep_rungs),
             "sweep.rungs must list rungs of the ladder")
     for knob, values in spec.sweep_values.items():
-        require(knob in KNOBS, f"sweep.values.{knob}: not a difficulty knob (knobs: {', '.join(KNOBS)})")
+        require(knob in knobs, f"sweep.values.{knob}: not a difficulty knob (knobs: {', '.join(knobs)})")
         require(isinstance(values, tuple) and values and all(_is_int(v) for v in values)
                 and len(set(values)) == len(values), f"sweep.values.{knob} must be a list of distinct integers")
 
@@ -275,7 +354,7 @@ def load_difficulty(path: str | Path) -> DifficultySpec:
     return difficulty_from_dict(read_spec_file(path), path.parent, path.stem, path.name)
 
 
-def difficulty_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "anna",
+def difficulty_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "difficulty",
                          source: str = "spec") -> DifficultySpec:
     check_keys(doc, _KEYS, source)
     game, run_table = doc.get("game", {}), doc.get("run", {})
@@ -298,7 +377,7 @@ def difficulty_from_dict(doc: dict, base_dir: str | Path = ".", default_name: st
         games_for=dict(run_table.get("games_for", {})),
         sweep_rungs=tuple(rungs) if isinstance(rungs, list) else rungs, sweep_games=sweep.get("games", 5000),
         sweep_values={k: tuple(v) if isinstance(v, list) else v for k, v in sweep.get("values", {}).items()},
-        knob=calib.get("knob", "anna_start_vp"), low=calib.get("low", -150), high=calib.get("high", 150),
+        knob=calib.get("knob", ""), low=calib.get("low", -150), high=calib.get("high", 150),
         step=calib.get("step", 1), step_for=dict(calib.get("step_for", {})),
         calibration_games=calib.get("games", 10000), verify_games=calib.get("verify_games", 10000),
         levels=dict(calib.get("levels", DEFAULT_LEVELS)), params=dict(game.get("params", {})), data=data)
@@ -317,7 +396,8 @@ def check_settings(spec: DifficultySpec) -> None:
         for knob, value in trials:
             params = spec.setting("base" if knob is None else "calibrate", rung, knob, value).spec.params
             try:
-                game = make_game(spec.game, **params, **{f"{k}_file": v for k, v in spec.data.items()}, n_players=1)
+                game = make_game(spec.game, **params, **{f"{k}_file": v for k, v in spec.data.items()},
+                                 n_players=spec.players[0])
             except BgsimError as exc:
                 raise SpecError(f"{exc}" + (f" (calibration or sweep value of {knob})" if knob else "")) from None
             make_strategy(sid, game)
@@ -409,7 +489,7 @@ def run_difficulty(spec: DifficultySpec, out: str | Path = "runs", jobs: int = 1
     study = _Study(spec, directory, meta, jobs, resume, on_progress)
     stage = on_stage or (lambda _text: None)
     try:
-        stage(f"difficulty: {len(spec.ladder)} rungs against Anna at the base setting")
+        stage(f"difficulty: {len(spec.ladder)} rungs against {spec.automa.name} at the base setting")
         for setting in spec.base_settings():
             study.play(setting)
         if spec.sweep_settings():
@@ -475,7 +555,7 @@ def study_progress(directory: str | Path) -> tuple[list[Path], int]:
 
 def load_rows(directory: str | Path, kind: str) -> pl.DataFrame:
     """Rows of every run of ``kind`` (base, sweep, calibrate or verify), labelled with rung, knob,
-    value and level; one row per game (the human's, with Anna's score by source). Every run of the
+    value and level; one row per game (the human's, with the automa's score by source). Every run of the
     study is checked against its chunk hashes first, so one error names every damaged chunk."""
     directory = Path(directory)
     meta = read_study(directory, partial=True)
@@ -485,7 +565,8 @@ def load_rows(directory: str | Path, kind: str) -> pl.DataFrame:
     for entry in meta["runs"]:
         if entry["kind"] != kind:
             continue
-        frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(ROW_COLUMNS).collect()
+        columns = row_columns(read_profile(directory / entry["dir"]))
+        frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(columns).collect()
         frames.append(frame.with_columns(pl.lit(entry["rung"]).alias("rung"),
                                          pl.lit(entry["knob"], pl.Utf8).alias("knob"),
                                          pl.lit(entry["value"], pl.Int64).alias("value"),
@@ -495,6 +576,18 @@ def load_rows(directory: str | Path, kind: str) -> pl.DataFrame:
     return pl.concat(frames, how="vertical_relaxed")
 
 
-def knob_doc(knob: str) -> str:
-    """The knob's one-line description (params.py), without its 'difficulty knob:' prefix."""
-    return PARAM_DOCS[knob].removeprefix("difficulty knob: ")
+def row_columns(profile: GameProfile) -> tuple[str, ...]:
+    """The columns of a difficulty row: the human's outcome, the automa's score, margin and score by
+    source, the human's score by category and, if the game has one, its compensation value."""
+    automa = profile.automa
+    comp = (profile.compensation.column,) if profile.compensation else ()
+    return ("game_index", "strategy", profile.score_column, "won", "tie", automa.score_column,
+            automa.margin_column, *automa.category_columns.values(), *profile.category_columns, *comp)
+
+
+def knob_doc(knob: str, game: str | None = None) -> str:
+    """The knob's one-line description (the registry's parameter docs of ``game``, by default the
+    listed game whose automa has the knob), without a 'difficulty knob:' prefix."""
+    name = parse_id(game)[0] if game else _automa_of_knob(knob)[0]
+    docs = available_games(unlisted=True)[name].parameter_docs or {}
+    return docs.get(knob, game_automa(name).knob(knob).label).removeprefix("difficulty knob: ")

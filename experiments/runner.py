@@ -76,7 +76,7 @@ def build_block(spec: RunSpec, block: Block, data_dir: Path | None = None):
     return game, strategies, seating_index
 
 
-_STATES_AT_ONCE = 1024  # games whose final states are held at once (about 14 kB each for Carpe Diem)
+_STATES_AT_ONCE = 1024  # games whose final states are held at once (a state is some kB)
 _WORKER_CACHE: dict = {}  # (run id, block) -> build_block result, per process
 
 

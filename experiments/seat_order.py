@@ -2,18 +2,22 @@
 the compensating start vector, and its confirmation on fresh deals.
 
 A spec (``experiments/configs/seat_order.toml``) lists player counts, populations and start
-vectors. Every (player count, population, start vector) is an ordinary run (a *cell*) stored under
+vectors. The start vectors are values of the game's compensation parameter (its profile's
+``compensation``); a game without one is studied as its rules set it up, without start vectors,
+solver or confirmation (its spec has no ``[start]`` or ``[compensation]`` table).
+Every (player count, population, start vector) is an ordinary run (a *cell*) stored under
 ``<dir>/cells/<run-id>/``; all cells share one seed, so game ``i`` of a player count is the same
 deal in every population and start vector (paired comparisons). A population of one strategy is
 self-play (``fixed`` seating); a longer list is a mixed table: its first n strategies in every
 seating (``permutations``), so each strategy visits each seat equally often.
 
-After the cells, the compensation solver (reports/compensation.py) re-scores the rulebook cells
+After the cells, the compensation solver (sim/stats/compensation.py) re-scores the rulebook cells
 and the solved vector of every (player count, population) is played again on fresh deals (seed + 1)
 under ``<dir>/confirm/<run-id>/``. ``seat_order.json`` records the cells, the solutions and the
 status; ``--resume`` finishes an interrupted study.
 """
 
+import functools
 import hashlib
 import json
 import math
@@ -27,6 +31,7 @@ from pathlib import Path
 import pandas as pd
 import polars as pl
 from bgsim.experiments.runner import check_jobs, play_study_run
+from bgsim.sim.profile import Compensation, GameProfile
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.spec import (
     RunSpec,
@@ -42,6 +47,7 @@ from bgsim.sim.results.store import (
     load,
     open_study_dir,
     read_meta,
+    read_profile,
     scan_chunks,
     verify_runs,
     write_json,
@@ -60,9 +66,9 @@ _KEYS = {
     "run": {"games", "chunk_size", "seed", "tier", "games_for"},
     "compensation": {"confirm_games", "bootstrap", "low", "high", "population"},
 }
-_ROW_COLUMNS = ("run_id", "n_players", "game_index", "deal", "seating", "seat", "strategy", "start_vp", "final_vp",
-                "rank", "won", "tie", "tiebreak", "vp_cards", "vp_villas", "vp_leftovers", "vp_banner",
-                "vp_fountain_cards", "vp_frame_tasks", "penalties", "board_cards", "cards")
+# The runner's columns of a row; the game's own follow from its profile (``profile.records``).
+RUNNER_COLUMNS = ("run_id", "n_players", "game_index", "deal", "seating", "seat", "strategy")
+NO_START = "rulebook"  # the one start of a game without compensation: its rules as written
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -74,7 +80,7 @@ class Cell:
     kind: str  # "cell" or "confirm"
     n_players: int
     population: str
-    start: str  # "rulebook", "equal" or a vector "8/9/12"
+    start: str  # a named start vector ("rulebook", "equal") or a vector such as "8/9/12"
     spec: RunSpec
 
     @property
@@ -88,15 +94,15 @@ class SeatOrderSpec:
     game: str
     players: tuple[int, ...]
     populations: dict  # name -> tuple of strategy ids (1 = self-play, more = mixed table)
-    starts: tuple[str, ...] = ("rulebook", "equal")
+    starts: tuple[str, ...] | None = None  # None: ("rulebook", "equal"), or ("rulebook",) without compensation
     games: int = 9600
     chunk_size: int = 480
     seed: int = 1
     tier: str = "auto"
     games_for: dict = field(default_factory=dict)  # population -> most games of its cells
-    confirm_games: int = 9600  # 0 = no confirmation runs
+    confirm_games: int | None = None  # 0 = no confirmation runs; None: 9600, or 0 without compensation
     bootstrap: int = 200
-    low: int = 0  # range of the start VP the solver tries for seats 2..n
+    low: int = 0  # range of the start value the solver tries for seats 2..n
     high: int = 30
     compensation_populations: tuple[str, ...] | None = None  # None = every population
     params: dict = field(default_factory=dict)
@@ -104,7 +110,18 @@ class SeatOrderSpec:
     description: str = ""
 
     def __post_init__(self):
+        check_run_settings(self)
+        comp = self.compensation
+        if self.starts is None:
+            object.__setattr__(self, "starts", ("rulebook", "equal") if comp else (NO_START,))
+        if self.confirm_games is None:
+            object.__setattr__(self, "confirm_games", 9600 if comp else 0)
         _check(self)
+
+    @property
+    def compensation(self) -> Compensation | None:
+        """The game's compensation parameter (its profile's), None for a game without one."""
+        return game_compensation(self.game)
 
     def mode(self, population: str) -> str:
         return "fixed" if len(self.populations[population]) == 1 else "permutations"
@@ -120,19 +137,23 @@ class SeatOrderSpec:
     def cell(self, n: int, population: str, start: str, confirm: bool = False) -> Cell:
         label = "solved" if confirm else start
         name = f"{self.name}-{n}p-{_slug(population)}-{_slug(label)}"
-        params = dict(self.params) | {"start_vp": start}
+        comp = self.compensation
+        params = dict(self.params) | ({comp.parameter: start} if comp else {})
+        description = f"{self.name}: {population} at {n} players" + (f", {comp.label} {start}" if comp else "")
         spec = RunSpec(name=name, game=self.game, players=(n,), strategies=self.strategies(population, n),
                        mode=self.mode(population), games=self.games_of(population, confirm),
                        chunk_size=self.chunk_size, seed=self.seed + 1 if confirm else self.seed, tier=self.tier,
                        params=params, data=dict(self.data),
-                       description=f"{self.name}: {population} at {n} players, start VP {start}"
-                                   + (" (confirmation on fresh deals)" if confirm else ""))
+                       description=description + (" (confirmation on fresh deals)" if confirm else ""))
         return Cell("confirm" if confirm else "cell", n, population, start, spec)
 
     def cells(self) -> list[Cell]:
         return [self.cell(n, pop, start) for n in self.players for pop in self.populations for start in self.starts]
 
     def solved_populations(self) -> list[str]:
+        """The populations whose start vector is solved (none when the game cannot be re-scored)."""
+        if not solvable(self.compensation):
+            return []
         return list(self.compensation_populations or self.populations)
 
     @property
@@ -144,9 +165,12 @@ class SeatOrderSpec:
     def to_dict(self) -> dict:
         doc = spec_header(self)
         doc["populations"] = {k: list(v) for k, v in self.populations.items()}
-        doc["start"] = {"vectors": list(self.starts)}
+        if self.compensation:
+            doc["start"] = {"vectors": list(self.starts)}
         doc["run"] = {"games": self.games, "chunk_size": self.chunk_size, "seed": self.seed, "tier": self.tier,
                       "games_for": dict(self.games_for)}
+        if not self.compensation:
+            return doc
         doc["compensation"] = {"confirm_games": self.confirm_games, "bootstrap": self.bootstrap, "low": self.low,
                                "high": self.high}
         if self.compensation_populations is not None:
@@ -163,13 +187,30 @@ class SeatOrderSpec:
         return f"{self.name}-{self.fingerprint()}"
 
 
+@functools.cache
+def game_compensation(game_id: str) -> Compensation | None:
+    """The compensation parameter a game's profile declares (None: the game has none)."""
+    return make_game(game_id).profile.compensation
+
+
+def solvable(comp: Compensation | None) -> bool:
+    """Whether stored games can be re-scored under another start vector: the start value only adds
+    to the score and a tie-break place is stored."""
+    return comp is not None and comp.adds_to_score and comp.tiebreak_column is not None
+
+
 def _slug(text: str) -> str:
     return re.sub(r"[^0-9A-Za-z]+", "_", text).strip("_")[:24] or "x"
 
 
 def _check(spec: SeatOrderSpec) -> None:
-    check_run_settings(spec)
-    require("start_vp" not in spec.params, "game.params.start_vp: list start vectors under [start] vectors instead")
+    comp = spec.compensation
+    if comp is None:
+        require(spec.starts == (NO_START,) and spec.confirm_games == 0 and spec.compensation_populations is None,
+                f"{spec.game} has no compensation parameter: leave out [start] and [compensation]")
+    else:
+        require(comp.parameter not in spec.params,
+                f"game.params.{comp.parameter}: list start vectors under [start] vectors instead")
     require(isinstance(spec.populations, dict) and spec.populations, "[populations] must name at least one population")
     for name, ids in spec.populations.items():
         require(isinstance(ids, tuple) and ids and all(isinstance(s, str) and s.strip() for s in ids),
@@ -211,6 +252,8 @@ def seat_order_from_dict(doc: dict, base_dir: str | Path = ".", default_name: st
     comp = doc.get("compensation", {})
     if "id" not in game:
         raise SpecError(f"{source}: [game] id is missing")
+    if ("start" in doc or "compensation" in doc) and game_compensation(game["id"]) is None:
+        raise SpecError(f"{source}: {game['id']} has no compensation parameter: leave out [start] and [compensation]")
     if not isinstance(doc.get("populations", {}), dict):
         raise SpecError(f"{source}: [populations] must be a table of name = [strategy ids]")
     populations = {}
@@ -226,10 +269,10 @@ def seat_order_from_dict(doc: dict, base_dir: str | Path = ".", default_name: st
     values = dict(
         name=doc.get("name", default_name), description=doc.get("description", ""), game=game["id"],
         players=tuple(players) if isinstance(players, list) else (players,), populations=populations,
-        starts=tuple(doc.get("start", {}).get("vectors", ["rulebook", "equal"])),
+        starts=tuple(doc["start"]["vectors"]) if "vectors" in doc.get("start", {}) else None,
         games=run_table.get("games", 9600), chunk_size=run_table.get("chunk_size", 480),
         seed=run_table.get("seed", 1), tier=run_table.get("tier", "auto"),
-        games_for=dict(run_table.get("games_for", {})), confirm_games=comp.get("confirm_games", 9600),
+        games_for=dict(run_table.get("games_for", {})), confirm_games=comp.get("confirm_games"),
         bootstrap=comp.get("bootstrap", 200), low=comp.get("low", 0), high=comp.get("high", 30),
         compensation_populations=None if comp_pops is None else tuple(comp_pops),
         params=dict(game.get("params", {})), data=data)
@@ -274,15 +317,17 @@ def run_seat_order(spec: SeatOrderSpec, out: str | Path = "runs", jobs: int = 1,
     stage = on_stage or (lambda _text: None)
     try:
         stage(f"{len(cells)} runs: {', '.join(map(str, spec.players))} players x {len(spec.populations)} "
-              f"populations x {len(spec.starts)} start vectors")
+              f"populations" + (f" x {len(spec.starts)} start vectors" if spec.compensation else ""))
         for cell in cells:
             played += _play(cell, directory, jobs, resume, on_progress, done, total)
             done += cell.spec.games
-        stage("compensation: solving the start vectors on the stored games")
-        solutions = solve_all(spec, directory)
+        solutions = []
+        if spec.solved_populations():
+            stage("compensation: solving the start vectors on the stored games")
+            solutions = solve_all(spec, directory)
         meta["solutions"] = solutions
         write_json(directory / MARKER, meta)
-        if spec.confirm_games:
+        if spec.confirm_games and solutions:
             stage("confirmation: the solved start vectors on fresh deals")
             for entry in solutions:
                 cell = spec.cell(entry["n_players"], entry["population"], entry["vector"], confirm=True)
@@ -314,10 +359,13 @@ def solve_all(spec: SeatOrderSpec, directory: Path) -> list[dict]:
     for n in spec.players:
         for pop in spec.solved_populations():
             cell = spec.cell(n, pop, base_start)
+            profile = read_profile(directory / cell.directory)
+            comp = profile.compensation
+            columns = (comp.column, profile.score_column, comp.tiebreak_column)
             rows = load(directory / cell.directory).select("run_id", "n_players", "game_index", "deal", "seat",
-                                                           "start_vp", "final_vp", "tiebreak").collect()
-            point, table = solve_with_bootstrap(game_scores(rows), spec.bootstrap, seed=spec.seed, low=spec.low,
-                                                high=spec.high)
+                                                           *columns).collect()
+            point, table = solve_with_bootstrap(game_scores(rows, *columns), spec.bootstrap, seed=spec.seed,
+                                                low=spec.low, high=spec.high, first=comp.fixed_first)
             table.insert(0, "population", pop)
             table.insert(0, "n_players", n)
             tables.append(table)
@@ -367,12 +415,18 @@ def load_study_rows(directory: str | Path, kind: str = "cell", partial: bool = F
     for entry in meta["cells"] if kind == "cell" else confirm:
         if not files.get(entry["dir"]):
             continue  # only in an unfinished study: this run has not begun
-        frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(_ROW_COLUMNS).collect()
+        columns = row_columns(read_profile(directory / entry["dir"]))
+        frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(columns).collect()
         frames.append(frame.with_columns(pl.lit(entry["population"]).alias("population"),
                                          pl.lit(entry["start"]).alias("start")))
     if not frames:
         return pl.DataFrame()
-    return pl.concat(frames, how="vertical_relaxed")
+    return pl.concat(frames, how="diagonal_relaxed")  # a solo cell adds the automa's columns
+
+
+def row_columns(profile: GameProfile) -> tuple[str, ...]:
+    """The columns of a study row: the runner's, then every per-seat column the game records."""
+    return RUNNER_COLUMNS + tuple(c for c in profile.records if c not in RUNNER_COLUMNS)
 
 
 def study_run_dirs(directory: str | Path) -> list[Path]:

@@ -78,8 +78,8 @@ COMMANDS = {
     "seat-order --out": (["seat-order", CONFIGS / "seat_order.toml", "--out", "{U}/runs", "-q"], "study directory"),
     "robustness --out": (["robustness", CONFIGS / "robustness.toml", "--out", "{U}/runs", "-q"], "study directory"),
     "difficulty --out": (["difficulty", CONFIGS / "anna.toml", "--out", "{U}/runs", "-q"], "study directory"),
-    "calibrate --out": (["calibrate", "greedy", "-n", "10", "--verify-games", "0", "--out", "{U}/runs", "-q"],
-                        "study directory"),
+    "calibrate --out": (["calibrate", "greedy", "--game", "carpe_diem", "-n", "10", "--verify-games", "0", "--out",
+                         "{U}/runs", "-q"], "study directory"),
     "tune --out": (["tune", "greedy", "-n", "4", "-r", "1", "--out", "{U}/tuned.toml"], "--out"),
 }
 

@@ -39,12 +39,20 @@ app = typer.Typer(
 out = Console(width=None if sys.stdout.isatty() else 120)  # piped output: no wrapped tables
 err = Console(stderr=True)
 
-GameArg = Annotated[str, typer.Argument(help="Game id, e.g. carpe_diem or 'carpe_diem(full_loop=bread_else_stay)'.")]
+GameArg = Annotated[str, typer.Argument(help="Game id: a name from `bgsim games`, optionally with parameters, "
+                                              "e.g. 'carpe_diem(n_players=3)'.")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Player count (overrides the id).")]
 StrategiesOpt = Annotated[
     str, typer.Option("--strategies", "-s", help="Comma-separated strategy ids, one per seat, or one for all seats.")
 ]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed (non-negative integer).", min=0)]
+
+
+def default_game() -> str:
+    """The game a command plays when none is named: the first one ``bgsim games`` lists."""
+    from bgsim.sim.registry import available_games
+
+    return next(iter(available_games()))
 
 
 def _game(game_id: str, players: int | None):

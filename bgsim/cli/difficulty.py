@@ -1,5 +1,5 @@
-"""``bgsim difficulty`` and ``bgsim calibrate``: how hard the solo automa Anna is, and the knob
-setting that gives a chosen win rate. Registered on the main command line (bgsim/cli/)."""
+"""``bgsim difficulty`` and ``bgsim calibrate``: how hard a game's automa is, and the knob setting
+that gives a chosen win rate. Registered on the main command line (bgsim/cli/)."""
 
 from pathlib import Path
 from typing import Annotated
@@ -21,7 +21,7 @@ def difficulty(
     quiet: QuietOpt = False,
     no_report: NoReportOpt = False,
 ) -> None:
-    """Solo against Anna: each rung of a strategy ladder at the base setting, a sweep of the
+    """Against the game's automa: each rung of a strategy ladder at the base setting, a sweep of the
     difficulty knobs, and the knob value of every difficulty level, confirmed on fresh deals;
     then the report (DIR/report/index.html)."""
     from bgsim.experiments.difficulty import load_difficulty
@@ -32,34 +32,37 @@ def difficulty(
 @app.command()
 def calibrate(
     strategy: Annotated[str, typer.Argument(help="Strategy id of the human, e.g. planner.")],
+    game_id: Annotated[str, typer.Option("--game", help="Game id with rule parameters; the game needs an automa.")],
     target: Annotated[float, typer.Option("--target", help="Target win rate of the human, in percent.")] = 50.0,
-    knob: Annotated[str, typer.Option("--knob", help="anna_start_vp, anna_majority_vp, anna_convert_at or "
-                                                     "anna_extra_steps.")] = "anna_start_vp",
+    knob: Annotated[str | None, typer.Option("--knob", help="Difficulty knob of the game's automa (default: its "
+                                                            "calibration knob; `bgsim games` lists them).")] = None,
     low: Annotated[int | None, typer.Option("--low", help="Lowest knob value to try (default by knob).")] = None,
     high: Annotated[int | None, typer.Option("--high", help="Highest knob value to try (default by knob).")] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per knob value tried.", min=1)] = 10000,
     verify_games: Annotated[int, typer.Option("--verify-games", help="Games on fresh deals at the solution "
                                               "(0 = no check).", min=0)] = 10000,
-    game_id: Annotated[str, typer.Option("--game", help="Game id with rule parameters.")] = "carpe_diem",
     seed: SeedOpt = 1,
     jobs: JobsOpt = 1,
     out_dir: OutOpt = "runs",
     resume: ResumeOpt = False,
     quiet: QuietOpt = False,
 ) -> None:
-    """The value of one difficulty knob at which STRATEGY wins TARGET % of its solo games against
-    Anna, with the interval of values that fit, checked on fresh deals."""
-    from bgsim.experiments.difficulty import KNOBS, DifficultySpec
+    """The value of one difficulty knob at which STRATEGY wins TARGET % of its games against the
+    game's automa, with the interval of values that fit, checked on fresh deals."""
+    from bgsim.experiments.difficulty import DifficultySpec, game_automa, search_range
     from bgsim.sim.registry import parse_id
     from bgsim.sim.results.spec import SpecError
 
     if not 0 < target < 100:
         raise BgsimError(f"--target is a win rate in percent between 0 and 100, not {target:g}")
-    if knob not in KNOBS:
-        raise BgsimError(f"--knob must be one of {', '.join(KNOBS)}, not {knob!r}")
     name, params = parse_id(game_id)
     params.pop("n_players", None)
-    default_low, default_high = _KNOB_RANGES[knob]
+    automa = game_automa(name)
+    knobs = [k.parameter for k in automa.knobs]
+    knob = knob or automa.calibration_knob or knobs[0]
+    if knob not in knobs:
+        raise BgsimError(f"--knob must be one of {', '.join(knobs)}, not {knob!r}")
+    default_low, default_high = search_range(name, automa.knob(knob))
     try:
         spec = DifficultySpec(name="calibrate", game=name, ladder={strategy: strategy}, games=games, seed=seed,
                               chunk_size=min(1000, games), knob=knob,
@@ -71,10 +74,6 @@ def calibrate(
     _run_and_print(spec, out_dir, jobs, resume, quiet, no_report=True)
 
 
-# The range a knob is searched over when --low/--high are not given: wide enough for every rung
-# of the ladder, within each parameter's legal values.
-_KNOB_RANGES = {"anna_start_vp": (-250, 150), "anna_majority_vp": (0, 60), "anna_convert_at": (1, 20),
-                "anna_extra_steps": (0, 20)}
 
 
 def _run_and_print(spec, out_dir: str, jobs: int, resume: bool, quiet: bool, no_report: bool) -> None:
@@ -92,10 +91,11 @@ def _run_and_print(spec, out_dir: str, jobs: int, resume: bool, quiet: bool, no_
 
 
 def _print_levels(directory) -> None:
-    from bgsim.experiments.difficulty import at_the_table, read_study
+    from bgsim.experiments.difficulty import at_the_table, read_study, study_automa
     from bgsim.sim.stats.difficulty import levels_table
 
     meta = read_study(directory)
+    automa = study_automa(directory)
     levels = levels_table(meta["levels"])
     table = Table(title=f"Difficulty levels: {meta['knob']} (win rates in %, 95 % intervals)")
     for col in ("rung", "level", "target", "value [interval]", "at the table", "win rate", "fresh deals"):
@@ -107,6 +107,6 @@ def _print_levels(directory) -> None:
             fresh = (f"{100 * r.verify_rate:.1f} [{100 * r.verify_rate_low:.1f}, {100 * r.verify_rate_high:.1f}]"
                      + ("" if r.holds else " misses"))
         table.add_row(r.rung, r.level, f"{100 * r.target:.0f}", f"{r.value:+d} {span}",
-                      at_the_table(meta["knob"], int(r.value)),
+                      at_the_table(meta["knob"], int(r.value), automa),
                       f"{100 * r.rate:.1f} [{100 * r.rate_low:.1f}, {100 * r.rate_high:.1f}]", fresh)
     out.print(table)

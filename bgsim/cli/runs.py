@@ -25,30 +25,31 @@ from bgsim.cli.common import (
     _games_progress,
     _strategy_ids,
     app,
+    default_game,
     err,
     out,
 )
 from bgsim.experiments.destinations import check_writable
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.numba_cache import cache_is_cold
-from bgsim.sim.registry import available_games, make_game, parse_id
+from bgsim.sim.registry import available_games, make_game, parameter_names, parse_id, player_counts
 
 
 @app.command()
 def games() -> None:
-    """List the games and their parameters (with defaults)."""
-    for name, entry in available_games().items():
-        out.print(f"[bold]{name}[/bold]: {entry.summary}")
-        if name == "carpe_diem":
-            from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
+    """List the games, their player counts and their parameters with what each one sets."""
+    from rich.markup import escape
 
-            defaults = Params()
-            for param, doc in PARAM_DOCS.items():
-                out.print(f"  {param} = {getattr(defaults, param)!r}  [dim]{doc}[/dim]", highlight=False)
+    for name, entry in available_games().items():
+        out.print(f"[bold]{name}[/bold]: {escape(entry.summary)}", highlight=False)
+        out.print(f"  players: {', '.join(map(str, player_counts(name)))}", highlight=False)
+        docs = entry.parameter_docs or {}
+        for param in parameter_names(name):
+            out.print(f"  {param}  [dim]{escape(docs.get(param, ''))}[/dim]", highlight=False)
 
 
 @app.command()
-def strategies(game_id: GameArg = "carpe_diem") -> None:
+def strategies(game_id: GameArg) -> None:
     """List the strategies available for a game: description and non-zero feature weights."""
     from bgsim.strategies import strategy_rows
 
@@ -59,25 +60,27 @@ def strategies(game_id: GameArg = "carpe_diem") -> None:
 
 
 @app.command()
-def features(game_id: GameArg = "carpe_diem") -> None:
+def features(game_id: GameArg) -> None:
     """List the feature columns of a game's candidate tables (what strategies can weigh)."""
     game = make_game(game_id)
-    docs = getattr(game, "feature_docs", {})
     for name in game.feature_names:
-        out.print(f"  {name:<22} {docs.get(name, '')}", highlight=False)
+        out.print(f"  {name:<22} {game.feature_docs.get(name, '')}", highlight=False)
 
 
 @app.command()
 def data(
-    game_id: GameArg = "carpe_diem",
+    game_id: GameArg,
     data_dir: Annotated[str | None, typer.Option(help="Directory with replacement data files to check.")] = None,
 ) -> None:
     """Validate a game's component data files and show their status and source."""
     overrides = {} if data_dir is None else {"data_dir": data_dir}
     game = make_game(game_id, **overrides)
+    if not game.data_files:
+        out.print(f"{game.name} has no data files")
+        return
     table = Table("file", "status", "source", "sha256")
-    for info in game.components.files.values():
-        table.add_row(info["path"], info["status"], info["source"], info["sha256"][:12])
+    for info in game.data_files.values():
+        table.add_row(info["path"], info.get("status", ""), info.get("source", ""), info["sha256"][:12])
     out.print(table)
     out.print("all data files are valid")
 
@@ -91,10 +94,10 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="Print the game as JSON events.")] = False,
     summary: Annotated[bool, typer.Option("--summary", help="Leave out the turns.")] = False,
     validate: Annotated[bool, typer.Option("--validate", help="Check every action against the legal set.")] = False,
-    solo: Annotated[bool, typer.Option("--solo", help="Solo against the automa Anna (same as --players 1).")] = False,
+    solo: Annotated[bool, typer.Option("--solo", help="Solo against the game's automa (same as --players 1).")] = False,
 ) -> None:
-    """Play one game and print its trace: turns, scorings, districts and the score sheet (solo:
-    Anna's turns and decisions, her score sheet and tracker)."""
+    """Play one game and print its trace: every turn and scoring and the score sheet (solo: the
+    automa's turns and decisions too)."""
     from bgsim.sim.play import play_game
     from bgsim.sim.seeding import game_seeds
     from bgsim.strategies import make_strategy
@@ -179,7 +182,8 @@ def tune(
                                         help="Weights file to start from, or a weight strategy id such as greedy.")],
     out_path: Annotated[str, typer.Option("--out", help="Weights file to write the tuned weights to.")],
     against: Annotated[str, typer.Option("--against", help="Opponent strategy id, in every other seat.")] = "greedy",
-    game_id: Annotated[str, typer.Option("--game", help="Game id.")] = "carpe_diem",
+    game_id: Annotated[str | None, typer.Option("--game", help="Game id (default: the first game `bgsim games` "
+                                                               "lists).")] = None,
     players: Annotated[int, typer.Option("--players", "-p", help="Player count.")] = 2,
     n_games: Annotated[int, typer.Option("--games", "-n", help="Games per tried weight vector.", min=1)] = 2000,
     rounds: Annotated[int, typer.Option("--rounds", "-r", help="Rounds over every tuned feature.", min=1)] = 3,
@@ -204,8 +208,8 @@ def tune(
                   f"VP margin {match.vp_margin:+.1f}[/bold]", highlight=False)
 
     features = [f.strip() for f in features_.split(",") if f.strip()] if features_ else None
-    report = run_tune(base, against, game_id, players, n_games, rounds, seed, features, min_gain, out_path,
-                      description, validate, on_step=step, on_round=done_round)
+    report = run_tune(base, against, game_id or default_game(), players, n_games, rounds, seed, features, min_gain,
+                      out_path, description, validate, on_step=step, on_round=done_round)
     out.print(f"wrote {out_path}: {len(report.weights)} non-zero weights", highlight=False)
     if report.validation is not None:
         m = report.validation

@@ -1,6 +1,6 @@
 """Difficulty calibration: the setting of one integer knob that gives a chosen win rate.
 
-The response (win rate against the knob, e.g. Anna's start VP) is assumed monotone, rising or
+The response (win rate against the knob, e.g. the automa's start score) is assumed monotone, rising or
 falling. ``solve_level`` brackets the target by bisection over the knob's values, calling
 ``evaluate(knob) -> (wins, games)`` only where it needs to (each call is a simulation), and
 returns the value whose measured rate is closest to the target together with the range of knob

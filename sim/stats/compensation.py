@@ -1,12 +1,14 @@
-"""Compensation solver: the start-VP vector that makes the seats' win rates as equal as possible.
+"""Compensation solver: the start vector that makes the seats' win rates as equal as possible.
 
-Start VP only add to the final score (CD-SETUP-14, CD-END-7) and no strategy of the weight family
-reads VP totals, so a stored game can be re-scored under any start vector: subtract the stored
-start VP, add the candidate's, and rank again by VP with the stored tie-break place (CD-TIE-2).
-The solved vector is then confirmed by a fresh simulation (experiments/seat_order.py), because a
-strategy that does look at the score (the search player) may play differently.
+A game's compensation parameter (``sim.profile.Compensation``) gives each seat a starting value
+that only adds to its final score, and no strategy of the weight family reads score totals, so a
+stored game can be re-scored under any start vector: subtract the stored start values, add the
+candidate's, and rank again by score with the stored tie-break place. The solved vector is then
+confirmed by a fresh simulation (experiments/seat_order.py), because a strategy that does look at
+the score (the search player) may play differently.
 
-Objective: the sum over seats of (win rate - 1/n)^2. Seat 1 (the start player) keeps 8; the other
+Objective: the sum over seats of (win rate - 1/n)^2. Seat 1 (the start player) keeps its fixed value
+(``first``: the profile's ``fixed_first``, by default the value it was played with); the other
 seats range over ``low .. high``. Search: coordinate descent (each seat in turn scanned over its
 whole range) from the rulebook and from the equal vector, repeated until nothing improves; among
 equal objectives the vector closest to the rulebook wins. With 2 players that is an exhaustive
@@ -23,15 +25,13 @@ from bgsim.sim.stats.intervals import wilson
 
 __all__ = ["GameScores", "Solution", "game_scores", "imbalance", "solve", "solve_with_bootstrap", "win_rates"]
 
-FIRST_SEAT_VP = 8  # seat 1 is fixed at its rulebook value (CD-SETUP-14)
-
 
 @dataclass(frozen=True)
 class GameScores:
     """Stored games of one player count, ready for re-scoring.
 
-    base: (G, P) int64 final VP minus start VP; tiebreak: (G, P) int64 place in the CD-TIE-2 order
-    (1 wins a VP tie); deal: (G,) int64 deal number (the bootstrap's unit); start: (P,) int64 the
+    base: (G, P) int64 final score minus start value; tiebreak: (G, P) int64 place in the game's
+    tie-break order (1 wins a score tie); deal: (G,) int64 deal number (the bootstrap's unit); start: (P,) int64 the
     start vector the games were played with.
     """
 
@@ -52,24 +52,25 @@ class Solution:
     objective: float
 
 
-def game_scores(rows) -> GameScores:
-    """GameScores from the rows of one (n_players, population, start) group of a run."""
+def game_scores(rows, start_column: str, score_column: str, tiebreak_column: str) -> GameScores:
+    """GameScores from the rows of one (n_players, population, start) group of a run; the columns
+    are the profile's (``compensation.column``, ``score_column``, ``compensation.tiebreak_column``)."""
     frame = rows if isinstance(rows, pl.DataFrame) else pl.from_pandas(rows)
     frame = frame.sort("run_id", "game_index", "seat") if "run_id" in frame.columns else \
         frame.sort("game_index", "seat")
     n = int(frame["n_players"][0])
     if frame["n_players"].n_unique() != 1 or frame.height % n:
         raise ValueError("game_scores needs the complete games of one player count")
-    final = frame["final_vp"].to_numpy().astype(np.int64).reshape(-1, n)
-    start = frame["start_vp"].to_numpy().astype(np.int64).reshape(-1, n)
+    final = frame[score_column].to_numpy().astype(np.int64).reshape(-1, n)
+    start = frame[start_column].to_numpy().astype(np.int64).reshape(-1, n)
     if not (start == start[0]).all():
         raise ValueError("game_scores needs games played with one start vector")
-    return GameScores(base=final - start, tiebreak=frame["tiebreak"].to_numpy().astype(np.int64).reshape(-1, n),
+    return GameScores(base=final - start, tiebreak=frame[tiebreak_column].to_numpy().astype(np.int64).reshape(-1, n),
                       deal=frame["deal"].to_numpy().astype(np.int64).reshape(-1, n)[:, 0], start=start[0].copy())
 
 
 def winners(scores: GameScores, vector) -> np.ndarray:
-    """(G,) int64 winning seat of every game under start ``vector`` (P,): most VP, then CD-TIE-2."""
+    """(G,) int64 winning seat of every game under start ``vector`` (P,): highest score, then tie-break place."""
     total = scores.base + np.asarray(vector, dtype=np.int64)
     return np.argmax(total * (scores.n_players + 1) - scores.tiebreak, axis=1)
 
@@ -86,14 +87,17 @@ def imbalance(rates: np.ndarray) -> float:
 
 
 def solve(scores: GameScores, low: int = 0, high: int = 30, weights: np.ndarray | None = None,
-          starts: list | None = None) -> Solution:
-    """The most balanced integer start vector with seat 1 at 8 and the others in ``low .. high``."""
+          starts: list | None = None, first: int | None = None) -> Solution:
+    """The most balanced integer start vector with seat 1 at ``first`` (default: the value it was
+    played with) and the others in ``low .. high``."""
     rulebook = scores.start
+    first = int(rulebook[0]) if first is None else int(first)
     if starts is None:
-        starts = [rulebook, np.full(scores.n_players, FIRST_SEAT_VP)]
+        starts = [rulebook, np.full(scores.n_players, first)]
     best = None
     for start in starts:
-        found = _descend(scores, np.clip(np.asarray(start, dtype=np.int64), low, high), low, high, weights, rulebook)
+        found = _descend(scores, np.clip(np.asarray(start, dtype=np.int64), low, high), low, high, weights, rulebook,
+                         first)
         if best is None or _key(found, rulebook) < _key(best, rulebook):
             best = found
     return best
@@ -103,9 +107,9 @@ def _key(solution: Solution, rulebook: np.ndarray) -> tuple:
     return round(solution.objective, 12), int(np.abs(np.array(solution.vector) - rulebook).sum()), solution.vector
 
 
-def _descend(scores, vector, low, high, weights, rulebook) -> Solution:
+def _descend(scores, vector, low, high, weights, rulebook, first: int) -> Solution:
     vector = vector.copy()
-    vector[0] = FIRST_SEAT_VP
+    vector[0] = first
     rates = win_rates(scores, vector, weights)
     current = Solution(tuple(int(v) for v in vector), rates, imbalance(rates))
     values = np.arange(low, high + 1)
@@ -125,7 +129,7 @@ def _descend(scores, vector, low, high, weights, rulebook) -> Solution:
 
 def _scan(scores: GameScores, vector: np.ndarray, seat: int, low: int, high: int,
           weights: np.ndarray | None) -> np.ndarray:
-    """(R, P) float64 win rates for every value ``low .. high`` of ``seat``'s start VP, the other
+    """(R, P) float64 win rates for every value ``low .. high`` of ``seat``'s start value, the other
     seats held at ``vector`` (P,) int64: one pass over the games instead of R re-scorings.
 
     A game goes to ``seat`` from a threshold value on; below it, to the best of the others.
@@ -136,7 +140,7 @@ def _scan(scores: GameScores, vector: np.ndarray, seat: int, low: int, high: int
     others[:, seat] = np.iinfo(np.int64).min
     other_best, other_winner = others.max(axis=1), others.argmax(axis=1)
     need = other_best + scores.tiebreak[:, seat] - scores.base[:, seat] * mult
-    threshold = np.floor_divide(need, mult) + 1  # (G,) smallest start VP with which ``seat`` wins
+    threshold = np.floor_divide(need, mult) + 1  # (G,) smallest start value with which ``seat`` wins
     r = high - low + 1
     bins = np.clip(threshold - low, 0, r)  # r = never within the range
     w = np.ones(len(bins)) if weights is None else weights
@@ -151,17 +155,17 @@ def _scan(scores: GameScores, vector: np.ndarray, seat: int, low: int, high: int
 
 
 def solve_with_bootstrap(scores: GameScores, replicates: int = 200, seed: int = 0, low: int = 0, high: int = 30,
-                         confidence: float = 0.95) -> tuple[Solution, pd.DataFrame]:
+                         confidence: float = 0.95, first: int | None = None) -> tuple[Solution, pd.DataFrame]:
     """The solution and one row per seat: rulebook, solved, low/high (percentile interval of the
     bootstrap solutions), agreement (share of replicates that found the same value), and the
     predicted win rates under the rulebook and the solved vectors with Wilson intervals."""
-    point = solve(scores, low, high)
+    point = solve(scores, low, high, first=first)
     deals, inverse = np.unique(scores.deal, return_inverse=True)
     rng = np.random.default_rng(seed)
     found = np.empty((replicates, scores.n_players), dtype=np.int64)
     for r in range(replicates):
         deal_weights = rng.multinomial(len(deals), np.full(len(deals), 1.0 / len(deals))).astype(np.float64)
-        found[r] = solve(scores, low, high, weights=deal_weights[inverse], starts=[point.vector]).vector
+        found[r] = solve(scores, low, high, weights=deal_weights[inverse], starts=[point.vector], first=first).vector
     tail = 100 * (1 - confidence) / 2
     games = len(scores.base)
     before = win_rates(scores, scores.start)

@@ -20,8 +20,17 @@ PAYOUT_KINDS = ("vp", "coins", "bread", "steps")
 _PAYOUT_NAMES = {"vp": "VP", "coins": "coin", "bread": "bread", "steps": "step"}
 _GOODS = ("fish", "herb", "grape", "chicken")
 
-# Variants of reconstructed components (name, what changes); the robustness study builds them.
-VARIANTS: tuple[tuple[str, str], ...] = ()
+# Variants of reconstructed components (name, what changes), in report order; the robustness study
+# builds them (experiments/carpe_diem/variants.py, whose test checks that both lists agree).
+_SHIFTED_FAMILIES = ("villas", "landscapes", "lodgings", "small_buildings")
+VARIANTS: tuple[tuple[str, str], ...] = (
+    ("villa_table_alternative", "the alternative villa table of RN §5 (2c - 3 up to 13 chimneys, 26 at 14): "
+                                "1 VP less for villas of 10-13 chimneys"),
+    ("frame_line_straddle", "AMB-1 reading (b): a frame task's arrow marks a grid line the feature must straddle"),
+    *((f"tiles_{family}_{word}25", f"{family.replace('_', ' ')}: part count {sign}25 % (rounded per type); the other "
+                                    "families give or take the difference in proportion; 84 light + 39 dark tiles")
+      for family in _SHIFTED_FAMILIES for word, sign in (("plus", "+"), ("minus", "-"))),
+)
 
 _LABELS = {"vp_cards": "scoring cards", "vp_villas": "villas", "vp_leftovers": "leftovers", "vp_banner": "banner",
            "vp_fountain_cards": "fountain cards", "vp_frame_tasks": "frame tasks"}

@@ -63,7 +63,7 @@ TYPES = tuple(t for types in FAMILIES.values() for t in types)
 _FAMILY_OF = {t: family for family, types in FAMILIES.items() for t in types}
 _CHIMNEYS_BY_EDGES = {1: (1, 2), 2: (1, 2, 3), 3: (2, 3)}  # base manifest's ranges per villa shape
 _NBSP = "\u00a0"
-_REPO = Path(__file__).resolve().parents[1]
+_REPO = Path(__file__).resolve().parents[2]
 
 
 class VariantError(ValueError):
@@ -294,6 +294,8 @@ def variant_tiles(variant: Variant, source: str | Path = BASE_TILES) -> tuple[st
     shifted = shift_tiles(tiles, variant.tiles)
     before, after = manifest_summary(tiles), manifest_summary(shifted)
     header = _header(variant, source, part_counts(tiles), part_counts(shifted), before, after)
+    # The generated files name this module by its first path, experiments/variants.py: a data file counts by
+    # its content in a run id, so other words would change the run ids of every stored robustness study.
     origin = f"{doc['source']}; {variant.name}: {variant.tiles.family} {variant.tiles.percent:+d} % " \
              f"(experiments/variants.py)"
     return _render(header, doc.get("status", "reconstructed"), origin, shifted), before, after

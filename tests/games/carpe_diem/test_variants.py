@@ -7,8 +7,7 @@ import tomllib
 from fractions import Fraction
 
 import pytest
-from bgsim.experiments.runner import run
-from bgsim.experiments.variants import (
+from bgsim.experiments.carpe_diem.variants import (
     BASE_TILES,
     FAMILIES,
     VariantError,
@@ -19,6 +18,7 @@ from bgsim.experiments.variants import (
     variant_spec,
     write_variant_data,
 )
+from bgsim.experiments.runner import run
 from bgsim.sim import game_seeds, make_game
 from bgsim.sim.play import play_game
 from bgsim.sim.results.spec import spec_from_dict
@@ -145,3 +145,8 @@ def test_variant_rows_describe_every_variant():
     villas = next(r for r in rows if r["name"] == "tiles_villas_minus25")
     assert "villas 46" in villas["before"] and "villas 34" in villas["after"]
     assert next(r for r in rows if r["name"] == "villa_table_alternative")["after"] == "villa_vp_table = linear"
+
+
+def test_the_profile_names_every_variant_with_its_description():
+    profile = make_game("carpe_diem").profile
+    assert [(v.name, v.description) for v in profile.variants] == [(v.name, v.description) for v in VARIANTS]
