@@ -312,8 +312,9 @@ def _is_int(value) -> bool:
 def _check(spec: DifficultySpec) -> None:
     check_run_settings(spec)
     knobs = tuple(k.parameter for k in spec.automa.knobs)
+    count = "a solo game (1 player)" if spec.players[0] == 1 else f"{spec.players[0]} players"
     require("n_players" not in spec.params, f"game.params.n_players: the difficulty study plays the automa's "
-                                            f"player count ({spec.players[0]})")
+                                            f"player count: {count}")
     require(spec.knob not in spec.params, f"game.params.{spec.knob}: the calibration sets this knob; "
                                           f"leave it out of [game.params]")
     require(isinstance(spec.ladder, dict) and spec.ladder, "[ladder] must name at least one rung: name = strategy id")

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from bgsim.cli.common import JobsOpt, OutOpt, QuietOpt, SeedOpt, _games_progress, app, err, out
+from bgsim.cli.common import JobsOpt, OutOpt, QuietOpt, SeedOpt, _games_progress, app, default_game, err, out
 from bgsim.cli.studies import NoReportOpt, ResumeOpt, _write_report, check_study_destinations
 from bgsim.sim.errors import BgsimError
 
@@ -32,13 +32,15 @@ def difficulty(
 @app.command()
 def calibrate(
     strategy: Annotated[str, typer.Argument(help="Strategy id of the human, e.g. planner.")],
-    game_id: Annotated[str, typer.Option("--game", help="Game id with rule parameters; the game needs an automa.")],
     target: Annotated[float, typer.Option("--target", help="Target win rate of the human, in percent.")] = 50.0,
     knob: Annotated[str | None, typer.Option("--knob", help="Difficulty knob of the game's automa (default: its "
                                                             "calibration knob; `bgsim games` lists them).")] = None,
     low: Annotated[int | None, typer.Option("--low", help="Lowest knob value to try (default by knob).")] = None,
     high: Annotated[int | None, typer.Option("--high", help="Highest knob value to try (default by knob).")] = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per knob value tried.", min=1)] = 10000,
+    game_id: Annotated[str | None, typer.Option("--game", help="Game id with rule parameters, of a game with an "
+                                                               "automa (default: the first game `bgsim games` "
+                                                               "lists).")] = None,
     verify_games: Annotated[int, typer.Option("--verify-games", help="Games on fresh deals at the solution "
                                               "(0 = no check).", min=0)] = 10000,
     seed: SeedOpt = 1,
@@ -55,7 +57,7 @@ def calibrate(
 
     if not 0 < target < 100:
         raise BgsimError(f"--target is a win rate in percent between 0 and 100, not {target:g}")
-    name, params = parse_id(game_id)
+    name, params = parse_id(game_id or default_game())
     params.pop("n_players", None)
     automa = game_automa(name)
     knobs = [k.parameter for k in automa.knobs]
