@@ -24,7 +24,7 @@ def seat_order(
     quiet: QuietOpt = False,
     no_report: NoReportOpt = False,
 ) -> None:
-    """Seat balance per player count, population and start VP; the compensating start vector,
+    """Seat balance per player count, population and start vector; the compensating start vector,
     confirmed on fresh deals; then the report (DIR/report/index.html)."""
     from bgsim.experiments.seat_order import load_seat_order, run_seat_order
 
@@ -119,7 +119,7 @@ def _write_report(directory: Path, out_dir: str | None) -> None:
 def _print_seats(seats) -> None:
     """A short seat table: one line per player count, population and start vector."""
     table = Table(title="Seat win rates in %, 95 % intervals (seat 1 = start player)")
-    for col in ("players", "population", "start VP", "seat 1, seat 2, ...", "off the fair share"):
+    for col in ("players", "population", "start", "seat 1, seat 2, ...", "off the fair share"):
         table.add_column(col)
     for (n, pop, start), part in seats.groupby(["n_players", "population", "start"], sort=True):
         part = part.sort_values("seat")
