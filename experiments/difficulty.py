@@ -27,7 +27,6 @@ deterministic, asks again for exactly the runs it asked for before.
 
 import functools
 import hashlib
-import importlib
 import json
 import math
 import re
@@ -135,19 +134,10 @@ def rulebook_value(knob: str, automa: AutomaProfile | None = None) -> int:
 SEARCH_SPAN = 150  # a knob's default search half-width around its rulebook value
 
 
-def search_range(game: str, knob: Knob) -> tuple[int, int]:
-    """The values a calibration searches ``knob`` over by default: the game's own range for it
-    (``SEARCH_RANGES`` of ``bgsim.experiments.<game>.difficulty``, if the game has that module),
-    else SEARCH_SPAN either side of its rulebook value."""
-    name = parse_id(game)[0]
-    module = f"bgsim.experiments.{name}.difficulty"
-    try:
-        ranges = importlib.import_module(module).SEARCH_RANGES
-    except ModuleNotFoundError as exc:
-        if exc.name not in (module, f"bgsim.experiments.{name}"):
-            raise
-        ranges = {}
-    return ranges.get(knob.parameter, (knob.rulebook - SEARCH_SPAN, knob.rulebook + SEARCH_SPAN))
+def search_range(knob: Knob) -> tuple[int, int]:
+    """The values a calibration searches ``knob`` over by default: the range its game declares
+    (``Knob.search``), else SEARCH_SPAN either side of its rulebook value."""
+    return knob.search or (knob.rulebook - SEARCH_SPAN, knob.rulebook + SEARCH_SPAN)
 
 
 def __getattr__(name: str):

@@ -78,6 +78,7 @@ class Knob:
     rulebook: int  # the value of the unmodified game
     harder: int  # +1 if a larger value makes the automa harder, -1 if easier
     table_text: str  # how a player applies a value: "Anna starts with {value} VP"; also {half} and {s}
+    search: tuple[int, int] | None = None  # legal values a calibration searches by default (None: rulebook +-150)
 
     def at_the_table(self, value: int) -> str:
         """The setting as a player applies it, e.g. "Anna starts with -6 VP"."""
@@ -170,7 +171,8 @@ class GameProfile:
         if automa is not None:
             automa = dict(automa)
             automa["player_counts"] = tuple(automa["player_counts"])
-            automa["knobs"] = tuple(Knob(**k) for k in automa["knobs"])
+            automa["knobs"] = tuple(Knob(**{**k, "search": None if k.get("search") is None else tuple(k["search"])})
+                                    for k in automa["knobs"])
             automa["rules_parameters"] = tuple(automa.get("rules_parameters", ()))
             doc["automa"] = AutomaProfile(**automa)
         doc["variants"] = tuple(VariantInfo(**{**v, "data": tuple(v.get("data", ()))}) for v in doc.get("variants", ()))

@@ -15,8 +15,8 @@ from typing import Any
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.game_entry import GameEntry
 
-__all__ = ["register", "make_game", "available_games", "parse_id", "player_counts", "parameter_names",
-           "closest_match", "did_you_mean", "GameEntry"]
+__all__ = ["register", "make_game", "available_games", "parse_id", "player_counts", "parameter_defaults",
+           "parameter_names", "closest_match", "did_you_mean", "GameEntry"]
 
 _MOST_PLAYERS_PROBED = 12  # player counts tried for a game that does not declare its own
 
@@ -103,6 +103,14 @@ def player_counts(name: str) -> tuple[int, ...]:
             continue
         counts.append(n)
     return tuple(counts)
+
+
+@functools.cache
+def parameter_defaults(name: str) -> dict[str, Any]:
+    """Each parameter's default value, read from a game built with defaults (``game.params``, a
+    dataclass); empty for a game without one."""
+    params = getattr(_entry(name).factory(), "params", None)
+    return dataclasses.asdict(params) if dataclasses.is_dataclass(params) else {}
 
 
 @functools.cache

@@ -64,7 +64,7 @@ def calibrate(
     knob = knob or automa.calibration_knob or knobs[0]
     if knob not in knobs:
         raise BgsimError(f"--knob must be one of {', '.join(knobs)}, not {knob!r}")
-    default_low, default_high = search_range(name, automa.knob(knob))
+    default_low, default_high = search_range(automa.knob(knob))
     try:
         spec = DifficultySpec(name="calibrate", game=name, ladder={strategy: strategy}, games=games, seed=seed,
                               chunk_size=min(1000, games), knob=knob,

@@ -32,7 +32,7 @@ from bgsim.cli.common import (
 from bgsim.experiments.destinations import check_writable
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.numba_cache import cache_is_cold
-from bgsim.sim.registry import available_games, make_game, parameter_names, parse_id, player_counts
+from bgsim.sim.registry import available_games, make_game, parameter_defaults, parameter_names, parse_id, player_counts
 
 
 @app.command()
@@ -43,9 +43,10 @@ def games() -> None:
     for name, entry in available_games().items():
         out.print(f"[bold]{name}[/bold]: {escape(entry.summary)}", highlight=False)
         out.print(f"  players: {', '.join(map(str, player_counts(name)))}", highlight=False)
-        docs = entry.parameter_docs or {}
+        docs, defaults = entry.parameter_docs or {}, parameter_defaults(name)
         for param in parameter_names(name):
-            out.print(f"  {param}  [dim]{escape(docs.get(param, ''))}[/dim]", highlight=False)
+            default = f" = {defaults[param]!r}" if param in defaults else ""
+            out.print(f"  {param}{escape(default)}  [dim]{escape(docs.get(param, ''))}[/dim]", highlight=False)
 
 
 @app.command()

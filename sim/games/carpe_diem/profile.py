@@ -39,14 +39,16 @@ SEAT_VIEW = ("A seat sees the whole board, every player's goods, coins, bread, b
              "the scoring cards and the open tiles. Hidden from it: the order of the face-down tile stocks, "
              "the fountain cards in other players' hands and the fountain deck (CD-SETUP, CD-FOUNTAIN).")
 
+# Difficulty knobs; ``search`` is the range a calibration tries when none is given: wide enough for
+# every rung of the strategy ladder, within each parameter's legal values.
 KNOBS = (
-    Knob("anna_start_vp", "Anna's start VP", 0, +1, "Anna starts with {value} VP"),
+    Knob("anna_start_vp", "Anna's start VP", 0, +1, "Anna starts with {value} VP", (-250, 150)),
     Knob("anna_majority_vp", "Anna's VP per majority", 10, +1,
-         "Anna scores {value} VP per majority ({half} for a tie)"),
+         "Anna scores {value} VP per majority ({half} for a tie)", (0, 60)),
     Knob("anna_convert_at", "items per banner step for Anna", 5, -1,
-         "Anna turns every {value} items into a banner step"),
+         "Anna turns every {value} items into a banner step", (1, 20)),
     Knob("anna_extra_steps", "Anna's extra banner steps per pass", 0, +1,
-         "Anna's banner disc moves {value} step{s} at the start of each pass"),
+         "Anna's banner disc moves {value} step{s} at the start of each pass", (0, 20)),
 )
 
 
