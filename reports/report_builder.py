@@ -2,7 +2,7 @@
 
 Reports are assembled in order and written at the end::
 
-    rep = Report(title="Seat order", subtitle="carpe_diem, 10,000 games per player count")
+    rep = Report(title="Seat order", subtitle="my_game, 10,000 games per player count")
     rep.heading("2 players", level=2)
     rep.text("Seat 1 wins **more often** than seat 2.")
     rep.table(frame, name="seats_2p", caption="Win rate per seat.", rates=["win_rate"])
@@ -341,7 +341,7 @@ class Report:
         self.meta = dict(meta or {})
         self.lang = lang
         self.fold_rows = fold_rows
-        self._banners: list[str] = []
+        self._warnings: list[str] = []
         self._parts: list[_Heading | _Text | _Note | _Table | _Figure] = []
         self._anchors: set[str] = set()
         self._names: dict[str, set[str]] = {"table": set(), "figure": set()}
@@ -359,10 +359,10 @@ class Report:
         self._parts.append(_Heading(text, level, anchor))
         return self
 
-    def banner(self, markdown: str) -> "Report":
+    def warning(self, markdown: str) -> "Report":
         """A warning shown at the top of the report, above the contents, wherever it is added (e.g. the
         results are incomplete: games done out of planned, and how to finish them)."""
-        self._banners.append(markdown)
+        self._warnings.append(markdown)
         return self
 
     def text(self, markdown: str) -> "Report":
@@ -462,9 +462,9 @@ class Report:
             lines += [self.subtitle, ""]
         if self.meta:
             lines += [f"- {label}: {value}" for label, value in self.meta.items()] + [""]
-        for banner in self._banners:
+        for warning in self._warnings:
             lines += [f"> **Warning:** {line}" if i == 0 else f"> {line}"
-                      for i, line in enumerate(banner.strip().splitlines())] + [""]
+                      for i, line in enumerate(warning.strip().splitlines())] + [""]
         toc = [p for p in self._parts if isinstance(p, _Heading) and p.level == 2]
         if toc:
             lines += ["**Contents**", ""] + [f"- [{_plain(h.text)}](#{h.anchor})" for h in toc] + [""]
@@ -480,8 +480,8 @@ class Report:
         if self.meta:
             rows = "".join(f"<dt>{_esc(k)}</dt><dd>{inline_html(str(v))}</dd>" for k, v in self.meta.items())
             head.append(f'<dl class="meta">{rows}</dl>')
-        head += [f'<aside class="banner" role="alert">\n{markdown_html("**Warning:** " + b.strip())}\n</aside>'
-                 for b in self._banners]
+        head += [f'<aside class="warning" role="alert">\n{markdown_html("**Warning:** " + b.strip())}\n</aside>'
+                 for b in self._warnings]
         body = ["<header>", *head, "</header>"]
         toc = [p for p in self._parts if isinstance(p, _Heading) and p.level == 2]
         if toc:
@@ -757,9 +757,9 @@ nav.toc ol { margin: 0; padding-left: 1.25rem; columns: 2 16rem; column-gap: 2.5
 aside.note { border-left: 4px solid var(--note-line); background: var(--note-bg); padding: .5rem 1rem;
              margin: 1rem 0; border-radius: 0 6px 6px 0; }
 aside.note p { margin: .4rem 0; }
-aside.banner { border: 2px solid #cf222e; border-left-width: 6px; background: #ffebe9; padding: .5rem 1rem;
+aside.warning { border: 2px solid #cf222e; border-left-width: 6px; background: #ffebe9; padding: .5rem 1rem;
                margin: 1rem 0 1.5rem; border-radius: 6px; }
-aside.banner p { margin: .4rem 0; }
+aside.warning p { margin: .4rem 0; }
 figure { margin: 1.25rem 0 1.75rem; }
 figure.chart img { display: block; max-width: 100%; height: auto; }
 figcaption { color: var(--muted); font-size: .9rem; }

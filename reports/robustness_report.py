@@ -1,28 +1,26 @@
-"""Robustness report: which seat-order and card conclusions hold under each component variant.
+"""Robustness report: which seat-order and attribution conclusions hold under each component variant.
 
 Each study (the baseline and one per variant) is reduced to named *conclusions*: the best and the
 worst seat (per player count, population and start vector, marked when not significant), the
-verdict on the 3-player 13, the balancing start vector, and each scoring card the baseline flags.
-A variant's conclusion *holds* when it equals the baseline's (a seat: the same seat; a card: flagged
-in the same direction); a balancing vector holds when every seat's value lies in the baseline's
-bootstrap interval. Significance follows the seat and card tables (Benjamini–Hochberg).
+verdict on the rulebook's largest seat value, the balancing start vector, and each component the
+baseline flags. A variant's conclusion *holds* when it equals the baseline's (a seat: the same seat;
+a component: flagged in the same direction); a balancing vector holds when every seat's value lies in
+the baseline's bootstrap interval. Significance follows the seat and attribution tables
+(Benjamini–Hochberg). ``bgsim.report`` loads the studies; this module only compares and renders.
 """
 
 import textwrap
-from pathlib import Path
+from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
 import polars as pl
-from bgsim.experiments.robustness import MARKER
-from bgsim.experiments.seat_order import MARKER as SEAT_MARKER
-from bgsim.experiments.seat_order import load_seat_order, load_study_rows, study_run_dirs
+from bgsim.reports.attribution_report import study_spreads
 from bgsim.reports.charts import LEGEND_FONT_PT, MAX_FIGURE_WIDTH_IN, MIN_FONT_PT
-from bgsim.reports.progress import progress_banner, runs_done
+from bgsim.reports.progress import progress_warning
 from bgsim.reports.report_builder import Report
 from bgsim.reports.seat_charts import seat_win_chart
-from bgsim.sim.results.store import RunStoreError, read_meta, study_resume_command
-from bgsim.sim.stats import cards as card_stats
+from bgsim.reports.seat_report import SeatStudy, largest_rulebook_value
 from bgsim.sim.stats.seats import seat_table
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
@@ -30,11 +28,13 @@ from matplotlib.figure import Figure
 __all__ = ["build_robustness_report", "compare", "conclusions", "robustness_chart"]
 
 
-def conclusions(study_dir: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(conclusions, seat table) of one seat-order study. Conclusions: columns key, kind, value,
     and for balancing vectors the per-seat bootstrap bounds (low, high as '/'-joined vectors)."""
-    rows = load_study_rows(study_dir)
-    seats = seat_table(rows)
+    rows, profile = study.rows, study.profile
+    comp = profile.compensation
+    seats = seat_table(rows, profile.score_column, comp.column if comp else None)
+    largest = largest_rulebook_value(profile)
     out = []
     for (n, pop, start), part in seats.groupby(["n_players", "population", "start"], sort=True):
         ordered = part.sort_values("win_rate")
@@ -42,23 +42,24 @@ def conclusions(study_dir: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
             sure = "" if row.favoured else " (not significant)"
             out.append(dict(key=f"{n}p {pop}, start {start}: {label} seat", kind="seat",
                             value=f"seat {row.seat + 1}{sure}"))
-        if n == 3 and start == "rulebook":
-            seat3 = part[part["seat"] == 2].iloc[0]
-            word = {1: "13 over-compensates", -1: "13 is not enough"}.get(int(seat3.favoured), "13 fits")
-            out.append(dict(key=f"3p {pop}: the 13 of seat 3", kind="thirteen", value=word))
-    comp_path = study_dir / "compensation.csv"
-    if comp_path.exists():
-        comp = pd.read_csv(comp_path)
-        for (n, pop), part in comp.groupby(["n_players", "population"], sort=True):
+        if largest and n == largest[0] and start == "rulebook":
+            seat, value = largest[1], largest[2][largest[1]]
+            found = part[part["seat"] == seat].iloc[0]
+            word = {1: f"{value} over-compensates", -1: f"{value} is not enough"}.get(int(found.favoured),
+                                                                                     f"{value} fits")
+            out.append(dict(key=f"{n}p {pop}: the {value} of seat {seat + 1}", kind="largest", value=word))
+    comp_table = study.compensation
+    if not comp_table.empty:
+        for (n, pop), part in comp_table.groupby(["n_players", "population"], sort=True):
             part = part.sort_values("seat")
-            out.append(dict(key=f"{n}p {pop}: balancing start VP", kind="vector", value=_join(part["solved"]),
+            out.append(dict(key=f"{n}p {pop}: balancing {comp.label}", kind="vector", value=_join(part["solved"]),
                             low=_join(part["low"]), high=_join(part["high"])))
+    attribution = profile.attribution()
     played = rows.filter((pl.col("start") == "rulebook") & ~pl.col("population").is_in(["random"]))
-    if played.height:
-        spreads = card_stats.card_spreads(played, card_stats.card_catalogue())
-        for row in spreads.itertuples():
+    if attribution and played.height:
+        for row in study_spreads(played, profile, study.extras).itertuples():
             value = ("+" if row.win_diff > 0 else "-") if row.flagged else "not flagged"
-            out.append(dict(key=f"{row.n_players}p: card {row.id}", kind="card", value=value))
+            out.append(dict(key=f"{row.n_players}p: {attribution.singular} {row.id}", kind="card", value=value))
     return pd.DataFrame(out), seats
 
 
@@ -158,29 +159,33 @@ def robustness_chart(table: pd.DataFrame, variants: list[str]) -> Figure:
     return fig
 
 
-def build_robustness_report(directory: Path) -> tuple[Report, pd.DataFrame]:
-    meta = read_meta(directory, MARKER, "robustness")
-    studies = {s["variant"]: directory / s["dir"] for s in meta.get("studies", [])}  # the finished ones
-    if "baseline" not in studies:
-        raise_incomplete(directory, meta)
-    base, base_seats = conclusions(studies["baseline"])
+def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]], done: int, planned: int,
+                            finish: str) -> tuple[Report, pd.DataFrame]:
+    """The report from the study's marker (``meta``) and its finished seat-order studies, the baseline
+    first (``studies``: (variant name, study) pairs, read once); ``done`` of ``planned`` games."""
+    studies = iter(studies)
+    first, baseline = next(studies)
+    if first != "baseline":
+        raise ValueError(f"the baseline study comes first, not {first}")
+    base, base_seats = conclusions(baseline)
     base = base[(base["kind"] != "card") | (base["value"] != "not flagged")]
-    tables, seat_tables = [], [base_seats.assign(variant="baseline")]
-    variants = [v for v in studies if v != "baseline"]
-    for name in variants:
-        found, seats = conclusions(studies[name])
+    tables, seat_tables, variants = [], [base_seats.assign(variant="baseline")], []
+    for name, study in studies:
+        found, seats = conclusions(study)
+        variants.append(name)
         tables.append(compare(base, found).assign(variant=name))
         seat_tables.append(seats.assign(variant=name))
     table = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
     planned_variants = len(meta.get("variants", [])) or len(variants)
-    done, planned = _progress(directory, studies["baseline"], planned_variants)
-    rep = Report(f"Robustness: {meta['name']}", subtitle="Do the seat-order and card conclusions survive the "
-                 "alternatives to the reconstructed components?",
+    title = baseline.profile.attribution()
+    what = f"seat-order and {title.singular} conclusions" if title else "seat-order conclusions"
+    rep = Report(f"Robustness: {meta['name']}", subtitle=f"Do the {what} survive the alternatives to the "
+                 "reconstructed components?",
                  meta={"study": meta["study_id"],
                        "variants": f"{len(variants)}" + ("" if len(variants) >= planned_variants else
                                                          f" of {planned_variants} finished"),
                        "games": f"{done:,}" + ("" if done >= planned else f" of {planned:,} planned (incomplete)")})
-    progress_banner(rep, done, planned, study_resume_command(directory) or "--resume", "study")
+    progress_warning(rep, done, planned, finish, "study")
     rep.heading("Summary")
     _summary(rep, base, table, variants)
     if not table.empty:
@@ -191,7 +196,7 @@ def build_robustness_report(directory: Path) -> tuple[Report, pd.DataFrame]:
                   show=["key", "value", "variant", "value_variant", "holds"],
                   columns={"key": "conclusion", "value": "baseline", "value_variant": "under the variant"})
     rep.heading("Variants")
-    rep.table(pd.DataFrame(meta["variants"]), "variants", "The component variants (experiments/variants.py).")
+    rep.table(pd.DataFrame(meta["variants"]), "variants", "The component variants the game declares.")
     rep.heading("Seat win rates per variant")
     seats = pd.concat(seat_tables, ignore_index=True)
     rep.figure(seat_win_chart(seats.assign(population=seats["variant"])), "seat_win_rates_by_variant",
@@ -204,8 +209,9 @@ def build_robustness_report(directory: Path) -> tuple[Report, pd.DataFrame]:
     rep.text("The baseline is the base seat-order spec with the overrides of the robustness spec; every variant is "
              "the same study with one reconstructed component replaced. All studies use the same seed. Seats "
              "are *off their share* when the exact binomial test against 1/n rejects after Benjamini–Hochberg; "
-             "cards are *flagged* when their triggering seats win detectably more or less often than those of the "
-             "other cards of their deck, after Benjamini–Hochberg (reports/cards.py). A changed conclusion can mean "
+             "components are *flagged* when the seats that score with them win detectably more or less often "
+             "than those of the other components of their group, after Benjamini–Hochberg "
+             "(sim/stats/attribution.py). A changed conclusion can mean "
              "a real change or a borderline test on either side: compare the intervals in the seat table.")
     return rep, base_seats
 
@@ -219,7 +225,7 @@ def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: lis
         shares = ", ".join(f"{r.variant}: {r.value_variant}" for r in part.itertuples())
         lines.append(f"- {n} ({part['value'].iloc[0]} in the baseline): {shares}")
     cards = table[table["kind"] == "card"]
-    steady = [k.split(": card ")[1] + f" ({k.split('p:')[0]}p)" for k, p in cards.groupby("key", sort=False)
+    steady = [k.rsplit(" ", 1)[1] + f" ({k.split('p:')[0]}p)" for k, p in cards.groupby("key", sort=False)
               if p["holds"].all()]
     if len(cards):
         lines.append(f"- cards flagged under every variant: {', '.join(steady) if steady else 'none'}")
@@ -232,22 +238,8 @@ def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: lis
             changed = "; ".join(f"{r.variant}: {r.value_variant}" for r in flips.itertuples())
             lines.append(f"- **changes** under {len(flips)} of {len(variants)}: {key} = {value} -> {changed}")
     rep.text("\n".join(lines))
-    rep.note("A best or worst seat marked *not significant*, or a card near the flagging threshold, can change "
-             "from noise alone; a change there says little. A change of a significant seat, of the 13 verdict or "
+    rep.note("A best or worst seat marked *not significant*, or a component near the flagging threshold, can "
+             "change from noise alone; a change there says little. A change of a significant seat, of the verdict "
+             "on the largest rulebook value or "
              "of a balancing vector beyond its interval is the finding to read. The seat table below gives the "
              "intervals.")
-
-
-def raise_incomplete(directory: Path, meta: dict) -> None:
-    """Nothing to compare before the baseline study is finished."""
-    raise RunStoreError(f"{directory.name}: the robustness study is {meta.get('status')} and its baseline is not "
-                        f"finished yet; run `{study_resume_command(directory)}` to finish it")
-
-
-def _progress(directory: Path, baseline: Path, variants: int) -> tuple[int, int]:
-    """(games played, games planned) of the baseline and every variant study, the one under way included;
-    every variant study plans as many games as the baseline (one component replaced, same cells)."""
-    done = sum(runs_done(study_run_dirs(study)) for study in (directory / "studies").iterdir()
-               if (study / SEAT_MARKER).is_file())
-    per_study = load_seat_order(baseline / "seat_order.toml").total_games
-    return done, per_study * (1 + variants)

@@ -42,8 +42,8 @@ def strategy_win_chart(table: pd.DataFrame) -> Figure:
     return fig
 
 
-def category_chart(categories: pd.DataFrame) -> Figure:
-    """Mean VP per scoring category, stacked per strategy, one panel per player count: where each
+def category_chart(categories: pd.DataFrame, unit: str = "points") -> Figure:
+    """Mean score (in ``unit``) per score category, stacked per strategy, one panel per player count: where each
     strategy's points come from. Negative categories (penalties) stack to the left of 0.
     ``categories``: long rows with n_players, strategy, category, mean."""
     counts = sorted(int(n) for n in categories["n_players"].unique())
@@ -62,7 +62,7 @@ def category_chart(categories: pd.DataFrame) -> Figure:
             right, left = right + np.maximum(values, 0), left + np.minimum(values, 0)
         ax.axvline(0, color="black", linewidth=0.8)
         ax.set_title(f"{n} players", fontsize=10)
-        ax.set_xlabel("mean VP", fontsize=9)
+        ax.set_xlabel(f"mean {unit}", fontsize=9)
         ax.tick_params(labelsize=9)
         ax.set_yticks(y, names if k % _PANELS_PER_ROW == 0 else [""] * len(names))
         ax.invert_yaxis()

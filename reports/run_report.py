@@ -7,46 +7,46 @@ only there do seats differ by nothing but their position. Questions of the desig
 vectors, compensation, scoring cards) belong to those studies' reports, not here.
 """
 
-import tomllib
-from pathlib import Path
-
 import pandas as pd
 import polars as pl
 from bgsim.reports import run_charts, seat_charts
-from bgsim.reports.progress import RunProgress, progress_banner, run_progress
+from bgsim.reports.progress import progress_warning
 from bgsim.reports.report_builder import Report, fmt_mean, fmt_p, fmt_rate
-from bgsim.sim.results.store import load, read_meta
-from bgsim.sim.stats.seats import CATEGORIES, category_table, seat_table, verdicts
+from bgsim.sim.profile import GameProfile
+from bgsim.sim.results.progress import RunProgress
+from bgsim.sim.stats.seats import category_table, seat_table, verdicts
 from bgsim.sim.stats.strategy_stats import head_to_head, seat_by_strategy, strategy_table
 
 __all__ = ["build_run_report"]
 
-_SEAT_COLUMNS = {"n_players": "players", "population": "strategy", "seat": "seat", "games": "games",
-                 "win_rate": "win rate [95 % CI]", "gap_pp": "gap to fair (pp)", "q": "q (BH)",
-                 "mean_vp": "mean VP [95 % CI]", "mean_rank": "mean rank [95 % CI]"}
+def _seat_columns(unit: str) -> dict[str, str]:
+    return {"n_players": "players", "population": "strategy", "seat": "seat", "games": "games",
+            "win_rate": "win rate [95 % CI]", "gap_pp": "gap to fair (pp)", "q": "q (BH)",
+            "mean_vp": f"mean {unit} [95 % CI]", "mean_rank": "mean rank [95 % CI]"}
 
 
-def build_run_report(run_dir: str | Path) -> tuple[Report, pd.DataFrame | None]:
-    """The report of one run, and its seat table where it has seat verdicts (self-play), else None."""
-    run_dir = Path(run_dir)
-    meta = read_meta(run_dir)
-    spec = tomllib.loads((run_dir / "spec.toml").read_text(encoding="utf-8"))
-    progress = run_progress(run_dir)
-    rows = load(run_dir)
-    strategies = strategy_table(rows)
-    rep = Report(f"Run: {meta.get('name', run_dir.name)}", subtitle=spec.get("description") or None,
+def build_run_report(rows: pl.LazyFrame, meta: dict, spec: dict, progress: RunProgress, profile: GameProfile,
+                     finish: str) -> tuple[Report, pd.DataFrame | None]:
+    """The report of one run, and its seat table where it has seat verdicts (self-play), else None.
+
+    ``rows``: the run's result rows; ``meta``: its meta.json; ``spec``: its spec.toml as a dict;
+    ``progress``: games on disk against planned; ``profile``: the game's, as stored with the run;
+    ``finish``: the command that finishes an unfinished run."""
+    strategies = strategy_table(rows, profile.score_column)
+    rep = Report(f"Run: {meta.get('name', meta.get('run_id', '-'))}", subtitle=spec.get("description") or None,
                  meta=_header(meta, spec, progress))
-    progress_banner(rep, progress.games_done, progress.games_planned, f"bgsim run {run_dir} --resume")
+    progress_warning(rep, progress.games_done, progress.games_planned, finish)
     self_play = sorted(int(n) for n, k in strategies.groupby("n_players")["strategy"].nunique().items() if k == 1)
     own_rows = rows.filter(pl.col("n_players").is_in(self_play)) if self_play else None
-    seats = _self_play_seats(own_rows) if own_rows is not None else None
+    seats = _self_play_seats(own_rows, profile) if own_rows is not None else None
     pairs = head_to_head(rows) if len(strategies) > len(self_play) else None
-    _answers(rep, strategies, pairs, seats, spec)
-    _strategy_section(rep, strategies)
+    unit = profile.score_unit
+    _answers(rep, strategies, pairs, seats, spec, unit)
+    _strategy_section(rep, strategies, unit)
     if pairs is not None:
         _head_to_head_section(rep, pairs)
-    _seat_section(rep, rows, seats, own_rows, self_play, strategies)
-    _category_section(rep, rows)
+    _seat_section(rep, rows, seats, self_play, strategies, profile)
+    _category_section(rep, rows, profile)
     _method(rep, meta, spec)
     return rep, seats
 
@@ -81,7 +81,7 @@ def _focus(spec: dict, names: list[str]) -> str | None:
 
 
 def _answers(rep: Report, strategies: pd.DataFrame, pairs: pd.DataFrame | None, seats: pd.DataFrame | None,
-             spec: dict) -> None:
+             spec: dict, unit: str) -> None:
     rep.heading("Answers")
     lines = []
     focus = _focus(spec, list(strategies["strategy"].unique()))
@@ -89,7 +89,7 @@ def _answers(rep: Report, strategies: pd.DataFrame, pairs: pd.DataFrame | None, 
         if len(part) == 1:
             continue  # self-play: the seat verdicts below answer it
         if focus is not None and focus in set(part["strategy"]):
-            lines.append(_focus_line(int(n), part, pairs, focus))
+            lines.append(_focus_line(int(n), part, pairs, focus, unit))
         else:
             lines.append(_mixed_line(int(n), part))
     if seats is not None:
@@ -101,7 +101,7 @@ def _answers(rep: Report, strategies: pd.DataFrame, pairs: pd.DataFrame | None, 
              "before the second (the game's tie-break decides equal scores).")
 
 
-def _focus_line(n: int, part: pd.DataFrame, pairs: pd.DataFrame | None, focus: str) -> str:
+def _focus_line(n: int, part: pd.DataFrame, pairs: pd.DataFrame | None, focus: str, unit: str) -> str:
     me = part[part["strategy"] == focus].iloc[0]
     others = part[part["strategy"] != focus]
     against = ", ".join(others["strategy"])
@@ -113,7 +113,7 @@ def _focus_line(n: int, part: pd.DataFrame, pairs: pd.DataFrame | None, focus: s
             line += (f"; it finishes ahead of {row.b} in {fmt_rate(row.share, row.share_low, row.share_high)} of "
                      f"{int(row.pairs):,} pairings")
     vp = "; ".join(f"{r.strategy} {fmt_mean(r.mean_vp, r.mean_vp_low, r.mean_vp_high)}" for r in part.itertuples())
-    return f"{line}. Mean VP: {vp}."
+    return f"{line}. Mean {unit}: {vp}."
 
 
 def _mixed_line(n: int, part: pd.DataFrame) -> str:
@@ -127,24 +127,24 @@ def _mixed_line(n: int, part: pd.DataFrame) -> str:
     return f"- **{n} players** (fair share {100 / n:.1f} %): {rates}; {lead}."
 
 
-def _self_play_seats(rows: pl.LazyFrame) -> pd.DataFrame:
+def _self_play_seats(rows: pl.LazyFrame, profile: GameProfile) -> pd.DataFrame:
     labelled = rows.with_columns(pl.col("strategy").alias("population"), pl.lit("-").alias("start"))
-    return seat_table(labelled.select("n_players", "population", "start", "seat", "won", "final_vp", "rank",
-                                      "start_vp").collect())
+    return seat_table(labelled.select("n_players", "population", "start", "seat", "won", profile.score_column,
+                                      "rank").collect(), profile.score_column)
 
 
 # --- sections
 
 
-def _strategy_section(rep: Report, strategies: pd.DataFrame) -> None:
+def _strategy_section(rep: Report, strategies: pd.DataFrame, unit: str) -> None:
     rep.heading("Strategies")
     rep.figure(run_charts.strategy_win_chart(strategies), "strategy_win_rates",
                "Win rate per strategy and player count with its 95 % Wilson interval; dashed: the fair share 1/n.")
-    rep.table(strategies, "strategies", "Per strategy: seat-games played, win rate against the fair share, mean VP "
-              "and mean rank (t 95 %).",
+    rep.table(strategies, "strategies", "Per strategy: seat-games played, win rate against the fair share, "
+              f"mean {unit} and mean rank (t 95 %).",
               columns={"n_players": "players", "seat_games": "seat-games", "seats_per_game": "seats per game",
                        "win_rate": "win rate [95 % CI]", "gap_pp": "gap to fair (pp)",
-                       "mean_vp": "mean VP [95 % CI]", "mean_rank": "mean rank [95 % CI]"},
+                       "mean_vp": f"mean {unit} [95 % CI]", "mean_rank": "mean rank [95 % CI]"},
               rates=["win_rate"], means=["mean_vp", "mean_rank"],
               show=["n_players", "strategy", "seat_games", "seats_per_game", "win_rate", "gap_pp", "mean_vp",
                     "mean_rank"],
@@ -161,8 +161,9 @@ def _head_to_head_section(rep: Report, pairs: pd.DataFrame) -> None:
               rates=["share"], show=["n_players", "a", "b", "pairs", "share"], formats={"pairs": ",d"})
 
 
-def _seat_section(rep: Report, rows: pl.LazyFrame, seats: pd.DataFrame | None, own_rows: pl.LazyFrame | None,
-                  self_play: list[int], strategies: pd.DataFrame) -> None:
+def _seat_section(rep: Report, rows: pl.LazyFrame, seats: pd.DataFrame | None, self_play: list[int],
+                  strategies: pd.DataFrame, profile: GameProfile) -> None:
+    unit = profile.score_unit
     rep.heading("Seats")
     if seats is not None:
         rep.text(f"At {', '.join(map(str, self_play))} players every seat held the same strategy, so the seats "
@@ -174,8 +175,9 @@ def _seat_section(rep: Report, rows: pl.LazyFrame, seats: pd.DataFrame | None, o
         shown = seats.copy()
         shown["seat"] = shown["seat"] + 1
         rep.table(shown, "seats", "Per seat in self-play: win rate (Wilson 95 %), gap to the fair share, q of the "
-                  "exact binomial test, mean VP and mean rank (t 95 %).", columns=_SEAT_COLUMNS,
-                  rates=["win_rate"], means=["mean_vp", "mean_rank"], show=list(_SEAT_COLUMNS),
+                  f"exact binomial test, mean {unit} and mean rank (t 95 %).",
+                  columns=_seat_columns(unit),
+                  rates=["win_rate"], means=["mean_vp", "mean_rank"], show=list(_seat_columns(unit)),
                   formats={"gap_pp": "+.1f", "q": fmt_p, "games": ",d", "mean_rank": ".2f"})
     mixed = sorted(set(int(n) for n in strategies["n_players"]) - set(self_play))
     if mixed:
@@ -183,30 +185,31 @@ def _seat_section(rep: Report, rows: pl.LazyFrame, seats: pd.DataFrame | None, o
                  f"are mostly its strategy's: no seat verdict is drawn there. The table shows how each strategy "
                  f"did from each seat (seat 1 = start player); seat order itself is the subject of "
                  f"`bgsim seat-order`.")
-        by_seat = seat_by_strategy(rows.filter(pl.col("n_players").is_in(mixed)))
+        by_seat = seat_by_strategy(rows.filter(pl.col("n_players").is_in(mixed)), profile.score_column)
         by_seat["seat"] += 1
-        rep.table(by_seat, "strategy_by_seat", "Win rate and mean VP of each strategy by seat.",
+        rep.table(by_seat, "strategy_by_seat", f"Win rate and mean {unit} of each strategy by seat.",
                   columns={"n_players": "players", "seat_games": "seat-games", "win_rate": "win rate [95 % CI]",
-                           "mean_vp": "mean VP [95 % CI]"},
+                           "mean_vp": f"mean {unit} [95 % CI]"},
                   rates=["win_rate"], means=["mean_vp"],
                   show=["n_players", "strategy", "seat", "seat_games", "win_rate", "mean_vp"],
                   formats={"seat_games": ",d"})
 
 
-def _category_section(rep: Report, rows: pl.LazyFrame) -> None:
-    """Mean VP of every stored category per strategy: where each strategy's points come from."""
-    present = [c for c in CATEGORIES if c in rows.collect_schema().names()]
+def _category_section(rep: Report, rows: pl.LazyFrame, profile: GameProfile) -> None:
+    """Mean score of every stored category per strategy: where each strategy's points come from."""
+    present = [c for c in profile.category_columns if c in rows.collect_schema().names()]
     if not present:
         return
-    long = category_table(rows.select("n_players", "strategy", "final_vp", *present).collect(),
+    score, unit = profile.score_column, profile.score_unit
+    long = category_table(rows.select("n_players", "strategy", score, *present).collect(), tuple(present), score,
                           by=("n_players", "strategy"))
-    long["category"] = long["category"].str.removeprefix("vp_").str.replace("_", " ")
-    rep.heading("VP by category")
-    rep.figure(run_charts.category_chart(long), "vp_categories",
-               "Mean VP per scoring category and strategy; categories below 0 (penalties) stack to the left.")
-    rep.table(long, "vp_categories", "Mean VP per scoring category and strategy (t 95 %), and the category's share "
-              "of the strategy's final VP.", columns={"n_players": "players", "games": "seat-games",
-                                                       "mean": "mean VP [95 % CI]"},
+    long["category"] = long["category"].map(profile.category_label)
+    rep.heading(f"{unit} by category")
+    rep.figure(run_charts.category_chart(long, unit), "vp_categories",
+               f"Mean {unit} per score category and strategy; categories below 0 (penalties) stack to the left.")
+    rep.table(long, "vp_categories", f"Mean {unit} per score category and strategy (t 95 %), and the category's "
+              f"share of the strategy's final {unit}.", columns={"n_players": "players", "games": "seat-games",
+                                                                 "mean": f"mean {unit} [95 % CI]"},
               means=["mean"], show=["n_players", "strategy", "category", "games", "mean", "share"],
               formats={"games": ",d", "share": ".1%"})
 

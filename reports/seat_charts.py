@@ -79,14 +79,17 @@ def seat_win_chart(seats: pd.DataFrame, title: str = "Seat win rates") -> Figure
     return fig
 
 
-def vp_distribution_chart(rows: pd.DataFrame, title: str = "Final VP per seat") -> Figure:
-    """Box plots of final VP per seat (whiskers 5-95 %, the mean as a dot), for the rulebook start
+def vp_distribution_chart(rows: pd.DataFrame, title: str | None = None, score: str = "final_vp",
+                          unit: str = "points", start_label: str = "start vector") -> Figure:
+    """Box plots of the final score (column ``score``, in ``unit``) per seat (whiskers 5-95 %, the mean
+    as a dot), for the rulebook start
     vector (or the first one present): one panel per player count, the populations side by side
     within each seat and told apart by colour.
 
     ``rows``: one row per game and seat, columns ``n_players, population, start, seat`` (0-based),
-    ``final_vp``.
+    ``score``.
     """
+    title = title or f"Final {unit} per seat"
     start = _rulebook_or_first(rows["start"])
     rows = rows[rows["start"] == start]
     counts = sorted(int(n) for n in rows["n_players"].unique())
@@ -98,7 +101,7 @@ def vp_distribution_chart(rows: pd.DataFrame, title: str = "Final VP per seat") 
         part = rows[rows["n_players"] == n]
         for i, pop in enumerate(pops):
             mine = part[part["population"] == pop]
-            data = [mine.loc[mine["seat"] == s, "final_vp"].to_numpy() for s in range(n)]
+            data = [mine.loc[mine["seat"] == s, score].to_numpy() for s in range(n)]
             keep = [s for s in range(n) if len(data[s])]
             if not keep:
                 continue
@@ -113,19 +116,21 @@ def vp_distribution_chart(rows: pd.DataFrame, title: str = "Final VP per seat") 
         ax.set_xticks(range(1, n + 1))
         ax.set_title(f"{n} players")
         ax.set_xlabel("seat")
-    axes[0].set_ylabel("final VP")
+    axes[0].set_ylabel(f"final {unit}")
     legend_below(fig, axes, title="population (dot: mean)")
-    fig.suptitle(f"{title} (start VP: {start}; boxes 25-75 %, whiskers 5-95 %)")
+    fig.suptitle(f"{title} ({start_label}: {start}; boxes 25-75 %, whiskers 5-95 %)")
     return fig
 
 
-def category_chart(categories: pd.DataFrame, title: str = "VP by category and seat") -> Figure:
-    """Mean VP per category and seat with t intervals: one panel per player count (the first
+def category_chart(categories: pd.DataFrame, title: str | None = None, unit: str = "points",
+                   start_label: str = "start vector") -> Figure:
+    """Mean score (in ``unit``) per category and seat with t intervals: one panel per player count (the first
     population and the rulebook start vector, or the first present); seats as colours, the legend below.
 
     ``categories``: columns ``n_players, population, start, seat`` (0-based), ``category, mean,
-    mean_low, mean_high`` (as ``reports.seats.category_table``).
+    mean_low, mean_high`` (as ``sim.stats.seats.category_table``, categories as their labels).
     """
+    title = title or f"{unit} by category and seat"
     start = _rulebook_or_first(categories["start"])
     pop = categories["population"].iloc[0]
     part_all = categories[(categories["start"] == start) & (categories["population"] == pop)]
@@ -147,14 +152,15 @@ def category_chart(categories: pd.DataFrame, title: str = "VP by category and se
         ax.set_xticks(range(len(cats)), [c.removeprefix("vp_").replace("_", " ") for c in cats], rotation=35,
                       ha="right", rotation_mode="anchor")
         ax.set_title(f"{n} players")
-    axes[0].set_ylabel("mean VP, 95 % interval")
+    axes[0].set_ylabel(f"mean {unit}, 95 % interval")
     legend_below(fig, axes)
-    fig.suptitle(f"{title} ({pop}, start VP {start})")
+    fig.suptitle(f"{title} ({pop}, {start_label} {start})")
     return fig
 
 
-def compensation_chart(solutions: pd.DataFrame, title: str = "Compensating start VP") -> Figure:
-    """Top row: rulebook and solved start VP per seat, one panel per player count, the populations side
+def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label: str = "start value") -> Figure:
+    """Top row: rulebook and solved values of the compensation parameter (``label``) per seat, one panel
+    per player count, the populations side
     by side, each solution with its bootstrap interval. Below: each seat's win rate minus the fair share
     1/n, per player count and population, under the rulebook vector, under the solved vector on the
     stored games, and confirmed on fresh deals (when present), all with Wilson intervals; panels wrapped
@@ -164,6 +170,7 @@ def compensation_chart(solutions: pd.DataFrame, title: str = "Compensating start
     high``, and ``rate_rulebook``, ``rate_solved``, optionally ``rate_confirmed`` with their ``_low`` and
     ``_high`` bounds (as the seat-order study's compensation table).
     """
+    title = title or f"Compensating {label}"
     counts = sorted(int(n) for n in solutions["n_players"].unique())
     pops = list(dict.fromkeys(solutions["population"]))
     keys = [(n, p) for n in counts for p in pops
@@ -193,8 +200,8 @@ def compensation_chart(solutions: pd.DataFrame, title: str = "Compensating start
         ax.set_xticks(range(1, n + 1))
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("seat")
-        ax.set_title(f"{n} players: start VP")
-    vp_axes[0].set_ylabel("start VP")
+        ax.set_title(f"{n} players: {label}")
+    vp_axes[0].set_ylabel(label)
     legend_below(top, vp_axes)
     _, gap_axes = panel_grid(len(keys), parent=bottom, sharey=True)
     series = [("rate_rulebook", "rulebook", -0.2, "s", "grey"),

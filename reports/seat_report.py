@@ -1,111 +1,159 @@
-"""The seat-order report: plain answers first, then seat tables, start vectors, VP categories, the
-compensating start vector, and the scoring cards; every rate with its 95 % interval.
+"""The seat-order report: plain answers first, then seat tables, start vectors, score categories, the
+compensating start vector, and the components outcomes are attributed to; every rate with its 95 % interval.
 
-``write_seat_order_report(study_dir)`` writes ``<study_dir>/report/`` (index.html, index.md, figures,
-tables as CSV) from the stored results alone.
+``build_seat_order_report`` renders a study that ``bgsim.report`` has loaded (``SeatStudy``); every
+word about the game (its title, score unit, compensation parameter and rulebook vectors, categories)
+comes from the game's profile as stored with the study's runs.
 """
 
-from pathlib import Path
+from dataclasses import dataclass
+from types import ModuleType
 
 import pandas as pd
 import polars as pl
-from bgsim.experiments.seat_order import MARKER, load_seat_order, load_study_rows, study_run_dirs
 from bgsim.reports import seat_charts
-from bgsim.reports.card_report import CARD_METHOD, add_card_sections, card_answers, study_spreads
-from bgsim.reports.progress import progress_banner, runs_done
+from bgsim.reports.attribution_report import (
+    add_attribution_sections,
+    attribution_answers,
+    attribution_method,
+    study_spreads,
+)
+from bgsim.reports.progress import progress_warning
 from bgsim.reports.report_builder import Report, fmt_p, fmt_rate
-from bgsim.sim.results.store import RunStoreError, read_meta, study_resume_command
+from bgsim.sim.profile import GameProfile
 from bgsim.sim.stats.seats import category_table, seat_table, start_effect, verdicts
 
-__all__ = ["add_seat_sections", "build_seat_order_report", "thirteen_answer",
-           "write_seat_order_report"]
-
-_SEAT_COLUMNS = {"n_players": "players", "population": "population", "start": "start VP", "seat": "seat",
-                 "games": "games", "start_vp": "start VP of the seat", "win_rate": "win rate [95 % CI]",
-                 "gap_pp": "gap to fair (pp)", "q": "q (BH)", "mean_vp": "mean VP [95 % CI]",
-                 "mean_rank": "mean rank [95 % CI]"}
+__all__ = ["SeatStudy", "add_seat_sections", "build_seat_order_report", "largest_value_answer",
+           "largest_rulebook_value"]
 
 
-def write_seat_order_report(study_dir: str | Path, out: str | Path | None = None) -> tuple[Path, pd.DataFrame]:
-    """Write the study's report (default ``<study_dir>/report/``); returns its directory and the seat table."""
-    study_dir = Path(study_dir)
-    report, seats = build_seat_order_report(study_dir)
-    return report.write(Path(out) if out else study_dir / "report"), seats
+@dataclass(frozen=True)
+class SeatStudy:
+    """A seat-order study as loaded for its report.
+
+    ``rows``: the cells' result rows, labelled ``population`` and ``start``; ``compensation``: the
+    solver's table (compensation.csv; empty if none); ``confirm``: the confirmation runs' rows (None
+    or empty if none); ``profile``: the game's; ``extras``: the game's report additions
+    (``bgsim.reports.<game>``) or None."""
+
+    rows: pl.DataFrame
+    compensation: pd.DataFrame
+    confirm: pl.DataFrame | None
+    profile: GameProfile
+    extras: ModuleType | None = None
 
 
-def build_seat_order_report(study_dir: Path) -> tuple[Report, pd.DataFrame]:
-    """The study's report; an unfinished study is reported from the games it has so far, under a banner."""
-    meta = read_meta(study_dir, MARKER, "seat-order")
-    complete = meta.get("status") == "complete"
-    rows = load_study_rows(study_dir, partial=not complete)
-    if rows.is_empty():
-        raise RunStoreError(f"{study_dir}: no games played yet; run `{study_resume_command(study_dir)}` to play them")
+def _words(profile: GameProfile) -> tuple[str, str]:
+    """(what a start vector sets, e.g. the compensation's label; the score unit)."""
+    comp = profile.compensation
+    return (comp.label if comp else "start vector"), profile.score_unit
+
+
+def _seat_columns(profile: GameProfile) -> dict[str, str]:
+    label, unit = _words(profile)
+    return {"n_players": "players", "population": "population", "start": label, "seat": "seat",
+            "games": "games", "start_value": f"{label} of the seat", "win_rate": "win rate [95 % CI]",
+            "gap_pp": "gap to fair (pp)", "q": "q (BH)", "mean_vp": f"mean {unit} [95 % CI]",
+            "mean_rank": "mean rank [95 % CI]"}
+
+
+def build_seat_order_report(meta: dict, study: SeatStudy, done: int, planned: int,
+                            finish: str) -> tuple[Report, pd.DataFrame]:
+    """The study's report from its marker (``meta``) and rows; an unfinished study (``done`` of
+    ``planned`` games) is reported from the games it has so far, under a warning naming ``finish``."""
     games = [c["games"] for c in meta["cells"]]
-    done = runs_done(study_run_dirs(study_dir))
-    planned = load_seat_order(study_dir / "seat_order.toml").total_games  # cells and confirmation runs
+    label, _ = _words(study.profile)
     rep = Report(f"Seat order: {meta['name']}",
-                 subtitle="Carpe Diem seat balance per player count, strategy population and start VP",
+                 subtitle=f"{study.profile.title} seat balance per player count, strategy population and {label}",
                  meta={"study": meta["study_id"], "runs": str(len(games)),
                        "games per run": f"{min(games):,}" + (f" to {max(games):,}" if max(games) > min(games) else ""),
                        "games": f"{done:,}" + ("" if done >= planned else f" of {planned:,} planned (incomplete)"),
                        "seed": str(meta.get("seed", "-"))})
-    progress_banner(rep, done, planned, study_resume_command(study_dir) or "--resume", "study")
-    seats = add_seat_sections(rep, rows, _compensation(study_dir, partial=not complete))
-    _method(rep, meta)
+    progress_warning(rep, done, planned, finish, "study")
+    seats = add_seat_sections(rep, study)
+    _method(rep, meta, study)
     return rep, seats
 
 
-def add_seat_sections(rep: Report, rows: pl.DataFrame, compensation: pd.DataFrame) -> pd.DataFrame:
-    """Answers, seat tables, start vectors, categories, compensation and cards; returns the seat table."""
-    frame = rows.drop("board_cards", "cards").to_pandas()
-    seats = seat_table(rows)
-    spreads = study_spreads(rows)
-    _answers(rep, seats, compensation, card_answers(spreads))
-    _seat_section(rep, seats, frame)
+def _seats(rows: pl.DataFrame, profile: GameProfile) -> pd.DataFrame:
+    comp = profile.compensation
+    return seat_table(rows, profile.score_column, comp.column if comp else None)
+
+
+def add_seat_sections(rep: Report, study: SeatStudy) -> pd.DataFrame:
+    """Answers, seat tables, start vectors, categories, compensation and attribution; returns the seat table."""
+    rows, profile = study.rows, study.profile
+    frame = rows.drop(*[c for c in profile.list_columns() if c in rows.columns]).to_pandas()
+    seats = _seats(rows, profile)
+    compensation = _compensation(study)
+    attribution = profile.attribution()
+    spreads = study_spreads(rows, profile, study.extras) if attribution else None
+    lines = attribution_answers(spreads, profile, study.extras) if attribution else []
+    _answers(rep, seats, compensation, lines, profile)
+    _seat_section(rep, seats, frame, profile)
     if "equal" in set(frame["start"]) and frame["start"].nunique() > 1:
-        _start_section(rep, start_effect(rows))
-    _category_section(rep, category_table(rows))
+        _start_section(rep, start_effect(rows), profile)
+    _category_section(rep, category_table(rows, profile.category_columns, profile.score_column), profile)
     if not compensation.empty:
-        _compensation_section(rep, compensation)
-    add_card_sections(rep, rows, spreads)
+        _compensation_section(rep, compensation, profile)
+    if attribution:
+        add_attribution_sections(rep, rows, profile, study.extras, spreads)
     return seats
 
 
 # --- answers
 
 
-def thirteen_answer(seats: pd.DataFrame, compensation: pd.DataFrame, population: str) -> str | None:
-    """Is the 13 start VP of seat 3 at 3 players justified, for one population? None without data."""
-    three = seats[(seats["n_players"] == 3) & (seats["population"] == population)]
-    rule = three[(three["start"] == "rulebook") & (three["seat"] == 2)]
+def largest_rulebook_value(profile: GameProfile) -> tuple[int, int, tuple[int, ...]] | None:
+    """(player count, seat (0-based), rulebook vector) of the largest value any rulebook vector of the
+    game's compensation gives a seat (the first such seat), or None without compensation. It is the
+    value a designer most wants checked: the largest head start the rulebook grants."""
+    comp = profile.compensation
+    if comp is None or not comp.rulebook:
+        return None
+    n, vector = max(sorted(comp.rulebook.items()), key=lambda item: max(item[1]))
+    return n, vector.index(max(vector)), vector
+
+
+def largest_value_answer(seats: pd.DataFrame, compensation: pd.DataFrame, population: str,
+                         profile: GameProfile) -> str | None:
+    """Is the rulebook's largest seat value justified, for one population? None without data."""
+    found = largest_rulebook_value(profile)
+    if found is None:
+        return None
+    n, seat, vector = found
+    value, label = vector[seat], profile.compensation.label
+    table = seats[(seats["n_players"] == n) & (seats["population"] == population)]
+    rule = table[(table["start"] == "rulebook") & (table["seat"] == seat)]
     if rule.empty:
         return None
     r = rule.iloc[0]
-    parts = [f"with 8/9/13, seat 3 wins {fmt_rate(r.win_rate, r.win_rate_low, r.win_rate_high)} "
-             f"against the fair 33.3 %"]
-    equal = three[(three["start"] == "equal") & (three["seat"] == 2)]
+    parts = [f"with {'/'.join(map(str, vector))}, seat {seat + 1} wins "
+             f"{fmt_rate(r.win_rate, r.win_rate_low, r.win_rate_high)} against the fair {100 / n:.1f} %"]
+    equal = table[(table["start"] == "equal") & (table["seat"] == seat)]
     if not equal.empty:
         e = equal.iloc[0]
-        parts.append(f"with equal start VP {fmt_rate(e.win_rate, e.win_rate_low, e.win_rate_high)}")
-    comp = compensation[(compensation["n_players"] == 3) & (compensation["population"] == population)
-                        & (compensation["seat"] == 2)] if not compensation.empty else compensation
+        parts.append(f"with equal {label} {fmt_rate(e.win_rate, e.win_rate_low, e.win_rate_high)}")
+    comp = compensation[(compensation["n_players"] == n) & (compensation["population"] == population)
+                        & (compensation["seat"] == seat)] if not compensation.empty else compensation
     if not comp.empty:
         c = comp.iloc[0]
-        parts.append(f"the balancing value for seat 3 is {c.solved} (bootstrap 95 % interval {c.low}-{c.high})")
+        parts.append(f"the balancing value for seat {seat + 1} is {c.solved} (bootstrap 95 % interval "
+                     f"{c.low}-{c.high})")
     if r.favoured > 0:
-        verdict = "**No: 13 over-compensates** — seat 3 wins significantly more than its share"
+        verdict = (f"**No: {value} over-compensates** — seat {seat + 1} wins significantly more than its share")
     elif r.favoured < 0:
-        verdict = "**No: 13 is not enough** — seat 3 still wins significantly less than its share"
+        verdict = f"**No: {value} is not enough** — seat {seat + 1} still wins significantly less than its share"
     elif r.detectable_pp > 2.5:
-        verdict = (f"**These games cannot tell**: seat 3 is not detectably off its share, but only gaps above about "
-                   f"{r.detectable_pp:.0f} pp would have shown")
+        verdict = (f"**These games cannot tell**: seat {seat + 1} is not detectably off its share, but only gaps "
+                   f"above about {r.detectable_pp:.0f} pp would have shown")
     else:
-        verdict = (f"**Yes, within what these games can tell**: seat 3's win rate is not detectably off its share "
-                   f"(a gap of about {r.detectable_pp:.1f} pp would have shown)")
+        verdict = (f"**Yes, within what these games can tell**: seat {seat + 1}'s win rate is not detectably off "
+                   f"its share (a gap of about {r.detectable_pp:.1f} pp would have shown)")
     return f"{verdict} ({'; '.join(parts)})."
 
 
-def seat_summary(seats: pd.DataFrame, start: str = "rulebook") -> list[str]:
+def seat_summary(seats: pd.DataFrame, start: str = "rulebook", label: str = "start vector") -> list[str]:
     """Per player count: each seat detectably off its share in how many populations, by how much."""
     lines = []
     part_all = seats[seats["start"] == start]
@@ -120,26 +168,30 @@ def seat_summary(seats: pd.DataFrame, start: str = "rulebook") -> list[str]:
                     span = f"{low:+.1f} pp" if len(hit) == 1 else f"{low:+.1f} to {high:+.1f} pp"
                     found.append(f"seat {seat + 1} {word} in {len(hit)} of {pops} ({', '.join(hit['population'])}; "
                                  f"{span})")
-        lines.append(f"- **{n} players**, start VP {start}: " + ("; ".join(found) if found else
+        lines.append(f"- **{n} players**, {label} {start}: " + ("; ".join(found) if found else
                                                                   "no seat detectably off its share") + ".")
     return lines
 
 
-def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame, card_lines: list[str]) -> None:
+def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame, attribution_lines: list[str],
+             profile: GameProfile) -> None:
     rep.heading("Answers")
-    lines = seat_summary(seats)
+    label, _ = _words(profile)
+    lines = seat_summary(seats, label=label)
+    largest = largest_rulebook_value(profile)
     for pop in dict.fromkeys(seats["population"]):
-        answer = thirteen_answer(seats, compensation, pop)
+        answer = largest_value_answer(seats, compensation, pop, profile)
         if answer:
-            lines.append(f"- Is the 3-player 13 justified? *{pop}*: {answer}")
-    lines += card_lines
+            n, seat, vector = largest
+            lines.append(f"- Is the {n}-player {vector[seat]} justified? *{pop}*: {answer}")
+    lines += attribution_lines
     rep.text("\n".join(lines) if lines else "No games.")
     rep.text("Seats are numbered from the start player (seat 1). A seat is called favoured or disfavoured only "
              "when an exact binomial test against the fair share rejects after the Benjamini–Hochberg correction "
              "over every seat of every table (q < 0.05); otherwise the line says that these games cannot tell.")
     rep.heading("Every table", level=3)
     rep.table(verdicts(seats), "verdicts", "The verdict on the seats of every (player count, population, start "
-              "vector).", columns={"n_players": "players", "start": "start VP"})
+              "vector).", columns={"n_players": "players", "start": label})
 
 
 # --- sections
@@ -151,56 +203,72 @@ def _shown(seats: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
-def _seat_section(rep: Report, seats: pd.DataFrame, frame: pd.DataFrame) -> None:
+def _seat_section(rep: Report, seats: pd.DataFrame, frame: pd.DataFrame, profile: GameProfile) -> None:
+    _, unit = _words(profile)
+    columns = _seat_columns(profile)
+    show = [c for c in columns if c in seats.columns]
     rep.heading("Seat win rates")
     rep.figure(seat_charts.seat_win_chart(seats), "seat_win_rates",
                "Win rate per seat with its 95 % Wilson interval; dashed: the fair share 1/n.")
     rep.table(_shown(seats), "seats", "Per seat: win rate (Wilson 95 %), gap to the fair share, Benjamini–Hochberg "
-              "q of the exact binomial test against it, mean VP and mean rank (t 95 %).",
-              columns=_SEAT_COLUMNS, rates=["win_rate"], means=["mean_vp", "mean_rank"],
-              show=list(_SEAT_COLUMNS), formats={"gap_pp": "+.1f", "q": fmt_p, "games": ",d", "start_vp": ".0f",
-                                                 "mean_rank": ".2f"})
-    rep.figure(seat_charts.vp_distribution_chart(frame), "vp_distributions",
-               "Final VP per seat: box 25-75 %, whiskers 5-95 %, dot the mean; one colour per population.")
+              f"q of the exact binomial test against it, mean {unit} and mean rank (t 95 %).",
+              columns=columns, rates=["win_rate"], means=["mean_vp", "mean_rank"],
+              show=show, formats={"gap_pp": "+.1f", "q": fmt_p, "games": ",d", "start_value": ".0f",
+                                  "mean_rank": ".2f"})
+    label, _ = _words(profile)
+    rep.figure(seat_charts.vp_distribution_chart(frame, score=profile.score_column, unit=unit, start_label=label),
+               "vp_distributions",
+               f"Final {unit} per seat: box 25-75 %, whiskers 5-95 %, dot the mean; one colour per population.")
 
 
-def _start_section(rep: Report, effect: pd.DataFrame) -> None:
-    rep.heading("What the start VP changes")
+def _start_section(rep: Report, effect: pd.DataFrame, profile: GameProfile) -> None:
+    label, _ = _words(profile)
+    equal = _equal_text(profile)
+    rep.heading(f"What the {label} changes")
     shown = effect.copy()
     shown["seat"] += 1
     shown["diff"] = shown["diff_pp"]
-    rep.text("Each game under a start vector is paired with the same deal and seating under equal start VP "
-             "(every seat 8); the difference is the change of the seat's win rate in percentage points, with a "
+    rep.text(f"Each game under a start vector is paired with the same deal and seating under equal {label} "
+             f"({equal}); the difference is the change of the seat's win rate in percentage points, with a "
              "paired t interval. An interval that contains 0 means the games cannot tell a change.")
     rep.table(shown.rename(columns={"diff_low": "diff_low", "diff_high": "diff_high"}), "start_effect",
-              "Win-rate change per seat against equal start VP, paired by deal (pp, 95 % paired t interval).",
-              columns={"n_players": "players", "population": "population", "start": "start VP", "seat": "seat",
+              f"Win-rate change per seat against equal {label}, paired by deal (pp, 95 % paired t interval).",
+              columns={"n_players": "players", "population": "population", "start": label, "seat": "seat",
                        "pairs": "paired games", "diff": "change (pp) [95 % CI]", "p": "p"},
               means=["diff"], show=["n_players", "population", "start", "seat", "pairs", "diff", "p"],
               formats={"pairs": ",d", "p": fmt_p})
 
 
-def _category_section(rep: Report, categories: pd.DataFrame) -> None:
-    rep.heading("VP by category")
-    rep.figure(seat_charts.category_chart(categories), "vp_categories",
-               "Mean VP per scoring category and seat, 95 % t intervals.")
+def _equal_text(profile: GameProfile) -> str:
+    """How the profile describes the equal vector, e.g. "every seat starts with 8 points"."""
+    comp = profile.compensation
+    return comp.named.get("equal", "every seat alike") if comp else "every seat alike"
+
+
+def _category_section(rep: Report, categories: pd.DataFrame, profile: GameProfile) -> None:
+    label, unit = _words(profile)
+    categories = categories.assign(category=categories["category"].map(profile.category_label))
+    rep.heading(f"{unit} by category")
+    rep.figure(seat_charts.category_chart(categories, unit=unit, start_label=label), "vp_categories",
+               f"Mean {unit} per score category and seat, 95 % t intervals.")
     shown = categories.copy()
     shown["seat"] += 1
-    rep.table(shown, "vp_categories", "Mean VP per category and seat (t 95 %), and the category's share of the "
-              "seat's final VP.", columns={"n_players": "players", "start": "start VP", "mean": "mean VP [95 % CI]"},
+    rep.table(shown, "vp_categories", f"Mean {unit} per category and seat (t 95 %), and the category's share of the "
+              f"seat's final {unit}.", columns={"n_players": "players", "start": label,
+                                                "mean": f"mean {unit} [95 % CI]"},
               means=["mean"], formats={"share": ".1%", "games": ",d"},
               show=["n_players", "population", "start", "seat", "category", "games", "mean", "share"])
 
 
-def _compensation(study_dir: Path, partial: bool = False) -> pd.DataFrame:
-    path = study_dir / "compensation.csv"
-    if not path.exists():
-        return pd.DataFrame()
-    table = pd.read_csv(path)
-    confirm = load_study_rows(study_dir, "confirm", partial=partial)
-    if confirm.height:
-        confirmed = seat_table(confirm)[["n_players", "population", "seat", "games", "win_rate", "win_rate_low",
-                                         "win_rate_high", "favoured"]]
+def _compensation(study: SeatStudy) -> pd.DataFrame:
+    """The solver's table, with the confirmation runs' seat win rates where they exist."""
+    table = study.compensation
+    if table.empty:
+        return table
+    confirm = study.confirm
+    if confirm is not None and confirm.height:
+        confirmed = _seats(confirm, study.profile)[["n_players", "population", "seat", "games", "win_rate",
+                                                    "win_rate_low", "win_rate_high", "favoured"]]
         confirmed = confirmed.rename(columns={"games": "confirm_games", "win_rate": "rate_confirmed",
                                               "win_rate_low": "rate_confirmed_low",
                                               "win_rate_high": "rate_confirmed_high",
@@ -209,14 +277,17 @@ def _compensation(study_dir: Path, partial: bool = False) -> pd.DataFrame:
     return table
 
 
-def _compensation_section(rep: Report, table: pd.DataFrame) -> None:
-    rep.heading("Compensating start VP")
-    rep.text("The start vector (seat 1 fixed at 8) that makes the seats' win rates as equal as possible: found "
-             "by re-scoring the stored rulebook games under every candidate (start VP only add to the final "
-             "score), with a bootstrap over deals for its interval, then **played again on fresh deals** to "
-             "confirm it. *agreement* is the share of bootstrap replicates that found the same value.")
-    rep.figure(seat_charts.compensation_chart(table), "compensation",
-               "Top: rulebook and solved start VP per seat (bootstrap 95 % interval). Below: each seat's win rate "
+def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile) -> None:
+    comp = profile.compensation
+    label = comp.label
+    adds = (f" ({label} only add to the final score)" if comp.adds_to_score else "")
+    rep.heading(f"Compensating {label}")
+    rep.text(f"The start vector (seat 1 fixed at {comp.fixed_first}) that makes the seats' win rates as equal as "
+             f"possible: found by re-scoring the stored rulebook games under every candidate{adds}, with a bootstrap "
+             "over deals for its interval, then **played again on fresh deals** to confirm it. *agreement* is the "
+             "share of bootstrap replicates that found the same value.")
+    rep.figure(seat_charts.compensation_chart(table, label=label), "compensation",
+               f"Top: rulebook and solved {label} per seat (bootstrap 95 % interval). Below: each seat's win rate "
                "minus the fair share (pp) under the rulebook vector, the solved vector on the stored games, and on "
                "fresh deals (Wilson 95 %).")
     shown = table.copy()
@@ -227,7 +298,7 @@ def _compensation_section(rep: Report, table: pd.DataFrame) -> None:
               "solved": "solved", "interval": "95 % interval", "agreement": "agreement",
               "rate_rulebook": "win rate, rulebook", "rate_solved": "win rate, solved (stored games)",
               "rate_confirmed": "win rate, solved (fresh deals)"}
-    rep.table(shown, "compensation", "Solved start VP per seat and the seat win rates it gives.", columns=labels,
+    rep.table(shown, "compensation", f"Solved {label} per seat and the seat win rates it gives.", columns=labels,
               rates=rates, show=[c for c in labels if c in shown], formats={"agreement": ".0%"})
     notes = []
     for (n, pop), part in shown.groupby(["n_players", "population"]):
@@ -244,7 +315,7 @@ def _compensation_section(rep: Report, table: pd.DataFrame) -> None:
         rep.note(" ".join(notes))
 
 
-def _method(rep: Report, meta: dict) -> None:
+def _method(rep: Report, meta: dict, study: SeatStudy) -> None:
     rep.heading("Method")
     cells = pd.DataFrame(meta["cells"])
     rep.text("Every (player count, population, start vector) is one run; all share the study's seed, so game *i* "
@@ -253,7 +324,8 @@ def _method(rep: Report, meta: dict) -> None:
              "order. Win rates: Wilson 95 % intervals; means: t intervals; tests: exact binomial against the fair "
              "share, paired t for start vectors, Benjamini–Hochberg over the many comparisons. Seats of one game "
              "are not independent, so the per-seat tests are a little conservative for the largest gap.")
-    rep.text(CARD_METHOD)
+    attribution = study.profile.attribution()
+    if attribution:
+        rep.text(attribution_method(study.profile, study.extras))
     rep.table(cells.assign(strategies=cells["strategies"].map(", ".join)), "cells", "The runs of this study.",
               formats={"games": ",d"})
-

@@ -1,11 +1,13 @@
-"""How hard the solo automa Anna is: outcome tables over stored solo games and the solved levels.
+"""How hard an automa opponent is: outcome tables over stored solo games and the solved levels.
 
 Pure functions over the rows of a difficulty study (experiments/difficulty.py: one row per game,
-the human's, with ``margin`` = human VP - Anna's VP and Anna's VP by source) and over its marker.
-Win rates carry Wilson 95 % intervals (statsmodels), means Student t intervals (scipy); quantiles
-of the margin are descriptive. A game counts as a win when the human ranks first after the solo
-tie-break (AMB-27).
+the human's, with the automa's score, the margin (human minus automa) and the automa's score by
+source; the columns are named by the game's ``profile.automa``) and over its marker. Win rates carry
+Wilson 95 % intervals (statsmodels), means Student t intervals (scipy); quantiles of the margin are
+descriptive. A game counts as a win when the human ranks first after the game's tie-break.
 """
+
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -14,42 +16,46 @@ from bgsim.sim.stats.intervals import t_bounds, wilson
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import test_proportions_2indep
 
-__all__ = ["ANNA_SOURCES", "QUANTILES", "levels_table", "outcome_table", "source_table"]
+__all__ = ["QUANTILES", "levels_table", "outcome_table", "source_table"]
 
-# Anna's final VP by source (CD-ANNA-22), as stored in a solo run's row.
-ANNA_SOURCES = {"anna_vp_start": "start VP", "anna_vp_banner": "banner", "anna_vp_villa": "villa track",
-                "anna_vp_majority": "majorities", "anna_vp_fountain": "fountain cards"}
 QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 
 
-def outcome_table(rows: pl.DataFrame, by: tuple[str, ...] = ("rung",), confidence: float = 0.95) -> pd.DataFrame:
+def outcome_table(rows: pl.DataFrame, by: tuple[str, ...] = ("rung",), score: str = "final_vp",
+                  automa_score: str = "automa_score", margin: str = "margin",
+                  confidence: float = 0.95) -> pd.DataFrame:
     """One row per group ``by``: games, wins, win_rate, tie_rate (Wilson), mean margin, the human's
-    and Anna's mean VP (t), and the margin's quantiles ``margin_p10`` .. ``margin_p90``."""
+    (``mean_score``) and the automa's (``mean_automa``) mean score (t), and the margin's quantiles
+    ``margin_p10`` .. ``margin_p90``. ``score``, ``automa_score``, ``margin``: the columns of the
+    human's score, the automa's and their difference (``profile.score_column``, ``profile.automa``)."""
+    names = {"margin": margin, "score": score, "automa": automa_score}
     agg = (rows.group_by(list(by), maintain_order=True)
            .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"), pl.col("tie").sum().alias("ties"),
-                *[pl.col(c).mean().alias(f"mean_{c}") for c in ("margin", "final_vp", "anna_vp")],
-                *[pl.col(c).std().alias(f"sd_{c}") for c in ("margin", "final_vp", "anna_vp")],
-                *[pl.col("margin").quantile(q, "linear").alias(f"margin_p{round(100 * q)}") for q in QUANTILES])
+                *[pl.col(c).mean().alias(f"mean_{n}") for n, c in names.items()],
+                *[pl.col(c).std().alias(f"sd_{n}") for n, c in names.items()],
+                *[pl.col(margin).quantile(q, "linear").alias(f"margin_p{round(100 * q)}") for q in QUANTILES])
            .to_pandas())
     games = agg["games"].to_numpy()
     for name, count in (("win_rate", "wins"), ("tie_rate", "ties")):
         agg[name] = agg[count] / games
         agg[f"{name}_low"], agg[f"{name}_high"] = wilson(agg[count].to_numpy(), games, confidence)
-    for c in ("margin", "final_vp", "anna_vp"):
-        agg[f"mean_{c}_low"], agg[f"mean_{c}_high"] = t_bounds(agg[f"mean_{c}"], agg[f"sd_{c}"], games, confidence)
-    return agg.drop(columns=[f"sd_{c}" for c in ("margin", "final_vp", "anna_vp")])
+    for n in names:
+        agg[f"mean_{n}_low"], agg[f"mean_{n}_high"] = t_bounds(agg[f"mean_{n}"], agg[f"sd_{n}"], games, confidence)
+    return agg.drop(columns=[f"sd_{n}" for n in names])
 
 
-def source_table(rows: pl.DataFrame, by: tuple[str, ...] = ("rung",), confidence: float = 0.95) -> pd.DataFrame:
-    """Anna's VP by source (CD-ANNA-22), one row per group and source: mean with its t interval and
-    the source's share of her final VP. Her sources add up to her final VP in every game."""
-    long = rows.select([*by, "anna_vp", *ANNA_SOURCES]).unpivot(
-        index=[*by, "anna_vp"], on=list(ANNA_SOURCES), variable_name="column", value_name="vp")
+def source_table(rows: pl.DataFrame, sources: Mapping[str, str], automa_score: str = "automa_score",
+                 by: tuple[str, ...] = ("rung",), confidence: float = 0.95) -> pd.DataFrame:
+    """The automa's score by source, one row per group and source: mean with its t interval and the
+    source's share of its final score. ``sources``: column -> label (its sources add up to its final
+    score in every game)."""
+    long = rows.select([*by, automa_score, *sources]).unpivot(
+        index=[*by, automa_score], on=list(sources), variable_name="column", value_name="vp")
     agg = (long.group_by([*by, "column"], maintain_order=True)
            .agg(pl.len().alias("games"), pl.col("vp").mean().alias("mean"), pl.col("vp").std().alias("sd"),
-                (pl.col("vp").sum() / pl.col("anna_vp").sum()).alias("share"))
+                (pl.col("vp").sum() / pl.col(automa_score).sum()).alias("share"))
            .to_pandas())
-    agg.insert(len(by), "source", agg["column"].map(ANNA_SOURCES))
+    agg.insert(len(by), "source", agg["column"].map(sources))
     agg["mean_low"], agg["mean_high"] = t_bounds(agg["mean"], agg["sd"], agg["games"], confidence)
     return agg.drop(columns=["sd"])
 

@@ -2,7 +2,8 @@
 
 Pure functions over stored result rows (polars or pandas in, pandas out); no engine code. The rows
 are the runner's columns plus two labels the seat-order experiment adds: ``population`` (which
-strategies sat at the table) and ``start`` (which start-VP vector the games used). Groups are
+strategies sat at the table) and ``start`` (which start vector of the game's compensation parameter
+the games used). Groups are
 (``n_players``, ``population``, ``start``); a missing label column counts as one group.
 
 Statistics, stated once:
@@ -24,11 +25,10 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import samplesize_confint_proportion
 
-__all__ = ["CATEGORIES", "GROUP", "category_table", "detectable_gap", "games_needed", "q_text", "seat_table",
+__all__ = ["GROUP", "category_table", "detectable_gap", "games_needed", "q_text", "seat_table",
            "start_effect", "verdicts"]
 
 GROUP = ("n_players", "population", "start")
-CATEGORIES = ("vp_cards", "vp_villas", "vp_leftovers", "vp_banner", "vp_fountain_cards", "vp_frame_tasks")
 _Z = stats.norm.ppf(0.975)
 
 
@@ -41,20 +41,24 @@ def _frame(rows) -> pl.DataFrame:
     return frame
 
 
-def seat_table(rows, confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFrame:
+def seat_table(rows, score: str = "final_vp", start_column: str | None = None, confidence: float = 0.95,
+               alpha: float = 0.05) -> pd.DataFrame:
     """One row per (n_players, population, start, seat).
 
+    ``score``: the final-score column (the profile's ``score_column``); ``start_column``: the seat's
+    compensation value (``profile.compensation.column``), None for a game without.
     Columns: games, wins, win_rate with win_rate_low/high (Wilson), fair (1/n), gap_pp (win rate -
     fair, percentage points), p (exact binomial test against fair), q (Benjamini–Hochberg over all
     rows), favoured (+1 / -1 / 0), detectable_pp (the gap these games detect half the time, see
-    ``detectable_gap``), mean_vp, mean_rank and mean start_vp, each mean with _low/_high (t).
+    ``detectable_gap``), mean_vp (of ``score``), mean_rank, each mean with _low/_high (t), and with a
+    ``start_column`` the seat's mean value of it, ``start_value``.
     """
     frame = _frame(rows)
+    start = [pl.col(start_column).mean().alias("start_value")] if start_column else []
     agg = (frame.group_by([*GROUP, "seat"])
            .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
-                pl.col("final_vp").mean().alias("mean_vp"), pl.col("final_vp").std().alias("sd_vp"),
-                pl.col("rank").mean().alias("mean_rank"), pl.col("rank").std().alias("sd_rank"),
-                pl.col("start_vp").mean().alias("start_vp"))
+                pl.col(score).mean().alias("mean_vp"), pl.col(score).std().alias("sd_vp"),
+                pl.col("rank").mean().alias("mean_rank"), pl.col("rank").std().alias("sd_rank"), *start)
            .sort([*GROUP, "seat"]).to_pandas())
     games, wins = agg["games"].to_numpy(), agg["wins"].to_numpy()
     agg["win_rate"] = wins / games
@@ -72,17 +76,19 @@ def seat_table(rows, confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFr
     return agg.drop(columns=["sd_vp", "sd_rank"])
 
 
-def category_table(rows, confidence: float = 0.95, by: tuple[str, ...] = (*GROUP, "seat")) -> pd.DataFrame:
-    """VP by category per ``by`` (default: n_players, population, start, seat): long format with
-    columns category, games, mean, mean_low, mean_high (t intervals), and share (the category's part
-    of the group's final VP)."""
+def category_table(rows, categories: tuple[str, ...], score: str = "final_vp", confidence: float = 0.95,
+                   by: tuple[str, ...] = (*GROUP, "seat")) -> pd.DataFrame:
+    """Score by category per ``by`` (default: n_players, population, start, seat): long format with
+    columns category (the column name), games, mean, mean_low, mean_high (t intervals), and share (the
+    category's part of the group's final score). ``categories``: the profile's category columns; those
+    missing from ``rows`` are left out."""
     frame = _frame(rows)
-    present = [c for c in CATEGORIES if c in frame.columns]
-    long = frame.select([*by, "final_vp", *present]).unpivot(
-        index=[*by, "final_vp"], on=present, variable_name="category", value_name="vp")
+    present = [c for c in categories if c in frame.columns]
+    long = frame.select([*by, score, *present]).unpivot(
+        index=[*by, score], on=present, variable_name="category", value_name="vp")
     agg = (long.group_by([*by, "category"])
            .agg(pl.len().alias("games"), pl.col("vp").mean().alias("mean"), pl.col("vp").std().alias("sd"),
-                (pl.col("vp").sum() / pl.col("final_vp").sum()).alias("share"))
+                (pl.col("vp").sum() / pl.col(score).sum()).alias("share"))
            .sort([*by, "category"]).to_pandas())
     agg["mean_low"], agg["mean_high"] = t_bounds(agg["mean"], agg["sd"], agg["games"], confidence)
     return agg.drop(columns=["sd"])

@@ -29,15 +29,15 @@ def _lazy(rows) -> pl.LazyFrame:
     return rows.lazy()
 
 
-def strategy_table(rows, confidence: float = 0.95) -> pd.DataFrame:
+def strategy_table(rows, score: str = "final_vp", confidence: float = 0.95) -> pd.DataFrame:
     """One row per (n_players, strategy): seat_games, seats_per_game (seats it holds in a game,
     on average), wins, win_rate with _low/_high (Wilson), fair (1/n), gap_pp (win rate - fair, pp),
     mean_vp and mean_rank with _low/_high (t)."""
     agg = (_lazy(rows).group_by("n_players", "strategy")
            .agg(pl.len().alias("seat_games"), pl.col("game_index").n_unique().alias("games"),
                 pl.col("won").cast(pl.Int64).sum().alias("wins"),
-                pl.col("final_vp").cast(pl.Float64).mean().alias("mean_vp"),
-                pl.col("final_vp").cast(pl.Float64).std().alias("sd_vp"),
+                pl.col(score).cast(pl.Float64).mean().alias("mean_vp"),
+                pl.col(score).cast(pl.Float64).std().alias("sd_vp"),
                 pl.col("rank").cast(pl.Float64).mean().alias("mean_rank"),
                 pl.col("rank").cast(pl.Float64).std().alias("sd_rank"))
            .sort("n_players", "strategy").collect().to_pandas())
@@ -68,13 +68,13 @@ def head_to_head(rows, confidence: float = 0.95) -> pd.DataFrame:
     return pairs
 
 
-def seat_by_strategy(rows, confidence: float = 0.95) -> pd.DataFrame:
+def seat_by_strategy(rows, score: str = "final_vp", confidence: float = 0.95) -> pd.DataFrame:
     """One row per (n_players, strategy, seat): seat_games, win_rate with _low/_high (Wilson) and
     mean_vp with _low/_high (t): how a strategy's results depend on where it sat."""
     agg = (_lazy(rows).group_by("n_players", "strategy", "seat")
            .agg(pl.len().alias("seat_games"), pl.col("won").cast(pl.Int64).sum().alias("wins"),
-                pl.col("final_vp").cast(pl.Float64).mean().alias("mean_vp"),
-                pl.col("final_vp").cast(pl.Float64).std().alias("sd_vp"))
+                pl.col(score).cast(pl.Float64).mean().alias("mean_vp"),
+                pl.col(score).cast(pl.Float64).std().alias("sd_vp"))
            .sort("n_players", "strategy", "seat").collect().to_pandas())
     n = agg["seat_games"].to_numpy()
     agg["win_rate"] = agg["wins"] / n

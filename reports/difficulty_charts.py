@@ -1,4 +1,4 @@
-"""Charts of the difficulty report on the solo automa Anna, one function per chart, each returning
+"""Charts of the difficulty report on an automa opponent (e.g. a solo game's), one function per chart, each returning
 a matplotlib Figure laid out by the rules of ``reports.charts`` (at most the content width, panels
 wrapped into rows, legends outside the axes, no text below ``MIN_FONT_PT``). Every win rate is drawn
 with its 95 % interval."""
@@ -22,8 +22,8 @@ def _pct_errors(frame: pd.DataFrame, column: str) -> tuple[np.ndarray, np.ndarra
     return rate, np.vstack([rate - low, high - rate]).clip(min=0)
 
 
-def win_rate_chart(outcomes: pd.DataFrame, order: list[str]) -> Figure:
-    """The human's win rate against Anna per rung (Wilson intervals); 50 % as a dashed line."""
+def win_rate_chart(outcomes: pd.DataFrame, order: list[str], automa: str = "the automa") -> Figure:
+    """The human's win rate against the automa (named ``automa``) per rung (Wilson intervals); 50 % as a dashed line."""
     part = outcomes.set_index("rung").loc[order]
     fig = Figure(figsize=(6.4, 1.2 + 0.55 * len(order)), layout="constrained")
     ax = fig.subplots()
@@ -37,13 +37,13 @@ def win_rate_chart(outcomes: pd.DataFrame, order: list[str]) -> Figure:
     ax.axvline(50, color="black", linestyle="--", linewidth=1)
     ax.set_yticks(y, order)
     ax.set_xlim(0, 100)
-    ax.set_xlabel("human win rate against Anna (%), 95 % interval")
-    ax.set_title("How often each rung beats Anna")
+    ax.set_xlabel(f"human win rate against {automa} (%), 95 % interval")
+    ax.set_title(f"How often each rung beats {automa}")
     return fig
 
 
-def margin_chart(rows: pd.DataFrame, order: list[str]) -> Figure:
-    """The VP margin (human - Anna) per rung: a histogram each, one panel per rung (wrapped three to a
+def margin_chart(rows: pd.DataFrame, order: list[str], automa: str = "the automa", unit: str = "points") -> Figure:
+    """The score margin (human - automa, in ``unit``) per rung: a histogram each, one panel per rung (wrapped three to a
     row), 0 and the median marked.
 
     ``rows``: one row per game, columns ``rung, margin``.
@@ -52,20 +52,21 @@ def margin_chart(rows: pd.DataFrame, order: list[str]) -> Figure:
     for ax, rung in zip(axes, order, strict=True):
         margin = rows.loc[rows["rung"] == rung, "margin"].to_numpy()
         ax.hist(margin, bins=40, color="tab:blue", alpha=0.8)
-        ax.axvline(0, color="black", linewidth=1, label="0: a draw on VP")
+        ax.axvline(0, color="black", linewidth=1, label=f"0: a draw on {unit}")
         if len(margin):
             ax.axvline(np.median(margin), color="tab:red", linestyle="--", linewidth=1, label="median")
         ax.set_title(rung)
-        ax.set_xlabel("human VP - Anna's VP")
+        ax.set_xlabel(f"human {unit} - {automa}'s {unit}")
     for ax in first_column(axes):
         ax.set_ylabel("games")
     legend_below(fig, axes)
-    fig.suptitle("VP margin per game (right of 0: the human wins)")
+    fig.suptitle(f"{unit} margin per game (right of 0: the human wins)")
     return fig
 
 
-def source_chart(sources: pd.DataFrame, order: list[str]) -> Figure:
-    """Anna's mean VP by source per rung, stacked; the legend below the axes.
+def source_chart(sources: pd.DataFrame, order: list[str], automa: str = "the automa",
+                 unit: str = "points") -> Figure:
+    """The automa's mean score by source per rung, stacked; the legend below the axes.
 
     ``sources``: columns ``rung, source, mean`` (as ``reports.difficulty.source_table``).
     """
@@ -80,9 +81,9 @@ def source_chart(sources: pd.DataFrame, order: list[str]) -> Figure:
         ax.barh(y, mean, left=left, label=name)
         left = left + np.where(mean > 0, mean, 0)
     ax.set_yticks(y, order)
-    ax.set_xlabel("Anna's mean VP")
+    ax.set_xlabel(f"{automa}'s mean {unit}")
     legend_below(fig, [ax], ncols=min(4, len(names)))
-    ax.set_title("Where Anna's VP come from, per rung of the human")
+    ax.set_title(f"Where {automa}'s {unit} come from, per rung of the human")
     return fig
 
 

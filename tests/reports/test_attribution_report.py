@@ -5,19 +5,29 @@ import re
 import pandas as pd
 import polars as pl
 import pytest
-from bgsim.reports.card_report import (
-    CARD_METHOD,
+from bgsim.reports import carpe_diem as EXTRAS
+from bgsim.reports.attribution_report import (
     MAX_NAMED,
-    _card_tables,
-    add_card_sections,
-    card_answers,
+    _tables,
+    _words,
+    add_attribution_sections,
+    attribution_answers,
     played_rows,
     study_spreads,
 )
 from bgsim.reports.report_builder import Report
-from bgsim.sim.stats.cards import card_catalogue, card_spreads, deck_summary
+from bgsim.sim.stats import attribution as stats
 
-from tests.reports.card_synthetic import DECKS_PLANTED, PLANTED, STRONG, WEAK, synthetic
+from tests.reports.attribution_synthetic import (
+    ATTRIBUTION,
+    DECKS_PLANTED,
+    PLANTED,
+    PROFILE,
+    STRONG,
+    VALUATION,
+    WEAK,
+    synthetic,
+)
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +37,7 @@ def planted_rows():
 
 @pytest.fixture(scope="module")
 def spreads(planted_rows):
-    return card_spreads(planted_rows, card_catalogue())
+    return stats.spreads(planted_rows, ATTRIBUTION, VALUATION)
 
 
 def _card_bullets(lines: list[str]) -> list[str]:
@@ -35,7 +45,7 @@ def _card_bullets(lines: list[str]) -> list[str]:
 
 
 def test_answers_name_the_cards_that_stand_out_within_their_deck(spreads):
-    lines = card_answers(spreads)
+    lines = attribution_answers(spreads, PROFILE, EXTRAS)
     bullets = _card_bullets(lines)
     assert 1 <= len(bullets) <= MAX_NAMED
     strong = next(line for line in bullets if line.startswith("- **A06**"))
@@ -44,27 +54,27 @@ def test_answers_name_the_cards_that_stand_out_within_their_deck(spreads):
     for n in (2, 3, 4):  # by how much, with the interval and q, at each player count
         assert re.search(rf"\+\d+\.\d pp \[\+\d+\.\d, \+\d+\.\d\] at {n} players \(q (=|<) ", strong)
         assert re.search(rf"-\d+\.\d pp \[-\d+\.\d, -\d+\.\d\] at {n} players \(q (=|<) ", weak)
-    assert "A06" in spreads.loc[spreads["card"] == STRONG, "id"].iloc[0]
-    assert "B09" in spreads.loc[spreads["card"] == WEAK, "id"].iloc[0]
+    assert "A06" in spreads.loc[spreads["item"] == STRONG, "id"].iloc[0]
+    assert "B09" in spreads.loc[spreads["item"] == WEAK, "id"].iloc[0]
     assert lines[0].startswith("- **Scoring cards that stand out within their deck**")
 
 
 def test_answers_say_plainly_that_no_card_differs(catalogue_spreads_without_plants):
-    lines = card_answers(catalogue_spreads_without_plants)
+    lines = attribution_answers(catalogue_spreads_without_plants, PROFILE, EXTRAS)
     assert not catalogue_spreads_without_plants["flagged"].any()
-    assert len(lines) == 1 and "no card differs detectably from the other cards of its deck" in lines[0]
+    assert len(lines) == 1 and "no scoring card differs detectably from the other scoring cards of its deck" in lines[0]
     assert _card_bullets(lines) == []
 
 
 @pytest.fixture(scope="module")
 def catalogue_spreads_without_plants():
-    return card_spreads(synthetic(seed=11)[0], card_catalogue())
+    return stats.spreads(synthetic(seed=11)[0], ATTRIBUTION, VALUATION)
 
 
 def test_answers_explain_a_deck_that_leans_one_way():
-    spreads = card_spreads(synthetic(**DECKS_PLANTED)[0], card_catalogue())
-    lines = card_answers(spreads)
-    deck = [line for line in lines if line.startswith("- Against the same seats in games without the card")]
+    spreads = stats.spreads(synthetic(**DECKS_PLANTED)[0], ATTRIBUTION, VALUATION)
+    lines = attribution_answers(spreads, PROFILE, EXTRAS)
+    deck = [line for line in lines if line.startswith("- Against the same seats in games without the scoring card")]
     assert len(deck) == 1 and deck[0].count(". ") == 0  # one sentence
     assert "of deck B win significantly less" in deck[0] and "of deck D more" in deck[0]
     assert "the decks differ as a whole" in deck[0]
@@ -73,10 +83,10 @@ def test_answers_explain_a_deck_that_leans_one_way():
 
 def test_red_and_green_decks_get_their_reason(spreads):
     leaning = spreads.copy()
-    red = leaning["deck"].isin(["A", "B"])
+    red = leaning["group"].isin(["A", "B"])
     leaning["raw_q"] = 0.001
     leaning["raw_diff"] = leaning["raw_diff"].abs().where(~red, -leaning["raw_diff"].abs())
-    deck = card_answers(leaning)[-1]
+    deck = attribution_answers(leaning, PROFILE, EXTRAS)[-1]
     assert "decks A/B win significantly less" in deck and "decks C/D more" in deck
     assert "red A/B cards take goods" in deck and "CD-SCORING-2" in deck
 
@@ -85,11 +95,11 @@ def test_q_values_of_zero_print_as_below_1e_16(spreads):
     zero = spreads.copy()
     zero.loc[zero["flagged"], "q_value"] = 0.0
     zero.loc[zero["raw_q"].notna(), "raw_q"] = 0.0
-    lines = card_answers(zero)
+    lines = attribution_answers(zero, PROFILE, EXTRAS)
     assert any("(q < 1e-16)" in line for line in lines)
     assert not any(re.search(r"q = 0(?![.\d])", line) for line in lines)
     rep = Report("cards")
-    _card_tables(rep, zero, deck_summary(zero))
+    _tables(rep, zero, stats.group_summary(zero), _words(PROFILE), EXTRAS.PENALTY_LABEL, VALUATION)
     markdown = rep.markdown()
     for table in ("card_flags", "cards"):
         rows = _table_rows(markdown, table)
@@ -108,7 +118,7 @@ def _table_rows(markdown: str, name: str) -> list[list[str]]:
 @pytest.fixture(scope="module")
 def section(planted_rows, tmp_path_factory):
     rep = Report("cards")
-    returned = add_card_sections(rep, planted_rows)
+    returned = add_attribution_sections(rep, planted_rows, PROFILE, EXTRAS)
     markdown = rep.markdown()
     return returned, markdown, rep.write(tmp_path_factory.mktemp("cards") / "report").parent
 
@@ -119,13 +129,13 @@ def test_card_section_writes_its_figures_and_tables(section, spreads):
     for figure in ("card_payoff_forest", "card_deck_effects", "card_pair_heatmap"):
         assert (directory / "figures" / f"{figure}.png").exists()
     cards = pd.read_csv(directory / "tables" / "cards.csv")
-    assert len(cards) == 180 and {"win_diff", "deck_rate", "net_vs_deck", "raw_diff", "flagged"} <= set(cards)
+    assert len(cards) == 180 and {"win_diff", "group_rate", "net_vs_group", "raw_diff", "flagged"} <= set(cards)
     flags = pd.read_csv(directory / "tables" / "card_flags.csv")
     assert len(flags) == int(spreads["flagged"].sum()) and set(flags["id"]) >= {"A06", "B09"}
     assert (directory / "tables" / "card_decks.csv").exists()
     assert (directory / "tables" / "card_pairs.csv").exists()
-    assert "## Scoring cards" in markdown and "### Adjacent pairs" in markdown
-    assert "(see Method)" in markdown and "clustered by deal" in CARD_METHOD
+    assert "## Scoring cards" in markdown and "### Pairs scored together" in markdown
+    assert "(see Method)" in markdown and "clustered by deal" in EXTRAS.ATTRIBUTION_METHOD
 
 
 def test_card_section_prints_q_with_fmt_p(section):
@@ -147,12 +157,12 @@ def test_played_rows_keep_the_rulebook_games_without_random_players(planted_rows
     assert set(played["start"]) == {"rulebook"} and set(played["population"]) == {"greedy"}
     only_equal = rows.filter(pl.col("start") == "equal")
     assert played_rows(only_equal).height == planted_rows.height
-    assert study_spreads(rows)["triggered"].sum() == 8 * planted_rows.height
+    assert study_spreads(rows, PROFILE, EXTRAS)["triggered"].sum() == 8 * planted_rows.height
 
 
 def test_no_games_no_cards(planted_rows):
     rep = Report("cards")
-    spreads = add_card_sections(rep, planted_rows.head(0))
+    spreads = add_attribution_sections(rep, planted_rows.head(0), PROFILE, EXTRAS)
     assert spreads.empty and "No games with scoring cards to analyse." in rep.markdown()
-    assert card_answers(spreads) == ["- **Scoring cards**: too few games to compare any card with the other cards "
-                                     "of its deck."]
+    assert attribution_answers(spreads, PROFILE, EXTRAS) == [
+        "- **Scoring cards**: too few games to compare any scoring card with the other scoring cards of its deck."]

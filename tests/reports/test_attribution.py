@@ -1,7 +1,7 @@
 """Scoring-card spreads on synthetic result rows with planted answers, and the card charts.
 
 The flag compares a card with the other cards of its own deck; the planted scenarios are in
-``tests.reports.card_synthetic``: single strong and weak cards and a strong adjacent pair
+``tests.reports.attribution_synthetic``: single strong and weak cards and a strong adjacent pair
 (``PLANTED``), decks that are strong or weak as a whole with one card strong within its weak deck
 (``DECKS_PLANTED``), and a card that is only triggered in the last pass, when its whole deck wins
 more (``LATE_PLANTED``).
@@ -13,23 +13,19 @@ import numpy as np
 import pandas as pd
 import polars as pl
 import pytest
-from bgsim.reports.card_charts import card_deck_chart, card_pair_heatmap, card_payoff_forest
-from bgsim.sim.stats.cards import (
-    DEFAULT_CONVERSION,
+from bgsim.reports.attribution_charts import group_chart, pair_heatmap, payoff_forest
+from bgsim.reports.carpe_diem import valuation_note
+from bgsim.sim.stats import attribution as stats
+from bgsim.sim.stats.attribution import (
     NEVER,
     PAIR_WORDS,
     TOO_FEW,
     _within_effects,
-    card_catalogue,
-    card_spreads,
-    conversion_note,
-    deck_summary,
-    pair_effects,
-    triggers,
 )
 from matplotlib.figure import Figure
 
-from tests.reports.card_synthetic import (
+from tests.reports.attribution_synthetic import (
+    ATTRIBUTION,
     DECKS_PLANTED,
     FIXED,
     HIDDEN,
@@ -42,6 +38,7 @@ from tests.reports.card_synthetic import (
     RARE,
     RED_FIXED,
     STRONG,
+    VALUATION,
     WEAK,
     synthetic,
 )
@@ -54,21 +51,21 @@ def planted():
 
 @pytest.fixture(scope="module")
 def catalogue():
-    return card_catalogue()
+    return stats.catalogue_frame(ATTRIBUTION)
 
 
 @pytest.fixture(scope="module")
 def spreads(planted, catalogue):
-    return card_spreads(planted[0], catalogue)
+    return stats.spreads(planted[0], ATTRIBUTION, VALUATION)
 
 
 @pytest.fixture(scope="module")
 def deck_spreads(catalogue):
-    return card_spreads(synthetic(**DECKS_PLANTED)[0], catalogue)
+    return stats.spreads(synthetic(**DECKS_PLANTED)[0], ATTRIBUTION, VALUATION)
 
 
 def _card(spreads: pd.DataFrame, card: int, n: int) -> pd.Series:
-    return spreads[(spreads["card"] == card) & (spreads["n_players"] == n)].iloc[0]
+    return spreads[(spreads["item"] == card) & (spreads["n_players"] == n)].iloc[0]
 
 
 # --- catalogue
@@ -76,9 +73,9 @@ def _card(spreads: pd.DataFrame, card: int, n: int) -> pd.Series:
 
 def test_catalogue_holds_the_60_cards_in_deck_order(catalogue):
     assert len(catalogue) == 60
-    assert catalogue["card"].tolist() == list(range(60))
-    assert catalogue.groupby("deck").size().to_dict() == {"A": 12, "B": 11, "C": 10, "D": 27}
-    assert catalogue["deck"].is_monotonic_increasing
+    assert catalogue["item"].tolist() == list(range(60))
+    assert catalogue.groupby("group").size().to_dict() == {"A": 12, "B": 11, "C": 10, "D": 27}
+    assert catalogue["group"].is_monotonic_increasing
     a05 = catalogue.loc[RED_FIXED]
     assert (a05["id"], a05["colour"], a05["give_units"], a05["pay_vp"]) == ("A05", "red", 2, 4)
     assert a05["payout"] == "4 VP" and a05["requirement"] == "give 2 herb"
@@ -86,9 +83,9 @@ def test_catalogue_holds_the_60_cards_in_deck_order(catalogue):
 
 
 def test_conversion_note_states_the_rule():
-    note = conversion_note()
+    note = valuation_note()
     assert "CD-END-3" in note and "CD-END-4" in note and "0.5" in note
-    assert DEFAULT_CONVERSION == {"vp": 1.0, "coins": 0.5, "bread": 0.5, "goods": 0.5, "steps": 1.0}
+    assert dict(VALUATION.weights) == {"vp": 1.0, "coins": 0.5, "bread": 0.5, "steps": 1.0}
 
 
 # --- per card
@@ -97,7 +94,7 @@ def test_conversion_note_states_the_rule():
 def test_one_row_per_card_and_player_count(spreads, planted):
     assert len(spreads) == 3 * 60
     assert sorted(spreads["n_players"].unique()) == [2, 3, 4]
-    on_board = spreads.groupby("card")["on_board"].sum().to_numpy()
+    on_board = spreads.groupby("item")["on_board"].sum().to_numpy()
     assert (on_board == planted[1]["on_board"]).all()
     games = spreads.groupby("n_players")["games"].first().sum()
     assert games == 4000
@@ -108,7 +105,7 @@ def test_planted_strong_card_is_flagged_as_paying_too_much(spreads):
         row = _card(spreads, STRONG, n)
         assert row["flagged"] and row["direction"] == "pays too much"
         assert row["win_diff"] > 0.1 and row["diff_low"] > 0
-        assert row["win_diff"] == pytest.approx(row["win_rate"] - row["deck_rate"])
+        assert row["win_diff"] == pytest.approx(row["win_rate"] - row["group_rate"])
         assert row["q_value"] < 0.05 and row["note"] == ""
 
 
@@ -124,7 +121,7 @@ def test_neutral_card_is_not_flagged(spreads):
         row = _card(spreads, NEUTRAL, n)
         assert not row["flagged"] and row["direction"] == ""
         assert row["diff_low"] < 0 < row["diff_high"]
-        assert row["trigger_seats"] >= 30 and row["deck_triggers"] > 10 * row["compared_triggers"]
+        assert row["trigger_seats"] >= 30 and row["group_triggers"] > 10 * row["compared_triggers"]
 
 
 def test_card_strong_within_its_weak_deck_is_flagged(deck_spreads):
@@ -137,12 +134,12 @@ def test_card_strong_within_its_weak_deck_is_flagged(deck_spreads):
 
 
 def test_deck_strong_as_a_whole_flags_none_of_its_cards(deck_spreads):
-    deck_d = deck_spreads[deck_spreads["deck"] == "D"]
+    deck_d = deck_spreads[deck_spreads["group"] == "D"]
     assert deck_d["p_value"].notna().sum() >= 3 * 20
     assert not deck_d["flagged"].any() and (deck_d["direction"] == "").all()
-    assert not deck_spreads[deck_spreads["deck"].isin(["A", "C"])]["flagged"].any()
+    assert not deck_spreads[deck_spreads["group"].isin(["A", "C"])]["flagged"].any()
     # the raw effect does see the decks: D cards above 0, B cards below
-    decks = deck_summary(deck_spreads).set_index(["n_players", "deck"])
+    decks = stats.group_summary(deck_spreads).set_index(["n_players", "group"])
     for n in (2, 3, 4):
         assert decks.loc[(n, "D"), "raw_more"] >= 3 and decks.loc[(n, "D"), "raw_less"] == 0
         assert decks.loc[(n, "B"), "raw_less"] >= 3 and decks.loc[(n, "D"), "raw_diff"] > 0.02
@@ -159,9 +156,9 @@ def test_winning_in_the_last_pass_is_not_a_card_effect(catalogue):
     # LATE is triggered in pass 4 only, when every card of its deck wins more: within its deck and
     # pass it is ordinary, though its seats win more often than seats without it
     rows, _ = synthetic(**LATE_PLANTED)
-    t = triggers(rows, catalogue)
-    assert set(t.filter(pl.col("card") == LATE)["pass"].unique().to_list()) == {4}
-    spreads = card_spreads(rows, catalogue)
+    t = stats.triggers(rows, ATTRIBUTION, VALUATION)
+    assert set(t.filter(pl.col("item") == LATE)["pass"].unique().to_list()) == {4}
+    spreads = stats.spreads(rows, ATTRIBUTION, VALUATION)
     for n in (2, 3, 4):
         row = _card(spreads, LATE, n)
         assert not row["flagged"] and row["diff_low"] < 0 < row["diff_high"]
@@ -181,8 +178,8 @@ def test_net_payoff_against_the_deck(spreads):
     # (each 0 or 1) and -4 in 10 % of triggers: 0.9 * 5.5 - 0.4 = 4.55 on average
     for n in (2, 3, 4):
         row = _card(spreads, FIXED, n)
-        assert row["net_vs_deck"] == pytest.approx(3.5 - 4.55, abs=0.3)
-        assert row["net_vs_deck_low"] < row["net_vs_deck"] < row["net_vs_deck_high"] < 0
+        assert row["net_vs_group"] == pytest.approx(3.5 - 4.55, abs=0.3)
+        assert row["net_vs_group_low"] < row["net_vs_group"] < row["net_vs_group_high"] < 0
 
 
 def test_within_interval_is_clustered():
@@ -212,11 +209,13 @@ def test_payoff_conversion_gives_the_known_number(spreads):
     assert red["payoff"] == pytest.approx(4.0) and red["net_payoff"] == pytest.approx(4.0 - 2 * 2 * 0.5)
 
 
-def test_conversion_can_be_changed(planted, catalogue):
-    spreads = card_spreads(planted[0], catalogue, conversion={"steps": 0.0, "bread": 1.0})
+def test_the_valuation_can_be_changed(planted):
+    valuation = stats.Valuation(weights={"vp": 1.0, "coins": 0.5, "bread": 1.0, "steps": 0.0},
+                                stratum_field="pass", penalty_field="penalty")
+    spreads = stats.spreads(planted[0], ATTRIBUTION, valuation)
     assert _card(spreads, FIXED, 3)["payoff"] == pytest.approx(2 + 0.5 + 3.0 + 0)
-    with pytest.raises(ValueError, match="unknown conversion"):
-        card_spreads(planted[0], catalogue, conversion={"wine": 1.0})
+    plain = stats.spreads(planted[0], ATTRIBUTION)  # by default the payoff field alone, at 1
+    assert _card(plain, FIXED, 3)["payoff"] == pytest.approx(2)
 
 
 def test_penalties_are_counted(spreads):
@@ -228,7 +227,7 @@ def test_penalties_are_counted(spreads):
 
 
 def test_card_never_on_the_board(spreads):
-    rows = spreads[spreads["card"] == NEVER_CARD]
+    rows = spreads[spreads["item"] == NEVER_CARD]
     assert (rows["on_board"] == 0).all() and (rows["triggered"] == 0).all()
     assert rows["payoff"].isna().all() and rows["win_diff"].isna().all() and rows["trigger_rate"].isna().all()
     assert rows["raw_diff"].isna().all() and rows["q_value"].isna().all()
@@ -237,7 +236,7 @@ def test_card_never_on_the_board(spreads):
 
 
 def test_too_few_games_are_not_tested(spreads):
-    rows = spreads[spreads["card"] == RARE]
+    rows = spreads[spreads["item"] == RARE]
     assert rows["on_board"].sum() == 10
     assert (rows["trigger_seats"] < 30).all()
     assert rows["win_diff"].isna().all() and rows["q_value"].isna().all() and rows["raw_q"].isna().all()
@@ -253,19 +252,19 @@ def test_rates_and_intervals_are_consistent(spreads):
     assert len(tested) > 150 and tested["q_value"].notna().all()
     assert (tested["diff_low"] <= tested["win_diff"]).all() and (tested["win_diff"] <= tested["diff_high"]).all()
     assert (tested["q_value"] >= tested["p_value"]).all()
-    assert np.allclose(tested["win_rate"] - tested["deck_rate"], tested["win_diff"])
+    assert np.allclose(tested["win_rate"] - tested["group_rate"], tested["win_diff"])
 
 
 def test_pandas_and_lazy_input_give_the_same_table(planted, catalogue, spreads):
-    lazy = card_spreads(planted[0].lazy(), catalogue)
+    lazy = stats.spreads(planted[0].lazy(), ATTRIBUTION, VALUATION)
     pd.testing.assert_frame_equal(lazy, spreads)
     small = planted[0].filter(pl.col("game_index") < 300)
-    from_pandas = card_spreads(small.to_pandas(), catalogue)
-    pd.testing.assert_frame_equal(from_pandas, card_spreads(small, catalogue))
+    from_pandas = stats.spreads(small.to_pandas(), ATTRIBUTION, VALUATION)
+    pd.testing.assert_frame_equal(from_pandas, stats.spreads(small, ATTRIBUTION, VALUATION))
 
 
 def test_triggers_hold_two_cards_per_seat_and_pass(planted, catalogue):
-    t = triggers(planted[0], catalogue)
+    t = stats.triggers(planted[0], ATTRIBUTION, VALUATION)
     per_pass = t.group_by("game_index", "seat", "pass").len()
     assert (per_pass["len"] == 2).all()
     assert t.height == 8 * planted[0].height
@@ -276,23 +275,23 @@ def test_triggers_hold_two_cards_per_seat_and_pass(planted, catalogue):
 
 @pytest.fixture(scope="module")
 def pairs(planted, catalogue):
-    return pair_effects(planted[0], catalogue)
+    return stats.pair_effects(planted[0], ATTRIBUTION, VALUATION)
 
 
 def test_planted_pair_is_found(pairs, planted):
-    rows = pairs[(pairs["card_a"] == PAIR[0]) & (pairs["card_b"] == PAIR[1])]
+    rows = pairs[(pairs["item_a"] == PAIR[0]) & (pairs["item_b"] == PAIR[1])]
     assert rows["count"].sum() == planted[1]["pair"]
     assert sorted(rows["n_players"]) == [2, 3, 4]
     for row in rows.itertuples():
         assert row.flagged and row.direction == PAIR_WORDS[0]
         assert row.diff_low > 0 and row.win_low > 1 / row.n_players
-        assert (row.id_a, row.id_b, row.deck_a, row.deck_b) == ("C08", "C09", "C", "C")
+        assert (row.id_a, row.id_b, row.group_a, row.group_b) == ("C08", "C09", "C", "C")
 
 
 def test_pairs_are_unordered_and_known_payoff(pairs):
-    assert (pairs["card_a"] < pairs["card_b"]).all()
-    assert not pairs.duplicated(["n_players", "card_a", "card_b"]).any()
-    both = pairs[(pairs["card_a"] == RED_FIXED) & (pairs["card_b"] == FIXED)]
+    assert (pairs["item_a"] < pairs["item_b"]).all()
+    assert not pairs.duplicated(["n_players", "item_a", "item_b"]).any()
+    both = pairs[(pairs["item_a"] == RED_FIXED) & (pairs["item_b"] == FIXED)]
     assert len(both) and np.allclose(both["payoff"], 4.0 + 5.0) and np.allclose(both["payoff_excess"], 0.0)
 
 
@@ -306,8 +305,8 @@ def test_pair_with_a_strong_card_wins_no_more_than_its_cards(catalogue):
     # STRONG wins with every neighbour; a pair of it is judged against what its two cards predict.
     # 2-player games only, and no planted pair, so that its pairs have games enough.
     rows, _ = synthetic(games=20000, seed=4, card_weight={STRONG: 4.0, WEAK: 0.25}, players=(2,))
-    pairs = pair_effects(rows, catalogue)
-    strong = pairs[(pairs["note"] == "") & ((pairs["card_a"] == STRONG) | (pairs["card_b"] == STRONG))]
+    pairs = stats.pair_effects(rows, ATTRIBUTION, VALUATION)
+    strong = pairs[(pairs["note"] == "") & ((pairs["item_a"] == STRONG) | (pairs["item_b"] == STRONG))]
     assert len(strong) >= 40 and strong["win_rate"].mean() > 0.6
     assert strong["flagged"].mean() <= 0.05 and abs(strong["win_diff"].mean()) < 0.02
 
@@ -315,14 +314,14 @@ def test_pair_with_a_strong_card_wins_no_more_than_its_cards(catalogue):
 # --- decks
 
 
-def test_deck_summary_pools_the_triggers(spreads, planted, catalogue):
-    decks = deck_summary(spreads)
+def test_group_summary_pools_the_triggers(spreads, planted, catalogue):
+    decks = stats.group_summary(spreads)
     assert len(decks) == 3 * 4
-    assert decks.groupby("n_players")["cards"].sum().tolist() == [60, 60, 60]
-    t = triggers(planted[0], catalogue).to_pandas()
-    t["deck"] = t["card"].map(catalogue.set_index("card")["deck"])
-    expected = t[t["n_players"] == 3].groupby("deck")["payoff"].agg(["mean", "std", "size"])
-    got = decks[decks["n_players"] == 3].set_index("deck")
+    assert decks.groupby("n_players")["items"].sum().tolist() == [60, 60, 60]
+    t = stats.triggers(planted[0], ATTRIBUTION, VALUATION).to_pandas()
+    t["group"] = t["item"].map(catalogue.set_index("item")["group"])
+    expected = t[t["n_players"] == 3].groupby("group")["payoff"].agg(["mean", "std", "size"])
+    got = decks[decks["n_players"] == 3].set_index("group")
     assert np.allclose(got["payoff"], expected["mean"])
     half = 1.96 * expected["std"] / np.sqrt(expected["size"])
     assert np.allclose(got["payoff_high"] - got["payoff"], half, rtol=1e-3)
@@ -333,9 +332,9 @@ def test_deck_summary_pools_the_triggers(spreads, planted, catalogue):
 
 def test_empty_rows_give_empty_tables(planted, catalogue):
     empty = planted[0].head(0)
-    assert card_spreads(empty, catalogue).empty
-    assert pair_effects(empty, catalogue).empty
-    assert deck_summary(card_spreads(empty, catalogue)).empty
+    assert stats.spreads(empty, ATTRIBUTION, VALUATION).empty
+    assert stats.pair_effects(empty, ATTRIBUTION, VALUATION).empty
+    assert stats.group_summary(stats.spreads(empty, ATTRIBUTION, VALUATION)).empty
 
 
 # --- charts
@@ -350,7 +349,7 @@ def _labelled(fig: Figure) -> None:
 
 def test_forest_chart(spreads):
     for measure in ("win", "payoff"):
-        fig = card_payoff_forest(spreads, measure=measure)
+        fig = payoff_forest(spreads, measure=measure)
         _labelled(fig)
         assert fig.get_suptitle()
         assert any(ax.get_xlabel() for ax in fig.axes)
@@ -358,13 +357,13 @@ def test_forest_chart(spreads):
 
 
 def test_deck_chart(spreads):
-    fig = card_deck_chart(spreads)
+    fig = group_chart(spreads)
     _labelled(fig)
     fig.canvas.draw()
 
 
 def test_pair_heatmap(pairs):
-    fig = card_pair_heatmap(pairs)
+    fig = pair_heatmap(pairs)
     _labelled(fig)
     fig.canvas.draw()
 
@@ -372,9 +371,9 @@ def test_pair_heatmap(pairs):
 def test_charts_survive_empty_and_nan_rows(spreads, pairs):
     nan_rows = spreads.copy()
     nan_rows.loc[:, ["payoff", "payoff_low", "payoff_high", "win_diff", "diff_low", "diff_high", "raw_diff"]] = math.nan
-    for fig in (card_payoff_forest(nan_rows), card_payoff_forest(spreads.iloc[0:0]), card_deck_chart(nan_rows),
-                card_deck_chart(spreads.iloc[0:0]), card_pair_heatmap(pairs.iloc[0:0]),
-                card_pair_heatmap(pairs.assign(win_diff=math.nan))):
+    for fig in (payoff_forest(nan_rows), payoff_forest(spreads.iloc[0:0]), group_chart(nan_rows),
+                group_chart(spreads.iloc[0:0]), pair_heatmap(pairs.iloc[0:0]),
+                pair_heatmap(pairs.assign(win_diff=math.nan))):
         _labelled(fig)
         fig.canvas.draw()
 
@@ -393,8 +392,8 @@ def test_tiny_real_run_matches_the_engine_records(tmp_path, catalogue):
                     'strategies = ["greedy"]\n[run]\ngames = 40\nchunk_size = 20\nseed = 5\ntier = "auto"\n')
     report = bgsim.run(bgsim.load_spec(spec), out=tmp_path / "runs")
     rows = bgsim.load(report.run_dir).collect()
-    t = triggers(rows, catalogue).join(pl.from_pandas(catalogue[["card", "pay_vp", "pay_steps"]])
-                                       .with_columns(pl.col("card").cast(pl.Int16)), on="card")
+    t = stats.triggers(rows, ATTRIBUTION, VALUATION).join(pl.from_pandas(catalogue[["item", "pay_vp", "pay_steps"]])
+                                       .with_columns(pl.col("item").cast(pl.Int16)), on="item")
     assert t.group_by("game_index", "seat", "pass").len()["len"].to_list() == [2] * (4 * rows.height)
     paid = t.filter(~pl.col("penalty"))
     fulfilments = paid["k"].cast(pl.Int64) + paid["b"].cast(pl.Int64)
@@ -404,10 +403,10 @@ def test_tiny_real_run_matches_the_engine_records(tmp_path, catalogue):
     joined = rows.join(per_seat, on=["game_index", "seat"])
     assert (joined["logged"] == joined["vp_cards"].cast(pl.Int64)).all()
 
-    spreads = card_spreads(rows, catalogue)
+    spreads = stats.spreads(rows, ATTRIBUTION, VALUATION)
     assert spreads["triggered"].sum() == 8 * rows.height
     assert spreads["penalties"].sum() == rows["penalties"].cast(pl.Int64).sum()
     boards = rows.filter(pl.col("seat") == 0)["board_cards"].to_numpy()
     assert spreads["on_board"].sum() == int((boards >= 0).sum())
     on_board = t.join(rows.select("game_index", "seat", "board_cards"), on=["game_index", "seat"])
-    assert on_board.select(pl.col("board_cards").arr.contains(pl.col("card")).all()).item()
+    assert on_board.select(pl.col("board_cards").arr.contains(pl.col("item")).all()).item()

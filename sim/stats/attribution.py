@@ -1,147 +1,110 @@
-"""Scoring-card spreads: what each Carpe Diem scoring card pays when it is triggered, and whether
-the seats that trigger it win more often than the seats that trigger the other cards of its deck.
+"""Component attribution: what each component outcomes are attributed to (a game's cards, auction
+items, buildings) pays when a seat scores with it, and whether the seats that score with it win more
+often than the seats that score with the other components of its group.
 
-Pure functions over stored result rows (polars LazyFrame / DataFrame or pandas in, pandas out);
-they import no engine code. The card metadata comes from the scoring-card data file itself
-(``card_catalogue``), read with ``tomllib``.
+Pure functions over stored result rows (polars LazyFrame / DataFrame or pandas in, pandas out); they
+import no engine code. What a component is comes from the game's profile as stored with the run
+(``sim.profile.Attribution``): ``catalogue_frame`` turns its catalogue into a table, so a run with
+its own data overrides is described by its own data.
 
 Input rows are the runner's columns, one row per (game, seat): ``run_id``, ``n_players``,
-``game_index``, ``seat`` (0-based), ``won`` (exactly one winner per game), ``board_cards`` (the card
-index on each of the 12 slots, -1 = empty, the same for every seat of a game) and ``cards`` (a list
-per seat of the cards it triggered: ``pass, card, k, b, vp, coins, bread, steps, penalty``); used
-when present: ``deal`` (games of one deal share their board) and ``strategy``. A game is
-(``run_id``, ``game_index``). In a pass scoring every seat places a disc and triggers the two cards
-on the slots beside it (CD-SCORING-3/4), so a seat triggers 2 cards in each of the 4 passes.
+``game_index``, ``seat`` (0-based), ``won`` (exactly one winner per game), the attribution's
+``board_column`` (the component index on each place, -1 = empty, the same for every seat of a game)
+and ``events_column`` (a list per seat of structs, one per time it scored with a component, with at
+least the attribution's ``id_field`` and ``payoff_field``); used when present: ``deal`` (games of one
+deal share their board) and ``strategy``. A game is (``run_id``, ``game_index``).
 
 Conventions, stated once:
 
-- Card index ``i`` is the ``i``-th card of the data file after a stable sort by deck (A, B, C, D),
-  which is the order the engine uses.
-- ``vp`` of a trigger is net: a -4 penalty (no fulfilment, CD-CARD-6) is included in it and marked
-  by ``penalty``.
-- Payoff in VP-equivalents (``DEFAULT_CONVERSION``): 1 VP = 1; coins, bread and goods = 0.5 VP each,
-  because at the end leftover material scores floor(total / 2) VP (CD-END-3); a banner step = 1 VP,
-  because the final banner position is scored as VP (CD-END-4) and steps beyond the track end pay
-  VP directly. ``payoff`` is what the card pays out; ``net_payoff`` also subtracts what was handed in
-  for it: the goods (or coins in their place) of the ``k`` normal fulfilments of a red card, valued
-  at the goods rate, and 3 bread per bread fulfilment ``b``.
-- Win effect, the flag: a card is compared with the other cards of its own deck (``_within_effects``).
-  The decks differ as a whole (A/B cards are red and take goods, C/D cards are green and pay for
-  what a seat already owns; they are triggered in different passes), so a card compared with every
-  seat would mostly show its deck. The triggers of the card are set against the triggers of the
-  deck's other cards by the same seat, strategy, run and pass (strata), the difference of win rates
-  standardised to the card's triggers; its variance is clustered by deal (``deal`` column, else by
-  game), because the seats of one game share one winner, a seat can trigger several cards of a deck,
-  and games of one deal share their board. The same comparison of ``net_payoff`` gives what the card
-  pays against its deck. An adjacent pair is judged against what its two cards predict
-  (``_pair_excess``). It is an association, not a causal effect: strategies choose which cards to trigger.
-- The raw effect (``raw_*`` columns, descriptive): the seats that triggered a card against the same
-  seats (same player count) in games without the card on the board, standardised over seats. It
-  mostly shows the deck.
+- Item index ``i`` is the ``i``-th row of the catalogue, which is the index the game stores.
+- ``payoff`` of an event is its amounts valued in score units (``Valuation``: by default the
+  attribution's ``payoff_field`` at 1 and nothing else); ``net_payoff`` also subtracts what was
+  handed in for it (``Valuation.costs``).
+- Win effect, the flag: an item is compared with the other items of its own group
+  (``_within_effects``), because groups may differ as a whole. The events of the item are set against
+  the events of the group's other items by the same seat, strategy and run (and, if the valuation
+  names a ``stratum_field``, the same value of it: e.g. the same round), the difference of win rates
+  standardised to the item's events; its variance is clustered by deal (``deal`` column, else by
+  game), because the seats of one game share one winner, a seat can score several items of a group,
+  and games of one deal share their board. The same comparison of ``net_payoff`` gives what the item
+  pays against its group. A pair of items scored together in one stratum is judged against what its
+  two items predict (``_pair_excess``). It is an association, not a causal effect: strategies choose
+  which items to score with.
+- The raw effect (``raw_*`` columns, descriptive): the seats that scored with an item against the same
+  seats (same player count) in games without the item on the board, standardised over seats.
 - Every table is per player count (column ``n_players``); rows of several runs are pooled.
-  q-values are Benjamini–Hochberg over every tested card (or pair) of every player count.
-- A card with fewer than ``MIN_TRIGGERS`` (30) triggering seat-games gets no win effect, is never
-  flagged and is noted "too few games"; one whose deck has fewer than 30 comparable triggers of
-  other cards: "no other card of its deck to compare"; payoff means are still shown, with their
+  q-values are Benjamini–Hochberg over every tested item (or pair) of every player count.
+- An item with fewer than ``MIN_TRIGGERS`` (30) scoring seat-games gets no win effect, is never
+  flagged and is noted "too few games"; one whose group has fewer than 30 comparable events of
+  other items: "no other item of its group to compare"; payoff means are still shown, with their
   wide intervals.
 """
 
 import math
-import tomllib
 from collections.abc import Mapping
-from pathlib import Path
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 import polars as pl
+from bgsim.sim.profile import Attribution
 from bgsim.sim.stats.intervals import t_bounds, wilson
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-__all__ = ["DECKS", "DEFAULT_CONVERSION", "MIN_TRIGGERS", "PAIR_WORDS", "card_catalogue", "card_spreads",
-           "conversion_note", "deck_summary", "pair_effects", "triggers"]
+__all__ = ["MIN_TRIGGERS", "PAIR_WORDS", "Valuation", "catalogue_frame", "group_summary", "pair_effects", "spreads",
+           "triggers"]
 
-DECKS = ("A", "B", "C", "D")
-
-# VP-equivalent of one unit of each payout kind (see the module docstring for the rule).
-DEFAULT_CONVERSION: dict[str, float] = {"vp": 1.0, "coins": 0.5, "bread": 0.5, "goods": 0.5, "steps": 1.0}
-
-# Fewest triggering seat-games (and comparable triggers of the deck's other cards) for a win effect and a flag.
+# Fewest scoring seat-games (and comparable events of the group's other items) for a win effect and a flag.
 MIN_TRIGGERS = 30
 
 TOO_FEW = "too few games"
 NEVER = "never on the board"
-NO_DECK = "no other card of its deck to compare"
-
-_PAYOUT_KINDS = ("vp", "coins", "bread", "steps")
-_CARD_FIELDS = ("pass", "card", "k", "b", "vp", "coins", "bread", "steps", "penalty")
+NO_GROUP = "no other item of its group to compare"
 
 
-def conversion_note(conversion: Mapping[str, float] = DEFAULT_CONVERSION) -> str:
-    """One paragraph for a report: how payouts are turned into VP-equivalents."""
-    c = _conversion(conversion)
-    return (f"Payoffs are in VP-equivalents: 1 VP = {c['vp']:g}; 1 coin = {c['coins']:g}, 1 bread = {c['bread']:g} "
-            f"and 1 good = {c['goods']:g} VP, since leftover material scores floor(total / 2) VP at the end "
-            f"(CD-END-3); 1 banner step = {c['steps']:g} VP, since the final banner position is scored as VP "
-            "(CD-END-4). Penalties (-4 VP when a card is not fulfilled) are included. The net payoff also "
-            "subtracts what was handed in: the goods or coins of a red card's fulfilments (at the goods rate) "
-            "and 3 bread per bread fulfilment.")
+@dataclass(frozen=True)
+class Valuation:
+    """How a game's events are valued and compared (plain data; a game's report extras may give one).
+
+    ``weights``: event field -> score units per unit (the payoff, summed in this order); empty: the
+    attribution's ``payoff_field`` at 1. ``costs``: (event field, catalogue column or None, score
+    units) triples subtracted for the net payoff: field x column value (1 without) x units.
+    ``stratum_field``: an event field (small non-negative integers, e.g. a round) the comparison within
+    a group also holds fixed; pairs are the two items of one seat in one stratum (None: no pairs).
+    ``penalty_field``: an event field marking a penalty (counted and rated), or None."""
+
+    weights: Mapping[str, float] = field(default_factory=dict)
+    costs: tuple[tuple[str, str | None, float], ...] = ()
+    stratum_field: str | None = None
+    penalty_field: str | None = None
 
 
-def _conversion(conversion: Mapping[str, float]) -> dict[str, float]:
-    unknown = set(conversion) - set(DEFAULT_CONVERSION)
-    if unknown:
-        raise ValueError(f"unknown conversion keys {sorted(unknown)}; known: {sorted(DEFAULT_CONVERSION)}")
-    return {**DEFAULT_CONVERSION, **{k: float(v) for k, v in conversion.items()}}
+def _weights(valuation: Valuation, attribution: Attribution) -> dict[str, float]:
+    return dict(valuation.weights) or {attribution.payoff_field: 1.0}
 
 
-# --- card metadata
+# --- catalogue
 
 
-def _default_card_file() -> Path:
-    """The engine's scoring_cards.toml, found beside this package without importing the engine."""
-    path = Path(__file__).resolve().parents[1] / "games" / "carpe_diem" / "data" / "scoring_cards.toml"
-    if not path.is_file():
-        raise FileNotFoundError("scoring_cards.toml not found; pass its path")
-    return path
+def catalogue_frame(attribution: Attribution) -> pd.DataFrame:
+    """The attribution's catalogue as a table in index order: ``item`` (the index stored in the board
+    and event columns), ``id``, ``group`` and every other field of the catalogue rows."""
+    rows = [dict(row) for row in attribution.catalogue]
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return pd.DataFrame(columns=["item", "id", "group"])
+    frame = frame.drop(columns=[c for c in ("item",) if c in frame.columns])
+    frame.insert(0, "item", np.arange(len(frame)))
+    if "group" not in frame.columns:
+        frame["group"] = ""
+    return frame
 
 
-def _describe(amounts: Mapping[str, int]) -> str:
-    names = {"vp": "VP", "coins": "coin", "bread": "bread", "steps": "step"}
-    parts = []
-    for kind, qty in amounts.items():
-        name = names.get(kind, kind)
-        plural = qty != 1 and name in ("coin", "step")
-        parts.append(f"{qty} {name}{'s' if plural else ''}")
-    return " + ".join(parts)
-
-
-def card_catalogue(path: str | Path | None = None) -> pd.DataFrame:
-    """The 60 scoring cards in engine index order, one row each.
-
-    Columns: ``card`` (index stored in ``board_cards`` and ``cards``), ``id`` (A01..D27), ``deck``
-    (A–D), ``colour`` (red / green), ``requirement`` (e.g. "give 2 herb", "have 3 chimneys"),
-    ``payout`` (per fulfilment, e.g. "3 VP", "1 coin + 1 step"), ``give_units`` (goods handed in per
-    normal fulfilment; 0 for green cards) and ``pay_vp, pay_coins, pay_bread, pay_steps`` (payout per
-    fulfilment). ``path``: a replacement data file (default: the package's own).
-    """
-    path = Path(path) if path is not None else _default_card_file()
-    with path.open("rb") as f:
-        entries = tomllib.load(f)["card"]
-    entries = sorted(entries, key=lambda e: DECKS.index(e["deck"]))  # stable: the engine's order
-    rows = []
-    for i, e in enumerate(entries):
-        needs = e.get("give") or e.get("have") or {}
-        verb = "give" if "give" in e else "have"
-        payout = e.get("payout", {})
-        rows.append({
-            "card": i, "id": e["id"], "deck": e["deck"], "colour": e.get("colour", ""),
-            "requirement": f"{verb} " + " + ".join(f"{q} {name}" for name, q in needs.items()),
-            "payout": _describe(payout),
-            "give_units": int(sum(e.get("give", {}).values())),
-            **{f"pay_{kind}": int(payout.get(kind, 0)) for kind in _PAYOUT_KINDS},
-        })
-    return pd.DataFrame(rows)
+def label_columns(catalogue: pd.DataFrame) -> list[str]:
+    """The catalogue's text columns that describe an item (every string column but id and group)."""
+    return [c for c in catalogue.columns
+            if c not in ("item", "id", "group") and not pd.api.types.is_numeric_dtype(catalogue[c])]
 
 
 # --- rows
@@ -151,15 +114,20 @@ def _column_names(rows) -> list[str]:
     return rows.collect_schema().names() if isinstance(rows, pl.LazyFrame) else [str(c) for c in rows.columns]
 
 
-def _collect(rows, columns: tuple[str, ...]) -> pl.DataFrame:
-    """The needed columns of ``rows`` (polars or pandas) as a polars DataFrame, with ``run_id`` as a
-    categorical and three Int64 keys: ``game`` (run code * 2^40 + game_index: grouping by one
-    integer instead of a string and an integer is what keeps millions of triggers fast),
-    ``cluster`` (the deal if there is a ``deal`` column, since the games of one deal share their
-    board; else the game) and ``seat_key`` (run, strategy if there is a ``strategy`` column, seat)."""
+def _collect(rows, columns: tuple[str, ...], attribution: Attribution) -> pl.DataFrame:
+    """The needed columns of ``rows`` (polars or pandas) as a polars DataFrame, the attribution's board
+    and events columns renamed ``board`` and ``events``, with ``run_id`` as a categorical and three
+    Int64 keys: ``game`` (run code * 2^40 + game_index: grouping by one integer instead of a string
+    and an integer is what keeps millions of events fast), ``cluster`` (the deal if there is a
+    ``deal`` column, since the games of one deal share their board; else the game) and ``seat_key``
+    (run, strategy if there is a ``strategy`` column, seat)."""
+    names = {"board": attribution.board_column, "events": attribution.events_column}
+    columns = tuple(names.get(c, c) for c in columns)
     present = _column_names(rows)
     wanted = [*columns, *(c for c in ("deal", "strategy") if c in present and c not in columns)]
     frame = pl.from_pandas(rows[wanted]) if isinstance(rows, pd.DataFrame) else rows.lazy().select(wanted)
+    frame = frame.rename({v: k for k, v in names.items() if v in wanted})
+    wanted = [{v: k for k, v in names.items()}.get(c, c) for c in wanted]
     run = pl.col("run_id").cast(pl.String).cast(pl.Categorical)
     code = run.to_physical().cast(pl.Int64)
     game = code * (1 << 40) + pl.col("game_index").cast(pl.Int64)
@@ -171,38 +139,53 @@ def _collect(rows, columns: tuple[str, ...]) -> pl.DataFrame:
                                      seat_key.alias("seat_key")).collect()
 
 
-def triggers(rows, catalogue: pd.DataFrame, conversion: Mapping[str, float] = DEFAULT_CONVERSION) -> pl.DataFrame:
-    """One row per triggered card: ``run_id, n_players, game_index, game`` (an Int64 key of
-    run_id and game_index), ``seat, won`` and the card-log fields ``pass, card, k, b, vp, coins,
-    bread, steps, penalty``, plus ``payoff`` (payout in VP-equivalents) and ``net_payoff`` (minus
-    the material handed in), both float64.
+_STRATA = 256  # stratum field values per seat: the stratum key is seat_key * _STRATA + value
+
+
+def triggers(rows, attribution: Attribution, valuation: Valuation | None = None) -> pl.DataFrame:
+    """One row per event (a seat scoring with an item): ``run_id, n_players, game_index, game`` (an
+    Int64 key of run_id and game_index), ``seat, won``, ``item`` (the event's id field) and the
+    event's other fields, plus ``payoff`` (its amounts valued in score units) and ``net_payoff``
+    (minus what was handed in), both float64.
 
     The building block of every table here, exposed so that other reports can slice it.
     """
-    return _triggers(rows, catalogue, conversion).drop("cluster", "stratum")
+    return _triggers(rows, attribution, valuation or Valuation()).drop("cluster", "stratum")
 
 
-def _triggers(rows, catalogue: pd.DataFrame, conversion: Mapping[str, float]) -> pl.DataFrame:
-    """``triggers`` plus the Int64 ``cluster`` and ``stratum`` (run, strategy, seat and pass) keys
-    of the within-deck comparison."""
-    c = _conversion(conversion)
-    frame = rows if _is_keyed(rows) else _collect(rows, ("run_id", "n_players", "game_index", "seat", "won", "cards"))
-    give = pl.DataFrame({"card": catalogue["card"].to_numpy().astype(np.int16),
-                         "give_units": catalogue["give_units"].to_numpy().astype(np.float64)})
-    log = (
-        frame.select("run_id", "n_players", "game_index", "game", "cluster", "seat_key", "seat", "won", "cards")
-        .explode("cards")
-        .filter(pl.col("cards").is_not_null())
-        .unnest("cards")
-        .with_columns(pl.col("card").cast(pl.Int16),
-                      (pl.col("seat_key") * 8 + pl.col("pass").cast(pl.Int64)).alias("stratum"))
-        .join(give, on="card", how="left")
-    )
-    f = {kind: pl.col(kind).cast(pl.Float64) for kind in ("vp", "coins", "bread", "steps", "k", "b")}
-    payoff = f["vp"] * c["vp"] + f["coins"] * c["coins"] + f["bread"] * c["bread"] + f["steps"] * c["steps"]
-    handed_in = f["k"] * pl.col("give_units").fill_null(0.0) * c["goods"] + 3.0 * f["b"] * c["bread"]
-    return log.with_columns(payoff.alias("payoff"), (payoff - handed_in).alias("net_payoff")).select(
-        "run_id", "n_players", "game_index", "game", "seat", "won", *_CARD_FIELDS, "payoff", "net_payoff", "cluster",
+def _triggers(rows, attribution: Attribution, valuation: Valuation) -> pl.DataFrame:
+    """``triggers`` plus the Int64 ``cluster`` and ``stratum`` (run, strategy, seat and the valuation's
+    stratum field) keys of the within-group comparison."""
+    frame = rows if _is_keyed(rows) else _collect(rows, ("run_id", "n_players", "game_index", "seat", "won",
+                                                         "events"), attribution)
+    catalogue = catalogue_frame(attribution)
+    keys = ("run_id", "n_players", "game_index", "game", "cluster", "seat_key", "seat", "won")
+    log = (frame.select(*keys, "events").explode("events").filter(pl.col("events").is_not_null())
+           .unnest("events").rename({attribution.id_field: "item"}))
+    fields = [c for c in log.columns if c not in keys]
+    stratum = pl.col("seat_key") * _STRATA
+    if valuation.stratum_field:
+        stratum = stratum + pl.col(valuation.stratum_field).cast(pl.Int64)
+    used = [column for _, column, _ in valuation.costs if column]
+    log = log.with_columns(pl.col("item").cast(pl.Int16), stratum.alias("stratum"))
+    if used:
+        extra = pl.DataFrame({"item": catalogue["item"].to_numpy().astype(np.int16),
+                              **{c: catalogue[c].to_numpy().astype(np.float64) for c in used}})
+        log = log.join(extra, on="item", how="left")
+    payoff = None
+    for name, weight in _weights(valuation, attribution).items():
+        term = pl.col(name).cast(pl.Float64) * weight
+        payoff = term if payoff is None else payoff + term
+    handed_in = None
+    for name, column, units in valuation.costs:
+        term = pl.col(name).cast(pl.Float64)
+        if column:
+            term = term * pl.col(column).fill_null(0.0)
+        term = term * units
+        handed_in = term if handed_in is None else handed_in + term
+    net = payoff - handed_in if handed_in is not None else payoff
+    return log.with_columns(payoff.alias("payoff"), net.alias("net_payoff")).select(
+        "run_id", "n_players", "game_index", "game", "seat", "won", *fields, "payoff", "net_payoff", "cluster",
         "stratum")
 
 
@@ -212,9 +195,9 @@ def _is_keyed(rows) -> bool:
 
 
 def _games(frame: pl.DataFrame) -> pl.DataFrame:
-    """One row per game: ``n_players, game, winner`` (seat) and ``board_cards`` if ``frame`` has
+    """One row per game: ``n_players, game, winner`` (seat) and ``board`` if ``frame`` has
     it; a game is found through its single winner."""
-    extra = ["board_cards"] if "board_cards" in frame.columns else []
+    extra = ["board"] if "board" in frame.columns else []
     return frame.filter(pl.col("won")).select("n_players", "game", pl.col("seat").alias("winner"), *extra)
 
 
@@ -381,24 +364,29 @@ def _flag(table: pd.DataFrame, alpha: float, effect: str = "win_diff",
 # --- per card
 
 
-def _pooled_moments(t: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+def _pooled_moments(t: pl.DataFrame, keys: list[str], attribution: Attribution,
+                    valuation: Valuation) -> pl.DataFrame:
+    penalty = (pl.col(valuation.penalty_field).cast(pl.Int64).sum() if valuation.penalty_field
+               else pl.lit(0, pl.Int64))
+    amounts = attribution.payoff_fields or tuple(_weights(valuation, attribution))
     return t.group_by(*keys).agg(
         pl.len().alias("triggered"),
         pl.col("game").n_unique().alias("triggered_games"),
         pl.col("payoff").mean().alias("payoff"), pl.col("payoff").std().alias("payoff_sd"),
         pl.col("net_payoff").mean().alias("net_payoff"), pl.col("net_payoff").std().alias("net_sd"),
-        *(pl.col(k).cast(pl.Float64).mean().alias(f"mean_{k}") for k in ("vp", "coins", "bread", "steps")),
-        pl.col("penalty").sum().alias("penalties"),
+        *(pl.col(k).cast(pl.Float64).mean().alias(f"mean_{k}") for k in amounts),
+        penalty.alias("penalties"),
     )
 
 
-def card_spreads(rows, catalogue: pd.DataFrame, conversion: Mapping[str, float] = DEFAULT_CONVERSION,
-                 confidence: float = 0.95, alpha: float = 0.05, min_triggers: int = MIN_TRIGGERS) -> pd.DataFrame:
-    """One row per (player count, card), every card of ``catalogue`` even if never seen.
+def spreads(rows, attribution: Attribution, valuation: Valuation | None = None, confidence: float = 0.95,
+            alpha: float = 0.05, min_triggers: int = MIN_TRIGGERS) -> pd.DataFrame:
+    """One row per (player count, item), every item of the attribution's catalogue even if never seen.
+    Below, *card* is an item, *deck* its group, *trigger* an event, *VP* the score unit.
 
     Columns:
 
-    - ``n_players, card, id, deck, colour, payout``; ``games`` (games of that player count);
+    - ``n_players, item, id, group`` and the catalogue's text columns; ``games`` (games of that player count);
     - ``on_board`` games with the card on the board, ``on_board_rate`` with ``on_board_low/high``;
     - ``triggered`` seat-triggers; ``triggered_games`` on-board games in which some seat triggered it,
       ``trigger_rate`` = triggered_games / on_board with ``trigger_low/high``; ``triggers_per_game``
@@ -422,23 +410,26 @@ def card_spreads(rows, catalogue: pd.DataFrame, conversion: Mapping[str, float] 
     - ``note``: "" or why there is no win effect ("never on the board", "too few games" when fewer
       than ``min_triggers`` triggering seat-games, "no other card of its deck to compare").
     """
-    frame = _collect(rows, ("run_id", "n_players", "game_index", "seat", "won", "board_cards", "cards"))
+    valuation = valuation or Valuation()
+    catalogue = catalogue_frame(attribution)
+    frame = _collect(rows, ("run_id", "n_players", "game_index", "seat", "won", "board", "events"), attribution)
     games = _games(frame)
-    t = _triggers(frame, catalogue, conversion)
+    t = _triggers(frame, attribution, valuation)
     counts = sorted(int(n) for n in frame["n_players"].unique().to_list())
-    board = (games.explode("board_cards").rename({"board_cards": "card"}).filter(pl.col("card") >= 0)
-             .with_columns(pl.col("card").cast(pl.Int16)))
-    moments = _pooled_moments(t, ["n_players", "card"]).to_pandas()
-    seats = _seat_counts(t, ["card"])
+    board = (games.explode("board").rename({"board": "item"}).filter(pl.col("item") >= 0)
+             .with_columns(pl.col("item").cast(pl.Int16)))
+    moments = _pooled_moments(t, ["n_players", "item"], attribution, valuation).to_pandas()
+    seats = _seat_counts(t, ["item"])
     z = _z(confidence)
     tables = [_spreads_for(n, games, board, t, moments, seats, catalogue, confidence, z, min_triggers)
               for n in counts]
     if not tables:
-        return pd.DataFrame(columns=list(_SPREAD_COLUMNS))
+        return pd.DataFrame(columns=[*_SPREAD_HEAD, *label_columns(catalogue), *_SPREAD_BODY, *_SPREAD_TAIL])
     table = _flag(pd.concat(tables, ignore_index=True), alpha)
     raw_p = _two_sided_p(table["raw_diff"], table["_raw_se"])
     table["raw_q"] = _bh(raw_p, table["_raw_tested"].to_numpy(dtype=bool), alpha)
-    return table[list(_SPREAD_COLUMNS)]
+    means = [c for c in table.columns if c.startswith("mean_")]
+    return table[[*_SPREAD_HEAD, *label_columns(catalogue), *_SPREAD_BODY, *means, *_SPREAD_TAIL]]
 
 
 def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, t: pl.DataFrame, moments: pd.DataFrame,
@@ -446,14 +437,14 @@ def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, t: pl.DataFra
                  min_triggers: int) -> pd.DataFrame:
     """The rows of player count ``n``; ``t``, ``moments`` and ``seats`` hold every player count."""
     n_games, seat_wins = _seat_totals(games, n)
-    table = catalogue[["card", "id", "deck", "colour", "payout"]].copy()
+    table = catalogue[["item", "id", "group", *label_columns(catalogue)]].copy()
     table.insert(0, "n_players", n)
     table["games"] = n_games
-    on_board = (board.filter(pl.col("n_players") == n).group_by("card", "winner").agg(pl.len().alias("g"))
+    on_board = (board.filter(pl.col("n_players") == n).group_by("item", "winner").agg(pl.len().alias("g"))
                 .to_pandas())
     on_wins = np.zeros((len(table), n), dtype=np.int64)  # (cards, seats) on-board games won by seat
-    position = pd.Series(np.arange(len(table)), index=table["card"].to_numpy())
-    rows = position.reindex(on_board["card"].to_numpy()).to_numpy()
+    position = pd.Series(np.arange(len(table)), index=table["item"].to_numpy())
+    rows = position.reindex(on_board["item"].to_numpy()).to_numpy()
     ok = ~np.isnan(rows)
     np.add.at(on_wins, (rows[ok].astype(np.int64), on_board["winner"].to_numpy()[ok].astype(np.int64)),
               on_board["g"].to_numpy()[ok])
@@ -461,7 +452,7 @@ def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, t: pl.DataFra
     table["on_board_rate"] = _ratio(table["on_board"], table["games"])
     table["on_board_low"], table["on_board_high"] = wilson(table["on_board"], table["games"], confidence)
 
-    table = table.merge(moments[moments["n_players"] == n].drop(columns="n_players"), on="card", how="left")
+    table = table.merge(moments[moments["n_players"] == n].drop(columns="n_players"), on="item", how="left")
     for column in ("triggered", "triggered_games", "penalties"):
         table[column] = table[column].fillna(0).astype(np.int64)
     table["trigger_rate"] = _ratio(table["triggered_games"], table["on_board"])
@@ -473,14 +464,14 @@ def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, t: pl.DataFra
     table["penalty_rate"] = _ratio(table["penalties"], table["triggered"])
     table["penalty_low"], table["penalty_high"] = wilson(table["penalties"], table["triggered"], confidence)
 
-    n1, w1 = _treated_counts(seats, ["card"], table, n)
+    n1, w1 = _treated_counts(seats, ["item"], table, n)
     table["trigger_seats"] = n1.sum(axis=1)
-    table = table.merge(_card_within(t.filter(pl.col("n_players") == n), catalogue, z, min_triggers), on="card",
+    table = table.merge(_item_within(t.filter(pl.col("n_players") == n), catalogue, z, min_triggers), on="item",
                         how="left")
     table["compared_triggers"] = table["compared_triggers"].fillna(0).astype(np.int64)
-    table["deck_triggers"] = table["deck_triggers"].fillna(0).astype(np.int64)
+    table["group_triggers"] = table["group_triggers"].fillna(0).astype(np.int64)
     enough = (table["trigger_seats"] >= min_triggers).to_numpy()
-    table.loc[~enough, ["win_rate", "deck_rate", "win_diff", "diff_low", "diff_high", "p_value"]] = math.nan
+    table.loc[~enough, ["win_rate", "group_rate", "win_diff", "diff_low", "diff_high", "p_value"]] = math.nan
 
     n0 = np.repeat(n_games - table["on_board"].to_numpy()[:, None], n, axis=1)  # every game seats all n
     w0 = seat_wins[None, :] - on_wins
@@ -493,37 +484,40 @@ def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, t: pl.DataFra
     table["_raw_tested"] = raw_tested
     table["note"] = np.select(
         [table["on_board"] == 0, table["trigger_seats"] < min_triggers, table["p_value"].isna()],
-        [NEVER, TOO_FEW, NO_DECK], default="")
+        [NEVER, TOO_FEW, NO_GROUP], default="")
     return table
 
 
-def _card_within(t: pl.DataFrame, catalogue: pd.DataFrame, z: float, min_triggers: int) -> pd.DataFrame:
-    """Within-deck win and net-payoff comparison of every card triggered in ``t`` (one player count)."""
-    columns = ["card", "compared_triggers", "deck_triggers", "win_rate", "deck_rate", "win_diff", "diff_low",
-               "diff_high", "p_value", "net_vs_deck", "net_vs_deck_low", "net_vs_deck_high"]
+def _item_within(t: pl.DataFrame, catalogue: pd.DataFrame, z: float, min_triggers: int) -> pd.DataFrame:
+    """Within-group win and net-payoff comparison of every item scored in ``t`` (one player count)."""
+    columns = ["item", "compared_triggers", "group_triggers", "win_rate", "group_rate", "win_diff", "diff_low",
+               "diff_high", "p_value", "net_vs_group", "net_vs_group_low", "net_vs_group_high"]
     if t.height == 0:
         return pd.DataFrame(columns=columns)
-    deck_of = catalogue.set_index("card")["deck"].map(DECKS.index)
-    card = t["card"].to_numpy().astype(np.int64)
+    groups = list(dict.fromkeys(catalogue["group"]))  # in catalogue order
+    deck_of = catalogue.set_index("item")["group"].map(groups.index)
+    card = t["item"].to_numpy().astype(np.int64)
     within = _within_effects(deck_of.reindex(card).to_numpy(dtype=np.int64), card, t["cluster"].to_numpy(),
                              t["stratum"].to_numpy(), {"won": t["won"].to_numpy().astype(np.float64),
                                                        "net": t["net_payoff"].to_numpy()}, z, min_triggers)
     return pd.DataFrame({
-        "card": within["item"], "compared_triggers": within["treated"], "deck_triggers": within["compared"],
-        "win_rate": within["won_rate"], "deck_rate": within["won_comp"], "win_diff": within["won_diff"],
+        "item": within["item"], "compared_triggers": within["treated"], "group_triggers": within["compared"],
+        "win_rate": within["won_rate"], "group_rate": within["won_comp"], "win_diff": within["won_diff"],
         "diff_low": within["won_low"], "diff_high": within["won_high"],
         "p_value": _two_sided_p(within["won_diff"], within["won_se"]),
-        "net_vs_deck": within["net_diff"], "net_vs_deck_low": within["net_low"],
-        "net_vs_deck_high": within["net_high"]})[columns]
+        "net_vs_group": within["net_diff"], "net_vs_group_low": within["net_low"],
+        "net_vs_group_high": within["net_high"]})[columns]
 
 
-_SPREAD_COLUMNS = (
-    "n_players", "card", "id", "deck", "colour", "payout", "games", "on_board", "on_board_rate", "on_board_low",
-    "on_board_high", "triggered", "triggered_games", "trigger_rate", "trigger_low", "trigger_high",
-    "triggers_per_game", "payoff", "payoff_sd", "payoff_low", "payoff_high", "net_payoff", "net_sd", "net_low",
-    "net_high", "net_vs_deck", "net_vs_deck_low", "net_vs_deck_high", "mean_vp", "mean_coins", "mean_bread",
-    "mean_steps", "penalties", "penalty_rate", "penalty_low", "penalty_high", "trigger_seats", "compared_triggers",
-    "deck_triggers", "win_rate", "deck_rate", "win_diff", "diff_low", "diff_high", "p_value", "q_value", "flagged",
+_SPREAD_HEAD = ("n_players", "item", "id", "group")
+_SPREAD_BODY = (
+    "games", "on_board", "on_board_rate", "on_board_low", "on_board_high", "triggered", "triggered_games",
+    "trigger_rate", "trigger_low", "trigger_high", "triggers_per_game", "payoff", "payoff_sd", "payoff_low",
+    "payoff_high", "net_payoff", "net_sd", "net_low", "net_high", "net_vs_group", "net_vs_group_low",
+    "net_vs_group_high")
+_SPREAD_TAIL = (
+    "penalties", "penalty_rate", "penalty_low", "penalty_high", "trigger_seats", "compared_triggers",
+    "group_triggers", "win_rate", "group_rate", "win_diff", "diff_low", "diff_high", "p_value", "q_value", "flagged",
     "direction", "control_seats", "base_rate", "raw_diff", "raw_low", "raw_high", "raw_q", "note",
 )
 
@@ -531,17 +525,17 @@ _SPREAD_COLUMNS = (
 # --- adjacent pairs
 
 
-PAIR_WORDS = ("wins more than its cards", "wins less than its cards")
+PAIR_WORDS = ("wins more than its items", "wins less than its items")
+_PAIR_KEY = 1 << 16  # a pair's key: item_a * _PAIR_KEY + item_b
 
 
-def pair_effects(rows, catalogue: pd.DataFrame, min_count: int = MIN_TRIGGERS,
-                 conversion: Mapping[str, float] = DEFAULT_CONVERSION, confidence: float = 0.95,
-                 alpha: float = 0.05) -> pd.DataFrame:
+def pair_effects(rows, attribution: Attribution, valuation: Valuation | None = None, min_count: int = MIN_TRIGGERS,
+                 confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFrame:
     """One row per (player count, unordered pair of cards triggered together), pairs seen at least once.
 
     The two cards a seat triggers in one pass scoring lie on the two slots beside its disc, so they
     are an adjacent pair; this asks whether a pair pays or wins more than its two cards suggest.
-    Columns: ``n_players, card_a, card_b`` (card_a < card_b), ``id_a, id_b, deck_a, deck_b``;
+    Columns: ``n_players, item_a, item_b`` (item_a < item_b), ``id_a, id_b, deck_a, deck_b``;
     ``count`` seat-pass triggers; ``payoff`` mean combined payout of the two cards in VP-equivalents
     with ``payoff_sd, payoff_low/high`` (t), ``net_payoff, net_sd, net_low/high`` the same minus the
     material handed in; ``payoff_excess`` = payoff minus the two cards' own mean payoffs over all
@@ -552,17 +546,21 @@ def pair_effects(rows, catalogue: pd.DataFrame, min_count: int = MIN_TRIGGERS,
     ``q_value`` (Benjamini–Hochberg over every tested pair of every player count), ``flagged``,
     ``direction`` (``PAIR_WORDS``), ``note`` ("too few games" below ``min_count`` triggering seat-games).
     """
-    frame = _collect(rows, ("run_id", "n_players", "game_index", "seat", "won", "cards"))
-    t = _triggers(frame, catalogue, conversion)
-    singles = t.group_by("n_players", "card").agg(pl.col("payoff").mean().alias("single"))
+    valuation = valuation or Valuation()
+    catalogue = catalogue_frame(attribution)
+    if not valuation.stratum_field:  # no stratum, no pairs
+        return pd.DataFrame(columns=list(_PAIR_COLUMNS))
+    frame = _collect(rows, ("run_id", "n_players", "game_index", "seat", "won", "events"), attribution)
+    t = _triggers(frame, attribution, valuation)
+    singles = t.group_by("n_players", "item").agg(pl.col("payoff").mean().alias("single"))
     passes = _passes(t)
-    keys = ["card_a", "card_b"]
+    keys = ["item_a", "item_b"]
     moments = (
         passes.group_by("n_players", *keys)
         .agg(pl.len().alias("count"), pl.col("payoff").mean(), pl.col("payoff").std().alias("payoff_sd"),
              pl.col("net_payoff").mean(), pl.col("net_payoff").std().alias("net_sd"))
-        .join(singles.rename({"card": "card_a", "single": "single_a"}), on=["n_players", "card_a"], how="left")
-        .join(singles.rename({"card": "card_b", "single": "single_b"}), on=["n_players", "card_b"], how="left")
+        .join(singles.rename({"item": "item_a", "single": "single_a"}), on=["n_players", "item_a"], how="left")
+        .join(singles.rename({"item": "item_b", "single": "single_b"}), on=["n_players", "item_b"], how="left")
         .with_columns((pl.col("payoff") - pl.col("single_a") - pl.col("single_b")).alias("payoff_excess"))
         .drop("single_a", "single_b")
         .sort("n_players", *keys)
@@ -576,17 +574,17 @@ def pair_effects(rows, catalogue: pd.DataFrame, min_count: int = MIN_TRIGGERS,
     if not tables:
         return pd.DataFrame(columns=list(_PAIR_COLUMNS))
     table = _flag(pd.concat(tables, ignore_index=True), alpha, "win_diff", PAIR_WORDS)
-    meta = catalogue.set_index("card")
+    meta = catalogue.set_index("item")
     for side in ("a", "b"):
-        cards = table[f"card_{side}"]
+        cards = table[f"item_{side}"]
         table[f"id_{side}"] = cards.map(meta["id"])
-        table[f"deck_{side}"] = cards.map(meta["deck"])
+        table[f"group_{side}"] = cards.map(meta["group"])
     return table[list(_PAIR_COLUMNS)]
 
 
 def _pair_excess(units: pl.DataFrame, z: float) -> pd.DataFrame:
     """Per pair of ``units`` (seat-pass triggers of one player count, as ``_passes``): ``item``
-    (card_a * 64 + card_b), ``win_excess``, ``excess_low/high`` and ``excess_se``.
+    (item_a * _PAIR_KEY + item_b), ``win_excess``, ``excess_low/high`` and ``excess_se``.
 
     A linear model of winning over every seat-pass, a term per stratum (run, strategy, seat and pass)
     plus a term per card, so a seat-pass with cards a and b is predicted stratum + a + b, gives each
@@ -598,11 +596,11 @@ def _pair_excess(units: pl.DataFrame, z: float) -> pd.DataFrame:
     if units.height == 0:
         return pd.DataFrame(columns=columns)
     _, st = np.unique(units["stratum"].to_numpy(), return_inverse=True)
-    a = units["card_a"].to_numpy().astype(np.int64)
-    b = units["card_b"].to_numpy().astype(np.int64)
+    a = units["item_a"].to_numpy().astype(np.int64)
+    b = units["item_b"].to_numpy().astype(np.int64)
     y = units["won"].to_numpy().astype(np.float64)
     residual = y - _additive_fit(st, a, b, y)
-    item = a * 64 + b
+    item = a * _PAIR_KEY + b
     _, cl = np.unique(units["cluster"].to_numpy(), return_inverse=True)
     pairs, pair_index = np.unique(item, return_inverse=True)
     n = np.bincount(pair_index).astype(np.float64)
@@ -635,7 +633,7 @@ def _additive_fit(stratum: np.ndarray, a: np.ndarray, b: np.ndarray, y: np.ndarr
 
 def _passes(t: pl.DataFrame) -> pl.DataFrame:
     """One row per (game, seat, pass) with exactly two triggered cards: ``n_players, game, seat,
-    won, cluster, stratum, card_a, card_b`` (card_a < card_b) and the summed ``payoff, net_payoff``.
+    won, cluster, stratum, item_a, item_b`` (item_a < item_b) and the summed ``payoff, net_payoff``.
 
     The entries of one seat's card list are contiguous after the explode, so the triggers of one
     pass are a run of equal (game, seat, pass); finding runs with numpy avoids a group-by over
@@ -643,30 +641,29 @@ def _passes(t: pl.DataFrame) -> pl.DataFrame:
     """
     if t.height == 0:
         schema = {"n_players": pl.Int8, "game": pl.Int64, "seat": pl.Int8, "won": pl.Boolean, "cluster": pl.Int64,
-                  "stratum": pl.Int64, "card_a": pl.Int16, "card_b": pl.Int16, "payoff": pl.Float64,
+                  "stratum": pl.Int64, "item_a": pl.Int16, "item_b": pl.Int16, "payoff": pl.Float64,
                   "net_payoff": pl.Float64}
         return pl.DataFrame(schema=schema)
-    key = (t["game"].to_numpy() * 64 + t["seat"].to_numpy().astype(np.int64) * 8
-           + t["pass"].to_numpy().astype(np.int64))  # (T,) int64, seat < 8 and pass < 8
-    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-    lengths = np.diff(np.r_[starts, len(key)])
+    game, stratum = t["game"].to_numpy(), t["stratum"].to_numpy()  # (T,) int64 each; stratum holds the seat
+    starts = np.flatnonzero(np.r_[True, (game[1:] != game[:-1]) | (stratum[1:] != stratum[:-1])])
+    lengths = np.diff(np.r_[starts, len(game)])
     first = starts[lengths == 2]
     second = first + 1
-    card = t["card"].to_numpy()
+    card = t["item"].to_numpy()
     columns = {name: t[name].to_numpy()[first] for name in ("n_players", "game", "seat", "won", "cluster", "stratum")}
-    columns["card_a"] = np.minimum(card[first], card[second])
-    columns["card_b"] = np.maximum(card[first], card[second])
+    columns["item_a"] = np.minimum(card[first], card[second])
+    columns["item_b"] = np.maximum(card[first], card[second])
     for name in ("payoff", "net_payoff"):
         values = t[name].to_numpy()
         columns[name] = values[first] + values[second]
-    return pl.DataFrame(columns).filter(pl.col("card_a") != pl.col("card_b"))
+    return pl.DataFrame(columns).filter(pl.col("item_a") != pl.col("item_b"))
 
 
 def _pair_table(n: int, table: pd.DataFrame, seats: pd.DataFrame, excess: pd.DataFrame, min_count: int,
                 confidence: float) -> pd.DataFrame:
     """Intervals and win excess of the pairs of one player count (``table``: their moments;
     ``excess``: ``_pair_excess`` of their seat-passes)."""
-    keys = ["card_a", "card_b"]
+    keys = ["item_a", "item_b"]
     n1, w1 = _treated_counts(seats, keys, table, n)
     table["payoff_low"], table["payoff_high"] = t_bounds(table["payoff"], table["payoff_sd"], table["count"],
                                                          confidence)
@@ -675,7 +672,8 @@ def _pair_table(n: int, table: pd.DataFrame, seats: pd.DataFrame, excess: pd.Dat
     wins = w1.sum(axis=1)
     table["win_rate"] = _ratio(wins, table["trigger_seats"])
     table["win_low"], table["win_high"] = wilson(wins, table["trigger_seats"], confidence)
-    excess = excess.set_index("item").reindex(table["card_a"].to_numpy() * 64 + table["card_b"].to_numpy())
+    excess = excess.set_index("item").reindex(table["item_a"].to_numpy().astype(np.int64) * _PAIR_KEY
+                                              + table["item_b"].to_numpy().astype(np.int64))
     enough = (table["trigger_seats"] >= min_count).to_numpy()
     for column, source in (("win_diff", "win_excess"), ("diff_low", "excess_low"), ("diff_high", "excess_high")):
         table[column] = np.where(enough, excess[source].to_numpy(dtype=np.float64), math.nan)
@@ -685,7 +683,7 @@ def _pair_table(n: int, table: pd.DataFrame, seats: pd.DataFrame, excess: pd.Dat
 
 
 _PAIR_COLUMNS = (
-    "n_players", "card_a", "card_b", "id_a", "id_b", "deck_a", "deck_b", "count", "payoff", "payoff_sd",
+    "n_players", "item_a", "item_b", "id_a", "id_b", "group_a", "group_b", "count", "payoff", "payoff_sd",
     "payoff_low", "payoff_high", "net_payoff", "net_sd", "net_low", "net_high", "payoff_excess", "trigger_seats",
     "win_rate", "win_low", "win_high", "win_diff", "diff_low", "diff_high", "p_value", "q_value", "flagged",
     "direction", "note",
@@ -695,11 +693,11 @@ _PAIR_COLUMNS = (
 # --- decks
 
 
-def deck_summary(spreads: pd.DataFrame, confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFrame:
+def group_summary(spreads: pd.DataFrame, confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFrame:
     """One row per (player count, deck), pooled from the per-card counts of ``card_spreads`` (the
     pooled means and rates of all triggers of the deck's cards, not averages of card averages).
 
-    Columns: ``n_players, deck, cards``; ``cards_seen`` (triggered at least once); ``on_board``
+    Columns: ``n_players, group, items``; ``items_seen`` (triggered at least once); ``on_board``
     card-games; ``triggered``; ``trigger_rate`` = on-board card-games with a trigger / on-board
     card-games with ``trigger_low/high``; ``payoff`` and ``net_payoff`` pooled means per trigger with
     ``payoff_low/high``, ``net_low/high`` (t, pooled sd); ``penalty_rate`` per trigger with
@@ -709,8 +707,8 @@ def deck_summary(spreads: pd.DataFrame, confidence: float = 0.95, alpha: float =
     ``too_much`` and ``too_little``.
     """
     rows = []
-    for (n, deck), g in spreads.groupby(["n_players", "deck"], sort=True):
-        row = {"n_players": int(n), "deck": deck, "cards": len(g), "cards_seen": int((g["triggered"] > 0).sum()),
+    for (n, deck), g in spreads.groupby(["n_players", "group"], sort=True):
+        row = {"n_players": int(n), "group": deck, "items": len(g), "items_seen": int((g["triggered"] > 0).sum()),
                "on_board": int(g["on_board"].sum()), "triggered": int(g["triggered"].sum()),
                "triggered_games": int(g["triggered_games"].sum()), "penalties": int(g["penalties"].sum())}
         for column, sd in (("payoff", "payoff_sd"), ("net_payoff", "net_sd")):
@@ -726,7 +724,7 @@ def deck_summary(spreads: pd.DataFrame, confidence: float = 0.95, alpha: float =
         row["too_much"] = int((g["direction"] == "pays too much").sum())
         row["too_little"] = int((g["direction"] == "pays too little").sum())
         rows.append(row)
-    columns = ["n_players", "deck", "cards", "cards_seen", "on_board", "triggered", "trigger_rate", "trigger_low",
+    columns = ["n_players", "group", "items", "items_seen", "on_board", "triggered", "trigger_rate", "trigger_low",
                "trigger_high", "payoff", "payoff_low", "payoff_high", "net_payoff", "net_low", "net_high",
                "penalty_rate", "penalty_low", "penalty_high", "raw_diff", "raw_more", "raw_less", "flagged", "too_much",
                "too_little"]

@@ -3,19 +3,25 @@ unshrunk in the content box), no text below 8 pt, at most three panels in a row 
 player count stacked, legends outside the axes."""
 
 import pytest
-from bgsim.reports.card_charts import MAX_WIDTH_IN, MIN_FONT_PT, card_deck_chart, card_pair_heatmap, card_payoff_forest
-from bgsim.sim.stats.cards import card_catalogue, card_spreads, pair_effects
+from bgsim.reports.attribution_charts import (
+    MAX_WIDTH_IN,
+    MIN_FONT_PT,
+    Words,
+    group_chart,
+    pair_heatmap,
+    payoff_forest,
+)
+from bgsim.sim.stats import attribution as stats
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from tests.reports.card_synthetic import PLANTED, synthetic
+from tests.reports.attribution_synthetic import ATTRIBUTION, PLANTED, VALUATION, synthetic
 
 
 @pytest.fixture(scope="module")
 def tables():
     rows = synthetic(**PLANTED)[0]
-    catalogue = card_catalogue()
-    return card_spreads(rows, catalogue), pair_effects(rows, catalogue)
+    return stats.spreads(rows, ATTRIBUTION, VALUATION), stats.pair_effects(rows, ATTRIBUTION, VALUATION)
 
 
 def _font_sizes(fig: Figure) -> list[float]:
@@ -51,7 +57,7 @@ def _panels(fig: Figure) -> list:
 def test_forest_follows_the_rules(tables):
     spreads, _ = tables
     for measure in ("win", "payoff"):
-        fig = card_payoff_forest(spreads, measure=measure)
+        fig = payoff_forest(spreads, measure=measure, words=Words(label_column="payout"))
         _check_rules(fig)
         panels = _panels(fig)
         assert len(panels) == 3 and len({round(ax.get_position().y0, 3) for ax in panels}) == 1  # one row of 3
@@ -62,14 +68,14 @@ def test_forest_follows_the_rules(tables):
 
 def test_deck_chart_follows_the_rules(tables):
     spreads, _ = tables
-    fig = card_deck_chart(spreads)
+    fig = group_chart(spreads)
     _check_rules(fig)
     assert len(_panels(fig)) == 3
 
 
 def test_pair_heatmap_stacks_one_readable_panel_per_player_count(tables):
     _, pairs = tables
-    fig = card_pair_heatmap(pairs)
+    fig = pair_heatmap(pairs)
     _check_rules(fig)
     panels = [ax for ax in _panels(fig) if ax.images]
     assert [ax.get_title() for ax in panels] == ["2 players", "3 players", "4 players"]

@@ -1,68 +1,97 @@
-"""The difficulty report on the solo automa Anna: plain answers first, then how each rung fares
-against the base setting, where Anna's VP come from, how far each knob moves the win rate, and the
-difficulty levels with their fresh-deal check; every rate with its 95 % interval.
+"""The difficulty report on an automa opponent: plain answers first, then how each rung fares
+against the base setting, where the automa's points come from, how far each knob moves the win rate,
+and the difficulty levels with their fresh-deal check; every rate with its 95 % interval.
 
-``build_difficulty_report(study_dir)`` reads only the stored study (difficulty.json and its runs).
+``build_difficulty_report`` renders a study that ``bgsim.report`` has loaded (``DifficultyStudy``);
+the automa's name, knobs, table texts and score columns come from ``profile.automa`` as stored with
+the study's runs. A game's report extras (``bgsim.reports.<game>``) may add ``DIFFICULTY_TEXTS``:
+paragraphs with the rule references of its automa ("outcomes", "sources", "method").
 """
 
-from pathlib import Path
+from dataclasses import dataclass
+from types import ModuleType
 
 import pandas as pd
-from bgsim.experiments.difficulty import (
-    KNOBS,
-    at_the_table,
-    knob_doc,
-    load_rows,
-    read_study,
-    rulebook_value,
-    study_progress,
-)
-from bgsim.reports import anna_charts
-from bgsim.reports.progress import progress_banner, runs_done
+import polars as pl
+from bgsim.reports import difficulty_charts
+from bgsim.reports.progress import progress_warning
 from bgsim.reports.report_builder import Report, fmt_mean, fmt_rate
-from bgsim.sim.results.store import RunStoreError, study_resume_command
-from bgsim.sim.stats.difficulty import ANNA_SOURCES, levels_table, outcome_table, source_table
+from bgsim.sim.profile import GameProfile
+from bgsim.sim.stats.difficulty import levels_table, outcome_table, source_table
 
-__all__ = ["build_difficulty_report"]
+__all__ = ["DifficultyStudy", "build_difficulty_report"]
 
-_OUTCOME_COLUMNS = {"rung": "rung", "games": "games", "win_rate": "human wins [95 % CI]",
-                    "tie_rate": "VP ties [95 % CI]", "mean_margin": "mean margin [95 % CI]",
-                    "margin_p10": "p10", "margin_p25": "p25", "margin_p50": "median", "margin_p75": "p75",
-                    "margin_p90": "p90", "mean_final_vp": "human VP [95 % CI]", "mean_anna_vp": "Anna VP [95 % CI]"}
-_MEANS = ("mean_margin", "mean_final_vp", "mean_anna_vp")
+_MEANS = ("mean_margin", "mean_score", "mean_automa")
 
 
-def build_difficulty_report(study_dir: str | Path) -> Report:
-    study_dir = Path(study_dir)
-    meta = read_study(study_dir, partial=True)
-    base = load_rows(study_dir, "base")
-    if base.is_empty():
-        raise RunStoreError(f"{study_dir}: no base run is finished yet; run `{study_resume_command(study_dir)}` "
-                            f"to play them")
+@dataclass(frozen=True)
+class DifficultyStudy:
+    """A difficulty study as loaded for its report: its marker (``meta``), the rows of its base, sweep
+    and calibration runs (one row per game, labelled rung, knob, value, level), the game's profile,
+    each knob's one-line description (``knob_docs``) and the game's report extras (or None)."""
+
+    meta: dict
+    base: pl.DataFrame
+    sweep: pl.DataFrame
+    calibrate: pl.DataFrame
+    profile: GameProfile
+    knob_docs: dict[str, str]
+    extras: ModuleType | None = None
+
+    @property
+    def name(self) -> str:
+        return self.profile.automa.name
+
+    def text(self, key: str, default: str) -> str:
+        return getattr(self.extras, "DIFFICULTY_TEXTS", {}).get(key, default)
+
+    def doc(self, knob: str) -> str:
+        return self.knob_docs.get(knob) or self.profile.automa.knob(knob).label
+
+    def at_the_table(self, knob: str, value: int) -> str:
+        return self.profile.automa.knob(knob).at_the_table(value)
+
+    def rulebook(self, knob: str) -> int:
+        return self.profile.automa.knob(knob).rulebook
+
+    def outcomes(self, rows: pl.DataFrame, by: tuple[str, ...] = ("rung",)) -> pd.DataFrame:
+        automa = self.profile.automa
+        return outcome_table(rows, by, self.profile.score_column, automa.score_column, automa.margin_column)
+
+
+def _outcome_columns(study: DifficultyStudy) -> dict[str, str]:
+    unit, name = study.profile.score_unit, study.name
+    return {"rung": "rung", "games": "games", "win_rate": "human wins [95 % CI]",
+            "tie_rate": f"{unit} ties [95 % CI]", "mean_margin": "mean margin [95 % CI]",
+            "margin_p10": "p10", "margin_p25": "p25", "margin_p50": "median", "margin_p75": "p75",
+            "margin_p90": "p90", "mean_score": f"human {unit} [95 % CI]", "mean_automa": f"{name} {unit} [95 % CI]"}
+
+
+def build_difficulty_report(study: DifficultyStudy, done: int, planned: int, finish: str) -> Report:
+    """The report; an unfinished study (``done`` of about ``planned`` games) under a warning naming ``finish``."""
+    meta, base = study.meta, study.base
     order = [rung for rung in meta["ladder"] if rung in set(base["rung"])]  # an unfinished study: those played
     games = base.group_by("rung").len()["len"]
-    runs, planned = study_progress(study_dir)
-    done = runs_done(runs)
     complete = meta.get("status") == "complete"
-    rep = Report(f"Difficulty of Automa Anna: {meta['name']}",
-                 subtitle="Carpe Diem solo: the human's win rate against Anna per rung of a strategy ladder, "
-                          "the difficulty knobs, and the setting of each difficulty level",
+    solo = "solo" if study.profile.automa.player_counts == (1,) else "against the automa"
+    rep = Report(f"Difficulty of the automa {study.name}: {meta['name']}",
+                 subtitle=f"{study.profile.title} {solo}: the human's win rate against {study.name} per rung of a "
+                          "strategy ladder, the difficulty knobs, and the setting of each difficulty level",
                  meta={"study": meta["study_id"], "seed": str(meta.get("seed", "-")),
                        "games per rung": f"{games.min():,}" + (f" to {games.max():,}" if games.max() > games.min()
                                                                else ""),
                        "setting": _setting_name(meta),
                        "games": f"{done:,}" + ("" if complete else f" of about {planned:,} planned (incomplete)")})
     if not complete:
-        progress_banner(rep, done, planned, study_resume_command(study_dir) or "--resume", "study", estimate=True)
-    outcomes = outcome_table(base)
+        progress_warning(rep, done, planned, finish, "study", estimate=True)
+    outcomes = study.outcomes(base)
     levels = levels_table(meta["levels"])
-    _answers(rep, meta, order, outcomes, levels)
-    _outcome_section(rep, meta, order, base, outcomes)
-    _source_section(rep, order, base)
-    sweep = load_rows(study_dir, "sweep")
-    _knob_section(rep, meta, sweep)
-    _level_section(rep, meta, order, levels, load_rows(study_dir, "calibrate"))
-    _method(rep, meta)
+    _answers(rep, study, order, outcomes, levels)
+    _outcome_section(rep, study, order, outcomes)
+    _source_section(rep, study, order)
+    _knob_section(rep, study)
+    _level_section(rep, study, order, levels)
+    _method(rep, study)
     return rep
 
 
@@ -73,21 +102,24 @@ def _setting_name(meta: dict) -> str:
     return "base: " + ", ".join(f"{k} = {v}" for k, v in sorted(params.items()))
 
 
-def _against(meta: dict) -> str:
-    return "the rulebook Anna" if not meta.get("params") else "Anna at the base setting"
+def _against(study: DifficultyStudy) -> str:
+    return f"the rulebook {study.name}" if not study.meta.get("params") else f"{study.name} at the base setting"
 
 
 # --- answers
 
 
-def _answers(rep: Report, meta: dict, order: list[str], outcomes: pd.DataFrame, levels: pd.DataFrame) -> None:
+def _answers(rep: Report, study: DifficultyStudy, order: list[str], outcomes: pd.DataFrame,
+             levels: pd.DataFrame) -> None:
+    meta = study.meta
     rep.heading("Answers")
     lines = []
     by_rung = outcomes.set_index("rung")
     for rung in order:
         r = by_rung.loc[rung]
-        line = (f"- **{rung}** (`{meta['ladder'][rung]}`) beats {_against(meta)} in "
-                f"{fmt_rate(r.win_rate, r.win_rate_low, r.win_rate_high)} of games; mean VP margin "
+        line = (f"- **{rung}** (`{meta['ladder'][rung]}`) beats {_against(study)} in "
+                f"{fmt_rate(r.win_rate, r.win_rate_low, r.win_rate_high)} of games; mean "
+                f"{study.profile.score_unit} margin "
                 f"{fmt_mean(r.mean_margin, r.mean_margin_low, r.mean_margin_high)}, median {r.margin_p50:+.0f}.")
         solved = levels[levels["rung"] == rung] if not levels.empty else levels
         if not solved.empty:
@@ -96,10 +128,10 @@ def _answers(rep: Report, meta: dict, order: list[str], outcomes: pd.DataFrame, 
             line += f" Levels by {meta['knob']}: {', '.join(parts)}."
         lines.append(line)
     rep.text("\n".join(lines))
-    rep.text(f"A level is a value of the calibration knob `{meta['knob']}`, {knob_doc(meta['knob'])}, at which the "
+    rep.text(f"A level is a value of the calibration knob `{meta['knob']}`, {study.doc(meta['knob'])}, at which the "
              f"human wins the level's share of games: "
              + ", ".join(f"{name} {100 * t:.0f} %" for name, t in meta["levels_wanted"].items())
-             + ". Each was played again on fresh deals. " + _rulebook_levels(meta, order, outcomes))
+             + ". Each was played again on fresh deals. " + _rulebook_levels(study, order, outcomes))
     if not levels.empty and "holds" in levels:
         rep.text(_fresh_summary(levels))
         odd = levels[~levels["consistent"]]
@@ -126,7 +158,8 @@ def _fresh_summary(levels: pd.DataFrame) -> str:
             f"{levels['slope_pp'].median():.1f} pp), and both the calibration and the check carry sampling error.")
 
 
-def _rulebook_levels(meta: dict, order: list[str], outcomes: pd.DataFrame) -> str:
+def _rulebook_levels(study: DifficultyStudy, order: list[str], outcomes: pd.DataFrame) -> str:
+    meta = study.meta
     """Where the base setting falls among the levels, per rung: 'between normal and hard' etc."""
     targets = sorted(meta["levels_wanted"].items(), key=lambda item: -item[1])  # easiest first
     rates = outcomes.set_index("rung")["win_rate"]
@@ -141,7 +174,7 @@ def _rulebook_levels(meta: dict, order: list[str], outcomes: pd.DataFrame) -> st
             upper = next(i for i, (_, t) in enumerate(targets) if t <= rate)
             where = f"between {targets[upper - 1][0]} and {targets[upper][0]}"
         parts.append(f"{rung}: {where}")
-    return f"Measured on these levels, {_against(meta)} is for " + "; ".join(parts) + "."
+    return f"Measured on these levels, {_against(study)} is for " + "; ".join(parts) + "."
 
 
 def _signed(value: int) -> str:
@@ -151,34 +184,41 @@ def _signed(value: int) -> str:
 # --- the base setting
 
 
-def _outcome_section(rep: Report, meta: dict, order: list[str], base, outcomes: pd.DataFrame) -> None:
-    rep.heading(f"Against {_against(meta)}")
-    rep.text("The human's win rate (ties broken by the banner discs, AMB-27), the VP margin (human - Anna) "
-             "and both final scores, per rung of the ladder (weakest first).")
-    rep.figure(anna_charts.win_rate_chart(outcomes, order), "win_rates",
-               "Human win rate against Anna per rung, with Wilson 95 % intervals.")
+def _outcome_section(rep: Report, study: DifficultyStudy, order: list[str], outcomes: pd.DataFrame) -> None:
+    unit, name = study.profile.score_unit, study.name
+    rep.heading(f"Against {_against(study)}")
+    rep.text(study.text("outcomes", f"The human's win rate (ties broken by the game's tie-break), the {unit} margin "
+                                    f"(human - {name}) and both final scores, per rung of the ladder (weakest "
+                                    f"first)."))
+    rep.figure(difficulty_charts.win_rate_chart(outcomes, order, name), "win_rates",
+               f"Human win rate against {name} per rung, with Wilson 95 % intervals.")
     shown = outcomes.set_index("rung").loc[order].reset_index()
-    rep.table(shown, "outcomes", "Per rung: win rate and VP-tie rate (Wilson 95 %), mean margin and final VP "
-              "(t 95 %), and the margin's quantiles (p10 ... p90).", columns=_OUTCOME_COLUMNS,
-              rates=["win_rate", "tie_rate"], means=list(_MEANS), show=list(_OUTCOME_COLUMNS),
+    columns = _outcome_columns(study)
+    rep.table(shown, "outcomes", f"Per rung: win rate and {unit}-tie rate (Wilson 95 %), mean margin and final "
+              f"{unit} (t 95 %), and the margin's quantiles (p10 ... p90).", columns=columns,
+              rates=["win_rate", "tie_rate"], means=list(_MEANS), show=list(columns),
               formats={f"margin_p{q}": "+.0f" for q in (10, 25, 50, 75, 90)})
-    rep.figure(anna_charts.margin_chart(base.select("rung", "margin").to_pandas(), order), "margins",
-               "Distribution of the VP margin per game, per rung; the red line is the median.")
+    margins = study.base.select("rung", pl.col(study.profile.automa.margin_column).alias("margin")).to_pandas()
+    rep.figure(difficulty_charts.margin_chart(margins, order, name, unit), "margins",
+               f"Distribution of the {unit} margin per game, per rung; the red line is the median.")
 
 
-def _source_section(rep: Report, order: list[str], base) -> None:
-    rep.heading("Where Anna's VP come from")
-    sources = source_table(base)
-    rep.text("Anna's final VP by source (CD-ANNA-22): her start VP, banner position with overflow VP, the villa "
-             "track (AMB-26), the majorities against the human (CD-ANNA-23) and her fountain cards (CD-ANNA-24). "
-             "The majorities depend on what the human builds, so Anna scores differently against each rung.")
-    rep.figure(anna_charts.source_chart(sources, order), "anna_sources",
-               "Anna's mean VP by source per rung of the human.")
+def _source_section(rep: Report, study: DifficultyStudy, order: list[str]) -> None:
+    automa, unit, name = study.profile.automa, study.profile.score_unit, study.name
+    labels = {column: label for label, column in automa.category_columns.items()}
+    if not labels:
+        return
+    rep.heading(f"Where {name}'s {unit} come from")
+    sources = source_table(study.base, labels, automa.score_column)
+    rep.text(study.text("sources", f"{name}'s final {unit} by source: " + ", ".join(labels.values()) + "."))
+    rep.figure(difficulty_charts.source_chart(sources, order, name, unit), "automa_sources",
+               f"{name}'s mean {unit} by source per rung of the human.")
     sources["order"] = sources["rung"].map({r: i for i, r in enumerate(order)})
-    sources["source_order"] = sources["column"].map({c: i for i, c in enumerate(ANNA_SOURCES)})
+    sources["source_order"] = sources["column"].map({c: i for i, c in enumerate(labels)})
     shown = sources.sort_values(["order", "source_order"]).drop(columns=["order", "source_order", "column"])
-    rep.table(shown, "anna_sources", "Anna's mean VP per source (t 95 %) and the source's share of her final VP.",
-              columns={"rung": "rung", "source": "source", "games": "games", "mean": "mean VP [95 % CI]",
+    rep.table(shown, "automa_sources", f"{name}'s mean {unit} per source (t 95 %) and the source's share of the "
+              f"final {unit}.",
+              columns={"rung": "rung", "source": "source", "games": "games", "mean": f"mean {unit} [95 % CI]",
                        "share": "share"}, means=["mean"], formats={"share": lambda x: f"{100 * x:.1f} %"},
               show=["rung", "source", "games", "mean", "share"])
 
@@ -186,20 +226,24 @@ def _source_section(rep: Report, order: list[str], base) -> None:
 # --- knobs
 
 
-def _knob_section(rep: Report, meta: dict, sweep) -> None:
+def _knob_section(rep: Report, study: DifficultyStudy) -> None:
+    knobs = study.profile.automa.knobs
+    sweep = study.sweep
     rep.heading("Difficulty knobs")
-    rep.text("Four rule parameters a player can apply at the table make Anna harder or easier "
-             "(`game.params` of a spec, or `bgsim play 'carpe_diem(anna_start_vp=10)' --solo`):\n"
-             + "\n".join(f"- `{k}`: {knob_doc(k)}; e.g. "
-                         f"*{at_the_table(k, rulebook_value(k) + (2 if k != 'anna_convert_at' else 1))}*."
-                         for k in KNOBS))
+    example = knobs[0]
+    rep.text(f"{len(knobs)} rule parameter{'s' if len(knobs) != 1 else ''} a player can apply at the table make "
+             f"{study.name} harder or easier (`game.params` of a spec, or `bgsim play "
+             f"'{study.profile.game}({example.parameter}={example.rulebook + 1})'`):\n"
+             + "\n".join(f"- `{k.parameter}`: {study.doc(k.parameter)}; e.g. "
+                         f"*{k.at_the_table(k.rulebook + (2 if k.harder > 0 else 1))}*." for k in knobs))
     if sweep.is_empty():
         rep.text("This study swept no knob.")
         return
-    table = outcome_table(sweep, by=("rung", "knob", "value")).sort_values(["knob", "rung", "value"], kind="stable")
+    table = study.outcomes(sweep, by=("rung", "knob", "value")).sort_values(["knob", "rung", "value"], kind="stable")
     rep.text("Every listed value of each knob, on the same deals as the base runs (common random numbers), so "
              "neighbouring values differ by the knob alone.")
-    rep.figure(anna_charts.sweep_chart(table, {k: rulebook_value(k) for k in KNOBS}, meta["levels_wanted"]),
+    rep.figure(difficulty_charts.sweep_chart(table, {k.parameter: k.rulebook for k in knobs},
+                                             study.meta["levels_wanted"]),
                "knob_sweep", "Human win rate against each knob's value, per rung, with Wilson 95 % bands.")
     rep.table(table, "knob_sweep", "Per rung, knob and value: win rate (Wilson 95 %) and mean margin (t 95 %).",
               columns={"knob": "knob", "rung": "rung", "value": "value", "games": "games",
@@ -211,7 +255,8 @@ def _knob_section(rep: Report, meta: dict, sweep) -> None:
 # --- levels
 
 
-def _level_section(rep: Report, meta: dict, order: list[str], levels: pd.DataFrame, tried) -> None:
+def _level_section(rep: Report, study: DifficultyStudy, order: list[str], levels: pd.DataFrame) -> None:
+    meta, tried = study.meta, study.calibrate
     knob = meta["knob"]
     rep.heading("Difficulty levels")
     if levels.empty:
@@ -235,11 +280,11 @@ def _level_section(rep: Report, meta: dict, order: list[str], levels: pd.DataFra
             span = "" if r.value_low == r.value_high else f" ({_signed(r.value_low)}..{_signed(r.value_high)})"
             cells.append(f"{_signed(r.value)}{span}" + ("" if r.reachable else " out of range"))
         card[f"{name} ({100 * target:.0f} %)"] = cells
-    rep.table(card, "levels_card", f"`{knob}` per rung and level (rulebook {rulebook_value(knob)}), with the "
+    rep.table(card, "levels_card", f"`{knob}` per rung and level (rulebook {study.rulebook(knob)}), with the "
               f"interval of values that fit the target.")
     shown = levels.copy()
     shown["order"] = shown["rung"].map({r: i for i, r in enumerate(order)})
-    shown["at the table"] = [at_the_table(knob, int(v)) for v in shown["value"]]
+    shown["at the table"] = [study.at_the_table(knob, int(v)) for v in shown["value"]]
     shown = shown.sort_values(["order", "target"], ascending=[True, False]).drop(columns=["order"])
     rates = ["rate"] + (["verify_rate"] if "verify_rate" in shown else [])
     show = ["rung", "level", "target", "value", "value_low", "value_high", "at the table", "games", "rate",
@@ -257,9 +302,9 @@ def _level_section(rep: Report, meta: dict, order: list[str], levels: pd.DataFra
                        "holds": "target inside", "consistent": "as calibrated"},
               rates=rates, formats={"target": lambda x: f"{100 * x:.0f} %", "slope_pp": ".2f", "off_pp": "+.1f"},
               show=show)
-    points = outcome_table(tried, by=("rung", "value")) if not tried.is_empty() else pd.DataFrame()
+    points = study.outcomes(tried, by=("rung", "value")) if not tried.is_empty() else pd.DataFrame()
     if not points.empty:
-        rep.figure(anna_charts.calibration_chart(points, levels, order, knob), "calibration",
+        rep.figure(difficulty_charts.calibration_chart(points, levels, order, knob), "calibration",
                    "Win rate at every knob value the solver tried (blue) and each solved level on fresh deals (red).")
     unreachable = levels[~levels["reachable"]]
     if not unreachable.empty:
@@ -268,17 +313,19 @@ def _level_section(rep: Report, meta: dict, order: list[str], levels: pd.DataFra
                  + ". Widen `calibration.low`/`high` to reach these targets.")
 
 
-def _method(rep: Report, meta: dict) -> None:
+def _method(rep: Report, study: DifficultyStudy) -> None:
+    meta = study.meta
     rep.heading("Method")
     sessions = meta.get("sessions", [])
     wall = sum(s.get("wall_seconds", 0) for s in sessions)
-    rep.text("- Every game is a solo game of the rules engine (CD-ANNA): the rung plays the human, Anna follows her "
-             "automa cards; her dice and cards come from the game's chance stream.\n"
+    rep.text("- " + study.text("method", f"Every game is a game of the rules engine against {study.name}: the rung "
+                                         f"plays the human, the automa follows its rules; its chance comes from the "
+                                         f"game's chance stream.") + "\n"
              f"- Base, sweep and calibration runs share the seed {meta.get('seed')}, so game *i* is the same deal "
              "under every setting (common random numbers); the fresh-deal check uses the next seed.\n"
              "- Win rates: Wilson 95 % intervals (statsmodels); means: Student t (scipy); margin quantiles are "
              "descriptive.\n"
-             "- The calibration (experiments/calibration.py) assumes the win rate moves one way with the knob; it "
+             "- The calibration (sim/stats/calibration.py) assumes the win rate moves one way with the knob; it "
              "brackets the target by bisection and walks outwards while a knob value's interval contains it.\n"
              f"- Study directory: `{meta['study_id']}`; {len(meta.get('runs', []))} runs"
              + (f", {wall / 60:.1f} min of wall time over {len(sessions)} session(s)." if sessions else "."))

@@ -11,7 +11,14 @@ from collections.abc import Mapping
 
 import numpy as np
 import polars as pl
-from bgsim.sim.stats.cards import card_catalogue
+from bgsim.reports.carpe_diem import VALUATION
+from bgsim.sim.registry import make_game
+from bgsim.sim.stats.attribution import catalogue_frame
+
+# Carpe Diem's scoring cards as its profile declares them, and how its reports value a payout.
+PROFILE = make_game("carpe_diem").profile
+ATTRIBUTION = PROFILE.attribution()
+__all__ = ["ATTRIBUTION", "PROFILE", "VALUATION"]
 
 STRONG = 5  # A06
 WEAK = 20  # B09
@@ -25,7 +32,7 @@ RARE = 58  # D26: on the board of 10 games only
 NEVER_CARD = 59  # D27: never on the board
 N_SLOTS = 12
 
-_DECK = card_catalogue()["deck"].to_numpy()
+_DECK = catalogue_frame(ATTRIBUTION)["deck"].to_numpy()
 
 
 def synthetic(games: int = 4000, seed: int = 1, card_weight: Mapping[int, float] | None = None,

@@ -1,0 +1,149 @@
+"""``bgsim report DIR``: find out what DIR holds, load it, and write its report to DIR/report/ (or ``out_dir``).
+
+The top layer: it loads runs and studies through the experiments' loaders and hands the report
+modules plain data (frames, the study's marker, the game profile stored with the runs, progress
+numbers), so that reports only render and never load a study themselves. Extras a game adds to
+its reports are found by name in ``bgsim.reports.<game>`` (``report_extras``).
+"""
+
+import importlib
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pandas as pd
+
+from bgsim.experiments import difficulty as difficulty_study
+from bgsim.experiments import robustness as robustness_study
+from bgsim.experiments import seat_order as seat_study
+from bgsim.sim.errors import BgsimError
+from bgsim.sim.profile import GameProfile
+from bgsim.sim.results.progress import run_progress, runs_done
+from bgsim.sim.results.store import RunStoreError, load, read_meta, read_profile, study_resume_command
+
+__all__ = ["report_extras", "write_report"]
+
+
+def write_report(directory: str | Path, out_dir: str | Path | None = None) -> tuple[Path, pd.DataFrame | None]:
+    """Write the report of a run or study directory; returns the report's directory and, for seat
+    analyses, the seat table (for a short summary), else None."""
+    directory = Path(directory)
+    target = Path(out_dir) if out_dir else directory / "report"
+    if (directory / robustness_study.MARKER).exists():
+        report, seats = _robustness(directory)
+    elif (directory / difficulty_study.MARKER).exists():
+        report, seats = _difficulty(directory), None
+    elif (directory / seat_study.MARKER).exists():
+        report, seats = _seat_order(directory)
+    elif (directory / "meta.json").exists():
+        report, seats = _run(directory)
+    elif (directory / "tournament.json").exists():
+        raise BgsimError(f"{directory} is a tournament: its report comes from `bgsim tournament SPEC --report DIR`")
+    elif not directory.is_dir():
+        raise RunStoreError(f"{directory} does not exist")
+    else:
+        raise RunStoreError(f"{directory} is not a run, seat-order, robustness or difficulty directory (no "
+                            f"meta.json, {seat_study.MARKER}, {robustness_study.MARKER} or "
+                            f"{difficulty_study.MARKER})")
+    return report.write(target), seats
+
+
+def report_extras(profile: GameProfile) -> ModuleType | None:
+    """The game's own report additions (``bgsim.reports.<game>``), or None for a game without."""
+    name = f"bgsim.reports.{profile.game}"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+
+
+# --- runs
+
+
+def _run(run_dir: Path):
+    from bgsim.reports.run_report import build_run_report
+
+    profile = read_profile(run_dir)
+    spec = tomllib.loads((run_dir / "spec.toml").read_text(encoding="utf-8"))
+    return build_run_report(load(run_dir), read_meta(run_dir), spec, run_progress(run_dir), profile,
+                            finish=f"bgsim run {run_dir} --resume")
+
+
+# --- seat-order and robustness studies
+
+
+def _study_profile(run_dirs: list[Path], where: Path) -> GameProfile:
+    for run_dir in run_dirs:
+        if (run_dir / "meta.json").is_file():
+            return read_profile(run_dir)
+    raise RunStoreError(f"{where}: no run of the study has begun; run `{study_resume_command(where)}` to play them")
+
+
+def seat_study_data(study_dir: Path, partial: bool):
+    """A seat-order study as the seat report reads it (``reports.seat_report.SeatStudy``)."""
+    from bgsim.reports.seat_report import SeatStudy
+
+    run_dirs = seat_study.study_run_dirs(study_dir)
+    profile = _study_profile(run_dirs, study_dir)
+    rows = seat_study.load_study_rows(study_dir, partial=partial)
+    path = study_dir / "compensation.csv"
+    compensation = pd.read_csv(path) if path.exists() else pd.DataFrame()
+    confirm = seat_study.load_study_rows(study_dir, "confirm", partial=partial) if not compensation.empty else None
+    return SeatStudy(rows=rows, compensation=compensation, confirm=confirm, profile=profile,
+                     extras=report_extras(profile))
+
+
+def _seat_order(study_dir: Path):
+    from bgsim.reports.seat_report import build_seat_order_report
+
+    meta = read_meta(study_dir, seat_study.MARKER, "seat-order")
+    study = seat_study_data(study_dir, partial=meta.get("status") != "complete")
+    if study.rows.is_empty():
+        raise RunStoreError(f"{study_dir}: no games played yet; run `{study_resume_command(study_dir)}` to play them")
+    done = runs_done(seat_study.study_run_dirs(study_dir))
+    planned = seat_study.load_seat_order(study_dir / "seat_order.toml").total_games  # cells and confirmation runs
+    return build_seat_order_report(meta, study, done, planned, study_resume_command(study_dir) or "--resume")
+
+
+def _robustness(directory: Path):
+    from bgsim.reports.robustness_report import build_robustness_report
+
+    meta = read_meta(directory, robustness_study.MARKER, "robustness")
+    studies = {s["variant"]: directory / s["dir"] for s in meta.get("studies", [])}  # the finished ones
+    if "baseline" not in studies:
+        raise RunStoreError(f"{directory.name}: the robustness study is {meta.get('status')} and its baseline is "
+                            f"not finished yet; run `{study_resume_command(directory)}` to finish it")
+
+    def each() -> Iterator:  # one study at a time: a study's rows can be large
+        for name, path in studies.items():
+            yield name, seat_study_data(path, partial=False)
+
+    planned_variants = len(meta.get("variants", [])) or len(studies) - 1
+    done = sum(runs_done(seat_study.study_run_dirs(study)) for study in (directory / "studies").iterdir()
+               if (study / seat_study.MARKER).is_file())
+    # every variant study plans as many games as the baseline (one component replaced, same cells)
+    planned = seat_study.load_seat_order(studies["baseline"] / "seat_order.toml").total_games * (1 + planned_variants)
+    return build_robustness_report(meta, each(), done, planned, study_resume_command(directory) or "--resume")
+
+
+# --- difficulty studies
+
+
+def _difficulty(study_dir: Path):
+    from bgsim.reports.difficulty_report import DifficultyStudy, build_difficulty_report
+
+    meta = difficulty_study.read_study(study_dir, partial=True)
+    base = difficulty_study.load_rows(study_dir, "base")
+    if base.is_empty():
+        raise RunStoreError(f"{study_dir}: no base run is finished yet; run `{study_resume_command(study_dir)}` "
+                            f"to play them")
+    profile = read_profile(study_dir / meta["runs"][0]["dir"])
+    runs, planned = difficulty_study.study_progress(study_dir)
+    docs = {k.parameter: difficulty_study.knob_doc(k.parameter, profile.game) for k in profile.automa.knobs}
+    study = DifficultyStudy(meta=meta, base=base, sweep=difficulty_study.load_rows(study_dir, "sweep"),
+                            calibrate=difficulty_study.load_rows(study_dir, "calibrate"), profile=profile,
+                            knob_docs=docs, extras=report_extras(profile))
+    return build_difficulty_report(study, runs_done(runs), planned, study_resume_command(study_dir) or "--resume")

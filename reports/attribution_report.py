@@ -1,0 +1,328 @@
+"""The attribution part of a seat-order report: what each component outcomes are attributed to (a
+game's cards, auction items) pays and wins against the other components of its group; its section,
+its lines in the Answers and its paragraph of the Method.
+
+Every word comes from the game's attribution (``sim.profile.Attribution``: its label, singular and
+group label), the catalogue from the profile stored with the runs. A game's report extras
+(``bgsim.reports.<game>``) may add how its events are valued (``VALUATION`` and ``valuation_note``),
+its own method paragraph (``ATTRIBUTION_METHOD``), a label for penalties (``PENALTY_LABEL``) and why
+whole groups differ (``group_split_reason``).
+"""
+
+from types import ModuleType
+
+import pandas as pd
+import polars as pl
+from bgsim.reports.attribution_charts import Words, group_chart, pair_heatmap, payoff_forest
+from bgsim.reports.report_builder import Report, fmt_p
+from bgsim.sim.profile import GameProfile
+from bgsim.sim.stats import attribution as stats
+
+__all__ = ["MAX_NAMED", "add_attribution_sections", "attribution_answers", "attribution_method", "played_rows",
+           "study_spreads"]
+
+MAX_NAMED = 4  # cards named in the Answers: the ones that stand out most, both directions if both occur
+ALPHA = 0.05
+
+def _valuation(extras: ModuleType | None) -> stats.Valuation:
+    return getattr(extras, "VALUATION", None) or stats.Valuation()
+
+
+def _words(profile: GameProfile) -> Words:
+    a = profile.attribution()
+    catalogue = stats.catalogue_frame(a)
+    label = next((c for c in ("payout", "label", "name") if c in catalogue.columns), None)
+    return Words(singular=a.singular, plural=a.label, group=a.group_label, unit=profile.score_unit,
+                 label_column=label)
+
+
+def attribution_method(profile: GameProfile, extras: ModuleType | None = None) -> str:
+    """The method in one paragraph (the game's own, if its extras give one)."""
+    if getattr(extras, "ATTRIBUTION_METHOD", None):
+        return extras.ATTRIBUTION_METHOD
+    w = _words(profile)
+    return (f"{w.plural.capitalize()} are judged against the other {w.plural} of their own {w.group}, because "
+            f"the {w.group}s may differ as a whole. The times a seat scored with a {w.singular} are set against "
+            f"the times it scored with the {w.group}'s other {w.plural} (same run, strategy and seat), and the "
+            f"difference of the two win rates is standardised to the {w.singular}'s events. The seats of a game "
+            f"share one winner and the games of one deal share their board, so the 95 % interval and the z test "
+            f"use a variance clustered by deal. A {w.singular} is flagged when its Benjamini–Hochberg q over every "
+            f"{w.singular} and player count is below 0.05; *pays too much (little)* then means that its seats win "
+            f"more (less) often than those of the rest of its {w.group}. All of this is association: the "
+            f"strategies choose what to score with.")
+
+
+def played_rows(rows: pl.DataFrame) -> pl.DataFrame:
+    """The rows the attribution sections analyse: the rulebook start vector (else the first one present)
+    and no population of random players."""
+    if rows.height and "start" in rows.columns:
+        starts = set(rows["start"])
+        rows = rows.filter(pl.col("start") == ("rulebook" if "rulebook" in starts else rows["start"][0]))
+    if "population" in rows.columns:
+        rows = rows.filter(~pl.col("population").is_in(["random"]))
+    return rows
+
+
+def study_spreads(rows: pl.DataFrame, profile: GameProfile, extras: ModuleType | None = None) -> pd.DataFrame:
+    """``spreads`` of ``played_rows(rows)``: what ``add_attribution_sections`` shows and
+    ``attribution_answers`` reads."""
+    return stats.spreads(played_rows(rows), profile.attribution(), _valuation(extras))
+
+
+# --- answers
+
+
+def attribution_answers(spreads: pd.DataFrame, profile: GameProfile, extras: ModuleType | None = None) -> list[str]:
+    """Markdown bullet lines for the report's Answers: the few items that stand out within their group,
+    by how much (pp with 95 % interval, q), or plainly that none differs from its group detectably;
+    and one line on the raw group effect when whole groups lean one way.
+
+    ``spreads``: as ``sim.stats.attribution.spreads``.
+    """
+    w = _words(profile)
+    title = w.plural.capitalize()
+    tested = spreads[spreads["p_value"].notna()]
+    if tested.empty:
+        return [f"- **{title}**: too few games to compare any {w.singular} with the other {w.plural} of its "
+                f"{w.group}."]
+    flagged = tested[tested["flagged"]]
+    if flagged.empty:
+        lines = [f"- **{title}**: no {w.singular} differs detectably from the other {w.plural} of its {w.group}: in "
+                 f"none of the {len(tested):,} {w.singular} × player-count comparisons do its seats win more or "
+                 f"less often than those of the rest of the {w.group} (Benjamini–Hochberg, q < {ALPHA:g})."]
+    else:
+        per_count = "; ".join(f"{_count_phrase(part, tested[tested['n_players'] == n], w)} at {n} players"
+                              for n, part in flagged.groupby("n_players", sort=True))
+        lines = [f"- **{title} that stand out within their {w.group}**: {per_count} (q < {ALPHA:g}). "
+                 f"Those that stand out most:"]
+        catalogue = stats.catalogue_frame(profile.attribution()).set_index("id")
+        requirement = catalogue["requirement"] if "requirement" in catalogue else None
+        lines += [_item_line(rows.assign(requirement=rows["id"].map(requirement)) if requirement is not None
+                             else rows, w) for rows in _standouts(flagged)]
+    split = _group_sentence(spreads, w, extras)
+    if split:
+        lines.append(f"- {split}")
+    return lines
+
+
+def _count_phrase(flagged: pd.DataFrame, tested: pd.DataFrame, w: Words) -> str:
+    much = int((flagged["direction"] == "pays too much").sum())
+    return f"{len(flagged)} of {len(tested)} {w.plural} ({much} pay too much, {len(flagged) - much} too little)"
+
+
+def _standouts(flagged: pd.DataFrame) -> list[pd.DataFrame]:
+    """The flagged rows of at most ``MAX_NAMED`` items, largest within-group difference first; both
+    directions get half of the places when both occur."""
+    size = flagged.assign(size=flagged["win_diff"].abs()).groupby("id")["size"].max()
+    sign = flagged.groupby("id")["win_diff"].max() > 0
+    ranked = {side: size[sign == side].sort_values(ascending=False).index.tolist() for side in (True, False)}
+    half = MAX_NAMED // 2
+    chosen = ranked[True][:half] + ranked[False][:half]
+    rest = ranked[True][half:] + ranked[False][half:]
+    chosen += sorted(rest, key=lambda item: -size[item])[:MAX_NAMED - len(chosen)]
+    chosen.sort(key=lambda item: -size[item])
+    return [flagged[flagged["id"] == item].sort_values("n_players") for item in chosen]
+
+
+def _item_line(rows: pd.DataFrame, w: Words) -> str:
+    """One item's bullet: its direction, the within-group difference at each flagged player count and
+    what it pays against its group where the difference is largest."""
+    first = rows.iloc[0]
+    effects = ", ".join(f"{_pp(r.win_diff, r.diff_low, r.diff_high)} at {r.n_players} players (q {_q(r.q_value)})"
+                        for r in rows.itertuples())
+    top = rows.loc[rows["win_diff"].abs().idxmax()]
+    pays = ""
+    if pd.notna(top["net_vs_group"]):
+        pays = (f"; per trigger it pays {top['net_vs_group']:+.1f} {w.unit}-equivalents "
+                f"[{top['net_vs_group_low']:+.1f}, {top['net_vs_group_high']:+.1f}] against them "
+                f"({top['n_players']} players)")
+    label = first[w.label_column] if w.label_column and w.label_column in rows else ""
+    what = f"{first['requirement']} → {label}" if "requirement" in rows else label
+    what = f": {what} per fulfilment" if what else ""
+    return (f"- **{first['id']}** ({w.group} {first['group']}{what}) **{first['direction']}** for its "
+            f"{w.group}: its seats' win rate against the {w.group}'s other {w.plural} is {effects}{pays}.")
+
+
+def _pp(value: float, low: float, high: float) -> str:
+    return f"{100 * value:+.1f} pp [{100 * low:+.1f}, {100 * high:+.1f}]"
+
+
+def _q(q: float) -> str:
+    """``= 0.0012`` or ``< 1e-16``: a q-value as it reads after "q"."""
+    text = fmt_p(q)
+    return text if text.startswith("<") else f"= {text}"
+
+
+def _group_sentence(spreads: pd.DataFrame, w: Words, extras: ModuleType | None) -> str | None:
+    """One sentence on the raw effect when whole groups lean one way, else None. A group leans low (high)
+    when at least a quarter of its item rows (pooled over player counts) are significantly below
+    (above) 0 and at least four times as many as on the other side."""
+    raw = spreads[spreads["raw_q"].notna()]
+    significant = raw["raw_q"] < ALPHA
+    totals = pd.DataFrame({"rows": raw.groupby("group").size(),
+                           "more": (significant & (raw["raw_diff"] > 0)).groupby(raw["group"]).sum(),
+                           "less": (significant & (raw["raw_diff"] < 0)).groupby(raw["group"]).sum()})
+    low = sorted(d for d, r in totals.iterrows() if r.less >= max(1, r.rows / 4, 4 * r.more))
+    high = sorted(d for d, r in totals.iterrows() if r.more >= max(1, r.rows / 4, 4 * r.less))
+    if not low or not high:
+        return None
+    reason = getattr(extras, "group_split_reason", None)
+    why = (reason(set(low), set(high)) if reason else None) or f"the {w.group}s differ as a whole"
+    return (f"Against the same seats in games without the {w.singular} instead, {int(totals.loc[low, 'less'].sum())} "
+            f"of {int(totals.loc[low, 'rows'].sum())} {w.singular} × player-count rows of {_groups(low, w)} win "
+            f"significantly less and {int(totals.loc[high, 'more'].sum())} of {int(totals.loc[high, 'rows'].sum())} "
+            f"of {_groups(high, w)} more: that split belongs to the {w.group}s, not to single {w.plural} — {why}.")
+
+
+def _groups(groups: list[str], w: Words) -> str:
+    return f"{w.group}{'s' if len(groups) > 1 else ''} {'/'.join(groups)}"
+
+
+# --- section
+
+
+def add_attribution_sections(rep: Report, rows: pl.DataFrame, profile: GameProfile, extras: ModuleType | None = None,
+                             spreads: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The attribution section: what each item pays and wins against the other items of its group
+    (text, figures, tables), the groups as a whole, and the pairs scored together. ``rows``: the
+    study's rows (``played_rows`` picks the games); ``spreads``: ``study_spreads(rows, ...)`` if
+    already computed (e.g. for ``attribution_answers``). Returns the spreads."""
+    w = _words(profile)
+    valuation = _valuation(extras)
+    comp = profile.compensation
+    rep.heading(w.plural.capitalize())
+    played = played_rows(rows)
+    if spreads is None:
+        spreads = stats.spreads(played, profile.attribution(), valuation)
+    if played.height == 0 or spreads.empty:
+        rep.text(f"No games with {w.plural} to analyse.")
+        return spreads
+    pairs = stats.pair_effects(played, profile.attribution(), valuation, alpha=ALPHA)
+    groups = stats.group_summary(spreads, alpha=ALPHA)
+    note = extras.valuation_note() if hasattr(extras, "valuation_note") else (
+        f"Payoffs are the {profile.attribution().payoff_field} of each event, in {w.unit}.")
+    start = f"rulebook {comp.label}" if comp else "the rules as written"
+    rep.text(f"All populations pooled ({start}, random players left out). {note}")
+    rep.text(f"Each {w.singular} is judged against the other {w.plural} of its own {w.group} (see Method): *pays too "
+             f"much (too little)* means that the seats that triggered it won more (less) often than the seats that "
+             f"triggered the {w.group}'s other {w.plural} in the same stratum. That is an association, not a "
+             f"measured cause; read a flag as *look at this {w.singular}*, and check it with a run that changes the "
+             f"{w.singular}.")
+    rep.text("\n".join(_flag_counts(spreads, w)))
+    rep.figure(payoff_forest(spreads, words=w), "card_payoff_forest",
+               f"Every {w.singular} against the other {w.plural} of its {w.group}: how much more often its seats win "
+               "(percentage points, 95 % interval clustered by deal), one panel per player count; filled: flagged "
+               "after Benjamini–Hochberg.")
+    rep.figure(group_chart(spreads, w), "card_deck_effects",
+               f"The raw effect, for reference: each {w.singular}'s seats against the same seats in games without "
+               f"the {w.singular} (dots), and the {w.group} mean (bars). Whole {w.group}s may lean one way: that "
+               f"is the {w.group}.")
+    _tables(rep, spreads, groups, w, getattr(extras, "PENALTY_LABEL", "penalty rate"), valuation)
+    if not pairs.empty:
+        _pair_section(rep, pairs, w)
+    return spreads
+
+
+def _flag_counts(spreads: pd.DataFrame, w: Words) -> list[str]:
+    lines = []
+    for n, part in spreads.groupby("n_players", sort=True):
+        tested = part[part["p_value"].notna()]
+        flagged = tested[tested["flagged"]]
+        if tested.empty:
+            lines.append(f"- {n} players: too few games to compare the {w.plural} with their {w.group}s.")
+        elif flagged.empty:
+            lines.append(f"- {n} players: no {w.singular} differs detectably from its {w.group} ({len(tested)} "
+                         f"tested).")
+        else:
+            lines.append(f"- {n} players: {_count_phrase(flagged, tested, w)} differ from their {w.group}.")
+    return lines
+
+
+def _bounds(frame: pd.DataFrame, pairs: dict, scale: float = 1.0) -> pd.DataFrame:
+    """Copy ``frame`` with ``<col>``, ``<col>_low`` and ``<col>_high`` for each shown column ``col`` ->
+    (value, low, high) source columns, scaled (e.g. 100 for percentage points)."""
+    out = frame.copy()
+    for col, (value, low, high) in pairs.items():
+        out[col], out[f"{col}_low"], out[f"{col}_high"] = (scale * frame[value], scale * frame[low],
+                                                           scale * frame[high])
+    return out
+
+
+def _tables(rep: Report, spreads: pd.DataFrame, groups: pd.DataFrame, w: Words, penalty: str,
+            valuation: stats.Valuation) -> None:
+    eq = f"{w.unit}-equivalents"
+    labels = {"n_players": "players", "id": w.singular, "group": w.group, "board": "on the board",
+              "trig": "triggered when there", "triggered": "triggers", "pay": "payoff",
+              "net_deck": f"net payoff vs {w.group}", "pen": penalty, "effect_pp": f"win vs {w.group} (pp)",
+              "q_value": "q", "direction": f"within its {w.group}", "raw_pp": "raw win effect (pp)", "note": "note"}
+    if w.label_column:
+        labels[w.label_column] = w.label_column
+    label_shown = [w.label_column] if w.label_column else []
+    pen_shown = ["pen"] if valuation.penalty_field else []
+    shown = _bounds(spreads, {"board": ("on_board_rate", "on_board_low", "on_board_high"),
+                              "trig": ("trigger_rate", "trigger_low", "trigger_high"),
+                              "pen": ("penalty_rate", "penalty_low", "penalty_high"),
+                              "pay": ("payoff", "payoff_low", "payoff_high"),
+                              "net_deck": ("net_vs_group", "net_vs_group_low", "net_vs_group_high")})
+    shown = _bounds(shown, {"effect_pp": ("win_diff", "diff_low", "diff_high"),
+                            "raw_pp": ("raw_diff", "raw_low", "raw_high")}, scale=100)
+    pp = {"effect_pp": "+.1f", "raw_pp": "+.1f", "net_deck": "+.1f"}
+    flagged = shown[shown["flagged"]].sort_values(["n_players", "win_diff"], ascending=[True, False])
+    if len(flagged):
+        rep.table(flagged, "card_flags", f"{w.plural.capitalize()} flagged against their {w.group}, per player "
+                  "count from the largest positive to the largest negative difference: win rate of the triggering "
+                  f"seats minus the {w.group}'s other {w.plural} (pp, 95 % interval), q after Benjamini–Hochberg "
+                  f"over every {w.singular} and player count, and the net payoff per trigger minus the {w.group}'s "
+                  f"other {w.plural} ({eq}).",
+                  means=["effect_pp", "net_deck"], formats={**pp, "q_value": fmt_p}, columns=labels,
+                  show=["n_players", "id", *label_shown, "effect_pp", "q_value", "direction", "net_deck"])
+    group_shown = _bounds(groups, {"pay": ("payoff", "payoff_low", "payoff_high"),
+                                   "trig": ("trigger_rate", "trigger_low", "trigger_high"),
+                                   "pen": ("penalty_rate", "penalty_low", "penalty_high")})
+    group_shown["raw_pp"] = 100 * group_shown["raw_diff"]
+    names = "/".join(sorted(groups["group"].astype(str).unique()))
+    rep.table(group_shown, "card_decks", f"{w.group.capitalize()}s {names}: share of on-board games in which the "
+              f"{w.group}'s {w.plural} were triggered, payoff per trigger ({eq}), {penalty}; the raw win effect "
+              f"(mean over the {w.group}'s {w.plural}, pp) with the {w.plural} significantly above and below 0; the "
+              f"{w.plural} flagged against their {w.group}.",
+              rates=["trig", "pen"], means=["pay"],
+              show=["n_players", "group", "items", "triggered", "trig", "pay", *pen_shown, "raw_pp", "raw_more",
+                    "raw_less", "flagged", "too_much", "too_little"],
+              columns={"n_players": "players", "group": w.group, "items": w.plural,
+                       "trig": "triggered when on the board", "pay": "payoff per trigger",
+                       "pen": penalty, "raw_pp": "raw win effect (pp)", "raw_more": "raw above 0",
+                       "raw_less": "raw below 0", "flagged": f"flagged vs {w.group}", "too_much": "too much",
+                       "too_little": "too little"},
+              formats={"triggered": ",d", "raw_pp": "+.1f"})
+    rep.table(shown, "cards", f"Every {w.singular}: share of games on the board, share of those in which it was "
+              f"triggered, payoff per trigger and net payoff against the {w.group}'s other {w.plural} ({eq}), "
+              f"{penalty}, the triggering seats' win rate against the {w.group}'s other {w.plural} (pp) with its q "
+              f"after Benjamini–Hochberg, and, for reference, the raw win effect against the same seats in games "
+              f"without the {w.singular} (pp).",
+              rates=["board", "trig", "pen"], means=["pay", "net_deck", "effect_pp", "raw_pp"],
+              show=["n_players", "id", *label_shown, "board", "trig", "triggered", "pay", "net_deck", *pen_shown,
+                    "effect_pp", "q_value", "direction", "raw_pp", "note"],
+              columns=labels, formats={**pp, "triggered": ",d", "q_value": fmt_p})
+
+
+def _pair_section(rep: Report, pairs: pd.DataFrame, w: Words) -> None:
+    rep.heading("Pairs scored together", level=3)
+    tested = pairs[pairs["q_value"].notna()].sort_values(["q_value", "n_players"])
+    flagged = int(tested["flagged"].sum())
+    rep.text(f"A seat may score two {w.plural} together. A pair is judged by how much more often its seat wins "
+             f"than its two {w.plural} predict (see Method), and by its payoff excess over the two {w.plural}' own "
+             f"payoffs. {flagged:,} of {len(tested):,} pairs with enough games are flagged (q < {ALPHA:g}).")
+    rep.figure(pair_heatmap(pairs, words=w), "card_pair_heatmap",
+               f"Pairs, one panel per player count: win rate minus what the pair's two {w.plural} predict "
+               "(pp; colours saturate beyond the 95th percentile); grey: never seen or too few games; dots: flagged.")
+    shown = _bounds(tested, {"excess_pp": ("win_diff", "diff_low", "diff_high")}, scale=100)
+    shown = _bounds(shown, {"pay": ("payoff", "payoff_low", "payoff_high")})
+    rep.table(shown, "card_pairs", f"Pairs with enough games, smallest q first: combined payoff and its excess over "
+              f"the two {w.plural}' own payoffs ({w.unit}-equivalents), win excess over what the two {w.plural} "
+              "predict (pp, 95 % interval), q after Benjamini–Hochberg over every pair and player count.", head=40,
+              means=["pay", "excess_pp"],
+              show=["n_players", "id_a", "id_b", "count", "pay", "payoff_excess", "excess_pp", "q_value", "direction"],
+              columns={"n_players": "players", "id_a": w.singular, "id_b": "beside", "count": "triggers",
+                       "pay": "payoff", "payoff_excess": "payoff excess", "excess_pp": "win excess (pp)",
+                       "q_value": "q"},
+              formats={"count": ",d", "q_value": fmt_p, "payoff_excess": "+.1f", "excess_pp": "+.1f"})
