@@ -22,14 +22,21 @@ from bgsim.sim.profile import GameProfile
 from bgsim.sim.results.progress import run_progress, runs_done
 from bgsim.sim.results.store import RunStoreError, load, read_meta, read_profile, study_resume_command
 
-__all__ = ["report_extras", "write_report"]
+__all__ = ["build_report", "report_extras", "write_report"]
 
 
 def write_report(directory: str | Path, out_dir: str | Path | None = None) -> tuple[Path, pd.DataFrame | None]:
     """Write the report of a run or study directory; returns the report's directory and, for seat
     analyses, the seat table (for a short summary), else None."""
     directory = Path(directory)
-    target = Path(out_dir) if out_dir else directory / "report"
+    report, seats = build_report(directory)
+    return report.write(Path(out_dir) if out_dir else directory / "report"), seats
+
+
+def build_report(directory: str | Path):
+    """The report (``reports.report_builder.Report``) of a run or study directory, not yet written, and
+    for seat analyses the seat table, else None."""
+    directory = Path(directory)
     if (directory / robustness_study.MARKER).exists():
         report, seats = _robustness(directory)
     elif (directory / difficulty_study.MARKER).exists():
@@ -46,7 +53,7 @@ def write_report(directory: str | Path, out_dir: str | Path | None = None) -> tu
         raise RunStoreError(f"{directory} is not a run, seat-order, robustness or difficulty directory (no "
                             f"meta.json, {seat_study.MARKER}, {robustness_study.MARKER} or "
                             f"{difficulty_study.MARKER})")
-    return report.write(target), seats
+    return report, seats
 
 
 def report_extras(profile: GameProfile) -> ModuleType | None:

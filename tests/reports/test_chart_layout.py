@@ -4,7 +4,7 @@ content width, no text below MIN_FONT_PT, no legend over the axes; and the rule 
 import numpy as np
 import pandas as pd
 import pytest
-from bgsim.reports import anna_charts, seat_charts
+from bgsim.reports import difficulty_charts, seat_charts
 from bgsim.reports.charts import (
     MAX_FIGURE_WIDTH_IN,
     MIN_FONT_PT,
@@ -119,14 +119,14 @@ CHARTS = {
     "robustness": lambda: robustness_chart(_robustness(), list(VARIANTS[1:])),
     "robustness_two_variants": lambda: robustness_chart(_robustness()[lambda t: t["variant"].isin(VARIANTS[1:3])],
                                                         list(VARIANTS[1:3])),
-    "anna_win_rates": lambda: anna_charts.win_rate_chart(_anna_outcomes(RUNGS), RUNGS),
-    "anna_margins": lambda: anna_charts.margin_chart(
+    "anna_win_rates": lambda: difficulty_charts.win_rate_chart(_anna_outcomes(RUNGS), RUNGS),
+    "anna_margins": lambda: difficulty_charts.margin_chart(
         pd.DataFrame({"rung": np.repeat(RUNGS, 300), "margin": RNG.normal(0, 30, 300 * len(RUNGS))}), RUNGS),
-    "anna_sources": lambda: anna_charts.source_chart(pd.DataFrame(
+    "anna_sources": lambda: difficulty_charts.source_chart(pd.DataFrame(
         [dict(rung=r, source=s, mean=RNG.uniform(0, 40)) for r in RUNGS
          for s in ("start VP", "banner", "villa track", "majorities", "fountain cards")]), RUNGS),
-    "anna_sweep": lambda: anna_charts.sweep_chart(_sweep(), KNOBS, {"easy": 0.7, "normal": 0.5, "hard": 0.3}),
-    "anna_calibration": lambda: anna_charts.calibration_chart(_levels()[1], _levels()[0], RUNGS, "anna_start_vp"),
+    "anna_sweep": lambda: difficulty_charts.sweep_chart(_sweep(), KNOBS, {"easy": 0.7, "normal": 0.5, "hard": 0.3}),
+    "anna_calibration": lambda: difficulty_charts.calibration_chart(_levels()[1], _levels()[0], RUNGS, "anna_start_vp"),
     "ratings": lambda: ratings_chart(_ratings()[0]),
     "pairwise": lambda: pairwise_heatmap(_ratings()[1]),
 }

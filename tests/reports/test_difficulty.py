@@ -17,10 +17,10 @@ from bgsim.experiments.difficulty import (
     load_rows,
     run_difficulty,
 )
-from bgsim.reports.anna_report import build_difficulty_report
 from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
 from bgsim.sim.results.spec import SpecError
 
+from bgsim.report import build_report
 from tests.reports.browser import check_page
 from tests.runner.conftest import cli
 
@@ -215,13 +215,13 @@ def test_an_interrupted_study_finishes_with_resume(tmp_path):
         run_difficulty(spec, out=tmp_path, on_progress=interrupt)
     directory = tmp_path / spec.study_id
     assert json.loads((directory / "difficulty.json").read_text())["status"] == "interrupted"
-    report = build_difficulty_report(directory).markdown()  # what is there so far, under a banner
+    report = build_report(directory)[0].markdown()  # what is there so far, under a banner
     head = report.split("**Contents**")[0]
     assert "> **Warning:** These results are incomplete:" in head and "of about" in head
     assert f"bgsim difficulty {directory / 'difficulty.toml'} --out {tmp_path} --resume" in head
     assert "- games: " in head and "(incomplete)" in head
     finished = run_difficulty(spec, out=tmp_path, resume=True)
-    assert "Warning" not in build_difficulty_report(directory).markdown()
+    assert "Warning" not in build_report(directory)[0].markdown()
     fresh = run_difficulty(spec, out=tmp_path / "fresh")
     assert 0 < finished.games_played < fresh.games_played  # the finished runs were kept
     levels = [json.loads((d / "difficulty.json").read_text())["levels"] for d in (directory, fresh.directory)]
@@ -246,7 +246,7 @@ def test_the_report_has_every_section(tiny_study, capsys):
 
 
 def test_the_report_renders_in_a_browser_without_errors(tiny_study, browser):
-    from bgsim.reports.build import write_report
+    from bgsim.report import write_report
 
     _, directory = tiny_study
     path, _ = write_report(directory)
@@ -305,9 +305,11 @@ def test_outcome_and_source_tables_on_known_games():
                          "tie": [m == 0 for m in margins], "final_vp": [100 + m for m in margins],
                          "anna_vp": [100] * 6, "anna_vp_start": [0] * 6, "anna_vp_banner": [10] * 6,
                          "anna_vp_villa": [30] * 6, "anna_vp_majority": [50] * 6, "anna_vp_fountain": [10] * 6})
-    out = outcome_table(rows).iloc[0]
+    out = outcome_table(rows, automa_score="anna_vp").iloc[0]
     assert out.games == 6 and out.wins == 4 and out.win_rate == pytest.approx(4 / 6)
     assert out.tie_rate == pytest.approx(1 / 6) and out.mean_margin == pytest.approx(20 / 6)
     assert out.margin_p50 == pytest.approx(2.5) and out.mean_margin_low < out.mean_margin < out.mean_margin_high
-    sources = source_table(rows).set_index("source")
+    columns = {"anna_vp_start": "start", "anna_vp_banner": "banner", "anna_vp_villa": "villas",
+               "anna_vp_majority": "majorities", "anna_vp_fountain": "fountain cards"}
+    sources = source_table(rows, columns, "anna_vp").set_index("source")
     assert sources["mean"].sum() == pytest.approx(100) and sources.loc["majorities", "share"] == pytest.approx(0.5)

@@ -7,22 +7,23 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from bgsim.experiments.robustness import load_robustness, run_robustness
-from bgsim.reports.build import write_report
 from bgsim.reports.robustness_report import compare
 from bgsim.sim.results.spec import SpecError
+
+from bgsim.report import write_report
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_compare_keeps_equal_conclusions_and_vectors_inside_the_baseline_interval():
     base = pd.DataFrame([
-        dict(key="3p greedy: the 13 of seat 3", kind="thirteen", value="13 fits", low=None, high=None),
+        dict(key="3p greedy: the 13 of seat 3", kind="largest", value="13 fits", low=None, high=None),
         dict(key="3p greedy: balancing start VP", kind="vector", value="8/9/12", low="8/8/10", high="8/10/14"),
         dict(key="2p: card A05", kind="card", value="+", low=None, high=None),
         dict(key="4p greedy, start rulebook: best seat", kind="seat", value="seat 2", low=None, high=None),
     ])
     variant = pd.DataFrame([
-        dict(key="3p greedy: the 13 of seat 3", kind="thirteen", value="13 over-compensates"),
+        dict(key="3p greedy: the 13 of seat 3", kind="largest", value="13 over-compensates"),
         dict(key="3p greedy: balancing start VP", kind="vector", value="8/10/14"),
         dict(key="2p: card A05", kind="card", value="+"),
         dict(key="4p greedy, start rulebook: best seat", kind="seat", value="seat 2 (not significant)"),
@@ -86,7 +87,7 @@ def test_tiny_robustness_study_and_report(tmp_path):
     assert "Robustness: robust" in html and (report.parent / "figures" / "robustness_summary.png").exists()
     table = pd.read_csv(report.parent / "tables" / "robustness.csv")
     assert set(table["variant"]) == {"villa_table_alternative", "tiles_villas_plus25"}
-    assert {"seat", "thirteen", "vector"} <= set(table["kind"])
+    assert {"seat", "largest", "vector"} <= set(table["kind"])
 
 
 def test_report_of_an_unfinished_robustness_study_compares_the_finished_variants_under_a_banner(tmp_path, capsys):

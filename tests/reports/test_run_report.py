@@ -7,12 +7,12 @@ import numpy as np
 import polars as pl
 import pytest
 from bgsim.experiments.runner import run
-from bgsim.reports.progress import run_progress
-from bgsim.reports.run_report import build_run_report
+from bgsim.sim.results.progress import run_progress
 from bgsim.sim.results.spec import RunSpec
 from bgsim.sim.results.store import chunk_path
 from bgsim.sim.stats.strategy_stats import head_to_head, strategy_table
 
+from bgsim.report import build_report
 from tests.runner.conftest import cli
 
 
@@ -57,7 +57,7 @@ def rotated_run(tmp_path_factory):
 
 
 def test_rotated_run_report_leads_with_the_focus_strategy_against_the_others(rotated_run, tmp_path):
-    report, seats = build_run_report(rotated_run)
+    report, seats = build_report(rotated_run)
     path = report.write(tmp_path / "report")
     text = (path.parent / "index.md").read_text()
     answers = text.split("\n## Answers\n")[1].split("\n## ")[0]
@@ -74,7 +74,7 @@ def test_rotated_run_report_leads_with_the_focus_strategy_against_the_others(rot
 
 
 def test_report_header_gives_exact_game_counts(rotated_run, tmp_path):
-    report, _ = build_run_report(rotated_run)
+    report, _ = build_report(rotated_run)
     text = report.markdown()
     assert "- games: 120 (60 at 2 players, 60 at 3 players)" in text
     assert "+" not in text.split("**Contents**")[0].split("- games:")[1].splitlines()[0]
@@ -102,6 +102,6 @@ def test_report_of_an_interrupted_run_carries_a_banner(tmp_path, capsys):
     assert f"bgsim run {run_dir} --resume" in head
     assert "- games: 24 of 60 planned (incomplete) (24 of 60 at 2 players)" in head
     html = (run_dir / "report" / "index.html").read_text()
-    assert html.index('class="banner"') < html.index('class="toc"')
+    assert html.index('class="warning"') < html.index('class="toc"')
     seats = pl.read_csv(run_dir / "report" / "tables" / "seats.csv")
     assert int(np.sum(seats["games"].to_numpy())) == 2 * 24

@@ -7,9 +7,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 from bgsim.experiments.seat_order import load_seat_order, load_study_rows, run_seat_order, seat_order_from_dict
-from bgsim.reports.build import write_report
 from bgsim.sim.results.spec import SpecError
 
+from bgsim.report import write_report
 from tests.reports.browser import check_page
 from tests.runner.conftest import cli
 

@@ -60,7 +60,7 @@ def test_means_carry_t_intervals_and_categories_sum_to_their_share():
     rows = synthetic_rows(3, 3000, 1 / 3, seed=4)
     seats = seat_table(rows)
     assert (seats["mean_vp_low"] < seats["mean_vp"]).all() and (seats["mean_vp"] < seats["mean_vp_high"]).all()
-    cats = category_table(rows)
+    cats = category_table(rows, ("vp_cards", "vp_villas"))
     shares = cats.groupby(["seat"])["share"].sum()
     assert np.allclose(shares, 1.0)
     assert set(cats["category"]) == {"vp_cards", "vp_villas"}
@@ -130,7 +130,7 @@ def test_game_scores_reads_stored_rows():
     rows = pd.DataFrame({"run_id": "r", "n_players": 2, "game_index": [0, 0, 1, 1], "deal": [0, 0, 1, 1],
                          "seat": [0, 1, 0, 1], "start_vp": [8, 9, 8, 9], "final_vp": [50, 40, 30, 31],
                          "tiebreak": [1, 2, 2, 1]})
-    scores = game_scores(rows)
+    scores = game_scores(rows, "start_vp", "final_vp", "tiebreak")
     assert scores.base.tolist() == [[42, 31], [22, 22]] and scores.start.tolist() == [8, 9]
     assert win_rates(scores, [8, 9]).tolist() == [0.5, 0.5]
     assert win_rates(scores, [8, 8]).tolist() == [0.5, 0.5]  # tie 30:30 goes to seat 2 (tie-break place 1)
@@ -150,7 +150,8 @@ def _three_player_rows(games: int, seat3_wins: float, seed: int) -> pl.DataFrame
     (60, 0.45, "These games cannot tell"),
 ])
 def test_the_13_verdict_follows_the_seat_test_and_says_when_games_are_too_few(games, rate, expected):
-    from bgsim.reports.seat_report import thirteen_answer
+    from bgsim.reports.seat_report import largest_value_answer
+    from bgsim.sim.registry import make_game
 
     seats = seat_table(_three_player_rows(games, rate, seed=7))
-    assert expected in thirteen_answer(seats, pd.DataFrame(), "test")
+    assert expected in largest_value_answer(seats, pd.DataFrame(), "test", make_game("carpe_diem").profile)
