@@ -4,7 +4,7 @@ A run plays strategies against each other, so the report leads with how each str
 against the fair share, mean VP and rank, and head-to-head shares, every one with its 95 % interval.
 Seat verdicts appear only for player counts where every seat held the same strategy (self-play):
 only there do seats differ by nothing but their position. Questions of the designer studies (start
-vectors, compensation, scoring cards) belong to those studies' reports, not here.
+vectors, compensation, component attribution) belong to those studies' reports, not here.
 """
 
 import pandas as pd

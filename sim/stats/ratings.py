@@ -10,9 +10,9 @@ the same seed, which is what the bootstrap resamples.
 
 Conventions, stated once:
 
-- A win is rank 1 as the game's rules decide it. Carpe Diem breaks every VP tie (CD-TIE-2), so
-  there are no shared places and no half wins; ``tie`` only marks a seat whose VP total equalled
-  another seat's, and ``tie_break_wins`` counts the wins that the tie-break decided.
+- A win is rank 1 as the game's rules decide it. A game whose tie-break settles every equal score
+  has no shared places and no half wins; ``tie`` only marks a seat whose score equalled another
+  seat's, and ``tie_break_wins`` counts the wins that the tie-break decided.
 - "A ahead of B" compares the ranks of two seats of one game. Equal ranks (only possible in a
   game whose rules allow shared places) count as ``level`` and are left out of the shares, the
   tests and the ratings (the sign-test convention).
