@@ -7,6 +7,7 @@ A strategy picks a row. Chance is resolved inside the game from its chance seed,
 seeds and the same choices always give the same game.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -71,6 +72,8 @@ class CandidateTable:
     Rows come in the game's documented candidate order, so "first best row" is deterministic.
     ``observation``: what the deciding seat may see (``Game.observe``), for strategies that look
     beyond the table (search players); never the live state, which holds hidden information.
+    It is computed on first access from ``observe`` (most strategies never look), so like the
+    arrays it is valid until the next call on the game; None once the game is over.
     """
 
     kind: int
@@ -80,7 +83,14 @@ class CandidateTable:
     actions: np.ndarray
     feature_names: tuple[str, ...]
     action_fields: tuple[str, ...]
-    observation: Observation | None = None
+    observe: Callable[[], Observation] | None = field(default=None, repr=False)
+    _observation: Observation | None = field(default=None, init=False, repr=False)
+
+    @property
+    def observation(self) -> Observation | None:
+        if self._observation is None and self.observe is not None:
+            self._observation = self.observe()
+        return self._observation
 
     def __len__(self) -> int:
         return int(self.features.shape[0])

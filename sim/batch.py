@@ -12,7 +12,7 @@ The same strategies give the same games in every tier that can run them.
 from collections.abc import Sequence
 
 import numpy as np
-from bgsim.sim.api import Game, Strategy
+from bgsim.sim.api import CompiledPlay, Game, LockstepBatches, Strategy, supports
 from bgsim.sim.errors import StrategyError
 from bgsim.sim.play import play_game
 from bgsim.sim.seeding import GameSeeds, seat_streams
@@ -27,14 +27,17 @@ def choose_tier(game: Game, strategies: Sequence[Strategy], tier: str = "auto") 
     """The tier a batch will run in: ``tier`` itself, or for ``auto`` the fastest the seats allow."""
     if tier not in TIERS:
         raise StrategyError(f"unknown tier {tier!r} (one of {', '.join(TIERS)})")
-    compiled = hasattr(game, "play_states") and all(s.compiled_policy(game) is not None for s in strategies)
-    vectorised = hasattr(game, "stack_tables") and all(callable(getattr(s, "score", None)) for s in strategies)
+    can_compile, can_lockstep = supports(game, CompiledPlay), supports(game, LockstepBatches)
+    compiled = can_compile and all(s.compiled_policy(game) is not None for s in strategies)
+    vectorised = can_lockstep and all(callable(getattr(s, "score", None)) for s in strategies)
     if tier == "auto":
         return "compiled" if compiled else "vectorised" if vectorised else "per_game"
     if tier == "compiled" and not compiled:
-        raise StrategyError("tier 'compiled' needs a compiled policy for every strategy")
+        raise StrategyError("tier 'compiled' needs a compiled policy for every strategy"
+                            + ("" if can_compile else f" and a game with compiled play, which {game.name} is not"))
     if tier == "vectorised" and not vectorised:
-        raise StrategyError("tier 'vectorised' needs a score(features) method on every strategy")
+        raise StrategyError("tier 'vectorised' needs a score(features) method on every strategy"
+                            + ("" if can_lockstep else f" and a game with lockstep batches, which {game.name} is not"))
     return tier
 
 

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from bgsim.sim.api import Game, GameResult, Strategy
+from bgsim.sim.api import CompiledPlay, Game, GameResult, Stepping, Strategy, supports
 from bgsim.sim.errors import IllegalActionError, StrategyError
 from bgsim.sim.seeding import GameSeeds, strategy_streams
 
@@ -34,7 +34,7 @@ def play_game(game: Game, strategies: Sequence[Strategy], seeds: GameSeeds, *, l
     streams = strategy_streams(seeds, game.n_players)
     events = game.new_log() if log else None
     policies = [s.compiled_policy(game) for s in strategies]
-    if compiled and not validate and all(p is not None for p in policies) and hasattr(game, "play_compiled"):
+    if compiled and not validate and all(p is not None for p in policies) and supports(game, CompiledPlay):
         game.play_compiled(state, policies, streams, events)
     else:
         _play_per_decision(game, strategies, state, streams, events, validate, seeds)
@@ -42,9 +42,9 @@ def play_game(game: Game, strategies: Sequence[Strategy], seeds: GameSeeds, *, l
 
 
 def _play_per_decision(game, strategies, state, streams, events, validate, seeds) -> None:
-    """Ask the seat's strategy at every decision. Games with ``step`` apply the chosen row and
+    """Ask the seat's strategy at every decision. Games that support ``Stepping`` apply the chosen row and
     build the next table in one call; ``validate`` takes the checked path through ``apply``."""
-    stepping = hasattr(game, "step") and not validate
+    stepping = supports(game, Stepping) and not validate
     table = game.decision(state)
     while not game.is_over(state):
         seat = table.seat

@@ -4,6 +4,8 @@ A short id (``greedy``) is looked up for the game at hand; ``random`` works for 
 Parameters in brackets override the strategy's feature weights.
 """
 
+import importlib
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -75,5 +77,16 @@ def strategy_rows(game) -> list[tuple[str, str, dict[str, int]]]:
 
 
 def _load_builtin() -> None:
-    import bgsim.strategies.carpe_diem  # noqa: F401
+    """Import the strategies for every game: ``generic``, then ``bgsim.strategies.<name>`` for each
+    registered game that has such a package (a new game needs no line here)."""
     import bgsim.strategies.generic  # noqa: F401
+    from bgsim.sim.registry import available_games
+
+    for name in available_games():
+        if name not in _LOOKED_FOR:
+            if importlib.util.find_spec(f"{__name__}.{name}") is not None:
+                importlib.import_module(f"{__name__}.{name}")
+            _LOOKED_FOR.add(name)
+
+
+_LOOKED_FOR: set[str] = set()  # games whose strategy package was imported or found missing

@@ -2,20 +2,21 @@
 
 At each decision the player ranks the legal rows with its rollout policy, keeps the ``width``
 best, and plays each of them to the end ``rollouts`` times, every time on a fresh
-determinisation (the hidden tiles and fountain cards rearranged, ``game.determinise``) with
+determinisation (what its seat cannot see rearranged at random, ``game.determinise``) with
 the rollout policy in every seat. The same determinisations serve every candidate (common
 random numbers), so their comparison is not swamped by the luck of the deal. It picks the
 row with the best mean outcome (wins, then VP margin); ties go to the row the policy prefers.
 
-The player sees the game only through ``game.rollout_values``, which hides what its seat
-cannot see, so it never uses the opponents' fountain cards or the order of the tile stocks.
-Its only randomness is its seat stream: the same stream gives the same choices.
+The player sees the game only through the table's ``observation`` (``Game.observe``): what its
+seat may see, with everything hidden in a canonical arrangement, so it cannot use hidden
+information. Any game that supports ``Determinisation`` can be searched. Its only randomness is
+its seat stream: the same stream gives the same choices.
 """
 
 from dataclasses import dataclass, field
 
 import numpy as np
-from bgsim.sim.api import CandidateTable, Game
+from bgsim.sim.api import CandidateTable, Determinisation, Game, supports
 from bgsim.sim.errors import StrategyError
 from bgsim.sim.rng import next_u64
 
@@ -37,14 +38,15 @@ class RolloutSearch:
     def choose(self, table: CandidateTable, stream: np.ndarray) -> int:
         if len(table) == 1:
             return 0
-        if table.state is None:
-            raise StrategyError(f"{self.id} needs the game state with each decision (a per-game table)")
+        observation = table.observation
+        if observation is None:
+            raise StrategyError(f"{self.id} needs the seat's observation with each decision (a per-game table)")
         prior = self._prior(table.features)
         rows = np.argsort(-prior, kind="stable")[: self.width]
         rng = np.array([next_u64(stream, 0)], dtype=np.uint64)
         policies = [self.policy.compiled_policy(self.game)] * self.game.n_players
-        values = self.game.rollout_values(table.state, table.seat, table.actions[rows], self.rollouts, rng,
-                                          policies, self.margin)
+        values = self.game.rollout_values(observation, table.actions[rows], self.rollouts, rng, policies,
+                                          self.margin)
         return int(rows[int(np.argmax(values))])  # first maximum: the policy's preferred row
 
     def _prior(self, features: np.ndarray) -> np.ndarray:
@@ -61,8 +63,8 @@ class RolloutSearch:
 def make_search(game, policy_factory, default_policy: str, **params) -> RolloutSearch:
     """``search(width=6, rollouts=8, policy=default_policy, margin=100)``; ``policy_factory(id,
     game)`` builds the rollout policy (a strategy with a compiled policy)."""
-    if not hasattr(game, "rollout_values"):
-        raise StrategyError(f"search needs rollouts, which {game.name} does not offer")
+    if not supports(game, Determinisation):
+        raise StrategyError(f"search needs determinisations and rollouts, which {game.name} does not offer")
     policy_id = params.pop("policy", default_policy)
     unknown = set(params) - set(DEFAULTS)
     if unknown:

@@ -117,3 +117,40 @@ def test_the_engine_runs_without_compilation_and_gives_the_same_game():
     game = make_game("carpe_diem", n_players=2)
     compiled = play_game(game, [make_strategy("greedy", game)] * 2, game_seeds(3))
     assert json.loads(proc.stdout) == compiled.result.final_vp.tolist()
+
+
+class _RequiredOnly:
+    """A game seen through its required members only: every optional capability is missing."""
+
+    _CAPABILITIES = {"step", "play_compiled", "play_states", "deal_states", "pending_seats", "stack_tables",
+                     "apply_best_rows", "determinise", "rollout_values"}
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        if name in self._CAPABILITIES:
+            raise AttributeError(name)
+        return getattr(self._game, name)
+
+
+def test_a_game_without_optional_capabilities_plays_the_same_games_per_decision():
+    from bgsim.sim.api import CompiledPlay, Game, LockstepBatches, Stepping, supports
+    from bgsim.sim.batch import choose_tier, play_batch
+
+    game = make_game("carpe_diem", n_players=2)
+    plain = _RequiredOnly(game)
+    assert isinstance(plain, Game)
+    assert not any(supports(plain, c) for c in (Stepping, CompiledPlay, LockstepBatches))
+    seats = [make_strategy("greedy", game), make_strategy("random", game)]
+    assert choose_tier(game, seats) == "compiled" and choose_tier(plain, seats) == "per_game"
+    with pytest.raises(StrategyError, match="compiled play, which carpe_diem is not"):
+        choose_tier(plain, seats, "compiled")
+    for seed in range(2):
+        fast = play_game(game, seats, game_seeds(seed))
+        slow = play_game(plain, seats, game_seeds(seed))
+        assert (fast.state == slow.state).all()
+    chance, streams = np.array([5, 6], dtype=np.uint64), np.array([7, 8], dtype=np.uint64)
+    seat_strategy = np.array([[0, 1], [1, 0]])
+    assert (play_batch(plain, seats, seat_strategy, chance, streams) ==
+            play_batch(game, seats, seat_strategy, chance, streams)).all()

@@ -7,13 +7,19 @@ its compiled loop reads. See ``sim/games/_template/`` for a complete small game.
 
 Hooks a game implements (the kernels are its own compiled functions):
 
-- ``new_state(seeds)``, ``is_over(state)``, ``observe(state, seat)``, ``records(states)``,
-  ``score_sheet(state)``, ``trace_text``, ``trace_json``, ``profile``;
+- ``new_state(seeds)``, ``observe(state, seat)``, ``records(states)``, ``score_sheet(state)``,
+  ``trace_text``, ``trace_json``, ``profile``, and ``data_files`` for a game with data files;
 - ``_candidates(state, feats, acts) -> n``: fill the first n rows of the table buffers;
 - ``_apply(state, action, log)``: apply one action row (no checks);
-- ``_kind(state)``, ``_seat(state)``: the pending decision kind and seat.
+- ``_kind(state)``, ``_seat(state)``: the pending decision kind (``over_kind`` once the game is
+  over, which gives ``is_over``) and seat;
+- optionally ``_decision_index(state)``: decisions made so far, named in illegal-action errors.
+
+Optional capabilities (``sim.api``: ``Stepping``, ``CompiledPlay``, ...) are the game's own
+methods; tables built by a capability method go through ``_table`` like ``decision``'s.
 """
 
+import functools
 import hashlib
 import json
 
@@ -62,6 +68,9 @@ class GameBase:
 
     # --- decisions
 
+    def is_over(self, state: np.ndarray) -> bool:
+        return self._kind(state) == self.over_kind
+
     def new_log(self) -> np.ndarray | None:
         """An empty event log for ``apply`` and ``play_compiled``; None for a game without one."""
         return None
@@ -71,11 +80,14 @@ class GameBase:
         return self._table(state, self._candidates(state, self._feats, self._acts))
 
     def _table(self, state: np.ndarray, n: int) -> CandidateTable:
+        """The table whose first ``n`` rows the game just wrote into the buffers. Its observation
+        is made on first access only: observing at every decision would slow the per-decision
+        loop for strategies that never look."""
         kind = self._kind(state)
         seat = self._seat(state)
-        observation = None if kind == self.over_kind else self.observe(state, seat)
+        observe = None if kind == self.over_kind else functools.partial(self.observe, state, seat)
         return CandidateTable(kind, self.decision_names[kind], seat, self._feats[:n], self._acts[:n],
-                              self.feature_names, self.action_fields, observation)
+                              self.feature_names, self.action_fields, observe)
 
     def apply(self, state: np.ndarray, action: np.ndarray, log: np.ndarray | None = None,
               validate: bool = False) -> None:
@@ -84,14 +96,21 @@ class GameBase:
         if validate:
             table = self.decision(state)
             if self.is_over(state) or not (table.actions == action).all(axis=1).any():
+                index = self._decision_index(state)
+                where = "" if index is None else f" at decision {index}"
                 raise IllegalActionError(
-                    f"illegal action ({table.kind_name}, seat {table.seat + 1}): "
+                    f"illegal action{where} ({table.kind_name}, seat {table.seat + 1}): "
                     f"{dict(zip(self.action_fields, action.tolist(), strict=True))}")
         self._apply(state, action, log)
+
+    def _decision_index(self, state: np.ndarray) -> int | None:
+        """Decisions applied so far, for error messages; None for a game that does not count them."""
+        return None
 
     # --- results
 
     def result(self, state: np.ndarray) -> GameResult:
+        """The outcome from ``score_sheet``: per seat (P,) arrays of every category, "total" and "rank"."""
         sheet = self.score_sheet(state)
         return GameResult(final_vp=sheet["total"], rank=sheet["rank"],
                           categories={k: v for k, v in sheet.items() if k not in ("total", "rank")})

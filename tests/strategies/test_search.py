@@ -10,11 +10,17 @@ from bgsim.strategies import make_strategy
 
 from tests.strategies.reachable import random_reachable_state
 
-HIDDEN = ("light_stock", "dark_stock", "fountain_deck", "fountain_held", "depot")
+# the parts a seat may not see; "fountain_drawn" beyond "fountain_ndrawn" is left over from an earlier draw
+HIDDEN = ("light_stock", "dark_stock", "fountain_deck", "fountain_held", "depot", "fountain_drawn")
 
 
 def _rng(seed: int) -> np.ndarray:
     return np.array([seed], dtype=np.uint64)
+
+
+def _determinise(game, state, seat, seed):
+    """A determinisation of what ``seat`` sees of ``state``."""
+    return game.determinise(game.observe(state, seat), _rng(seed))
 
 
 def _states(n_players: int):
@@ -38,7 +44,7 @@ def _fountain_pool(game, state, seat):
 def test_cd_info_determinisation_keeps_everything_visible_and_every_hidden_multiset(n_players):
     for game, state in _states(n_players):
         seat = int(game.field(state, "seat")[0])
-        view = game.determinise(state, seat, _rng(99))
+        view = _determinise(game, state, seat, 99)
         visible = np.ones(len(state), dtype=bool)
         for name in HIDDEN:
             visible[game.field(np.arange(len(state)), name).ravel()] = False
@@ -64,9 +70,9 @@ def test_cd_info_determinisation_depends_only_on_what_the_seat_sees(n_players):
     moved = 0
     for game, state in _states(n_players):
         seat = int(game.field(state, "seat")[0])
-        other_truth = game.determinise(state, seat, _rng(12345))  # same view, other hidden truth
+        other_truth = _determinise(game, state, seat, 12345)  # same view, other hidden truth
         moved += int((other_truth != state).any())
-        assert (game.determinise(state, seat, _rng(7)) == game.determinise(other_truth, seat, _rng(7))).all()
+        assert (_determinise(game, state, seat, 7) == _determinise(game, other_truth, seat, 7)).all()
     assert moved > 0  # the hidden parts really were rearranged
 
 
@@ -75,7 +81,7 @@ def test_cd_info_the_search_player_chooses_the_same_without_the_hidden_truth():
     search = make_strategy("search(width=3, rollouts=3)", game)
     for _, state in _states(3):
         seat = int(game.field(state, "seat")[0])
-        other_truth = game.determinise(state, seat, _rng(4242))
+        other_truth = _determinise(game, state, seat, 4242)
         table = game.decision(state)
         row = search.choose(table, _rng(5))
         actions = table.actions.copy()
@@ -90,11 +96,12 @@ def test_rollouts_leave_the_state_alone_and_rank_actions():
     _, state = list(_states(2))[3]
     before = state.copy()
     table = game.decision(state)
-    values = game.rollout_values(state, table.seat, table.actions[:4], 3, _rng(1),
-                                 [greedy.compiled_policy(game)] * 2)
-    assert (state == before).all()
+    observation = table.observation
+    view = observation.view.copy()
+    values = game.rollout_values(observation, table.actions[:4], 3, _rng(1), [greedy.compiled_policy(game)] * 2)
+    assert (state == before).all() and (observation.view == view).all()
     assert values.shape == (min(4, len(table)),) and np.isfinite(values).all()
-    again = game.rollout_values(state, table.seat, table.actions[:4], 3, _rng(1), [greedy.compiled_policy(game)] * 2)
+    again = game.rollout_values(observation, table.actions[:4], 3, _rng(1), [greedy.compiled_policy(game)] * 2)
     assert (values == again).all()
 
 

@@ -1,15 +1,13 @@
-"""Carpe Diem behind the common game interface (``sim.api.Game``)."""
-
-import hashlib
-import json
+"""Carpe Diem behind the common game interface (``sim.api.Game``): its rules hooks and
+capabilities on top of ``sim.games.base.GameBase``."""
 
 import numpy as np
-from bgsim.sim.api import CandidateTable, CompiledPolicy, GameResult
-from bgsim.sim.errors import IllegalActionError
+from bgsim.sim.api import CompiledPolicy, Observation
+from bgsim.sim.games.base import GameBase
 from bgsim.sim.games.carpe_diem import constants as K
 from bgsim.sim.games.carpe_diem import render
 from bgsim.sim.games.carpe_diem.anna_data import load_anna
-from bgsim.sim.games.carpe_diem.components import load_components
+from bgsim.sim.games.carpe_diem.components import DATA_DIR, load_components
 from bgsim.sim.games.carpe_diem.decisions import ACTION_FIELDS, DECISION_NAMES, N_ACTION_FIELDS, OVER
 from bgsim.sim.games.carpe_diem.events import new_log
 from bgsim.sim.games.carpe_diem.features import FEATURE_DOCS, FEATURE_NAMES, N_FEATURES
@@ -31,7 +29,7 @@ RULES_VERSION = "1"
 SCORE_CATEGORIES = ("start", "cards", "villas", "leftovers", "banner", "fountain_cards", "frame_tasks")
 
 
-class CarpeDiem:
+class CarpeDiem(GameBase):
     """Carpe Diem, 2nd-edition rules, 2-4 players, or solo against the automa Anna (n_players=1:
     the human in seat 0, Anna in seat 1). Seat 0 is the start player of pass 1."""
 
@@ -44,25 +42,20 @@ class CarpeDiem:
     record_docs = RECORD_DOCS  # the per-(game, seat) result columns, see ``records``
     max_rows = MAX_ROWS  # most rows one candidate table can have
     state_size = STATE.size  # int32 entries of one state
+    over_kind = OVER
 
     def __init__(self, params: Params | None = None):
-        self.params = params or Params()
-        self.n_players = self.params.n_players
+        super().__init__(params or Params())
         self.components = load_components(self.params.data_dir, self.params.data_files())
         self.solo = self.params.solo
         self.anna = load_anna(self.params.anna_file) if self.solo else None  # CD-ANNA-2
         self.tables = build_tables(self.components, self.params, self.anna)
         self.param_array = self.params.to_array()
         self.empty_slots = np.array(self._empty_slots(), dtype=np.int64)
-        self._feats = np.zeros((MAX_ROWS, N_FEATURES), dtype=np.int32)
-        self._acts = np.zeros((MAX_ROWS, N_ACTION_FIELDS), dtype=np.int32)
         self._no_log = new_log(enabled=False)
-
-    @property
-    def id(self) -> str:
-        extra = {k: v for k, v in self.params.non_default().items() if k != "n_players"}
-        args = [f"n_players={self.n_players}"] + [f"{k}={_literal(v)}" for k, v in sorted(extra.items())]
-        return f"{self.name}({', '.join(args)})"
+        # rollouts get their own buffers: the pending table's arrays view the base's
+        self._search_feats = np.empty((MAX_ROWS, N_FEATURES), dtype=np.int32)
+        self._search_acts = np.empty((MAX_ROWS, N_ACTION_FIELDS), dtype=np.int32)
 
     @property
     def profile(self):
@@ -71,17 +64,15 @@ class CarpeDiem:
 
     @property
     def data_files(self) -> dict:
-        """Component data file name -> {"path", "sha256", ...} of every data file in use."""
-        return dict(self.components.files)
-
-    @property
-    def data_hash(self) -> str:
-        """One hash over every component data file in use (for results metadata)."""
-        hashes = {name: info["sha256"] for name, info in self.components.files.items()}
+        """Data file name -> {"path", "status", "source", "sha256"} of the component data in use,
+        and Anna's cards in a solo game (``anna_file``)."""
+        files = dict(self.components.files)
         if self.anna is not None:
-            hashes["anna"] = self.anna.sha256
-        digest = hashlib.sha256(json.dumps(hashes, sort_keys=True).encode())
-        return digest.hexdigest()[:16]
+            files["anna"] = {"path": str(self.params.anna_file or DATA_DIR / "anna.toml"),
+                             "status": self.anna.status, "source": self.anna.source, "sha256": self.anna.sha256}
+        return files
+
+    # --- rules hooks (``GameBase``)
 
     def new_state(self, seeds: GameSeeds) -> np.ndarray:
         """A dealt game, (STATE_SIZE,) int32, waiting for seat 0's patrician (D01)."""
@@ -91,80 +82,45 @@ class CarpeDiem:
         """An empty event log for ``apply``/``play_compiled`` (see ``events.py``)."""
         return new_log()
 
-    def is_over(self, state: np.ndarray) -> bool:
-        return int(state[PHASE]) == OVER
+    def _kind(self, state: np.ndarray) -> int:
+        return int(state[PHASE])
 
-    def decision(self, state: np.ndarray) -> CandidateTable:
-        """The pending decision. Its arrays are views, valid until the next call on this game."""
-        return self._table(state, candidates(state, self.tables, self.param_array, self._feats, self._acts))
+    def _seat(self, state: np.ndarray) -> int:
+        return int(state[SEAT])
 
-    def step(self, state: np.ndarray, row: int, log: np.ndarray | None = None) -> CandidateTable:
+    def _decision_index(self, state: np.ndarray) -> int:
+        return int(state[DECISIONS])
+
+    def _candidates(self, state: np.ndarray, feats: np.ndarray, acts: np.ndarray) -> int:
+        return candidates(state, self.tables, self.param_array, feats, acts)
+
+    def _apply(self, state: np.ndarray, action: np.ndarray, log: np.ndarray | None) -> None:
+        apply_action(state, self.tables, self.param_array, action, self._no_log if log is None else log)
+
+    def observe(self, state: np.ndarray, seat: int) -> Observation:
+        """What ``seat`` may see (CD-INFO): a copy of ``state`` with the hidden parts in a canonical
+        arrangement (``kernels.search.observe``)."""
+        view = np.empty_like(state)
+        search.observe(state, seat, view)
+        return Observation(seat, view)
+
+    # --- capability: stepping
+
+    def step(self, state: np.ndarray, row: int, log: np.ndarray | None = None):
         """Apply row ``row`` of the table that ``decision`` or ``step`` last returned for ``state``
         and return the next table: the per-decision loop in one compiled call per decision."""
         n = batch.apply_row_and_decide(state, self.tables, self.param_array, row, self._feats, self._acts,
                                        self._no_log if log is None else log)
         return self._table(state, n)
 
-    def _table(self, state: np.ndarray, n: int) -> CandidateTable:
-        kind = int(state[PHASE])
-        return CandidateTable(kind, DECISION_NAMES[kind], int(state[SEAT]), self._feats[:n], self._acts[:n],
-                              FEATURE_NAMES, ACTION_FIELDS, state)
-
-    def apply(self, state: np.ndarray, action: np.ndarray, log: np.ndarray | None = None,
-              validate: bool = False) -> None:
-        """Apply one action row. ``validate`` checks it against the legal set first."""
-        action = np.asarray(action, dtype=np.int32)
-        if validate:
-            table = self.decision(state)
-            if table.kind == OVER or not (table.actions == action).all(axis=1).any():
-                raise IllegalActionError(
-                    f"illegal action at decision {int(state[DECISIONS])} ({table.kind_name}, seat "
-                    f"{table.seat + 1}): {dict(zip(ACTION_FIELDS, action.tolist(), strict=True))}"
-                )
-        apply_action(state, self.tables, self.param_array, action, self._no_log if log is None else log)
+    # --- capability: compiled play
 
     def play_compiled(self, state: np.ndarray, policies: list[CompiledPolicy], streams: np.ndarray,
                       log: np.ndarray | None = None) -> None:
         """Play to the end with compiled policies, one per seat; ``streams`` (P,) uint64 in place."""
-        kinds, weights = self._policy_arrays(policies)
+        kinds, weights = self.policy_arrays(policies)
         play_to_end(state, self.tables, self.param_array, kinds, weights, streams, self._feats, self._acts,
                     self._no_log if log is None else log)
-
-    # --- search players (``strategies.search``)
-
-    def determinise(self, state: np.ndarray, seat: int, rng: np.ndarray) -> np.ndarray:
-        """A copy of ``state`` with everything ``seat`` cannot see rearranged at random
-        (``kernels.search.determinise``); ``rng`` (1,) uint64 stream, advanced."""
-        copy = state.copy()
-        search.determinise(copy, seat, rng)
-        return copy
-
-    def rollout_values(self, state: np.ndarray, seat: int, actions: np.ndarray, determinisations: int,
-                       rng: np.ndarray, policies: list[CompiledPolicy], margin_scale: float = 100.0) -> np.ndarray:
-        """Mean outcome for ``seat`` of each action ((K, A) int32, legal now), (K,) float64: every
-        action played to the end on the same ``determinisations`` of the hidden information, all
-        seats by ``policies`` (one per seat). Outcome: 1 for a win, plus the VP margin over the
-        best opponent / ``margin_scale``. ``rng`` (1,) uint64 stream, advanced."""
-        kinds, weights = self._policy_arrays(policies)
-        values = np.empty(len(actions), dtype=np.float64)
-        if not hasattr(self, "_search_feats"):  # separate from the buffers the pending table views
-            self._search_feats = np.empty((MAX_ROWS, N_FEATURES), dtype=np.int32)
-            self._search_acts = np.empty((MAX_ROWS, N_ACTION_FIELDS), dtype=np.int32)
-        feats, acts = self._search_feats, self._search_acts
-        search.rollout_values(state, self.tables, self.param_array, seat, np.ascontiguousarray(actions, np.int32),
-                              determinisations, rng, kinds, weights, float(margin_scale), feats, acts, self._no_log,
-                              values)
-        return values
-
-    def _policy_arrays(self, policies: list[CompiledPolicy]) -> tuple[np.ndarray, np.ndarray]:
-        """Policy kinds (K,) int64 and weights (K, F) int64 of compiled policies."""
-        kinds = np.array([pol.kind for pol in policies], dtype=np.int64)
-        weights = np.zeros((len(policies), N_FEATURES), dtype=np.int64)
-        for k, pol in enumerate(policies):
-            weights[k, : len(pol.weights)] = pol.weights
-        return kinds, weights
-
-    # --- batches of games (the runner, ``sim.batch``)
 
     def play_states(self, chance: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
                     policies: list[CompiledPolicy], out: np.ndarray | None = None) -> np.ndarray:
@@ -174,12 +130,36 @@ class CarpeDiem:
         index into ``policies``. Returns the final states, (G, STATE_SIZE) int32: ``out[:G]`` if
         given (reusing one buffer spares the kernel zero-filling fresh pages for every batch).
         """
-        kinds, weights = self._policy_arrays(policies)
+        kinds, weights = self.policy_arrays(policies)
         states = np.empty((len(chance), STATE.size), dtype=np.int32) if out is None else out[: len(chance)]
         batch.play_into_states(self.tables, self.param_array, self.empty_slots, np.asarray(chance, np.uint64),
                                streams, np.asarray(seat_strategy, np.int64), kinds, weights, self._feats,
                                self._acts, self._no_log, states)
         return states
+
+    # --- capability: determinisation (search players, ``strategies.search``)
+
+    def determinise(self, observation: Observation, rng: np.ndarray) -> np.ndarray:
+        """A full state consistent with ``observation``: what its seat cannot see arranged at random
+        (``kernels.search.determinise``); ``rng`` (1,) uint64 stream, advanced."""
+        state = observation.view.copy()
+        search.determinise(state, observation.seat, rng)
+        return state
+
+    def rollout_values(self, observation: Observation, actions: np.ndarray, determinisations: int,
+                       rng: np.ndarray, policies: list[CompiledPolicy], margin_scale: float = 100.0) -> np.ndarray:
+        """Mean outcome for the observing seat of each action ((K, A) int32, legal now), (K,) float64:
+        every action played to the end on the same ``determinisations`` of the hidden information,
+        all seats by ``policies`` (one per seat). Outcome: 1 for a win, plus the VP margin over the
+        best opponent / ``margin_scale``. ``rng`` (1,) uint64 stream, advanced."""
+        kinds, weights = self.policy_arrays(policies)
+        values = np.empty(len(actions), dtype=np.float64)
+        search.rollout_values(observation.view, self.tables, self.param_array, observation.seat,
+                              np.ascontiguousarray(actions, np.int32), determinisations, rng, kinds, weights,
+                              float(margin_scale), self._search_feats, self._search_acts, self._no_log, values)
+        return values
+
+    # --- capability: lockstep batches (the vectorised tier, ``sim.batch``)
 
     def deal_states(self, chance: np.ndarray) -> np.ndarray:
         """One dealt game per chance seed ((G,) uint64): (G, STATE_SIZE) int32."""
@@ -198,6 +178,8 @@ class CarpeDiem:
     def apply_best_rows(self, states, games, acts, offsets, values) -> None:
         """Apply each stacked table's first best row by ``values`` (see ``kernels.batch``)."""
         batch.apply_best_rows(states, games, self.tables, self.param_array, acts, offsets, values, self._no_log)
+
+    # --- results and traces
 
     def trace_text(self, state, log, seeds: GameSeeds, strategy_ids, summary: bool = False) -> str:
         """The readable trace of a played game (``log`` from ``new_log``)."""
@@ -235,11 +217,6 @@ class CarpeDiem:
         sheet["rank"] = f("rank")
         return sheet
 
-    def result(self, state: np.ndarray) -> GameResult:
-        sheet = self.score_sheet(state)
-        return GameResult(final_vp=sheet["total"], rank=sheet["rank"],
-                          categories={k: v for k, v in sheet.items() if k not in ("total", "rank")})
-
     def _empty_slots(self) -> tuple[int, ...]:
         if self.solo:
             return K.SOLO_EMPTY_SLOTS
@@ -247,10 +224,3 @@ class CarpeDiem:
             return K.EMPTY_SLOTS_3P_OTHER_DIAGONAL
         return K.EMPTY_SLOTS[self.n_players]
 
-
-def _literal(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return value if value.isidentifier() else repr(value)
-    return repr(value)
