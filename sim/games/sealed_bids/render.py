@@ -38,7 +38,7 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
     lines += ["", "== Setup =="]
     for seat in range(n):
         hand = " ".join(str(v) for v in _hand_at_start(state, seat))
-        lines.append(f"seat {seat + 1}: hand {hand}, start points {int(_f(state, "start_points")[seat])}")
+        lines.append(f"seat {seat + 1}: hand {hand}, start points {int(_f(state, 'start_points')[seat])}")
     lines.append("prize deck: " + " ".join(f"P{int(p) + 1}" for p in _f(state, "prize_deck")))
     if not summary:
         lines += ["", "== Rounds =="]
