@@ -151,9 +151,12 @@ def test_stepping_follows_apply(name):
     table = game.decision(a)
     while not game.is_over(a):
         row = int(below(rng, 0, len(table)))
-        game.apply(b, table.actions[row].copy())
-        table = game.step(a, row)
-        assert (a == b).all()
+        action = table.actions[row].copy()
+        stepped = game.step(a, row)
+        feats, acts = stepped.features.copy(), stepped.actions.copy()
+        game.apply(b, action)
+        table = game.decision(b)  # the play loop builds the next table too (a game may settle forced steps there)
+        assert (a == b).all() and (table.features == feats).all() and (table.actions == acts).all()
 
 
 @pytest.mark.parametrize("name", GAMES)
