@@ -141,12 +141,12 @@ def test_a_sysfs_folder_is_unwritable_even_for_root(tmp_path, capsys, no_games):
 
 
 def test_any_os_error_reaching_the_command_line_is_one_line(capsys, stored_run, monkeypatch):
-    import bgsim.reports.build
+    import bgsim.report
 
     def fail(*args, **kwargs):
         raise PermissionError(errno.EACCES, "Permission denied", "/somewhere/index.html")
 
-    monkeypatch.setattr(bgsim.reports.build, "write_report", fail)
+    monkeypatch.setattr(bgsim.report, "write_report", fail)
     code, out, err = cli(capsys, "report", stored_run, "--out", stored_run.parent / "elsewhere")
     assert code == 2 and out == ""
     assert err == "bgsim: error: /somewhere/index.html: Permission denied\n"

@@ -1,19 +1,83 @@
-"""The common game interface, checked on every registered game and player count."""
+"""The common game interface, checked on every registered game (listed or not) and player count.
+
+A new game is done when this file passes for it: play in every tier it supports gives the same
+games, compiled and uncompiled code agree, its records match its profile, what a seat observes
+survives determinisation, and its package has the template's files and spec-page headings.
+"""
+
+import hashlib
+import importlib
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
-from bgsim.sim import available_games, game_seeds, make_game
-from bgsim.sim.api import Game
+from bgsim.sim import game_seeds, make_game
+from bgsim.sim.api import CompiledPlay, Determinisation, Game, LockstepBatches, Stepping, supports
+from bgsim.sim.batch import play_batch
 from bgsim.sim.play import play_game
+from bgsim.sim.profile import round_trip
+from bgsim.sim.registry import available_games, player_counts
+from bgsim.sim.rng import below, new_stream
 from bgsim.sim.seeding import GameSeeds
-from bgsim.strategies import make_strategy
+from bgsim.strategies.base import RandomStrategy, WeightStrategy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-CASES = [(name, n) for name in available_games() for n in (2, 3, 4)] + [("carpe_diem", 1)]  # 1: solo, Anna
+from tests.golden.playthroughs import path_for
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATE = ROOT / "sim" / "games" / "_template"
+GAMES = list(available_games(unlisted=True))
+CASES = [(name, n) for name in GAMES for n in player_counts(name)]
+# Columns the runner adds to every record row (experiments/runner.py, _chunk_table): a game's own must not clash.
+RUNNER_COLUMNS = {"run_id", "game", "rules_version", "n_players", "chunk", "game_index", "deal", "seating", "seed",
+                  "strategy_seed", "seat", "strategy"}
+SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 
 
 def _scoring_seats(game) -> int:
-    """Seats in the result: the players', plus the automa's in a solo game."""
+    """Seats in the result: the players', plus an automa's in a solo game."""
     return game.n_players + (1 if getattr(game, "solo", False) else 0)
+
+
+def _weights(game, seed: int) -> WeightStrategy:
+    """A weight strategy with random integer weights: the same in every tier."""
+    rng = np.random.default_rng(seed)
+    return WeightStrategy(f"w{seed}", rng.integers(-9, 10, len(game.feature_names)).astype(np.int64))
+
+
+def _seeds(n: int, base: int) -> tuple[np.ndarray, np.ndarray]:
+    chance = np.array([game_seeds(base + i).chance for i in range(n)], dtype=np.uint64)
+    strategy = np.array([game_seeds(base + i).strategy for i in range(n)], dtype=np.uint64)
+    return chance, strategy
+
+
+def _mid_game(game, seed: int) -> np.ndarray:
+    """A state some random decisions into a game (never over)."""
+    state = game.new_state(game_seeds(seed))
+    rng = new_stream(seed)
+    for _ in range(int(below(rng, 0, 40))):
+        table = game.decision(state)
+        row = int(below(rng, 0, len(table)))
+        probe = state.copy()
+        game.apply(probe, table.actions[row].copy())
+        if game.is_over(probe):
+            break
+        state = probe
+    return state
+
+
+def _table_copy(game, state):
+    table = game.decision(state)
+    return table.seat, table.features.copy(), table.actions.copy()
+
+
+# --- the interface
 
 
 @pytest.mark.parametrize(("name", "n_players"), CASES)
@@ -23,17 +87,17 @@ def test_game_follows_the_common_interface(name, n_players):
     assert game.id.startswith(f"{name}(") and f"n_players={n_players}" in game.id
     assert make_game(game.id).id == game.id  # the canonical id round-trips
     state = game.new_state(game_seeds(11))
-    rng = np.array([99], dtype=np.uint64)
-    from bgsim.sim.rng import below
-
+    assert state.shape == (game.state_size,) and state.dtype == np.int32
+    rng = new_stream(99)
     decisions = 0
     while not game.is_over(state):
         table = game.decision(state)
-        assert len(table) >= 1
+        assert 1 <= len(table) <= game.max_rows
         assert table.features.shape[1] == len(game.feature_names)
         assert table.actions.shape[1] == len(game.action_fields)
         assert table.kind_name == game.decision_names[table.kind]
         assert 0 <= table.seat < n_players
+        assert table.observation == game.observe(state, table.seat)  # strategies see the seat's view only
         assert len({tuple(row) for row in table.actions.tolist()}) == len(table)  # one row per action
         game.apply(state, table.actions[int(below(rng, 0, len(table)))].copy(), validate=True)
         decisions += 1
@@ -41,15 +105,176 @@ def test_game_follows_the_common_interface(name, n_players):
     assert sorted(result.rank.tolist()) == list(range(1, _scoring_seats(game) + 1))
     assert (sum(result.categories.values()) == result.final_vp).all()
     assert decisions > 0
+    assert set(game.feature_docs) == set(game.feature_names)
 
 
 @pytest.mark.parametrize(("name", "n_players"), CASES)
 def test_same_seeds_same_game_and_chance_seed_fixes_the_deal(name, n_players):
     game = make_game(name, n_players=n_players)
-    seats = [make_strategy("random", game)] * n_players
+    seats = [RandomStrategy()] * n_players
     a = play_game(game, seats, GameSeeds(5, 6))
     b = play_game(game, seats, GameSeeds(5, 6))
     c = play_game(game, seats, GameSeeds(5, 7))
     assert (a.state == b.state).all()
     assert (game.new_state(GameSeeds(5, 6)) == game.new_state(GameSeeds(5, 7))).all()
     assert not (a.state == c.state).all()
+
+
+# --- tiers
+
+
+@pytest.mark.parametrize(("name", "n_players"), CASES)
+@settings(max_examples=3, deadline=None)
+@given(seed=SEEDS)
+def test_every_tier_plays_the_same_games(name, n_players, seed):
+    game = make_game(name, n_players=n_players)
+    chance, strategy_seeds = _seeds(3, seed % 10**6)
+    seats = np.tile(np.arange(n_players) % 2, (3, 1)).astype(np.int64)
+    for strategies in ([RandomStrategy(), RandomStrategy()], [_weights(game, seed), _weights(game, seed + 1)]):
+        tiers = ["per_game"] + (["compiled"] if supports(game, CompiledPlay) else [])
+        if supports(game, LockstepBatches) and all(hasattr(s, "score") for s in strategies):
+            tiers.append("vectorised")
+        finals = {tier: play_batch(game, strategies, seats, chance, strategy_seeds, tier=tier).copy()
+                  for tier in tiers}
+        for tier in tiers:
+            assert all(game.is_over(s) for s in finals[tier])
+            assert (finals[tier] == finals["per_game"]).all(), f"{tier} differs from per_game"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_stepping_follows_apply(name):
+    game = make_game(name, n_players=player_counts(name)[-1])
+    if not supports(game, Stepping):
+        return
+    a, b = game.new_state(game_seeds(3)), game.new_state(game_seeds(3))
+    rng = new_stream(4)
+    table = game.decision(a)
+    while not game.is_over(a):
+        row = int(below(rng, 0, len(table)))
+        action = table.actions[row].copy()
+        stepped = game.step(a, row)
+        feats, acts = stepped.features.copy(), stepped.actions.copy()
+        game.apply(b, action)
+        table = game.decision(b)  # the play loop builds the next table too (a game may settle forced steps there)
+        assert (a == b).all() and (table.features == feats).all() and (table.actions == acts).all()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_uncompiled_code_plays_the_same_game(name):
+    n = min(c for c in player_counts(name) if c >= 2)
+    code = (f"import hashlib, bgsim.sim.games; from bgsim.sim import make_game, game_seeds; "
+            f"from bgsim.sim.play import play_game; from bgsim.strategies.base import RandomStrategy; "
+            f"g = make_game({name!r}, n_players={n}); "
+            f"p = play_game(g, [RandomStrategy()] * {n}, game_seeds(1), compiled=False); "
+            f"print(hashlib.sha256(p.state.tobytes()).hexdigest())")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    game = make_game(name, n_players=n)
+    state = play_game(game, [RandomStrategy()] * n, game_seeds(1)).state
+
+    assert proc.stdout.strip() == hashlib.sha256(state.tobytes()).hexdigest()
+
+
+# --- records and profile
+
+
+@pytest.mark.parametrize(("name", "n_players"), CASES)
+def test_records_match_the_profile_and_sum_to_the_score(name, n_players):
+    game = make_game(name, n_players=n_players)
+    profile = game.profile
+    chance, strategy_seeds = _seeds(6, 100)
+    states = play_batch(game, [RandomStrategy()], np.zeros((6, n_players), np.int64), chance, strategy_seeds)
+    records = game.records(states)
+    assert set(records) == set(profile.records)
+    assert not set(records) & RUNNER_COLUMNS
+    rows = 6 * n_players
+    assert {len(column) for column in records.values()} == {rows}
+    column = lambda key: np.asarray(records[key].to_numpy(zero_copy_only=False), dtype=np.int64)  # noqa: E731
+    assert set(profile.category_columns) <= set(records)
+    total = sum(column(c) for c in profile.category_columns)
+    comp = profile.compensation
+    if comp is not None:
+        assert comp.column in records and (comp.tiebreak_column is None or comp.tiebreak_column in records)
+        if comp.adds_to_score:
+            total = total + column(comp.column)
+    assert (column(profile.score_column) == total).all()
+    for attribution in profile.attributions:
+        assert {attribution.board_column, attribution.events_column} <= set(records)
+        fields = {f.name for f in records[attribution.events_column].type.value_type}
+        assert {attribution.id_field, attribution.payoff_field} <= fields
+
+
+@pytest.mark.parametrize(("name", "n_players"), CASES)
+def test_profile_round_trips_through_json(name, n_players):
+    game = make_game(name, n_players=n_players)
+    profile = game.profile
+    assert round_trip(profile) == profile
+    assert json.loads(json.dumps(profile.to_json())) == profile.to_json()
+    assert profile.game == name and set(profile.player_counts) == set(player_counts(name))
+    comp = profile.compensation
+    if comp is not None:
+        assert set(comp.rulebook) <= set(profile.player_counts)
+        assert all(len(v) == n and v[0] == comp.fixed_first for n, v in comp.rulebook.items())
+        make_game(name, n_players=max(comp.rulebook), **{comp.parameter: "equal"})  # named vectors build
+
+
+# --- observations
+
+
+@pytest.mark.parametrize(("name", "n_players"), CASES)
+@settings(max_examples=8, deadline=None)
+@given(seed=SEEDS)
+def test_determinisation_keeps_what_the_seat_sees(name, n_players, seed):
+    game = make_game(name, n_players=n_players)
+    if not supports(game, Determinisation):
+        return
+    state = _mid_game(game, seed)
+    seat, feats, acts = _table_copy(game, state)
+    observation = game.observe(state, seat)
+    determinised = game.determinise(observation, new_stream(seed + 1))
+    assert determinised.shape == state.shape
+    assert game.observe(determinised, seat) == observation
+    seat_d, feats_d, acts_d = _table_copy(game, determinised)
+    assert seat_d == seat and (feats_d == feats).all() and (acts_d == acts).all()
+    policies = [RandomStrategy().compiled_policy(game)] * n_players
+    values = game.rollout_values(observation, acts[:2], 2, new_stream(seed), policies)
+    assert values.shape == (min(2, len(acts)),) and np.isfinite(values).all()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_determinisations_differ_in_what_is_hidden(name):
+    game = make_game(name, n_players=player_counts(name)[-1])
+    if not supports(game, Determinisation):
+        return
+    differ = 0
+    for seed in range(5):
+        state = _mid_game(game, seed)
+        observation = game.observe(state, game.decision(state).seat)
+        a = game.determinise(observation, new_stream(2 * seed))
+        b = game.determinise(observation, new_stream(2 * seed + 1))
+        differ += int(not (a == b).all())
+    assert differ > 0
+
+
+# --- packages, spec pages, golden files
+
+
+def _headings(readme: Path) -> set[str]:
+    return set(re.findall(r"^## (.+?)\s*$", readme.read_text(encoding="utf-8"), flags=re.M))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_game_package_has_the_template_files_and_headings(name):
+    package = Path(importlib.import_module(f"bgsim.sim.games.{name}").__file__).parent
+    wanted = {p.relative_to(TEMPLATE) for p in TEMPLATE.rglob("*") if p.suffix in (".py", ".md")}
+    missing = sorted(str(p) for p in wanted if not (package / p).exists())
+    assert not missing, f"{name} lacks template files: {missing}"
+    assert _headings(TEMPLATE / "README.md") <= _headings(package / "README.md")
+    strategies = ROOT / "strategies" / name
+    assert (strategies / "__init__.py").exists() and list((strategies / "weights").glob("*.toml"))
+
+
+@pytest.mark.parametrize(("name", "n_players"), CASES)
+def test_every_game_has_a_golden_playthrough(name, n_players):
+    assert path_for(name, n_players).exists()

@@ -33,3 +33,19 @@ def test_canonical_id_lists_the_non_default_parameters():
     game = make_game("carpe_diem(full_loop=bread_else_stay)", n_players=2)
     assert game.id == "carpe_diem(n_players=2, full_loop=bread_else_stay)"
     assert make_game("carpe_diem").id == "carpe_diem(n_players=4)"
+
+
+def test_a_game_kept_for_the_tests_builds_but_is_not_listed():
+    from bgsim.sim.registry import available_games
+
+    assert "sealed_bids" in available_games(unlisted=True) and "sealed_bids" not in available_games()
+    assert make_game("sealed_bids(n_players=2, bid_tie=discard)").id == "sealed_bids(n_players=2, bid_tie=discard)"
+
+
+def test_the_template_is_neither_registered_nor_imported():
+    import sys
+
+    from bgsim.sim.registry import available_games
+
+    assert "template" not in available_games(unlisted=True)
+    assert not [name for name in sys.modules if "._template" in name]

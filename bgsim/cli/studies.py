@@ -107,7 +107,7 @@ def check_study_destinations(directory: Path, no_report: bool) -> None:
 
 
 def _write_report(directory: Path, out_dir: str | None) -> None:
-    from bgsim.reports.build import write_report
+    from bgsim.report import write_report
 
     with err.status(f"writing the report of {directory.name} ..."):
         path, seats = write_report(directory, out_dir)

@@ -1,0 +1,21 @@
+"""Sealed Bids: a small auction game kept for the test suite (2-4 players, hidden hands).
+
+It exercises every part of the game interface with a few dozen lines of rules; README.md is its
+spec page. Declared unlisted (``ENTRY``): it builds and plays everywhere, but ``bgsim games`` omits it.
+"""
+
+from bgsim.sim.game_entry import GameEntry
+from bgsim.sim.games.sealed_bids.game import RULES_VERSION, SealedBids
+from bgsim.sim.games.sealed_bids.params import PARAM_DOCS, Params
+
+__all__ = ["ENTRY", "Params", "RULES_VERSION", "SealedBids", "make"]
+
+
+def make(**params) -> SealedBids:
+    """The game for registry parameters, e.g. ``make(n_players=3, bid_tie="discard")``."""
+    return SealedBids(Params.from_dict(params))
+
+
+ENTRY = GameEntry("sealed_bids", make,
+                  "Sealed Bids, a small auction game with hidden hands (2-4 players, for the tests)",
+                  player_counts=(2, 3, 4), parameter_docs=PARAM_DOCS, listed=False)

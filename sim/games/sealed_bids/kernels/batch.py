@@ -1,0 +1,66 @@
+"""Batches of games for the runner: whole games in the compiled loop, or many games in lockstep
+(tables stacked for one Python ``score`` call per strategy and step)."""
+
+import numpy as np
+from bgsim.sim.games.sealed_bids.kernels.candidates import MAX_ROWS, candidates
+from bgsim.sim.games.sealed_bids.kernels.flow import apply_action
+from bgsim.sim.games.sealed_bids.kernels.play import play_to_end
+from bgsim.sim.games.sealed_bids.kernels.setup import deal_into
+from numba import njit
+
+
+@njit(cache=True)
+def play_into_states(p, chance, streams, seat_strategy, kinds, weights, feats, acts, states_out):
+    """Deal and play one game per chance seed ``chance`` ((G,) uint64) into ``states_out``
+    ((G, STATE_SIZE) int32). ``streams`` (G, P) uint64 seat streams, advanced; ``seat_strategy``
+    (G, P) int64 index into ``kinds`` ((K,) int64) and ``weights`` ((K, F) int64)."""
+    n_seats = streams.shape[1]
+    seat_kinds = np.empty(n_seats, dtype=np.int64)
+    seat_weights = np.empty((n_seats, weights.shape[1]), dtype=np.int64)
+    for g in range(chance.shape[0]):
+        for seat in range(n_seats):
+            k = seat_strategy[g, seat]
+            seat_kinds[seat] = kinds[k]
+            seat_weights[seat, :] = weights[k]
+        deal_into(states_out[g], p, chance[g])
+        play_to_end(states_out[g], p, seat_kinds, seat_weights, streams[g], feats, acts)
+
+
+@njit(cache=True)
+def deal_states(p, chance, states_out):
+    """Deal one game per chance seed ((G,) uint64) into ``states_out`` (G, STATE_SIZE) int32."""
+    for g in range(chance.shape[0]):
+        deal_into(states_out[g], p, chance[g])
+
+
+@njit(cache=True)
+def stack_tables(states, games, p, feats, acts, offsets):
+    """Stack the tables of ``states[games[j]]`` ((G, STATE_SIZE) int32, (m,) int64) into ``feats``
+    (R, F) / ``acts`` (R, A) int32; ``offsets`` (m + 1,) int64 gets each table's first row.
+    Stops while MAX_ROWS rows are still free; returns how many games were stacked."""
+    row = 0
+    offsets[0] = 0
+    for j in range(games.shape[0]):
+        if feats.shape[0] - row < MAX_ROWS:
+            return j
+        row += candidates(states[games[j]], p, feats[row:], acts[row:])
+        offsets[j + 1] = row
+    return games.shape[0]
+
+
+@njit(cache=True)
+def apply_best_rows(states, games, p, acts, offsets, values):
+    """For each stacked table j apply its first row of highest ``values`` ((R,) int64 or float64)."""
+    for j in range(games.shape[0]):
+        best = offsets[j]
+        for r in range(offsets[j] + 1, offsets[j + 1]):
+            if values[r] > values[best]:
+                best = r
+        apply_action(states[games[j]], p, acts[best])
+
+
+@njit(cache=True)
+def apply_row_and_decide(s, p, row, feats, acts):
+    """Apply row ``row`` of the pending table (``acts``) and build the next; returns its rows."""
+    apply_action(s, p, acts[row])
+    return candidates(s, p, feats, acts)

@@ -1,0 +1,136 @@
+"""The rules: apply one bid, resolve a round when every seat has bid, score the end."""
+
+from bgsim.sim.games.sealed_bids.decisions import A_VALUE, OVER
+from bgsim.sim.games.sealed_bids.params import PR_BID_TIE
+from bgsim.sim.games.sealed_bids.state import (
+    BID_CARD,
+    BID_DOWN,
+    BIDS_MADE,
+    FACE_DOWN,
+    HAND_N,
+    IN_HAND,
+    LEFTOVER_PTS,
+    LOC,
+    MAX_P,
+    N_CARDS,
+    N_PLAYERS,
+    PHASE,
+    PLAYED,
+    PRIZE_DECK,
+    PRIZE_PTS,
+    RANK,
+    ROUND,
+    ROUND_BIDS,
+    ROUND_WINNER,
+    ROUNDS,
+    SEAT,
+    SPENT,
+    START_PTS,
+    TIEBREAK,
+    TOTAL,
+)
+from numba import njit
+
+TIE_DISCARD = 1
+
+
+@njit(cache=True)
+def card_value(c):
+    return c // 2 + 1
+
+
+@njit(cache=True)
+def apply_action(s, p, action):
+    """Apply one action row ((N_ACTION_FIELDS,) int32, legal) to ``s`` in place.
+
+    SB-BID-1: the seat puts one card of the chosen value from its hand face down (the lower card
+    id of the two copies); SB-BID-2: the next seat in order bids; the last bid resolves the round.
+    """
+    seat = s[SEAT]
+    value = action[A_VALUE]
+    card = -1
+    for c in range(N_CARDS):
+        if s[LOC + c] == IN_HAND + seat and card_value(c) == value:
+            card = c
+            break
+    s[LOC + card] = FACE_DOWN + seat
+    s[BID_CARD + seat] = card
+    s[BID_DOWN + seat] = 1
+    s[HAND_N + seat] -= 1
+    s[BIDS_MADE] += 1
+    n = s[N_PLAYERS]
+    if s[BIDS_MADE] < n:
+        s[SEAT] = (seat + 1) % n
+        return
+    resolve_round(s, p)
+
+
+@njit(cache=True)
+def resolve_round(s, p):
+    """Reveal the bids; SB-WIN-1 the highest takes the prize (SB-TIE-1 on equal highest bids);
+    the next round starts with the next seat (SB-ROUND-2), or the game ends (SB-END-1)."""
+    n = s[N_PLAYERS]
+    r = s[ROUND]
+    lead = r % n
+    best_seat = -1
+    best = -1
+    tied = False
+    for k in range(n):  # in bid order, so a strict > keeps the first of equal bids
+        seat = (lead + k) % n
+        v = card_value(s[BID_CARD + seat])
+        if v > best:
+            best, best_seat, tied = v, seat, False
+        elif v == best:
+            tied = True
+    winner = -1 if tied and p[PR_BID_TIE] == TIE_DISCARD else best_seat
+    if winner >= 0:
+        s[PRIZE_PTS + winner] += s[PRIZE_DECK + r] + 1
+    s[ROUND_WINNER + r] = winner
+    for seat in range(n):
+        c = s[BID_CARD + seat]
+        s[ROUND_BIDS + r * MAX_P + seat] = c
+        s[LOC + c] = PLAYED + seat
+        s[SPENT + seat] += card_value(c)
+        s[BID_CARD + seat] = -1
+        s[BID_DOWN + seat] = 0
+    s[BIDS_MADE] = 0
+    s[ROUND] = r + 1
+    if r + 1 < ROUNDS:
+        s[SEAT] = (r + 1) % n
+        return
+    final_scoring(s)
+
+
+@njit(cache=True)
+def final_scoring(s):
+    """SB-END-2 leftover cards score value // 3; SB-END-3 total = start + prizes + leftovers;
+    SB-TIE-2 ranks: higher total first, on equal totals the seat that spent less, then the later seat."""
+    n = s[N_PLAYERS]
+    for c in range(N_CARDS):
+        loc = s[LOC + c]
+        if IN_HAND <= loc < IN_HAND + n:
+            s[LEFTOVER_PTS + loc - IN_HAND] += card_value(c) // 3
+    for seat in range(n):
+        s[TOTAL + seat] = s[START_PTS + seat] + s[PRIZE_PTS + seat] + s[LEFTOVER_PTS + seat]
+    for seat in range(n):
+        place = 1
+        rank = 1
+        for other in range(n):
+            if other == seat:
+                continue
+            ahead = _tiebreak_ahead(s, other, seat)
+            place += ahead
+            if s[TOTAL + other] > s[TOTAL + seat] or (s[TOTAL + other] == s[TOTAL + seat] and ahead):
+                rank += 1
+        s[TIEBREAK + seat] = place
+        s[RANK + seat] = rank
+    s[PHASE] = OVER
+    s[SEAT] = -1
+
+
+@njit(cache=True)
+def _tiebreak_ahead(s, a, b):
+    """1 if seat ``a`` comes before seat ``b`` in the SB-TIE-2 order (less spent, then later seat)."""
+    if s[SPENT + a] != s[SPENT + b]:
+        return 1 if s[SPENT + a] < s[SPENT + b] else 0
+    return 1 if a > b else 0

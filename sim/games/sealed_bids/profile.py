@@ -1,0 +1,43 @@
+"""Sealed Bids' profile: what the lab's studies and reports may know about it (``sim.profile``)."""
+
+from bgsim.sim.games.sealed_bids.params import START_POINTS
+from bgsim.sim.games.sealed_bids.records import CATEGORY_DOCS, RECORD_DOCS
+from bgsim.sim.games.sealed_bids.state import N_PRIZES
+from bgsim.sim.profile import Attribution, Compensation, GameProfile, ScoreCategory
+
+__all__ = ["SEAT_VIEW", "sealed_bids_profile"]
+
+SEAT_VIEW = ("A seat sees its own hand, how many cards every other seat holds, who has bid this round, every "
+             "bid of a finished round and the prizes revealed so far. Hidden from it: the other hands, this "
+             "round's face-down bids, the cards left in the box and the order of the prizes to come (SB-INFO).")
+
+_LABELS = {"pts_prizes": "prizes", "pts_leftover": "leftover cards"}
+
+
+def prize_catalogue() -> tuple[dict, ...]:
+    """One dict per prize card, in id order."""
+    return tuple({"prize": p, "id": f"P{p + 1}", "group": "prizes", "label": f"prize worth {p + 1}",
+                  "points": p + 1} for p in range(N_PRIZES))
+
+
+def sealed_bids_profile(game) -> GameProfile:
+    del game  # the profile does not depend on the parameters
+    return GameProfile(
+        game="sealed_bids",
+        title="Sealed Bids",
+        player_counts=(2, 3, 4),
+        score_column="final_points",
+        score_unit="points",
+        categories=tuple(ScoreCategory(column, _LABELS[column], doc) for column, doc in CATEGORY_DOCS.items()),
+        records=dict(RECORD_DOCS),
+        seat_view=SEAT_VIEW,
+        attributions=(Attribution(
+            name="prizes", label="prize cards", singular="prize card", board_column="board_prizes",
+            events_column="prizes", id_field="prize", payoff_field="points", group_label="deck",
+            catalogue=prize_catalogue(), payoff_fields=("points",)),),
+        compensation=Compensation(
+            parameter="start_points", column="start_points", label="start points", unit="points",
+            fixed_first=START_POINTS[2][0], rulebook=dict(START_POINTS),
+            named={"rulebook": "the rulebook's start points (SB-SETUP-3)", "equal": "every seat starts with 0"},
+            tiebreak_column="tiebreak", adds_to_score=True),
+    )

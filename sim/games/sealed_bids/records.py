@@ -1,0 +1,68 @@
+"""Result records of finished games: one row per (game, seat), built over a whole chunk at once.
+The column meanings are ``RECORD_DOCS``; the final score's parts are ``CATEGORY_DOCS``."""
+
+import numpy as np
+import pyarrow as pa
+from bgsim.sim.games.sealed_bids.state import ROUNDS, STATE
+
+__all__ = ["CATEGORY_DOCS", "RECORD_DOCS", "seat_records"]
+
+CATEGORY_DOCS = {
+    "pts_prizes": "points of the prize cards taken (SB-WIN-1)",
+    "pts_leftover": "the card left in hand: value // 3 (SB-END-2)",
+}
+
+RECORD_DOCS = {
+    "start_points": "points at the start (SB-SETUP-3)",
+    "final_points": "final score: start points + prizes + leftover (SB-END-3)",
+    "rank": "1 = winner, after the tie-break (SB-TIE-2)",
+    "won": "rank == 1",
+    "tie": "another seat has the same final score, so the tie-break decided between them",
+    "tiebreak": "place in the tie-break order alone (SB-TIE-2): 1 = spent least (then the later seat), "
+                "so it wins any score tie; re-ranks games under other start points",
+    **CATEGORY_DOCS,
+    "spent": "sum of the values this seat bid",
+    "prizes_won": "prize cards taken",
+    "board_prizes": f"prize id revealed in each of the {ROUNDS} rounds (same for every seat)",
+    "prizes": "prizes this seat took: prize id and points",
+}
+
+
+def _field(states: np.ndarray, name: str) -> np.ndarray:
+    """Field ``name`` of every state, (G, *shape) int32 (``states`` (G, STATE_SIZE) int32)."""
+    f = STATE.fields[name]
+    return states[:, f.offset: f.offset + f.size].reshape((states.shape[0], *f.shape))
+
+
+def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
+    """Columns of G * P rows (game-major, seat-minor) from final states (G, STATE_SIZE) int32."""
+    g = states.shape[0]
+    per_seat = lambda name: _field(states, name)[:, :n_players].reshape(-1)  # noqa: E731
+    totals = _field(states, "total")[:, :n_players]
+    same = (totals[:, :, None] == totals[:, None, :]).sum(axis=2) > 1
+    rank = per_seat("rank")
+    winners = _field(states, "round_winner")  # (G, ROUNDS)
+    prize_ids = _field(states, "prize_deck")[:, :ROUNDS]  # (G, ROUNDS)
+    won = winners[:, None, :] == np.arange(n_players)[None, :, None]  # (G, P, ROUNDS)
+    columns = {
+        "start_points": pa.array(per_seat("start_points"), pa.int16()),
+        "final_points": pa.array(per_seat("total"), pa.int16()),
+        "rank": pa.array(rank, pa.int8()),
+        "won": pa.array(rank == 1),
+        "tie": pa.array(same.reshape(-1)),
+        "tiebreak": pa.array(per_seat("tiebreak"), pa.int8()),
+        "pts_prizes": pa.array(per_seat("prize_points"), pa.int16()),
+        "pts_leftover": pa.array(per_seat("leftover_points"), pa.int16()),
+        "spent": pa.array(per_seat("spent"), pa.int16()),
+        "prizes_won": pa.array(won.sum(axis=2).reshape(-1), pa.int8()),
+    }
+    board = np.repeat(prize_ids, n_players, axis=0).astype(np.int16)  # (G*P, ROUNDS)
+    columns["board_prizes"] = pa.FixedSizeListArray.from_arrays(pa.array(board.reshape(-1)), ROUNDS)
+    flat = won.reshape(g * n_players, ROUNDS)
+    ids = np.repeat(prize_ids, n_players, axis=0)[flat]  # row-major: seat by seat, round order
+    structs = pa.StructArray.from_arrays([pa.array(ids, pa.int16()), pa.array(ids + 1, pa.int16())],
+                                         names=["prize", "points"])
+    offsets = np.zeros(g * n_players + 1, dtype=np.int32)
+    np.cumsum(flat.sum(axis=1), out=offsets[1:])
+    columns["prizes"] = pa.ListArray.from_arrays(pa.array(offsets), structs)
+    return columns
