@@ -127,8 +127,9 @@ def parameter_names(name: str) -> tuple[str, ...]:
 def _entry(name: str) -> GameEntry:
     games = available_games(unlisted=True)
     if name not in games:
-        known = ", ".join(games) or "none"
-        raise GameIdError(f"unknown game {name!r} (known: {known}){did_you_mean(name, games)}")
+        listed = [g for g, entry in games.items() if entry.listed]
+        known = ", ".join(listed) or "none"
+        raise GameIdError(f"unknown game {name!r} (known: {known}){did_you_mean(name, listed)}")
     return games[name]
 
 

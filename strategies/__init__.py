@@ -82,7 +82,7 @@ def _load_builtin() -> None:
     import bgsim.strategies.generic  # noqa: F401
     from bgsim.sim.registry import available_games
 
-    for name in available_games():
+    for name in available_games(unlisted=True):
         if name not in _LOOKED_FOR:
             if importlib.util.find_spec(f"{__name__}.{name}") is not None:
                 importlib.import_module(f"{__name__}.{name}")
