@@ -20,15 +20,16 @@ def quick_spec(game_id: str, n_players: int, strategy_ids: Sequence[str], games:
                    strategies=tuple(strategy_ids), mode="fixed", games=games, chunk_size=chunk_size, seed=seed)
 
 
-def seat_table(results: pl.LazyFrame | pl.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
+def seat_table(results: pl.LazyFrame | pl.DataFrame, confidence: float = 0.95, score: str = "final_vp") -> pd.DataFrame:
     """Per player count, seat and strategy: games, mean VP with a t interval, win rate with a
     Wilson interval, mean rank. Aggregates in polars, so millions of rows are cheap. ``seat`` is
-    the stored 0-based index: whoever prints it for people adds 1."""
+    the stored 0-based index: whoever prints it for people adds 1. ``score``: the game's final-score
+    column (its profile's ``score_column``)."""
     groups = (
         results.lazy()
         .group_by("n_players", "seat", "strategy")
-        .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"), pl.col("final_vp").mean().alias("mean_vp"),
-             pl.col("final_vp").std().alias("sd_vp"), pl.col("rank").mean().alias("mean_rank"))
+        .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"), pl.col(score).mean().alias("mean_vp"),
+             pl.col(score).std().alias("sd_vp"), pl.col("rank").mean().alias("mean_rank"))
         .sort("n_players", "seat", "strategy")
         .collect()
         .to_pandas()

@@ -134,9 +134,8 @@ def run(
     run_dir = Path(spec_path) if Path(spec_path).is_dir() else None
     check_writable(run_dir or Path(out_dir) / spec.run_id, "run directory")
     report = _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir)
-    from bgsim.sim.results.store import load
 
-    _print_seat_table(load(report.run_dir), f"{spec.name} ({spec.game})", spec.games, spec.seed,
+    _print_seat_table(report.run_dir, f"{spec.name} ({spec.game})", spec.games, spec.seed,
                       parse_id(spec.game)[0])
     out.print(f"{report.run_dir}: {report.games_total:,} games "
               f"({report.games_played:,} played now in {report.seconds:.1f} s{_repaired(report)})", highlight=False)
@@ -162,7 +161,6 @@ def simulate(
 ) -> None:
     """Quick run: fixed seats, one player count; prints the per-seat table with 95 % intervals."""
     from bgsim.experiments.simulate import quick_spec
-    from bgsim.sim.results.store import load
 
     game = _game(game_id, players)
     ids = _strategy_ids(strategies_, game.n_players)
@@ -171,7 +169,7 @@ def simulate(
     check_writable(run_dir, "run directory")
     resume = run_dir.exists()  # the same quick run again: reuse what is stored
     report = _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, None)
-    _print_seat_table(load(report.run_dir), game_id, n_games, seed, game.name)
+    _print_seat_table(report.run_dir, game_id, n_games, seed, game.name)
     out.print(f"results: {report.run_dir}  ({report.games_played:,} games played now in {report.seconds:.1f} s"
               f"{_repaired(report)})",
               highlight=False)
@@ -241,13 +239,14 @@ def replay(
         out.print(str(check), highlight=False)
 
 
-def _print_seat_table(results, name: str, games: int, seed: int, game_name: str) -> None:
+def _print_seat_table(run_dir, name: str, games: int, seed: int, game_name: str) -> None:
     """One table per player count: per seat (from 1, as people count) and strategy the games, mean
     VP, win rate and mean rank. Laid out for an 80-column terminal: ids without the game's prefix
     (``name`` names the game), intervals never broken over lines."""
     from bgsim.experiments.simulate import seat_table
+    from bgsim.sim.results.store import load, read_profile
 
-    seats = seat_table(results)
+    seats = seat_table(load(run_dir), score=read_profile(run_dir).score_column)
     prefix = f"{game_name}/"
     for n, part in seats.groupby("n_players", sort=True):
         players = f"{n} players" if n > 1 else "solo"

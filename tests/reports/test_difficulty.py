@@ -238,9 +238,9 @@ def test_the_report_has_every_section(tiny_study, capsys):
                  "Anna starts with"):
         assert part in html
     assert {p.name for p in (report / "figures").iterdir()} == {
-        "win_rates.png", "margins.png", "anna_sources.png", "knob_sweep.png", "calibration.png"}
+        "win_rates.png", "margins.png", "automa_sources.png", "knob_sweep.png", "calibration.png"}
     assert {p.name for p in (report / "tables").iterdir()} == {
-        "outcomes.csv", "anna_sources.csv", "knob_sweep.csv", "levels_card.csv", "levels.csv"}
+        "outcomes.csv", "automa_sources.csv", "knob_sweep.csv", "levels_card.csv", "levels.csv"}
     levels = pl.read_csv(report / "tables" / "levels.csv")
     assert levels.height == 4 and {"verify_rate_low", "verify_rate_high", "holds"} <= set(levels.columns)
 
