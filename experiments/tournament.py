@@ -48,7 +48,15 @@ from bgsim.sim.results.spec import (
     require,
     spec_header,
 )
-from bgsim.sim.results.store import RunStoreError, open_study_dir, read_meta, scan_chunks, verify_runs, write_json
+from bgsim.sim.results.store import (
+    RunStoreError,
+    open_study_dir,
+    read_meta,
+    read_profile,
+    scan_chunks,
+    verify_runs,
+    write_json,
+)
 from bgsim.sim.stats import ratings as stats
 from bgsim.sim.stats.ratings import TournamentSummary
 from bgsim.strategies import make_strategy
@@ -64,7 +72,7 @@ _KEYS = {
     "run": {"games", "chunk_size", "seed", "tier", "games_for"},
 }
 _RESULT_COLUMNS = ("run_id", "n_players", "game_index", "deal", "seating", "seed", "seat", "strategy", "rank", "won",
-                   "tie", "final_vp")
+                   "tie")  # then the game's final score (its profile's score_column), as final_vp
 
 ProgressCallback = Callable[[int, int], None]  # (games done, games in the tournament)
 
@@ -336,7 +344,8 @@ def load_results(directory: str | Path) -> pl.DataFrame:
         if status != "complete":
             raise RunStoreError(f"{directory.name}: pairing {' vs '.join(pairing['strategies'])} at "
                                 f"{pairing['n_players']} players is {status}; finish the tournament with --resume")
-    frames = [scan_chunks(run_dir, files).select(_RESULT_COLUMNS)
+    frames = [scan_chunks(run_dir, files).select(*_RESULT_COLUMNS,
+                                                 pl.col(read_profile(run_dir).score_column).alias("final_vp"))
               for run_dir, files in zip(run_dirs, verify_runs(run_dirs), strict=True)]
     frame = pl.concat(frames).collect()
     return frame.with_columns(pl.col("strategy").replace_strict(listed))
