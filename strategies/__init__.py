@@ -77,10 +77,19 @@ def strategy_rows(game) -> list[tuple[str, str, dict[str, int]]]:
 
 
 def _load_builtin() -> None:
-    """Import the strategies for every game: ``generic``, then ``bgsim.strategies.<name>`` for each
+    """Register ``random`` (every game), then import ``bgsim.strategies.<name>`` for each
     registered game that has such a package (a new game needs no line here)."""
-    import bgsim.strategies.generic  # noqa: F401
     from bgsim.sim.registry import available_games
+
+    if ("*", "random") not in _STRATEGIES:
+        from bgsim.strategies.base import RandomStrategy
+
+        def _random(game, **params):
+            if params:
+                raise StrategyError(f"random takes no parameters, got {', '.join(params)}")
+            return RandomStrategy()
+
+        register_strategy("*", "random", _random, "uniform choice among the legal actions")
 
     for name in available_games(unlisted=True):
         if name not in _LOOKED_FOR:
