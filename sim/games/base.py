@@ -1,30 +1,33 @@
 """What every game shares, so a game package writes only its rules: ``GameBase``.
 
-A game subclasses ``GameBase``, sets the class attributes (name, version, feature and action
-names, ...) and the hooks below; the base gives it the canonical id, the data hash, checked
-``apply``, ``result`` from the score sheet, the candidate-table wrapper and the policy arrays
-its compiled loop reads. See ``sim/games/_template/`` for a complete small game.
+A game subclasses ``GameBase`` and declares what it is made of: names (features, action fields,
+decisions), its state layout and where the phase and seat sit in it, its compiled kernels and
+its renderer. The base turns these into the common interface: the canonical id, the data hash,
+the candidate tables, checked ``apply``, ``result`` from the score sheet, named state fields,
+traces. The optional capabilities come from the mixins in ``sim.games.capabilities``. See
+``sim/games/_template/`` for a complete small game.
 
-Hooks a game implements (the kernels are its own compiled functions):
+What a game writes itself: ``new_state(seeds)``, ``records(states)``, ``score_sheet(state)``,
+``profile``, ``data_files`` for a game with data files, and ``__init__`` setting ``rules_args``.
 
-- ``new_state(seeds)``, ``observe(state, seat)``, ``records(states)``, ``score_sheet(state)``,
-  ``trace_text``, ``trace_json``, ``profile``, and ``data_files`` for a game with data files;
-- ``_candidates(state, feats, acts) -> n``: fill the first n rows of the table buffers;
-- ``_apply(state, action, log)``: apply one action row (no checks);
-- ``_kind(state)``, ``_seat(state)``: the pending decision kind (``over_kind`` once the game is
-  over, which gives ``is_over``) and seat;
-- optionally ``_decision_index(state)``: decisions made so far, named in illegal-action errors.
+Kernel calling convention (a game's kernels are module-level ``@njit(cache=True)`` functions:
+numba caches no function built in a factory, so they cannot be shared between games):
 
-Optional capabilities (``sim.api``: ``Stepping``, ``CompiledPlay``, ...) are the game's own
-methods; tables built by a capability method go through ``_table`` like ``decision``'s.
+- ``batch_kernels`` is the game's ``kernels/batch.py``; it offers ``candidates(state, *rules,
+  feats, acts) -> n`` and ``apply_action(state, *rules, action, *log)``, and the capability
+  kernels listed in ``sim.games.capabilities``;
+- ``rules_args``: what every rules kernel takes after the state (component tables, parameter
+  array ...); ``deal_args``: what the dealing kernels take first (``rules_args`` unless set);
+- ``_log_args(log)``: the trailing event-log argument, ``()`` for a game without an event log.
 """
 
 import functools
 import hashlib
 import json
+from types import ModuleType
 
 import numpy as np
-from bgsim.sim.api import CandidateTable, CompiledPolicy, GameResult
+from bgsim.sim.api import CandidateTable, CompiledPolicy, GameResult, Observation
 from bgsim.sim.errors import IllegalActionError
 
 __all__ = ["GameBase", "id_literal"]
@@ -42,12 +45,34 @@ class GameBase:
     over_kind: int = -1  # decision kind of a finished game
     params = None  # the game's parameter dataclass, with ``non_default()`` and ``n_players``
     data_files: dict = {}  # data file name -> {"path", "sha256"} (empty for a game without data)
+    state_layout = None  # the game's ``sim.layout.Layout``: gives ``state_size`` and ``field``
+    phase_index: int = 0  # state entry holding the pending decision kind (``over_kind`` once over)
+    seat_index: int = 0  # state entry holding the seat to decide
+    decisions_index: int | None = None  # state entry counting decisions made, if the game counts them
+    batch_kernels: ModuleType | None = None  # the game's kernels/batch.py (see the module docstring)
+    search_kernels: ModuleType | None = None  # the game's kernels/search.py: observe, determinise, rollouts
+    renderer: ModuleType | None = None  # the game's render.py: trace_text(game, ...), trace_json(game, ...)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.state_layout is not None:
+            cls.state_size = cls.state_layout.size
 
     def __init__(self, params):
         self.params = params
         self.n_players = params.n_players
         self._feats = np.zeros((max(self.max_rows, 1), len(self.feature_names)), dtype=np.int32)
         self._acts = np.zeros((max(self.max_rows, 1), len(self.action_fields)), dtype=np.int32)
+        self.rules_args: tuple = ()  # set by the game: see the module docstring
+
+    @property
+    def deal_args(self) -> tuple:
+        """What the dealing kernels take first; ``rules_args`` unless the game needs more."""
+        return self.rules_args
+
+    def _log_args(self, log: np.ndarray | None) -> tuple:
+        """The trailing event-log argument of the kernels: none for a game without an event log."""
+        return ()
 
     # --- identity
 
@@ -103,11 +128,43 @@ class GameBase:
                     f"{dict(zip(self.action_fields, action.tolist(), strict=True))}")
         self._apply(state, action, log)
 
+    def _kind(self, state: np.ndarray) -> int:
+        return int(state[self.phase_index])
+
+    def _seat(self, state: np.ndarray) -> int:
+        return int(state[self.seat_index])
+
     def _decision_index(self, state: np.ndarray) -> int | None:
         """Decisions applied so far, for error messages; None for a game that does not count them."""
-        return None
+        return None if self.decisions_index is None else int(state[self.decisions_index])
 
-    # --- results
+    def _candidates(self, state: np.ndarray, feats: np.ndarray, acts: np.ndarray) -> int:
+        """Fill the first n rows of ``feats`` (R, F) / ``acts`` (R, A) int32 with the pending table."""
+        return self.batch_kernels.candidates(state, *self.rules_args, feats, acts)
+
+    def _apply(self, state: np.ndarray, action: np.ndarray, log: np.ndarray | None) -> None:
+        """Apply one action row ((A,) int32) without checks."""
+        self.batch_kernels.apply_action(state, *self.rules_args, action, *self._log_args(log))
+
+    def observe(self, state: np.ndarray, seat: int) -> Observation:
+        """What ``seat`` may see: a copy of ``state`` with every hidden part in a canonical arrangement."""
+        view = np.empty_like(state)
+        self.search_kernels.observe(state, seat, view)
+        return Observation(seat, view)
+
+    # --- results and traces
+
+    def field(self, state: np.ndarray, name: str) -> np.ndarray:
+        """A named state field with its declared shape (see the game's ``state.py``)."""
+        return self.state_layout.view(state, name)
+
+    def trace_text(self, state, log, seeds, strategy_ids, summary: bool = False) -> str:
+        """The readable trace of a played game (``log`` from ``new_log``)."""
+        return self.renderer.trace_text(self, state, log, seeds, strategy_ids, summary=summary)
+
+    def trace_json(self, state, log, seeds, strategy_ids) -> dict:
+        """The played game as JSON-ready events and a score sheet."""
+        return self.renderer.trace_json(self, state, log, seeds, strategy_ids)
 
     def result(self, state: np.ndarray) -> GameResult:
         """The outcome from ``score_sheet``: per seat (P,) arrays of every category, "total" and "rank"."""

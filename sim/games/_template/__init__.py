@@ -1,6 +1,6 @@
 """TEMPLATE (FILL IN: the game's title, edition, player counts). Copy this folder to
 ``sim/games/<game>/``, replace ``_template`` and ``template`` by the game's name everywhere, fill
-in every place marked FILL IN, and add one import line to ``sim/games/__init__.py``.
+in every place marked FILL IN; ``sim/games`` finds the package by its ``ENTRY``.
 
 This package is never imported as it stands: the template is not a registered game.
 """

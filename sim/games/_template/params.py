@@ -4,10 +4,11 @@ FILL IN: one dataclass field per parameter with the rulebook's default, its line
 (with the rule id), a check in ``from_dict`` and its place in the kernels' array (``to_array``).
 """
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
-from bgsim.sim.errors import GameIdError
+from bgsim.sim.games.parameters import GameParams, check_start_text, start_vector
 
 __all__ = ["N_PARAMS", "PARAM_DOCS", "Params", "START_POINTS"]
 
@@ -24,40 +25,25 @@ PARAM_DOCS = {
 
 
 @dataclass(frozen=True)
-class Params:
+class Params(GameParams):
     n_players: int = 3
     start_points: str = "rulebook"
 
+    game_name: ClassVar[str] = "template"
+
     @classmethod
     def from_dict(cls, values: dict) -> "Params":
-        known = {f.name for f in fields(cls)}
-        for name in values:
-            if name not in known:
-                raise GameIdError(f"template has no parameter {name!r} (see `bgsim games`)")
-        n = values.get("n_players", cls.n_players)
-        if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 4:
-            raise GameIdError(f"template is for 2 to 4 players, not {n!r}")
-        params = cls(**values)
-        params.start_vector()
+        cls.reject_unknown(values)
+        clean = dict(values)
+        cls.check_player_count(clean.get("n_players", cls.n_players), 2, 4)
+        if "start_points" in clean:
+            clean["start_points"] = check_start_text("start_points", clean["start_points"], "0/1/2")
+        params = cls(**clean)
+        params.start_vector()  # a list of the wrong length fails here, not at setup
         return params
 
-    def non_default(self) -> dict:
-        defaults = Params()
-        return {k: v for k, v in asdict(self).items() if getattr(defaults, k) != v}
-
     def start_vector(self) -> tuple[int, ...]:
-        if self.start_points == "rulebook":
-            return START_POINTS[self.n_players]
-        if self.start_points == "equal":
-            return (0,) * self.n_players
-        try:
-            values = tuple(int(x) for x in str(self.start_points).split("/"))
-        except ValueError:
-            values = ()
-        if len(values) != self.n_players:
-            raise GameIdError(f"start_points must be rulebook, equal or {self.n_players} integers like '0/1/2', "
-                              f"got {self.start_points!r}")
-        return values
+        return start_vector("start_points", self.start_points, START_POINTS[self.n_players])
 
     def to_array(self) -> np.ndarray:
         a = np.zeros(N_PARAMS, dtype=np.int32)

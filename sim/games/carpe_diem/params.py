@@ -6,11 +6,13 @@ switches into the (N_PARAMS,) int32 array the compiled kernels read.
 """
 
 import re
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.carpe_diem.constants import START_VP
+from bgsim.sim.games.parameters import GameParams, check_start_text, start_vector
 
 __all__ = ["Params", "PARAM_DOCS", "N_PARAMS"]
 
@@ -175,7 +177,7 @@ PARAM_DOCS = {
 
 
 @dataclass(frozen=True)
-class Params:
+class Params(GameParams):
     n_players: int = 4
     frame_line_mode: str = "cell_line"
     landscape_max_tiles: int | None = 4
@@ -234,25 +236,17 @@ class Params:
     anna_extra_steps: int = 0
     anna_file: str | None = None
 
+    game_name: ClassVar[str] = "carpe_diem"
+
     @classmethod
     def from_dict(cls, values: dict) -> "Params":
         """Validated parameters from user input (registry id or spec); unknown names are errors."""
-        known = {f.name: f for f in fields(cls)}
-        clean = {}
-        for name, value in values.items():
-            if name not in known:
-                raise GameIdError(f"carpe_diem has no parameter {name!r} (see `bgsim games`)")
-            clean[name] = _check(name, value, cls.__dataclass_fields__[name].default)
+        cls.reject_unknown(values)
+        clean = {name: _check(name, value, cls.__dataclass_fields__[name].default) for name, value in values.items()}
         params = cls(**clean)
-        if not 1 <= params.n_players <= 4:
-            raise GameIdError(f"carpe_diem is for 2 to 4 players or solo (1), not {params.n_players}")
+        cls.check_player_count(params.n_players, 1, 4, "2 to 4 players or solo (1)")
         params.start_vector()  # a list of the wrong length is an error now, not at setup
         return params
-
-    def non_default(self) -> dict:
-        """The parameters that differ from their defaults (the canonical game id lists these)."""
-        defaults = Params()
-        return {k: v for k, v in asdict(self).items() if getattr(defaults, k) != v}
 
     @property
     def solo(self) -> bool:
@@ -281,14 +275,7 @@ class Params:
     def start_vector(self) -> tuple[int, ...]:
         """Start VP per seat, from the start player (CD-SETUP-14), as ``start_vp`` asks."""
         rulebook = (8,) if self.solo else START_VP[self.n_players]  # CD-ANNA-8: the human starts with 8
-        if self.start_vp == "rulebook":
-            return rulebook
-        if self.start_vp == "equal":
-            return (rulebook[0],) * self.n_players
-        values = tuple(int(x) for x in self.start_vp.split("/"))
-        if len(values) != self.n_players:
-            raise GameIdError(f"start_vp {self.start_vp!r} gives {len(values)} values for {self.n_players} players")
-        return values
+        return start_vector("start_vp", self.start_vp, rulebook)
 
     def to_array(self) -> np.ndarray:
         """The rule switches as a (N_PARAMS,) int32 array for the compiled kernels."""
@@ -383,7 +370,7 @@ def _check(name: str, value, default):
             raise GameIdError(f"frame_task_vp must look like '5/4/3' (landscape/lodging/villa), got {value!r}")
         return "/".join(p.strip() for p in parts)
     if name == "start_vp":
-        return _check_start_vp(value)
+        return check_start_text("start_vp", value, "8/9/12")
     if name == "villa_vp_table":
         if not isinstance(value, str) or not value:
             raise GameIdError(f"villa_vp_table must name a table of villa_table.toml, got {value!r}")
@@ -391,22 +378,6 @@ def _check(name: str, value, default):
     if value is not None and not isinstance(value, str):
         raise GameIdError(f"{name} must be a path string, got {value!r}")
     return value
-
-
-def _check_start_vp(value) -> str:
-    """'rulebook', 'equal', or integers joined by '/' (a list is accepted and joined)."""
-    if isinstance(value, list | tuple):
-        value = "/".join(str(v) for v in value)
-    if value in ("rulebook", "equal"):
-        return value
-    parts = str(value).split("/")
-    try:
-        numbers = [int(p.strip()) for p in parts]
-    except ValueError:
-        numbers = None
-    if numbers is None or not 1 <= len(numbers) <= 4 or any(abs(v) > 999 for v in numbers):
-        raise GameIdError(f"start_vp must be rulebook, equal or 1..4 integers like '8/9/12', got {value!r}")
-    return "/".join(str(v) for v in numbers)
 
 
 def _parse_solo_cards(value) -> tuple[int, int, int, int]:

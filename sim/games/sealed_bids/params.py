@@ -2,10 +2,12 @@
 and the one rules ambiguity (SB-TIE-1). ``Params.from_dict`` raises one-line GameIdErrors;
 ``to_array`` gives the (N_PARAMS,) int32 array the kernels read."""
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 from bgsim.sim.errors import GameIdError
+from bgsim.sim.games.parameters import GameParams, check_start_text, start_vector
 
 __all__ = ["N_PARAMS", "PARAM_DOCS", "Params", "START_POINTS"]
 
@@ -28,45 +30,30 @@ PARAM_DOCS = {
 
 
 @dataclass(frozen=True)
-class Params:
+class Params(GameParams):
     n_players: int = 3
     start_points: str = "rulebook"
     bid_tie: str = "first_bidder"
 
+    game_name: ClassVar[str] = "sealed_bids"
+    listing_hint: ClassVar[str] = "bgsim games --all"  # an unlisted game
+
     @classmethod
     def from_dict(cls, values: dict) -> "Params":
-        known = {f.name for f in fields(cls)}
-        for name in values:
-            if name not in known:
-                raise GameIdError(f"sealed_bids has no parameter {name!r} (see `bgsim games --all`)")
+        cls.reject_unknown(values)
         clean = dict(values)
-        n = clean.get("n_players", cls.n_players)
-        if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= 4:
-            raise GameIdError(f"sealed_bids is for 2 to 4 players, not {n!r}")
+        cls.check_player_count(clean.get("n_players", cls.n_players), 2, 4)
         if "start_points" in clean:
-            clean["start_points"] = _check_start(clean["start_points"])
+            clean["start_points"] = check_start_text("start_points", clean["start_points"], "0/1/2")
         if clean.get("bid_tie", cls.bid_tie) not in BID_TIES:
             raise GameIdError(f"bid_tie must be one of {', '.join(BID_TIES)}, got {clean['bid_tie']!r}")
         params = cls(**clean)
         params.start_vector()  # a list of the wrong length fails here, not at setup
         return params
 
-    def non_default(self) -> dict:
-        """The parameters that differ from their defaults (the canonical game id lists these)."""
-        defaults = Params()
-        return {k: v for k, v in asdict(self).items() if getattr(defaults, k) != v}
-
     def start_vector(self) -> tuple[int, ...]:
         """Start points by seat (SB-SETUP-3), as ``start_points`` asks."""
-        if self.start_points == "rulebook":
-            return START_POINTS[self.n_players]
-        if self.start_points == "equal":
-            return (0,) * self.n_players
-        values = tuple(int(x) for x in self.start_points.split("/"))
-        if len(values) != self.n_players:
-            raise GameIdError(f"start_points {self.start_points!r} gives {len(values)} values for "
-                              f"{self.n_players} players")
-        return values
+        return start_vector("start_points", self.start_points, START_POINTS[self.n_players])
 
     def to_array(self) -> np.ndarray:
         a = np.zeros(N_PARAMS, dtype=np.int32)
@@ -74,18 +61,3 @@ class Params:
         a[PR_BID_TIE] = BID_TIES.index(self.bid_tie)
         a[PR_START: PR_START + self.n_players] = self.start_vector()
         return a
-
-
-def _check_start(value) -> str:
-    """'rulebook', 'equal', or integers joined by '/' (a list is accepted and joined)."""
-    if isinstance(value, list | tuple):
-        value = "/".join(str(v) for v in value)
-    if value in ("rulebook", "equal"):
-        return value
-    try:
-        numbers = [int(part.strip()) for part in str(value).split("/")]
-    except ValueError:
-        numbers = []
-    if not 1 <= len(numbers) <= 4 or any(abs(v) > 999 for v in numbers):
-        raise GameIdError(f"start_points must be rulebook, equal or 2..4 integers like '0/1/2', got {value!r}")
-    return "/".join(str(v) for v in numbers)

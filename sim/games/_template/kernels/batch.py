@@ -1,5 +1,8 @@
 """Batches of games for the runner: whole games in the compiled loop, or many games in lockstep
-(tables stacked for one Python ``score`` call per strategy and step)."""
+(tables stacked for one Python ``score`` call per strategy and step).
+
+The game class reaches every kernel through this module (``batch_kernels``), the rules kernels
+``candidates``, ``apply_action`` and ``play_to_end`` included (``sim.games.capabilities``)."""
 
 import numpy as np
 from bgsim.sim.games._template.kernels.candidates import MAX_ROWS, candidates
@@ -7,6 +10,9 @@ from bgsim.sim.games._template.kernels.flow import apply_action
 from bgsim.sim.games._template.kernels.play import play_to_end
 from bgsim.sim.games._template.kernels.setup import deal_into
 from numba import njit
+
+__all__ = ["apply_action", "apply_best_rows", "apply_row_and_decide", "candidates", "deal_states", "play_into_states",
+           "play_to_end", "stack_tables"]
 
 
 @njit(cache=True)

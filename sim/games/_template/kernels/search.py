@@ -1,6 +1,6 @@
 """What a seat may see, determinisation and rollouts for search players.
 
-FILL IN: ``observe_into`` replaces everything hidden from the seat by a canonical arrangement
+FILL IN: ``observe`` replaces everything hidden from the seat by a canonical arrangement
 (sorted values, or a HIDDEN mark); ``determinise`` deals the hidden things out again at random
 from the rng stream, consistent with what the seat sees. The placeholder game hides nothing.
 """
@@ -14,7 +14,7 @@ from numba import njit
 
 
 @njit(cache=True)
-def observe_into(s, seat, out):
+def observe(s, seat, out):
     """``out`` ((STATE_SIZE,) int32) = the view of ``s`` for ``seat``."""
     out[:] = s
 

@@ -4,6 +4,9 @@
 policies). The lockstep kernels serve strategies that score candidate tables in Python: all
 pending tables of a batch of games are stacked into one buffer, scored by one Python call per
 strategy, and the chosen rows applied, so the Python overhead is paid per step, not per game.
+
+The game class reaches every kernel through this module (``batch_kernels``), the rules kernels
+``candidates``, ``apply_action`` and ``play_to_end`` included (``sim.games.capabilities``).
 """
 
 import numpy as np
@@ -12,6 +15,9 @@ from bgsim.sim.games.carpe_diem.kernels.flow import apply_action
 from bgsim.sim.games.carpe_diem.kernels.play import play_to_end
 from bgsim.sim.games.carpe_diem.kernels.setup import new_game
 from numba import njit
+
+__all__ = ["apply_action", "apply_best_rows", "apply_row_and_decide", "candidates", "deal_states", "play_into_states",
+           "play_to_end", "stack_tables"]
 
 
 @njit(cache=True)

@@ -1,6 +1,6 @@
 """What a seat may see (SB-INFO), determinisation and rollouts for search players.
 
-``observe_into`` writes the seat's view: every card the seat cannot locate (the other hands,
+``observe`` writes the seat's view: every card the seat cannot locate (the other hands,
 their face-down bids, the cards left in the box) becomes HIDDEN, and the prize cards still to
 come are listed in ascending order. ``determinise`` deals those hidden cards out again at random
 (hand sizes and face-down bids are visible, so each seat gets as many as it holds) and shuffles
@@ -45,7 +45,7 @@ def _first_hidden_prize(s):
 
 
 @njit(cache=True)
-def observe_into(s, seat, out):
+def observe(s, seat, out):
     """``out`` ((STATE_SIZE,) int32) = the view of ``s`` for ``seat`` (SB-INFO-1..3)."""
     out[:] = s
     for c in range(N_CARDS):

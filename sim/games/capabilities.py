@@ -1,0 +1,119 @@
+"""The optional capabilities of ``sim.api`` built from a game's kernels, one mixin each.
+
+A game lists the mixins of the capabilities its kernels offer before ``GameBase``::
+
+    class MyGame(SteppingKernels, CompiledPlayKernels, LockstepKernels, DeterminisationKernels, GameBase)
+
+and drops a mixin (and its kernels) for a capability it cannot offer. Each mixin calls the
+game's kernels by the convention of ``sim.games.base`` (``rules_args``, ``deal_args`` and the
+trailing ``_log_args``). Kernels each mixin needs in ``batch_kernels`` / ``search_kernels``:
+
+- ``SteppingKernels``: ``apply_row_and_decide(state, *rules, row, feats, acts, *log) -> n``;
+- ``CompiledPlayKernels``: ``play_to_end(state, *rules, kinds, weights, streams, feats, acts,
+  *log)`` and ``play_into_states(*deal, chance, streams, seat_strategy, kinds, weights, feats,
+  acts, *log, states_out)``;
+- ``LockstepKernels``: ``deal_states(*deal, chance, states_out)``, ``stack_tables(states, games,
+  *rules, feats, acts, offsets) -> m`` and ``apply_best_rows(states, games, *rules, acts, offsets,
+  values, *log)``;
+- ``DeterminisationKernels`` (search): ``determinise(state, seat, rng)`` and
+  ``rollout_values(view, *rules, seat, actions, determinisations, rng, kinds, weights,
+  margin_scale, feats, acts, *log, values_out)``.
+"""
+
+import functools
+
+import numpy as np
+from bgsim.sim.api import CandidateTable, CompiledPolicy, Observation
+
+__all__ = ["CompiledPlayKernels", "DeterminisationKernels", "LockstepKernels", "SteppingKernels"]
+
+
+class SteppingKernels:
+    """``sim.api.Stepping``: the per-decision loop in one compiled call per decision."""
+
+    def step(self, state: np.ndarray, row: int, log: np.ndarray | None = None) -> CandidateTable:
+        """Apply row ``row`` of the table that ``decision`` or ``step`` last returned for ``state``
+        and return the next table."""
+        n = self.batch_kernels.apply_row_and_decide(state, *self.rules_args, row, self._feats, self._acts,
+                                                    *self._log_args(log))
+        return self._table(state, n)
+
+
+class CompiledPlayKernels:
+    """``sim.api.CompiledPlay``: whole games in the compiled loop with compiled policies."""
+
+    def play_compiled(self, state: np.ndarray, policies: list[CompiledPolicy], streams: np.ndarray,
+                      log: np.ndarray | None = None) -> None:
+        """Play to the end with compiled policies, one per seat; ``streams`` (P,) uint64 in place."""
+        kinds, weights = self.policy_arrays(policies)
+        self.batch_kernels.play_to_end(state, *self.rules_args, kinds, weights, streams, self._feats, self._acts,
+                                       *self._log_args(log))
+
+    def play_states(self, chance: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
+                    policies: list[CompiledPolicy], out: np.ndarray | None = None) -> np.ndarray:
+        """Deal and play one game per chance seed ((G,) uint64).
+
+        ``streams`` (G, P) uint64 seat streams, advanced in place; ``seat_strategy`` (G, P) int64
+        index into ``policies``. Returns the final states, (G, state size) int32: ``out[:G]`` if
+        given (reusing one buffer spares the kernel zero-filling fresh pages for every batch).
+        """
+        kinds, weights = self.policy_arrays(policies)
+        states = np.empty((len(chance), self.state_size), dtype=np.int32) if out is None else out[: len(chance)]
+        self.batch_kernels.play_into_states(*self.deal_args, np.asarray(chance, np.uint64), streams,
+                                            np.asarray(seat_strategy, np.int64), kinds, weights, self._feats,
+                                            self._acts, *self._log_args(None), states)
+        return states
+
+
+class LockstepKernels:
+    """``sim.api.LockstepBatches``: many games stepped together, one ``score`` call per step."""
+
+    def deal_states(self, chance: np.ndarray) -> np.ndarray:
+        """One dealt game per chance seed ((G,) uint64): (G, state size) int32."""
+        states = np.empty((len(chance), self.state_size), dtype=np.int32)
+        self.batch_kernels.deal_states(*self.deal_args, np.asarray(chance, np.uint64), states)
+        return states
+
+    def pending_seats(self, states: np.ndarray) -> np.ndarray:
+        """Seat to decide in each state ((G, state size) int32), (G,) int32; -1 once over."""
+        return np.where(states[:, self.phase_index] == self.over_kind, -1, states[:, self.seat_index])
+
+    def stack_tables(self, states, games, feats, acts, offsets) -> int:
+        """Stack the tables of ``states[games]`` into ``feats`` / ``acts``; ``offsets`` gets each
+        table's first row. Returns how many games fitted."""
+        return self.batch_kernels.stack_tables(states, games, *self.rules_args, feats, acts, offsets)
+
+    def apply_best_rows(self, states, games, acts, offsets, values) -> None:
+        """Apply each stacked table's first row of highest ``values``."""
+        self.batch_kernels.apply_best_rows(states, games, *self.rules_args, acts, offsets, values,
+                                           *self._log_args(None))
+
+
+class DeterminisationKernels:
+    """``sim.api.Determinisation``: what search players need to sample and play out hidden information."""
+
+    @functools.cached_property
+    def _search_buffers(self) -> tuple[np.ndarray, np.ndarray]:
+        # rollouts get their own table buffers: the pending table's arrays view the base's
+        return np.empty_like(self._feats), np.empty_like(self._acts)
+
+    def determinise(self, observation: Observation, rng: np.ndarray) -> np.ndarray:
+        """A full state consistent with ``observation``: what its seat cannot see arranged at
+        random; ``rng`` (1,) uint64 stream, advanced."""
+        state = observation.view.copy()
+        self.search_kernels.determinise(state, observation.seat, rng)
+        return state
+
+    def rollout_values(self, observation: Observation, actions: np.ndarray, determinisations: int,
+                       rng: np.ndarray, policies: list[CompiledPolicy], margin_scale: float = 100.0) -> np.ndarray:
+        """Mean outcome for the observing seat of each action ((K, A) int32, legal now), (K,) float64:
+        every action played to the end on the same ``determinisations`` of the hidden information,
+        all seats by ``policies`` (one per seat). Outcome: 1 for a win, plus the score margin over
+        the best opponent / ``margin_scale``. ``rng`` (1,) uint64 stream, advanced."""
+        kinds, weights = self.policy_arrays(policies)
+        feats, acts = self._search_buffers
+        values = np.empty(len(actions), dtype=np.float64)
+        self.search_kernels.rollout_values(observation.view, *self.rules_args, observation.seat,
+                                           np.ascontiguousarray(actions, np.int32), determinisations, rng, kinds,
+                                           weights, float(margin_scale), feats, acts, *self._log_args(None), values)
+        return values
