@@ -163,3 +163,10 @@ def test_SB_INFO_the_view_hides_other_hands_and_the_prizes_to_come():
     deck[6], deck[7] = deck[7], deck[6]
     assert game.observe(a, 0) == game.observe(b, 0)
     assert game.observe(a, 1) != game.observe(b, 1)
+
+
+def test_sealed_bids_is_kept_for_the_tests_built_but_not_listed():
+    from bgsim.sim.registry import available_games
+
+    assert "sealed_bids" in available_games(unlisted=True) and "sealed_bids" not in available_games()
+    assert make_game("sealed_bids(n_players=2, bid_tie=discard)").id == "sealed_bids(n_players=2, bid_tie=discard)"
