@@ -162,7 +162,7 @@ def test_no_import_cycle():
 
 def test_generic_modules_import_no_game_package():
     for module, targets in GRAPH.items():
-        if _game_package(module) is None and module != "bgsim.sim.games":  # the registration list
+        if _game_package(module) is None and module != "bgsim.sim.games":  # it imports the packages it finds
             games = sorted(t for t in targets if _game_package(t) is not None)
             assert not games, f"generic module {module} imports {games}"
 
@@ -183,7 +183,7 @@ def _code_words(path: Path) -> list[tuple[int, str]]:
     return words
 
 
-# bgsim.sim.games is the list of games: one registration line per game
+# bgsim.sim.games finds the game packages on disk and imports each one
 @pytest.mark.parametrize("module", sorted(m for m in GRAPH if _game_package(m) is None and m != "bgsim.sim.games"))
 def test_generic_modules_name_no_game(module):
     hits = [f"line {line}: {word[:60]}" for line, word in _code_words(MODULES[module]) if GAME_WORDS.search(word)]
