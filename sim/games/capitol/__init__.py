@@ -1,0 +1,16 @@
+"""Capitol (Alan R. Moon and Aaron Weissblum, Schmidt Spiele 2001), 2-4 players; README.md is its spec page."""
+
+from bgsim.sim.game_entry import GameEntry
+from bgsim.sim.games.capitol.game import RULES_VERSION, Capitol
+from bgsim.sim.games.capitol.params import PARAM_DOCS, Params
+
+__all__ = ["ENTRY", "Capitol", "Params", "RULES_VERSION", "make"]
+
+
+def make(**params) -> Capitol:
+    """The game for registry parameters, e.g. ``make(n_players=3, temple_from="next_round")``."""
+    return Capitol(Params.from_dict(params))
+
+
+ENTRY = GameEntry("capitol", make, "Capitol (Moon/Weissblum, Schmidt 2001), 2-4 players",
+                  player_counts=(2, 3, 4), parameter_docs=PARAM_DOCS)

@@ -1,0 +1,70 @@
+"""Event log of a Capitol game: what happened, written by the kernels, read by ``render.py``.
+
+The log is an (EVENT_CAP + 1, EVENT_WIDTH) int32 array; row 0 column 0 holds the number of
+events written. Logging is off when the array has a single row (the fast path).
+"""
+
+import numpy as np
+from numba import njit
+
+__all__ = ["EVENT_NAMES", "EVENT_WIDTH", "events", "log_event", "new_log"]
+
+EVENT_WIDTH = 8  # code, seat, then up to 6 values
+EVENT_CAP = 2048
+
+EV_ROUND = 1  # round, consul
+EV_PASS = 2  # (seat)
+EV_STONE = 3  # card class, allocation, y, z, stones taken
+EV_ROOF = 4  # card class, height, shape
+EV_PERMIT = 5  # card class, height, shape, prefecture
+EV_NULL = 6  # card class
+EV_AUCTION = 7  # auction, item
+EV_NO_SPACE = 8  # auction, item: removed unheld, no free space (AMB-17)
+EV_BID = 9  # auction, bid value, cards in the bid (one per seat, at the reveal)
+EV_WIN = 10  # auction, price, reason (0 highest, 1 lower score in a tie, 2 tie_rule with no bids)
+EV_REMOVED = 11  # auction, reason (1 nobody bid, 2 tie with equal scores)
+EV_PAY = 12  # card class (one per card of the winning bid, in discard order)
+EV_PLACE_ITEM = 13  # auction, item, prefecture
+EV_SCORE = 14  # round, prefecture, place (1 first, 2 second), points, stones, tallest
+EV_SCORING = 15  # round (start of a scoring phase)
+EV_DRAW = 16  # card class, pile type, bonus (0 base, 1 bonus)
+EV_DRAW_STOP = 17  # draws left, bonus left (declined or lost)
+EV_TURNOVER = 18  # pile type, cards turned over (CAP-DRAW-3)
+EV_BONUS = 19  # amphitheatre bonus draws (CAP-DRAW-6)
+EV_END = 20  # (seat = -1) final scores follow in the state
+EVENT_NAMES = {
+    EV_ROUND: "round", EV_PASS: "pass", EV_STONE: "stone", EV_ROOF: "roof", EV_PERMIT: "permit", EV_NULL: "null",
+    EV_AUCTION: "auction", EV_NO_SPACE: "no_space", EV_BID: "bid", EV_WIN: "win", EV_REMOVED: "removed",
+    EV_PAY: "pay", EV_PLACE_ITEM: "place_item", EV_SCORE: "score", EV_SCORING: "scoring", EV_DRAW: "draw",
+    EV_DRAW_STOP: "draw_stop", EV_TURNOVER: "turnover", EV_BONUS: "bonus", EV_END: "end",
+}
+
+
+def new_log(enabled: bool = True) -> np.ndarray:
+    """An empty log; ``enabled=False`` gives the 1-row array that switches logging off."""
+    return np.zeros((EVENT_CAP + 1 if enabled else 1, EVENT_WIDTH), dtype=np.int32)
+
+
+@njit(cache=True)
+def log_event(log, code, seat, a=0, b=0, c=0, d=0, e=0, f=0):
+    """Append one event (no-op when logging is off or the log is full)."""
+    if log.shape[0] == 1:
+        return
+    n = log[0, 0]
+    if n >= log.shape[0] - 1:
+        return
+    row = log[n + 1]
+    row[0] = code
+    row[1] = seat
+    row[2] = a
+    row[3] = b
+    row[4] = c
+    row[5] = d
+    row[6] = e
+    row[7] = f
+    log[0, 0] = n + 1
+
+
+def events(log: np.ndarray) -> np.ndarray:
+    """The written events, (n, EVENT_WIDTH) int32."""
+    return log[1: int(log[0, 0]) + 1]

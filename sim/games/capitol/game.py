@@ -1,0 +1,83 @@
+"""Capitol behind the common game interface (``sim.api``): its rules hooks on ``GameBase`` and
+every capability from its kernels (``sim.games.capabilities``)."""
+
+import numpy as np
+from bgsim.sim.games.base import GameBase
+from bgsim.sim.games.capabilities import CompiledPlayKernels, DeterminisationKernels, LockstepKernels, SteppingKernels
+from bgsim.sim.games.capitol import render
+from bgsim.sim.games.capitol.components import board_table, load_board
+from bgsim.sim.games.capitol.decisions import ACTION_FIELDS, DECISION_NAMES, OVER
+from bgsim.sim.games.capitol.events import new_log
+from bgsim.sim.games.capitol.features import FEATURE_DOCS, FEATURE_NAMES
+from bgsim.sim.games.capitol.kernels import batch, search
+from bgsim.sim.games.capitol.kernels.candidates import MAX_ROWS
+from bgsim.sim.games.capitol.kernels.setup import new_game
+from bgsim.sim.games.capitol.params import Params
+from bgsim.sim.games.capitol.profile import capitol_profile
+from bgsim.sim.games.capitol.records import RECORD_DOCS, seat_records
+from bgsim.sim.games.capitol.state import DECISIONS, PHASE, SEAT, STATE
+from bgsim.sim.seeding import GameSeeds
+
+__all__ = ["Capitol", "RULES_VERSION"]
+
+RULES_VERSION = "1"
+
+
+class Capitol(SteppingKernels, CompiledPlayKernels, LockstepKernels, DeterminisationKernels, GameBase):
+    """Capitol, 2-4 players; the first consul (seat 0 unless ``start_seat`` says otherwise) builds first."""
+
+    name = "capitol"
+    version = RULES_VERSION
+    feature_names = FEATURE_NAMES
+    feature_docs = FEATURE_DOCS
+    action_fields = ACTION_FIELDS
+    decision_names = DECISION_NAMES
+    record_docs = RECORD_DOCS
+    max_rows = MAX_ROWS
+    over_kind = OVER
+    state_layout = STATE
+    phase_index = PHASE
+    seat_index = SEAT
+    decisions_index = DECISIONS
+    batch_kernels = batch
+    search_kernels = search
+    renderer = render
+
+    def __init__(self, params: Params | None = None):
+        super().__init__(params or Params())
+        self.board = load_board(self.params.data_dir, self.params.board_file)
+        self.board_table = board_table(self.board)
+        self.param_array = self.params.to_array()
+        self._no_log = new_log(enabled=False)
+        self.rules_args = (self.board_table, self.param_array)
+
+    @property
+    def profile(self):
+        return capitol_profile(self)
+
+    @property
+    def data_files(self) -> dict:
+        """The board table in use: {"board": {"path", "status", "source", "sha256"}}."""
+        return dict(self.board.files)
+
+    def _log_args(self, log: np.ndarray | None) -> tuple:
+        # every kernel writes events; a game played without a log writes into a disabled one
+        return (self._no_log if log is None else log,)
+
+    def new_state(self, seeds: GameSeeds) -> np.ndarray:
+        """A dealt game, (STATE_SIZE,) int32, waiting for the first consul's build turn."""
+        return new_game(self.board_table, self.param_array, np.uint64(seeds.chance), self._no_log)
+
+    def new_log(self) -> np.ndarray:
+        """An empty event log for ``apply``/``play_compiled`` (see ``events.py``)."""
+        return new_log()
+
+    def records(self, states: np.ndarray) -> dict:
+        """Result columns of finished games ((G, STATE_SIZE) int32): G * P rows, game-major."""
+        return seat_records(states, self.n_players)
+
+    def score_sheet(self, state: np.ndarray) -> dict[str, np.ndarray]:
+        """Per seat (P,) int64: the score's parts (start included), the total and the rank."""
+        f = lambda name: self.field(state, name)[: self.n_players].astype(np.int64)  # noqa: E731
+        return {"start": f("start_points"), "majorities": f("pts_majority"), "fountains": f("pts_fountain"),
+                "temples": f("pts_temple"), "total": f("score"), "rank": f("rank")}

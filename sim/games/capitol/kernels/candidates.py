@@ -1,0 +1,448 @@
+"""The candidate table of the pending decision: one row per distinct legal action, its features
+(features.py) and its action columns (decisions.py).
+
+Rows are canonical (digest §5.1): a stone card's allocations are told apart only by the heights
+of the unfinished houses they leave, a permit target is (height, roof shape, prefecture), and
+equal cards are one row. A build action spends the lowest card of its type (a permit: of its
+colour) unless ``build_card = any``. Every row is built from what the deciding seat can see.
+"""
+
+from bgsim.sim.games.capitol.components import BT_COLOUR
+from bgsim.sim.games.capitol.decisions import (
+    A_CARD,
+    A_KIND,
+    A_OP,
+    A_X,
+    A_Y,
+    A_Z,
+    ALLOC_ADD1,
+    ALLOC_ADD1_ADD1,
+    ALLOC_ADD1_NEW,
+    ALLOC_ADD2,
+    ALLOC_NEW1,
+    ALLOC_NEW1_NEW1,
+    ALLOC_NEW2,
+    BID,
+    BUILD,
+    DISCARD,
+    DRAW,
+    OP_ADD,
+    OP_DISCARD,
+    OP_NULL,
+    OP_PASS,
+    OP_PERMIT,
+    OP_PLACE,
+    OP_ROOF,
+    OP_STONE,
+    OP_STOP,
+    OP_TAKE,
+    PLACE,
+)
+from bgsim.sim.games.capitol.features import (
+    F_BID_AFTER,
+    F_CARD_VALUE,
+    F_DRAW_ROOF,
+    F_FIRST_AFTER,
+    F_FOUNTAINS_HERE,
+    F_ITEM_AMPHITHEATRE,
+    F_ITEM_FOUNTAIN,
+    F_ITEM_TEMPLE,
+    F_NEW_HOUSES,
+    F_NULL,
+    F_OPP_PLACE_GAIN,
+    F_OPP_POINTS_DELTA,
+    F_PASS,
+    F_PERMIT_USEFUL,
+    F_PLACE_GAIN,
+    F_PLACED_HEIGHT,
+    F_POINTS_DELTA,
+    F_RAISES_HEIGHT,
+    F_ROOF_FITS,
+    F_ROOF_NEEDED,
+    F_ROOFED_HEIGHT,
+    F_STONES,
+    F_STOP,
+    F_TALLEST_UNFIN,
+    F_WINS_TIES,
+    F_WORTH,
+    F_WORTH_GAP,
+    N_FEATURES,
+)
+from bgsim.sim.games.capitol.kernels.board import (
+    amphitheatre_draws,
+    house_fits,
+    item_fits,
+    n_prefectures,
+    place_points,
+    rank_masks,
+    temple_factor,
+)
+from bgsim.sim.games.capitol.kernels.flow import may_stop_drawing
+from bgsim.sim.games.capitol.params import (
+    PR_BUILD_CARD,
+    PR_MAX_UNFINISHED,
+    PR_NULL_PLAY,
+    PR_PARTIAL_TAKE,
+    PR_SHORT_TAKE,
+)
+from bgsim.sim.games.capitol.state import (
+    AMPHITHEATRE,
+    AUCTION,
+    AUCTION_ITEMS,
+    BID_IN,
+    BID_SUM,
+    CLASS_COLOUR,
+    CLASS_TYPE,
+    CLASS_VALUE,
+    FIN,
+    FOUNTAIN,
+    FOUNTAINS,
+    HAND,
+    HAND_TYPE,
+    HMAX,
+    N_CLASSES,
+    N_PLAYERS,
+    N_TYPES,
+    PERMIT,
+    PHASE,
+    PILE,
+    PILE_DRAW,
+    PILE_HEAD,
+    QCAP,
+    ROOF,
+    ROOFS,
+    ROUND,
+    ROUNDS,
+    SCORE,
+    SEAT,
+    STONE,
+    SUPPLY,
+    TALLEST,
+    TEMPLE,
+    UNFIN,
+)
+from numba import njit
+
+MAX_ROWS = 1024  # rows beyond this are not offered (far above any table seen in play)
+
+
+@njit(cache=True)
+def _row(feats, acts, n, kind, op, card, x, y, z):
+    """Start row ``n``: zero features and the action columns; returns 1 if it fits, else 0."""
+    if n >= feats.shape[0] or n >= MAX_ROWS:
+        return 0
+    for f in range(N_FEATURES):
+        feats[n, f] = 0
+    acts[n, A_KIND] = kind
+    acts[n, A_OP] = op
+    acts[n, A_CARD] = card
+    acts[n, A_X] = x
+    acts[n, A_Y] = y
+    acts[n, A_Z] = z
+    return 1
+
+
+@njit(cache=True)
+def candidates(s, t, p, feats, acts):
+    """Fill ``feats`` (R, N_FEATURES) and ``acts`` (R, N_ACTION_FIELDS) int32 with the pending
+    table; returns its rows (0 once over)."""
+    kind = s[PHASE]
+    if kind == BUILD:
+        return _build_rows(s, t, p, feats, acts)
+    if kind == BID:
+        return _bid_rows(s, t, p, feats, acts)
+    if kind == PLACE:
+        return _place_rows(s, t, p, feats, acts)
+    if kind == DRAW:
+        return _draw_rows(s, t, p, feats, acts)
+    if kind == DISCARD:
+        return _discard_rows(s, feats, acts)
+    return 0
+
+
+# --- build (D1)
+
+
+@njit(cache=True)
+def _offered(s, p, seat, k):
+    """1 if a build row spends card class ``k``: every class in hand under ``build_card = any``,
+    else the lowest of its type (permits: of its colour)."""
+    if s[HAND + seat * N_CLASSES + k] <= 0:
+        return 0
+    if p[PR_BUILD_CARD] == 1:
+        return 1
+    for c in range(N_CLASSES):
+        if c == k:
+            return 1
+        if (s[HAND + seat * N_CLASSES + c] > 0 and CLASS_TYPE[c] == CLASS_TYPE[k]
+                and CLASS_COLOUR[c] == CLASS_COLOUR[k]):
+            return 0
+    return 1
+
+
+@njit(cache=True)
+def _build_rows(s, t, p, feats, acts):
+    seat = s[SEAT]
+    n = _row(feats, acts, 0, BUILD, OP_PASS, -1, 0, 0, 0)
+    feats[0, F_PASS] = 1
+    for k in range(N_CLASSES):
+        if not _offered(s, p, seat, k):
+            continue
+        v = CLASS_VALUE[k]
+        if p[PR_NULL_PLAY] == 1 and _row(feats, acts, n, BUILD, OP_NULL, k, 0, 0, 0):  # CAP-BUILD-5
+            feats[n, F_NULL] = 1
+            feats[n, F_CARD_VALUE] = v
+            n += 1
+        kind = CLASS_TYPE[k]
+        if kind == ROOF:
+            n = _roof_rows(s, t, seat, k, v, feats, acts, n)
+        elif kind == STONE:
+            n = _stone_rows(s, p, seat, k, v, feats, acts, n)
+        else:
+            n = _permit_rows(s, t, p, seat, k, v, feats, acts, n)
+    return n
+
+
+@njit(cache=True)
+def _roof_rows(s, t, seat, k, v, feats, acts, n):
+    """CAP-BUILD-10: a roof of a shape the seat still has on an unfinished house of height h."""
+    for h in range(1, HMAX + 1):
+        if s[UNFIN + seat * (HMAX + 1) + h] <= 0:
+            continue
+        for shape in range(2):
+            if s[ROOFS + seat * 2 + shape] <= 0:
+                continue
+            if _row(feats, acts, n, BUILD, OP_ROOF, k, h, shape, 0):
+                fits = 0
+                for pref in range(n_prefectures(t)):
+                    fits += house_fits(s, t, pref, h, shape)
+                feats[n, F_CARD_VALUE] = v
+                feats[n, F_ROOFED_HEIGHT] = h
+                feats[n, F_ROOF_FITS] = fits
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _stone_row(s, seat, k, v, alloc, y, z, taken, new, top, feats, acts, n):
+    if _row(feats, acts, n, BUILD, OP_STONE, k, alloc, y, z):
+        feats[n, F_CARD_VALUE] = v
+        feats[n, F_STONES] = taken
+        feats[n, F_NEW_HOUSES] = new
+        feats[n, F_TALLEST_UNFIN] = top
+        return n + 1
+    return n
+
+
+@njit(cache=True)
+def _stone_rows(s, p, seat, k, v, feats, acts, n):
+    """CAP-BUILD-8, -9: each distinct result of placing the stones taken (digest §5.1)."""
+    supply = s[SUPPLY]
+    two = supply >= 2
+    one = (supply == 1 and p[PR_SHORT_TAKE] == 0) or (supply >= 2 and p[PR_PARTIAL_TAKE] == 1)
+    if not two and not one:
+        return n
+    u = UNFIN + seat * (HMAX + 1)
+    unfinished = 0
+    tallest = 0
+    for h in range(1, HMAX + 1):
+        unfinished += s[u + h]
+        if s[u + h] > 0:
+            tallest = h
+    room = 1 << 20  # AMB-10: new houses allowed
+    if p[PR_MAX_UNFINISHED] == 1:
+        room = s[ROOFS + seat * 2] + s[ROOFS + seat * 2 + 1] - unfinished
+    if two:
+        for y in range(1, HMAX - 1):
+            if s[u + y] > 0:
+                n = _stone_row(s, seat, k, v, ALLOC_ADD2, y, 0, 2, 0, max(tallest, y + 2), feats, acts, n)
+        for y in range(1, HMAX):
+            if s[u + y] <= 0:
+                continue
+            for z in range(y, HMAX):
+                if z == y + 1 or s[u + z] <= 0 or (z == y and s[u + y] < 2):
+                    continue  # z == y + 1 leaves the same heights as +2 on y
+                n = _stone_row(s, seat, k, v, ALLOC_ADD1_ADD1, y, z, 2, 0, max(tallest, z + 1), feats, acts, n)
+        if room >= 1:
+            for y in range(2, HMAX):  # y == 1 leaves the same heights as a new house of 2
+                if s[u + y] > 0:
+                    n = _stone_row(s, seat, k, v, ALLOC_ADD1_NEW, y, 0, 2, 1, max(tallest, y + 1), feats, acts, n)
+            n = _stone_row(s, seat, k, v, ALLOC_NEW2, 0, 0, 2, 1, max(tallest, 2), feats, acts, n)
+        if room >= 2:
+            n = _stone_row(s, seat, k, v, ALLOC_NEW1_NEW1, 0, 0, 2, 2, max(tallest, 1), feats, acts, n)
+    if one:
+        for y in range(1, HMAX):
+            if s[u + y] > 0:
+                n = _stone_row(s, seat, k, v, ALLOC_ADD1, y, 0, 1, 0, max(tallest, y + 1), feats, acts, n)
+        if room >= 1:
+            n = _stone_row(s, seat, k, v, ALLOC_NEW1, 0, 0, 1, 1, max(tallest, 1), feats, acts, n)
+    return n
+
+
+@njit(cache=True)
+def _permit_rows(s, t, p, seat, k, v, feats, acts, n):
+    """CAP-BUILD-12..16: a finished house (height, shape) into a prefecture of the permit's colour."""
+    colour = CLASS_COLOUR[k]
+    players = s[N_PLAYERS]
+    for shape in range(2):
+        for h in range(1, HMAX + 1):
+            if s[FIN + (seat * 2 + shape) * (HMAX + 1) + h] <= 0:
+                continue
+            for pref in range(n_prefectures(t)):
+                if t[pref, BT_COLOUR] != colour or not house_fits(s, t, pref, h, shape):
+                    continue
+                if not _row(feats, acts, n, BUILD, OP_PERMIT, k, h, shape, pref):
+                    return n
+                f = s[FOUNTAINS + pref]
+                factor = temple_factor(s, p, pref)
+                first0, second0 = rank_masks(s, p, pref, -1, 0)
+                first1, second1 = rank_masks(s, p, pref, seat, h)
+                mine = place_points(first1, second1, seat, f, factor) - place_points(first0, second0, seat, f, factor)
+                theirs = 0
+                for other in range(players):
+                    if other != seat:
+                        theirs += (place_points(first1, second1, other, f, factor)
+                                   - place_points(first0, second0, other, f, factor))
+                feats[n, F_CARD_VALUE] = v
+                feats[n, F_PLACED_HEIGHT] = h
+                feats[n, F_POINTS_DELTA] = mine
+                feats[n, F_OPP_POINTS_DELTA] = theirs
+                feats[n, F_FIRST_AFTER] = (first1 >> seat) & 1
+                feats[n, F_FOUNTAINS_HERE] = f
+                feats[n, F_RAISES_HEIGHT] = 1 if h > s[TALLEST + pref] else 0
+                n += 1
+    return n
+
+
+# --- bid (D2)
+
+
+@njit(cache=True)
+def item_gain(s, p, pref, item, seat):
+    """What ``item`` placed in ``pref`` now gives ``seat`` per scoring: points (a fountain, a
+    temple) or draws (an amphitheatre), by the current ranking."""
+    first, second = rank_masks(s, p, pref, -1, 0)
+    if item == FOUNTAIN:
+        return temple_factor(s, p, pref) if ((first | second) >> seat) & 1 else 0
+    if item == TEMPLE:
+        return place_points(first, second, seat, s[FOUNTAINS + pref], 1)
+    return amphitheatre_draws(first, second, seat)
+
+
+@njit(cache=True)
+def _bid_rows(s, t, p, feats, acts):
+    """CAP-AUCTION-3: stop (the bid is complete) or one more card on top of the stack."""
+    seat = s[SEAT]
+    item = AUCTION_ITEMS[s[AUCTION]]
+    bid = s[BID_SUM + seat]
+    n = _row(feats, acts, 0, BID, OP_STOP, -1, 0, 0, 0)
+    feats[0, F_STOP] = 1
+    feats[0, F_BID_AFTER] = bid
+    worth = 0
+    for pref in range(n_prefectures(t)):
+        if item_fits(s, t, pref, item):
+            worth = max(worth, item_gain(s, p, pref, item, seat))
+    lowest = 1
+    for other in range(s[N_PLAYERS]):
+        if other != seat and s[SCORE + other] <= s[SCORE + seat]:
+            lowest = 0
+    scorings = ROUNDS - s[ROUND]
+    for k in range(N_CLASSES):
+        if s[HAND + seat * N_CLASSES + k] - s[BID_IN + seat * N_CLASSES + k] <= 0:
+            continue
+        if not _row(feats, acts, n, BID, OP_ADD, k, 0, 0, 0):
+            break
+        v = CLASS_VALUE[k]
+        feats[n, F_CARD_VALUE] = v
+        feats[n, F_BID_AFTER] = bid + v
+        feats[n, F_WORTH] = worth
+        feats[n, F_WORTH_GAP] = 3 * worth * scorings - bid - v
+        feats[n, F_WINS_TIES] = lowest
+        feats[n, F_ITEM_FOUNTAIN] = 1 if item == FOUNTAIN else 0
+        feats[n, F_ITEM_AMPHITHEATRE] = 1 if item == AMPHITHEATRE else 0
+        feats[n, F_ITEM_TEMPLE] = 1 if item == TEMPLE else 0
+        n += 1
+    return n
+
+
+# --- place (D3)
+
+
+@njit(cache=True)
+def _place_rows(s, t, p, feats, acts):
+    """CAP-AUCTION-9: any prefecture with a free place for the item."""
+    seat = s[SEAT]
+    item = AUCTION_ITEMS[s[AUCTION]]
+    n = 0
+    for pref in range(n_prefectures(t)):
+        if not item_fits(s, t, pref, item):
+            continue
+        if not _row(feats, acts, n, PLACE, OP_PLACE, -1, pref, 0, 0):
+            break
+        best_other = 0
+        for other in range(s[N_PLAYERS]):
+            if other != seat:
+                best_other = max(best_other, item_gain(s, p, pref, item, other))
+        feats[n, F_PLACE_GAIN] = item_gain(s, p, pref, item, seat)
+        feats[n, F_OPP_PLACE_GAIN] = best_other
+        feats[n, F_FOUNTAINS_HERE] = s[FOUNTAINS + pref]
+        n += 1
+    return n
+
+
+# --- draw (D4)
+
+
+@njit(cache=True)
+def _permit_useful(s, t, seat, colour):
+    for shape in range(2):
+        for h in range(1, HMAX + 1):
+            if s[FIN + (seat * 2 + shape) * (HMAX + 1) + h] <= 0:
+                continue
+            for pref in range(n_prefectures(t)):
+                if t[pref, BT_COLOUR] == colour and house_fits(s, t, pref, h, shape):
+                    return 1
+    return 0
+
+
+@njit(cache=True)
+def _draw_rows(s, t, p, feats, acts):
+    """CAP-DRAW-5: the top card of any non-empty pile (seen before choosing), or stop (AMB-11)."""
+    seat = s[SEAT]
+    n = 0
+    if may_stop_drawing(s, p):
+        n = _row(feats, acts, 0, DRAW, OP_STOP, -1, 0, 0, 0)
+        feats[0, F_STOP] = 1
+    unfinished = 0
+    for h in range(1, HMAX + 1):
+        unfinished += s[UNFIN + seat * (HMAX + 1) + h]
+    roofs = s[ROOFS + seat * 2] + s[ROOFS + seat * 2 + 1]
+    for kind in range(N_TYPES):
+        if s[PILE_DRAW + kind] <= 0:
+            continue
+        top = s[PILE + kind * QCAP + s[PILE_HEAD + kind]]
+        _row(feats, acts, n, DRAW, OP_TAKE, -1, kind, 0, 0)
+        feats[n, F_CARD_VALUE] = CLASS_VALUE[top]
+        feats[n, F_DRAW_ROOF + kind] = 1  # draw_roof, draw_stone, draw_permit follow the type codes
+        if kind == PERMIT:
+            feats[n, F_PERMIT_USEFUL] = _permit_useful(s, t, seat, CLASS_COLOUR[top])
+        elif kind == ROOF:
+            feats[n, F_ROOF_NEEDED] = 1 if unfinished > 0 and roofs > 0 and s[HAND_TYPE + seat * N_TYPES] == 0 else 0
+        n += 1
+    return n
+
+
+# --- discard order (D5)
+
+
+@njit(cache=True)
+def _discard_rows(s, feats, acts):
+    """AMB-13 winner_choice: the next card of the winning bid to go on its discard pile."""
+    seat = s[SEAT]
+    n = 0
+    for k in range(N_CLASSES):
+        if s[BID_IN + seat * N_CLASSES + k] > 0 and _row(feats, acts, n, DISCARD, OP_DISCARD, k, 0, 0, 0):
+            feats[n, F_CARD_VALUE] = CLASS_VALUE[k]
+            n += 1
+    return n
+

@@ -1,0 +1,54 @@
+"""Capitol's profile: what the lab's studies and reports may know about it (``sim.profile``)."""
+
+from bgsim.sim.games.capitol.params import START_POINTS
+from bgsim.sim.games.capitol.records import CATEGORY_DOCS, RECORD_DOCS
+from bgsim.sim.games.capitol.state import AUCTION_ITEMS, ITEM_NAMES
+from bgsim.sim.profile import Attribution, Compensation, GameProfile, ScoreCategory
+
+__all__ = ["SEAT_VIEW", "capitol_profile", "item_catalogue"]
+
+SEAT_VIEW = ("A seat sees the board, every player's area (houses, unused roofs), the stone supply, the scores, "
+             "the consul, who has passed, how many cards of each type every hand holds, the cards drawn face up "
+             "and the bids shown at each reveal, and the top card of each draw pile. Hidden from it: the cards "
+             "dealt to the other seats, the values of cards played face down (AMB-14), the other bids until the "
+             "reveal, and the draw piles below their top cards (digest §5.2).")
+
+_LABELS = {"pts_majority": "majorities", "pts_fountain": "fountains", "pts_temple": "temples"}
+_ORDINAL = ("1st", "2nd", "3rd")
+
+
+def item_catalogue() -> tuple[dict, ...]:
+    """One dict per auction slot in track order (CAP-SETUP-9): the item and the round it is auctioned in."""
+    rows = []
+    for slot, kind in enumerate(AUCTION_ITEMS):
+        name = ITEM_NAMES[int(kind)]
+        rnd = slot // 3 + 1
+        nth = sum(1 for s in range(slot // 3 * 3, slot) if AUCTION_ITEMS[s] == kind)
+        label = f"round {rnd} {name}" + (f" ({_ORDINAL[nth]})" if name == "fountain" else "")
+        rows.append({"item": slot, "id": f"R{rnd}{name[0].upper()}{nth + 1 if name == 'fountain' else ''}",
+                     "group": name, "label": label, "kind": name, "round": rnd})
+    return tuple(rows)
+
+
+def capitol_profile(game) -> GameProfile:
+    del game  # the profile does not depend on the parameters
+    return GameProfile(
+        game="capitol",
+        title="Capitol",
+        player_counts=(2, 3, 4),
+        score_column="final_points",
+        score_unit="points",
+        categories=tuple(ScoreCategory(column, _LABELS[column], doc) for column, doc in CATEGORY_DOCS.items()),
+        records=dict(RECORD_DOCS),
+        seat_view=SEAT_VIEW,
+        attributions=(Attribution(
+            name="items", label="auction items", singular="auction item", board_column="board_items",
+            events_column="items", id_field="item", payoff_field="points", group_label="item kind",
+            catalogue=item_catalogue(), payoff_fields=("points", "price", "draws")),),
+        compensation=Compensation(
+            parameter="start_points", column="start_points", label="start points", unit="points",
+            fixed_first=START_POINTS[2][0], rulebook=dict(START_POINTS),
+            named={"rulebook": "every seat starts with 0 points (CAP-SETUP-10)", "equal": "every seat starts with 0"},
+            tiebreak_column="tiebreak", adds_to_score=True),
+        data_overrides={"board": "board.toml in sim/games/capitol/data/: prefectures, colours, spaces, fountains"},
+    )

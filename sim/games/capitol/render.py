@@ -1,0 +1,204 @@
+"""Readable traces of Capitol games from the event log (``events.py``) and the state.
+
+Seats count from 1 in the text, as people count them; JSON keeps the 0-based indices. The deal
+is read again from the chance seed (``new_state``), since it happens before any log exists.
+"""
+
+import numpy as np
+from bgsim.sim.games.capitol.decisions import ALLOC_NAMES
+from bgsim.sim.games.capitol.events import (
+    EV_AUCTION,
+    EV_BID,
+    EV_BONUS,
+    EV_DRAW,
+    EV_DRAW_STOP,
+    EV_END,
+    EV_NO_SPACE,
+    EV_NULL,
+    EV_PASS,
+    EV_PAY,
+    EV_PERMIT,
+    EV_PLACE_ITEM,
+    EV_REMOVED,
+    EV_ROOF,
+    EV_ROUND,
+    EV_SCORE,
+    EV_SCORING,
+    EV_STONE,
+    EV_TURNOVER,
+    EV_WIN,
+    EVENT_NAMES,
+    events,
+)
+from bgsim.sim.games.capitol.state import (
+    CLASS_COLOUR,
+    CLASS_TYPE,
+    CLASS_VALUE,
+    COLOUR_NAMES,
+    HMAX,
+    ITEM_NAMES,
+    N_CLASSES,
+    N_TYPES,
+    QCAP,
+    SHAPE_NAMES,
+    STATE,
+    TYPE_NAMES,
+)
+
+__all__ = ["card_name", "trace_json", "trace_text"]
+
+
+def card_name(k: int) -> str:
+    """'roof 5', 'stone 2' or 'lilac permit 7'."""
+    kind = TYPE_NAMES[int(CLASS_TYPE[k])]
+    value = int(CLASS_VALUE[k])
+    if kind == "permit":
+        return f"{COLOUR_NAMES[int(CLASS_COLOUR[k])]} permit {value}"
+    return f"{kind} {value}"
+
+
+def _f(state, name):
+    return STATE.view(state, name)
+
+
+def _hand(state, seat) -> list[str]:
+    hand = _f(state, "hand")[seat]
+    return [card_name(k) for k in range(N_CLASSES) for _ in range(int(hand[k]))]
+
+
+def _houses(state, seat) -> str:
+    fin = _f(state, "finished")[seat]
+    unf = _f(state, "unfinished")[seat]
+    parts = [f"{h}{SHAPE_NAMES[shape][0]}" for shape in range(2) for h in range(1, HMAX + 1)
+             for _ in range(int(fin[shape, h]))]
+    parts += [f"{h}-" for h in range(1, HMAX + 1) for _ in range(int(unf[h]))]
+    return " ".join(parts) or "none"
+
+
+def _top(state, kind) -> str:
+    if int(_f(state, "pile_draw")[kind]) == 0:
+        return "empty"
+    head = int(_f(state, "pile_head")[kind])
+    return card_name(int(_f(state, "pile")[kind, head % QCAP]))
+
+
+def _setup_lines(game, start) -> list[str]:
+    lines = ["board:"]
+    for i, pref in enumerate(game.board.prefectures):
+        lines.append(f"  {i + 1}. {pref.name} ({COLOUR_NAMES[pref.colour]}): {pref.small} small spaces, "
+                     f"{pref.large} large site{'s' if pref.large != 1 else ''}, {pref.fountains} fountain"
+                     f"{'s' if pref.fountains != 1 else ''}")
+    for seat in range(game.n_players):
+        lines.append(f"seat {seat + 1}: hand {', '.join(_hand(start, seat))}; houses {_houses(start, seat)}; "
+                     f"start points {int(_f(start, 'start_points')[seat])}")
+    piles = ", ".join(f"{TYPE_NAMES[k]} {int(_f(start, 'pile_draw')[k])} (top {_top(start, k)})"
+                      for k in range(N_TYPES))
+    lines.append(f"draw piles: {piles}; stone supply {int(_f(start, 'supply')[0])}")
+    return lines
+
+
+def _describe(game, ev) -> str | None:
+    """One line for one event, or None for an event folded into another line."""
+    code, seat = int(ev[0]), int(ev[1])
+    a, b, c, d, e = (int(x) for x in ev[2:7])
+    who = f"seat {seat + 1}"
+    prefs = [p.name for p in game.board.prefectures]
+    if code == EV_ROUND:
+        return f"\n== Round {a + 1} (consul: seat {b + 1}) ==\n-- build phase --"
+    if code == EV_PASS:
+        return f"{who} passes"
+    if code == EV_STONE:
+        taken = 2 if b <= 4 else 1
+        on = f" (heights {c}" + (f", {d})" if b == 1 else ")") if b in (0, 1, 2, 5) else ""
+        return f"{who} plays {card_name(a)}: {ALLOC_NAMES[b]}{on}; supply {e} (took {taken})"
+    if code == EV_ROOF:
+        return f"{who} plays {card_name(a)}: {SHAPE_NAMES[c]} roof on the house of height {b}"
+    if code == EV_PERMIT:
+        return f"{who} plays {card_name(a)}: house of height {b} ({SHAPE_NAMES[c]}) into {prefs[d]}"
+    if code == EV_NULL:
+        return f"{who} plays {card_name(a)} without its action"
+    if code == EV_AUCTION:
+        return f"-- auction {a + 1}: {ITEM_NAMES[b]} --"
+    if code == EV_NO_SPACE:
+        return f"   no free place for the {ITEM_NAMES[b]}: it leaves the game (AMB-17)"
+    if code == EV_BID:
+        return f"   {who} bids {b}" + (f" ({c} card{'s' if c != 1 else ''})" if c else "")
+    if code == EV_WIN:
+        why = {0: "highest bid", 1: "tied, lower score", 2: "no bids, lowest score"}[c]
+        return f"   {who} wins for {b} ({why})"
+    if code == EV_REMOVED:
+        if b == 1:
+            return "   nobody bids: the item leaves the game"
+        return "   tied bids, equal scores: the item leaves the game"
+    if code == EV_PAY:
+        return f"   {who} discards {card_name(a)}"
+    if code == EV_PLACE_ITEM:
+        return f"   {who} places the {ITEM_NAMES[b]} in {prefs[c]}"
+    if code == EV_SCORING:
+        return f"-- scoring {a + 1} --"
+    if code == EV_SCORE:
+        place = "first" if c == 1 else "second"
+        return f"   {prefs[b]}: {who} {place} with {e} stones (tallest {int(ev[7])}): {d} points"
+    if code == EV_BONUS:
+        return f"{who} earns {a} amphitheatre draw{'s' if a != 1 else ''}"
+    if code == EV_DRAW:
+        return f"{who} draws {card_name(a)}" + (" (bonus)" if c else "")
+    if code == EV_DRAW_STOP:
+        return f"{who} stops drawing ({a + b} draw{'s' if a + b != 1 else ''} not taken)"
+    if code == EV_TURNOVER:
+        return f"   the {TYPE_NAMES[a]} discard pile ({b} cards) is turned over"
+    if code == EV_END:
+        return None
+    return f"{EVENT_NAMES.get(code, code)} {who} {a} {b} {c} {d} {e}"
+
+
+def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), summary: bool = False) -> str:
+    n = game.n_players
+    lines = [f"{game.id}  rules v{game.version}"]
+    if seeds is not None:
+        lines.append(f"chance seed {seeds.chance}, strategy seed {seeds.strategy}")
+    first = int(_f(state, "first_consul")[0])
+    for seat in range(n):
+        who = strategies[seat] if seat < len(strategies) else "?"
+        lines.append(f"  seat {seat + 1}: {who}{'  (first consul)' if seat == first else ''}")
+    if seeds is not None:
+        lines += ["", "== Setup =="] + _setup_lines(game, game.new_state(seeds))
+    if not summary and log is not None:
+        evs = events(log)
+        if len(evs) and int(evs[0][0]) != EV_ROUND:  # the deal ran round 1's start before the log existed
+            lines.append(f"\n== Round 1 (consul: seat {first + 1}) ==\n-- build phase --")
+        in_draws = False
+        for ev in evs:
+            code = int(ev[0])
+            if code in (EV_DRAW, EV_BONUS, EV_DRAW_STOP) and not in_draws:
+                lines.append("-- draw phase --")
+                in_draws = True
+            elif code == EV_ROUND:
+                in_draws = False
+            text = _describe(game, ev)
+            if text is not None:
+                lines.append(text)
+    lines += ["", "== Final scoring =="]
+    sheet = game.score_sheet(state)
+    names = [k for k in sheet if k != "rank"]
+    lines.append("seat  " + "  ".join(f"{k:>10}" for k in names) + "  rank")
+    for seat in range(n):
+        lines.append(f"{seat + 1:>4}  " + "  ".join(f"{int(sheet[k][seat]):>10}" for k in names)
+                     + f"  {int(sheet['rank'][seat]):>4}")
+    return "\n".join(lines) + "\n"
+
+
+def trace_json(game, state: np.ndarray, log=None, seeds=None, strategies=()) -> dict:
+    evs = [] if log is None else events(log)
+    return {
+        "game": game.id,
+        "rules_version": game.version,
+        "seeds": None if seeds is None else {"chance": seeds.chance, "strategy": seeds.strategy},
+        "strategies": list(strategies),
+        "board": [{"name": p.name, "colour": COLOUR_NAMES[p.colour], "small": p.small, "large": p.large,
+                   "fountains": p.fountains} for p in game.board.prefectures],
+        "setup": None if seeds is None else {"hands": [_hand(game.new_state(seeds), s) for s in range(game.n_players)]},
+        "events": [{"event": EVENT_NAMES.get(int(ev[0]), str(int(ev[0]))), "seat": int(ev[1]),
+                    "values": [int(x) for x in ev[2:]]} for ev in evs],
+        "score_sheet": {k: v.tolist() for k, v in game.score_sheet(state).items()},
+    }
