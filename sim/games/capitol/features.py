@@ -23,7 +23,7 @@ _FEATURES = (
     ("first_after", "build (permit): 1 if the seat is first in the prefecture afterwards"),
     ("fountains_here", "build (permit) and place: fountains in the prefecture"),
     ("raises_height", "build (permit): 1 if the house is taller than every house there before"),
-    ("stop", "bid and draw: 1 for stopping (the bid is complete; no more bonus draws)"),
+    ("stop_bid", "bid: 1 for the stop card: the bid is complete"),
     ("bid_after", "bid: face value of the bid after this row"),
     ("worth", "bid (adding rows): the seat's best gain per scoring from the item, placed now"),
     ("worth_gap", "bid (adding rows): 3 * worth * scorings left - bid after; > 0 while the bid is cheap"),
@@ -34,6 +34,7 @@ _FEATURES = (
     ("place_gain", "place: the seat's gain per scoring from the item in this prefecture (points; draws for an "
                    "amphitheatre)"),
     ("opp_place_gain", "place: the best other seat's gain per scoring from it there"),
+    ("stop_draw", "draw: 1 for declining the draws left (AMB-11)"),
     ("draw_roof", "draw: 1 for the roof pile"),
     ("draw_stone", "draw: 1 for the stone pile"),
     ("draw_permit", "draw: 1 for the permit pile"),
@@ -46,6 +47,6 @@ FEATURE_DOCS = dict(_FEATURES)
 N_FEATURES = len(FEATURE_NAMES)
 (F_PASS, F_NULL, F_CARD_VALUE, F_STONES, F_NEW_HOUSES, F_TALLEST_UNFIN, F_ROOFED_HEIGHT, F_ROOF_FITS,
  F_PLACED_HEIGHT, F_POINTS_DELTA, F_OPP_POINTS_DELTA, F_FIRST_AFTER, F_FOUNTAINS_HERE, F_RAISES_HEIGHT,
- F_STOP, F_BID_AFTER, F_WORTH, F_WORTH_GAP, F_WINS_TIES, F_ITEM_FOUNTAIN, F_ITEM_AMPHITHEATRE, F_ITEM_TEMPLE,
- F_PLACE_GAIN, F_OPP_PLACE_GAIN, F_DRAW_ROOF, F_DRAW_STONE, F_DRAW_PERMIT, F_PERMIT_USEFUL,
+ F_STOP_BID, F_BID_AFTER, F_WORTH, F_WORTH_GAP, F_WINS_TIES, F_ITEM_FOUNTAIN, F_ITEM_AMPHITHEATRE, F_ITEM_TEMPLE,
+ F_PLACE_GAIN, F_OPP_PLACE_GAIN, F_STOP_DRAW, F_DRAW_ROOF, F_DRAW_STONE, F_DRAW_PERMIT, F_PERMIT_USEFUL,
  F_ROOF_NEEDED) = range(N_FEATURES)

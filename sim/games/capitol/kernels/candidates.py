@@ -61,7 +61,8 @@ from bgsim.sim.games.capitol.features import (
     F_ROOF_NEEDED,
     F_ROOFED_HEIGHT,
     F_STONES,
-    F_STOP,
+    F_STOP_BID,
+    F_STOP_DRAW,
     F_TALLEST_UNFIN,
     F_WINS_TIES,
     F_WORTH,
@@ -336,7 +337,7 @@ def _bid_rows(s, t, p, feats, acts):
     item = AUCTION_ITEMS[s[AUCTION]]
     bid = s[BID_SUM + seat]
     n = _row(feats, acts, 0, BID, OP_STOP, -1, 0, 0, 0)
-    feats[0, F_STOP] = 1
+    feats[0, F_STOP_BID] = 1
     feats[0, F_BID_AFTER] = bid
     worth = 0
     for pref in range(n_prefectures(t)):
@@ -412,7 +413,7 @@ def _draw_rows(s, t, p, feats, acts):
     n = 0
     if may_stop_drawing(s, p):
         n = _row(feats, acts, 0, DRAW, OP_STOP, -1, 0, 0, 0)
-        feats[0, F_STOP] = 1
+        feats[0, F_STOP_DRAW] = 1
     unfinished = 0
     for h in range(1, HMAX + 1):
         unfinished += s[UNFIN + seat * (HMAX + 1) + h]
