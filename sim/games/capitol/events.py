@@ -5,7 +5,7 @@ events written. Logging is off when the array has a single row (the fast path).
 """
 
 import numpy as np
-from numba import njit
+from bgsim.sim.borrow import njit_without_refcounts
 
 __all__ = ["EVENT_NAMES", "EVENT_WIDTH", "events", "log_event", "new_log"]
 
@@ -45,7 +45,7 @@ def new_log(enabled: bool = True) -> np.ndarray:
     return np.zeros((EVENT_CAP + 1 if enabled else 1, EVENT_WIDTH), dtype=np.int32)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def log_event(log, code, seat, a=0, b=0, c=0, d=0, e=0, f=0):
     """Append one event (no-op when logging is off or the log is full)."""
     if log.shape[0] == 1:

@@ -1,6 +1,7 @@
 """The board's rules that several kernels share: where a house may go (CAP-BUILD-13..16), where an
 item may go (CAP-AUCTION-9), and the ranking of a prefecture (CAP-SCORE-7)."""
 
+from bgsim.sim.borrow import njit_without_refcounts
 from bgsim.sim.games.capitol.components import BT_COLOUR
 from bgsim.sim.games.capitol.params import PR_FIRST_TIEBREAK, PR_SHARED_FIRST_SECOND, PR_TEMPLE_FROM
 from bgsim.sim.games.capitol.state import (
@@ -19,18 +20,17 @@ from bgsim.sim.games.capitol.state import (
     TEMPLE_ROUND,
     TOP,
 )
-from numba import njit
 
 __all__ = ["amphitheatre_draws", "house_fits", "item_fits", "n_prefectures", "place_points", "rank_masks",
            "temple_factor"]
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def n_prefectures(t):
     return t[MAX_PREF, 0]
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def house_fits(s, t, pref, height, shape):
     """1 if a finished house (``height``, ``shape``) may go into ``pref`` now (CAP-BUILD-13..16);
     the permit's colour is the caller's check."""
@@ -55,7 +55,7 @@ def house_fits(s, t, pref, height, shape):
     return 0 if others > 0 and same == others else 1
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def item_fits(s, t, pref, item):
     """1 if ``item`` may go into ``pref`` (CAP-AUCTION-9, -10): a fountain on a free small space,
     an amphitheatre or temple on a free large site."""
@@ -66,7 +66,7 @@ def item_fits(s, t, pref, item):
     return 1 if s[LARGE + pref] == 0 else 0
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def temple_factor(s, p, pref):
     """2 if a temple doubles ``pref``'s points in this round's scoring (CAP-SCORE-8, AMB-3), else 1."""
     if s[LARGE + pref] != TEMPLE:
@@ -76,7 +76,7 @@ def temple_factor(s, p, pref):
     return 2
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def rank_masks(s, p, pref, extra_seat, extra_height):
     """(first, second) seat bitmasks of ``pref`` by CAP-SCORE-7, as if ``extra_seat`` (-1: nobody)
     had one more house of ``extra_height`` there (the features ask "what if")."""
@@ -130,7 +130,7 @@ def rank_masks(s, p, pref, extra_seat, extra_height):
     return first, second
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _top(s, pref, seat, extra_seat, extra_height):
     h = s[TOP + pref * MAX_P + seat]
     if seat == extra_seat and extra_height > h:
@@ -138,7 +138,7 @@ def _top(s, pref, seat, extra_seat, extra_height):
     return h
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def place_points(first, second, seat, fountains, factor):
     """Points ``seat`` gets from a prefecture with these rank masks (CAP-SCORE-3, -8)."""
     if (first >> seat) & 1:
@@ -148,7 +148,7 @@ def place_points(first, second, seat, fountains, factor):
     return 0
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def amphitheatre_draws(first, second, seat):
     """Bonus draws ``seat`` gets from an amphitheatre prefecture with these masks (CAP-DRAW-6)."""
     if (first >> seat) & 1:

@@ -7,6 +7,7 @@ equal cards are one row. A build action spends the lowest card of its type (a pe
 colour) unless ``build_card = any``. Every row is built from what the deciding seat can see.
 """
 
+from bgsim.sim.borrow import njit_without_refcounts
 from bgsim.sim.games.capitol.components import BT_COLOUR
 from bgsim.sim.games.capitol.decisions import (
     A_CARD,
@@ -122,12 +123,11 @@ from bgsim.sim.games.capitol.state import (
     TEMPLE,
     UNFIN,
 )
-from numba import njit
 
 MAX_ROWS = 1024  # rows beyond this are not offered (far above any table seen in play)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _row(feats, acts, n, kind, op, card, x, y, z):
     """Start row ``n``: zero features and the action columns; returns 1 if it fits, else 0."""
     if n >= feats.shape[0] or n >= MAX_ROWS:
@@ -143,7 +143,7 @@ def _row(feats, acts, n, kind, op, card, x, y, z):
     return 1
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def candidates(s, t, p, feats, acts):
     """Fill ``feats`` (R, N_FEATURES) and ``acts`` (R, N_ACTION_FIELDS) int32 with the pending
     table; returns its rows (0 once over)."""
@@ -164,31 +164,37 @@ def candidates(s, t, p, feats, acts):
 # --- build (D1)
 
 
-@njit(cache=True)
-def _offered(s, p, seat, k):
-    """1 if a build row spends card class ``k``: every class in hand under ``build_card = any``,
-    else the lowest of its type (permits: of its colour)."""
-    if s[HAND + seat * N_CLASSES + k] <= 0:
-        return 0
-    if p[PR_BUILD_CARD] == 1:
-        return 1
-    for c in range(N_CLASSES):
-        if c == k:
-            return 1
-        if (s[HAND + seat * N_CLASSES + c] > 0 and CLASS_TYPE[c] == CLASS_TYPE[k]
-                and CLASS_COLOUR[c] == CLASS_COLOUR[k]):
-            return 0
-    return 1
+@njit_without_refcounts
+def _card_group(k):
+    """0 roof cards, 1 stone cards, 2 + colour permits: a build action spends the lowest card of a group."""
+    if CLASS_TYPE[k] == PERMIT:
+        return 2 + CLASS_COLOUR[k]
+    return CLASS_TYPE[k]
 
 
-@njit(cache=True)
+@njit_without_refcounts
+def _highest(s, base):
+    """Tallest height with a house in the counts ``s[base + 1 .. base + HMAX]`` (0: none)."""
+    for h in range(HMAX, 0, -1):
+        if s[base + h] > 0:
+            return h
+    return 0
+
+
+@njit_without_refcounts
 def _build_rows(s, t, p, feats, acts):
     seat = s[SEAT]
     n = _row(feats, acts, 0, BUILD, OP_PASS, -1, 0, 0, 0)
     feats[0, F_PASS] = 1
-    for k in range(N_CLASSES):
-        if not _offered(s, p, seat, k):
+    seen = 0  # bit g: the lowest card of group g has been offered
+    any_card = p[PR_BUILD_CARD] == 1
+    for k in range(N_CLASSES):  # ascending value within each group
+        if s[HAND + seat * N_CLASSES + k] <= 0:
             continue
+        group = _card_group(k)
+        if not any_card and (seen >> group) & 1:
+            continue
+        seen |= 1 << group
         v = CLASS_VALUE[k]
         if p[PR_NULL_PLAY] == 1 and _row(feats, acts, n, BUILD, OP_NULL, k, 0, 0, 0):  # CAP-BUILD-5
             feats[n, F_NULL] = 1
@@ -204,10 +210,10 @@ def _build_rows(s, t, p, feats, acts):
     return n
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _roof_rows(s, t, seat, k, v, feats, acts, n):
     """CAP-BUILD-10: a roof of a shape the seat still has on an unfinished house of height h."""
-    for h in range(1, HMAX + 1):
+    for h in range(1, _highest(s, UNFIN + seat * (HMAX + 1)) + 1):
         if s[UNFIN + seat * (HMAX + 1) + h] <= 0:
             continue
         for shape in range(2):
@@ -224,7 +230,7 @@ def _roof_rows(s, t, seat, k, v, feats, acts, n):
     return n
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _stone_row(s, seat, k, v, alloc, y, z, taken, new, top, feats, acts, n):
     if _row(feats, acts, n, BUILD, OP_STONE, k, alloc, y, z):
         feats[n, F_CARD_VALUE] = v
@@ -235,7 +241,7 @@ def _stone_row(s, seat, k, v, alloc, y, z, taken, new, top, feats, acts, n):
     return n
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _stone_rows(s, p, seat, k, v, feats, acts, n):
     """CAP-BUILD-8, -9: each distinct result of placing the stones taken (digest §5.1)."""
     supply = s[SUPPLY]
@@ -244,35 +250,33 @@ def _stone_rows(s, p, seat, k, v, feats, acts, n):
     if not two and not one:
         return n
     u = UNFIN + seat * (HMAX + 1)
+    tallest = _highest(s, u)
     unfinished = 0
-    tallest = 0
-    for h in range(1, HMAX + 1):
+    for h in range(1, tallest + 1):
         unfinished += s[u + h]
-        if s[u + h] > 0:
-            tallest = h
     room = 1 << 20  # AMB-10: new houses allowed
     if p[PR_MAX_UNFINISHED] == 1:
         room = s[ROOFS + seat * 2] + s[ROOFS + seat * 2 + 1] - unfinished
     if two:
-        for y in range(1, HMAX - 1):
+        for y in range(1, min(tallest, HMAX - 2) + 1):
             if s[u + y] > 0:
                 n = _stone_row(s, seat, k, v, ALLOC_ADD2, y, 0, 2, 0, max(tallest, y + 2), feats, acts, n)
-        for y in range(1, HMAX):
+        for y in range(1, min(tallest, HMAX - 1) + 1):
             if s[u + y] <= 0:
                 continue
-            for z in range(y, HMAX):
+            for z in range(y, min(tallest, HMAX - 1) + 1):
                 if z == y + 1 or s[u + z] <= 0 or (z == y and s[u + y] < 2):
                     continue  # z == y + 1 leaves the same heights as +2 on y
                 n = _stone_row(s, seat, k, v, ALLOC_ADD1_ADD1, y, z, 2, 0, max(tallest, z + 1), feats, acts, n)
         if room >= 1:
-            for y in range(2, HMAX):  # y == 1 leaves the same heights as a new house of 2
+            for y in range(2, min(tallest, HMAX - 1) + 1):  # y == 1 leaves the same heights as a new house of 2
                 if s[u + y] > 0:
                     n = _stone_row(s, seat, k, v, ALLOC_ADD1_NEW, y, 0, 2, 1, max(tallest, y + 1), feats, acts, n)
             n = _stone_row(s, seat, k, v, ALLOC_NEW2, 0, 0, 2, 1, max(tallest, 2), feats, acts, n)
         if room >= 2:
             n = _stone_row(s, seat, k, v, ALLOC_NEW1_NEW1, 0, 0, 2, 2, max(tallest, 1), feats, acts, n)
     if one:
-        for y in range(1, HMAX):
+        for y in range(1, min(tallest, HMAX - 1) + 1):
             if s[u + y] > 0:
                 n = _stone_row(s, seat, k, v, ALLOC_ADD1, y, 0, 1, 0, max(tallest, y + 1), feats, acts, n)
         if room >= 1:
@@ -280,14 +284,15 @@ def _stone_rows(s, p, seat, k, v, feats, acts, n):
     return n
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _permit_rows(s, t, p, seat, k, v, feats, acts, n):
     """CAP-BUILD-12..16: a finished house (height, shape) into a prefecture of the permit's colour."""
     colour = CLASS_COLOUR[k]
     players = s[N_PLAYERS]
     for shape in range(2):
-        for h in range(1, HMAX + 1):
-            if s[FIN + (seat * 2 + shape) * (HMAX + 1) + h] <= 0:
+        base = FIN + (seat * 2 + shape) * (HMAX + 1)
+        for h in range(1, _highest(s, base) + 1):
+            if s[base + h] <= 0:
                 continue
             for pref in range(n_prefectures(t)):
                 if t[pref, BT_COLOUR] != colour or not house_fits(s, t, pref, h, shape):
@@ -318,7 +323,7 @@ def _permit_rows(s, t, p, seat, k, v, feats, acts, n):
 # --- bid (D2)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def item_gain(s, p, pref, item, seat):
     """What ``item`` placed in ``pref`` now gives ``seat`` per scoring: points (a fountain, a
     temple) or draws (an amphitheatre), by the current ranking."""
@@ -330,7 +335,7 @@ def item_gain(s, p, pref, item, seat):
     return amphitheatre_draws(first, second, seat)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _bid_rows(s, t, p, feats, acts):
     """CAP-AUCTION-3: stop (the bid is complete) or one more card on top of the stack."""
     seat = s[SEAT]
@@ -369,7 +374,7 @@ def _bid_rows(s, t, p, feats, acts):
 # --- place (D3)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _place_rows(s, t, p, feats, acts):
     """CAP-AUCTION-9: any prefecture with a free place for the item."""
     seat = s[SEAT]
@@ -394,11 +399,12 @@ def _place_rows(s, t, p, feats, acts):
 # --- draw (D4)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _permit_useful(s, t, seat, colour):
     for shape in range(2):
-        for h in range(1, HMAX + 1):
-            if s[FIN + (seat * 2 + shape) * (HMAX + 1) + h] <= 0:
+        base = FIN + (seat * 2 + shape) * (HMAX + 1)
+        for h in range(1, _highest(s, base) + 1):
+            if s[base + h] <= 0:
                 continue
             for pref in range(n_prefectures(t)):
                 if t[pref, BT_COLOUR] == colour and house_fits(s, t, pref, h, shape):
@@ -406,7 +412,7 @@ def _permit_useful(s, t, seat, colour):
     return 0
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _draw_rows(s, t, p, feats, acts):
     """CAP-DRAW-5: the top card of any non-empty pile (seen before choosing), or stop (AMB-11)."""
     seat = s[SEAT]
@@ -414,9 +420,7 @@ def _draw_rows(s, t, p, feats, acts):
     if may_stop_drawing(s, p):
         n = _row(feats, acts, 0, DRAW, OP_STOP, -1, 0, 0, 0)
         feats[0, F_STOP_DRAW] = 1
-    unfinished = 0
-    for h in range(1, HMAX + 1):
-        unfinished += s[UNFIN + seat * (HMAX + 1) + h]
+    unfinished = _highest(s, UNFIN + seat * (HMAX + 1))  # > 0 iff the seat has an unfinished house
     roofs = s[ROOFS + seat * 2] + s[ROOFS + seat * 2 + 1]
     for kind in range(N_TYPES):
         if s[PILE_DRAW + kind] <= 0:
@@ -436,7 +440,7 @@ def _draw_rows(s, t, p, feats, acts):
 # --- discard order (D5)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _discard_rows(s, feats, acts):
     """AMB-13 winner_choice: the next card of the winning bid to go on its discard pile."""
     seat = s[SEAT]

@@ -5,6 +5,7 @@ a single legal row are applied here without asking (a seat without cards passes 
 item with one free place goes there, a draw with one pile and no choice to stop is taken).
 """
 
+from bgsim.sim.borrow import njit_without_refcounts
 from bgsim.sim.games.capitol.decisions import (
     A_CARD,
     A_KIND,
@@ -145,7 +146,6 @@ from bgsim.sim.games.capitol.state import (
     WINNER,
 )
 from bgsim.sim.games.capitol.state import BID as BID_STACK
-from numba import njit
 
 ALL_SEATS = 15  # PILE_SEEN bits: every seat knows the entry
 
@@ -168,12 +168,12 @@ STEP_NEXT_DRAWER = 10
 # --- cards
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def hand_size(s, seat):
     return s[HAND_TYPE + seat * N_TYPES] + s[HAND_TYPE + seat * N_TYPES + 1] + s[HAND_TYPE + seat * N_TYPES + 2]
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _discard(s, k, seen):
     """Card class ``k`` goes face down on its type's discard pile (CAP-DRAW-2); ``seen``: PILE_SEEN bits."""
     kind = CLASS_TYPE[k]
@@ -183,7 +183,7 @@ def _discard(s, k, seen):
     s[PILE_DISCARD + kind] += 1
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _forget_played(s, p, seat, k):
     """What the other seats know of ``seat``'s hand after it plays class ``k`` face down (AMB-14).
 
@@ -200,7 +200,7 @@ def _forget_played(s, p, seat, k):
             s[KNOWN + seat * N_CLASSES + c] -= 1
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _take_from_hand(s, seat, k):
     s[HAND + seat * N_CLASSES + k] -= 1
     s[HAND_TYPE + seat * N_TYPES + CLASS_TYPE[k]] -= 1
@@ -209,7 +209,7 @@ def _take_from_hand(s, seat, k):
 # --- apply
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def apply_action(s, t, p, action, log):
     """Apply one legal action row ((N_ACTION_FIELDS,) int32) to ``s`` and run on to the next decision."""
     s[DECISIONS] += 1
@@ -228,7 +228,7 @@ def apply_action(s, t, p, action, log):
     run(s, t, p, step, log)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def run(s, t, p, step, log):
     """Take automatic steps from ``step`` until a decision is pending or the game is over."""
     while step != DECIDE:
@@ -254,7 +254,7 @@ def run(s, t, p, step, log):
             step = _next_drawer(s)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def start_game(s, t, p, log):
     """Run a dealt game to its first decision: round 1 begins (CAP-SETUP-12)."""
     run(s, t, p, STEP_START_ROUND, log)
@@ -263,7 +263,7 @@ def start_game(s, t, p, log):
 # --- build phase (CAP-BUILD)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _start_round(s, log):
     """CAP-BUILD-1: the build phase starts with the consul."""
     log_event(log, EV_ROUND, -1, s[ROUND], s[CONSUL])
@@ -274,7 +274,7 @@ def _start_round(s, log):
     return STEP_SETTLE_BUILD
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _settle_build(s, log):
     """From the seat in SEAT on, find the next seat to build: it has not passed (CAP-BUILD-1);
     one with no cards passes at once (CAP-BUILD-4). All passed: the auctions (CAP-BUILD-18)."""
@@ -291,7 +291,7 @@ def _settle_build(s, log):
     return STEP_START_AUCTION
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _apply_build(s, t, p, action, log):
     seat = s[SEAT]
     op = action[A_OP]
@@ -325,7 +325,7 @@ def _apply_build(s, t, p, action, log):
     return STEP_SETTLE_BUILD
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _allocate_stones(s, seat, alloc, y, z):
     """CAP-BUILD-8: the stones taken go at once onto unfinished houses or start new ones."""
     u = UNFIN + seat * (HMAX + 1)
@@ -359,7 +359,7 @@ def _allocate_stones(s, seat, alloc, y, z):
         s[SUPPLY] -= 1
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _place_house(s, seat, h, shape, pref):
     """A finished house leaves the area for a small space of ``pref`` (CAP-BUILD-12, -17)."""
     s[FIN + (seat * 2 + shape) * (HMAX + 1) + h] -= 1
@@ -376,7 +376,7 @@ def _place_house(s, seat, h, shape, pref):
 # --- auction phase (CAP-AUCTION)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _start_auction(s, t, log):
     """CAP-AUCTION-1: the next item of the track; AMB-17 an item with no free place is removed."""
     a = s[AUCTION]
@@ -395,13 +395,13 @@ def _start_auction(s, t, log):
     return STEP_SETTLE_BID
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def bid_cards_left(s, seat):
     """Cards of ``seat``'s hand not yet in its bid."""
     return hand_size(s, seat) - s[BID_N + seat]
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _settle_bid(s):
     """The seat in SEAT bids unless it has no card left to add (its bid is then complete);
     when every seat has bid, the reveal (CAP-AUCTION-4)."""
@@ -415,7 +415,7 @@ def _settle_bid(s):
     return STEP_RESOLVE
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _apply_bid(s, action):
     seat = s[SEAT]
     if action[A_OP] == OP_ADD:  # CAP-AUCTION-3: one more card above the stop card
@@ -430,7 +430,7 @@ def _apply_bid(s, action):
     return STEP_SETTLE_BID
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _resolve_auction(s, t, p, log):
     """CAP-AUCTION-4..8: the highest bid wins; a tie goes to the unique lowest score, else nobody."""
     n = s[N_PLAYERS]
@@ -502,7 +502,7 @@ def _resolve_auction(s, t, p, log):
     return _finish_payment(s, t, winner, log)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _clear_bids(s):
     """Every bid back in its hand (CAP-AUCTION-6): the stacks are empty until the next auction."""
     for seat in range(MAX_P):
@@ -515,7 +515,7 @@ def _clear_bids(s):
     s[DISCARD_LEFT] = 0
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _distinct_bid_classes(s, seat):
     m = 0
     for k in range(N_CLASSES):
@@ -524,7 +524,7 @@ def _distinct_bid_classes(s, seat):
     return m
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _pay(s, seat, k, log):
     """One card of the winning bid goes to its discard pile, seen by all (CAP-AUCTION-6)."""
     _take_from_hand(s, seat, k)
@@ -534,7 +534,7 @@ def _pay(s, seat, k, log):
     log_event(log, EV_PAY, seat, k)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _apply_discard(s, t, p, k, log):
     """D5: the winner puts the next card of his bid on its discard pile (AMB-13 winner_choice)."""
     seat = s[SEAT]
@@ -549,7 +549,7 @@ def _apply_discard(s, t, p, k, log):
     return _finish_payment(s, t, seat, log)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _finish_payment(s, t, winner, log):
     """The bids are settled; the winner places the item (CAP-AUCTION-9)."""
     _clear_bids(s)
@@ -567,7 +567,7 @@ def _finish_payment(s, t, winner, log):
     return DECIDE
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _place_item(s, pref, log):
     a = s[AUCTION]
     item = AUCTION_ITEMS[a]
@@ -583,7 +583,7 @@ def _place_item(s, pref, log):
     return STEP_NEXT_AUCTION
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _next_auction(s):
     """CAP-AUCTION-11: three auctions a round, then the scoring."""
     s[AUCTION] += 1
@@ -593,7 +593,7 @@ def _next_auction(s):
 # --- scoring (CAP-SCORE)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _score_round(s, t, p, log):
     """CAP-SCORE-1..8: every prefecture on its own; a temple doubles its points."""
     n = s[N_PLAYERS]
@@ -632,7 +632,7 @@ def _score_round(s, t, p, log):
     return STEP_START_DRAWER
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _credit_items(s, pref, seat, base_pts, factor):
     """Points that an item placed in ``pref`` gave its winner ``seat`` in this scoring: each
     fountain 1 (doubled by a temple), a temple the doubled half."""
@@ -649,7 +649,7 @@ def _credit_items(s, pref, seat, base_pts, factor):
 # --- draw phase (CAP-DRAW)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _start_drawer(s, t, p, log):
     """CAP-DRAW-5, -6: 6 draws plus the amphitheatre bonus."""
     seat = s[SEAT]
@@ -671,7 +671,7 @@ def _start_drawer(s, t, p, log):
     return STEP_SETTLE_DRAW
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def turn_over(s, kind, log):
     """CAP-DRAW-3: an empty draw pile is replaced by its discard pile, turned over unshuffled."""
     if s[PILE_DRAW + kind] == 0 and s[PILE_DISCARD + kind] > 0:
@@ -680,7 +680,7 @@ def turn_over(s, kind, log):
         s[PILE_DISCARD + kind] = 0
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def may_stop_drawing(s, p):
     """AMB-11: stopping is allowed before a bonus draw, or before a base draw if those are optional."""
     if s[DRAWS_LEFT] > 0:
@@ -688,7 +688,7 @@ def may_stop_drawing(s, p):
     return p[PR_BONUS_OPTIONAL] == 1
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _settle_draw(s, p, log):
     """Ask the drawing seat for its next pile unless its draws are over or have no choice."""
     while True:
@@ -714,7 +714,7 @@ def _settle_draw(s, p, log):
         return DECIDE
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _draw(s, seat, kind, log):
     """The top card of pile ``kind`` goes to ``seat``'s hand, seen by all (digest §5.2)."""
     head = s[PILE_HEAD + kind]
@@ -733,7 +733,7 @@ def _draw(s, seat, kind, log):
     log_event(log, EV_DRAW, seat, k, kind, bonus)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _apply_draw(s, action, log):
     seat = s[SEAT]
     if action[A_OP] == OP_TAKE:
@@ -745,7 +745,7 @@ def _apply_draw(s, action, log):
     return STEP_SETTLE_DRAW
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _next_drawer(s):
     """The next seat draws; after the last, the consul moves left and a round begins (CAP-DRAW-10)."""
     n = s[N_PLAYERS]
@@ -763,7 +763,7 @@ def _next_drawer(s):
 # --- the end (CAP-END)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def stones_on_board(s, t, seat):
     total = 0
     for pref in range(n_prefectures(t)):
@@ -771,7 +771,7 @@ def stones_on_board(s, t, seat):
     return total
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def _end_game(s, t, p, log):
     """CAP-END-2: the highest score wins; equal scores share the win (AMB-16) unless
     ``final_tiebreak = stones``. ``tiebreak``: the order of stones on the board, then seat order."""

@@ -1,16 +1,16 @@
 """The compiled play loop: whole games with weight or random policies, no Python per decision."""
 
 from bgsim.sim.api import POLICY_WEIGHTS
+from bgsim.sim.borrow import njit_without_refcounts
 from bgsim.sim.games.capitol.decisions import OVER
 from bgsim.sim.games.capitol.kernels.candidates import candidates
 from bgsim.sim.games.capitol.kernels.flow import apply_action
 from bgsim.sim.games.capitol.state import PHASE, SEAT
 from bgsim.sim.policy import first_best_row
 from bgsim.sim.rng import below
-from numba import njit
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def choose_row(feats, n, policy, weights, streams, seat):
     """Row index for one seat: argmax of ``feats @ weights`` (first on ties) or a uniform draw
     from the seat's stream (the same draws ``strategies.base.RandomStrategy`` makes)."""
@@ -19,7 +19,7 @@ def choose_row(feats, n, policy, weights, streams, seat):
     return first_best_row(feats[:n], weights)
 
 
-@njit(cache=True)
+@njit_without_refcounts
 def play_to_end(s, t, p, policies, weights, streams, feats, acts, log):
     """Play ``s`` to the end. ``t`` board table, ``p`` parameters; ``policies`` (P,) int64 policy
     kind per seat; ``weights`` (P, F) int64; ``streams`` (P,) uint64 seat streams, advanced;
