@@ -34,8 +34,9 @@ test: setup browser ## Set up if needed (Chromium included), then run every test
 	$(BIN)/pytest -q
 
 .PHONY: bench
-bench: setup ## Print games/s per core of the rules engine
+bench: setup ## Print games/s per core of the rules engines
 	$(BIN)/python -m bgsim.experiments.carpe_diem.bench
+	$(BIN)/python -m bgsim.experiments.capitol.bench
 
 .PHONY: lint
 lint: setup ## Static checks (ruff)

@@ -24,28 +24,17 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+from bgsim.experiments.bench import engine_rate as shared_engine_rate
+from bgsim.experiments.bench import runs_text
 from bgsim.experiments.runner import run
 from bgsim.sim import make_game
 from bgsim.sim.results.spec import RunSpec
-from bgsim.sim.seeding import block_key, deal_seeds, seat_streams
 from bgsim.strategies import make_strategy
 
 
 def engine_rate(n_players: int, strategy_id: str, n_games: int, repeats: int) -> list[float]:
-    """Games/s of the compiled loop alone, one core (``n_players`` 1: solo against Anna)."""
-    game = make_game("carpe_diem", n_players=n_players)
-    strategy = make_strategy(strategy_id, game)
-    rates = []
-    for r in range(repeats + 1):
-        chance, strat = deal_seeds(block_key(1000 + r, n_players), np.arange(n_games))
-        streams = seat_streams(strat, n_players)
-        seat_strategy = np.zeros((n_games, n_players), dtype=np.int64)
-        start = time.perf_counter()
-        game.play_states(chance, streams, seat_strategy, [strategy.compiled_policy(game)])
-        if r > 0:  # the first run only loads the compiled code
-            rates.append(n_games / (time.perf_counter() - start))
-    return rates
+    """Games/s of Carpe Diem's compiled loop alone, one core (``n_players`` 1: solo against Anna)."""
+    return shared_engine_rate("carpe_diem", n_players, strategy_id, n_games, repeats)
 
 
 def runner_rate(tier: str, jobs: int, n_games: int, repeats: int, out: Path) -> list[float]:
@@ -96,7 +85,7 @@ def main() -> None:
     print(f"   {'players':>7}  {'strategy':<8} {'games/s':>9}   runs")
     for n_players, strategy_id in ((4, "greedy"), (4, "random"), (3, "greedy"), (2, "greedy")):
         rates = engine_rate(n_players, strategy_id, args.games, args.repeats)
-        print(f"   {n_players:>7}  {strategy_id:<8} {statistics.median(rates):>9,.0f}   {_runs(rates)}", flush=True)
+        print(f"   {n_players:>7}  {strategy_id:<8} {statistics.median(rates):>9,.0f}   {runs_text(rates)}", flush=True)
 
     print("\n2. Runner, Carpe Diem 4 players, greedy weights (seeding, play, records, Parquet)")
     print(f"   {'tier':<28} {'workers':>7} {'games/s':>9} {'per core':>9}   runs")
@@ -108,7 +97,7 @@ def main() -> None:
             for jobs in (1, 2):
                 rates = runner_rate(tier, jobs, n_games * jobs, args.repeats, Path(tmp))
                 total = statistics.median(rates)
-                print(f"   {label:<28} {jobs:>7} {total:>9,.0f} {total / jobs:>9,.0f}   {_runs(rates)}", flush=True)
+                print(f"   {label:<28} {jobs:>7} {total:>9,.0f} {total / jobs:>9,.0f}   {runs_text(rates)}", flush=True)
 
         print("\n3. Wall time, (a) on 2 workers, start-up included")
         seconds = wall_time(args.wall_games, 2, Path(tmp))
@@ -126,17 +115,17 @@ def main() -> None:
     for n_players in (2, 4):
         rates = engine_rate(n_players, BEST_HEURISTIC, args.games, args.repeats)
         label = f"{BEST_HEURISTIC} (best heuristic, compiled)"
-        print(f"   {n_players:>7}  {label:<34} {statistics.median(rates):>9,.0f}   {_runs(rates)}", flush=True)
+        print(f"   {n_players:>7}  {label:<34} {statistics.median(rates):>9,.0f}   {runs_text(rates)}", flush=True)
     rates, per_second = search_rate(args.search_games, args.repeats)
     label = f"search vs {BEST_HEURISTIC} (per game)"
-    print(f"   {2:>7}  {label:<34} {statistics.median(rates):>9,.2f}   {_runs(rates, 2)}"
+    print(f"   {2:>7}  {label:<34} {statistics.median(rates):>9,.2f}   {runs_text(rates, 2)}"
           f"   ({per_second:,.0f} search decisions/s)", flush=True)
 
     print("\n5. Solo against Anna, compiled loop, one core (her turns included)")
     print(f"   {'human':<34} {'games/s':>9}   runs")
     for strategy_id in ("greedy", "random", BEST_HEURISTIC):
         rates = engine_rate(1, strategy_id, args.games, args.repeats)
-        print(f"   {strategy_id:<34} {statistics.median(rates):>9,.0f}   {_runs(rates)}", flush=True)
+        print(f"   {strategy_id:<34} {statistics.median(rates):>9,.0f}   {runs_text(rates)}", flush=True)
 
 
 def search_rate(n_games: int, repeats: int) -> tuple[list[float], float]:
@@ -176,10 +165,6 @@ class _CountingChoices:
 
     def compiled_policy(self, game):
         return None
-
-
-def _runs(rates: list[float], digits: int = 0) -> str:
-    return " ".join(f"{x:,.{digits}f}" for x in rates)
 
 
 if __name__ == "__main__":

@@ -92,6 +92,8 @@ TOP = _("top", (MAX_PREF, MAX_P), "height of each seat's tallest house in each p
 # auctions
 AUCTION = _("auction", 1, "auction 0..11 under way or next (CAP-SETUP-9)")
 BIDDER = _("bidders_done", 1, "seats that have finished their bid in this auction")
+WORTH = _("worth", MAX_P, "what the item on offer would give each seat per scoring, placed at its best (features)")
+LOWEST = _("lowest_score", 1, "seat with the unique lowest score, which wins tied bids (CAP-AUCTION-7); -1 none")
 BID = _("bid", (MAX_P, N_CARDS), "card classes of each seat's bid, top of the stack first (hidden until the reveal)")
 BID_N = _("bid_n", MAX_P, "cards in each seat's bid (hidden until the reveal)")
 BID_SUM = _("bid_sum", MAX_P, "face value of each seat's bid (hidden until the reveal)")

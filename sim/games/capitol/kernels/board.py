@@ -6,6 +6,7 @@ from bgsim.sim.games.capitol.components import BT_COLOUR
 from bgsim.sim.games.capitol.params import PR_FIRST_TIEBREAK, PR_SHARED_FIRST_SECOND, PR_TEMPLE_FROM
 from bgsim.sim.games.capitol.state import (
     FOUNTAIN,
+    FOUNTAINS,
     FREE,
     HOUSES,
     LARGE,
@@ -21,7 +22,7 @@ from bgsim.sim.games.capitol.state import (
     TOP,
 )
 
-__all__ = ["amphitheatre_draws", "house_fits", "item_fits", "n_prefectures", "place_points", "rank_masks",
+__all__ = ["amphitheatre_draws", "house_fits", "item_fits", "item_gain", "n_prefectures", "place_points", "rank_masks",
            "temple_factor"]
 
 
@@ -157,3 +158,15 @@ def amphitheatre_draws(first, second, seat):
         return 1
     return 0
 
+
+
+@njit_without_refcounts
+def item_gain(s, p, pref, item, seat):
+    """What ``item`` placed in ``pref`` now gives ``seat`` per scoring: points (a fountain, a
+    temple) or draws (an amphitheatre), by the current ranking."""
+    first, second = rank_masks(s, p, pref, -1, 0)
+    if item == FOUNTAIN:
+        return temple_factor(s, p, pref) if ((first | second) >> seat) & 1 else 0
+    if item == TEMPLE:
+        return place_points(first, second, seat, s[FOUNTAINS + pref], 1)
+    return amphitheatre_draws(first, second, seat)

@@ -71,9 +71,9 @@ from bgsim.sim.games.capitol.features import (
     N_FEATURES,
 )
 from bgsim.sim.games.capitol.kernels.board import (
-    amphitheatre_draws,
     house_fits,
     item_fits,
+    item_gain,
     n_prefectures,
     place_points,
     rank_masks,
@@ -102,6 +102,7 @@ from bgsim.sim.games.capitol.state import (
     HAND,
     HAND_TYPE,
     HMAX,
+    LOWEST,
     N_CLASSES,
     N_PLAYERS,
     N_TYPES,
@@ -115,13 +116,13 @@ from bgsim.sim.games.capitol.state import (
     ROOFS,
     ROUND,
     ROUNDS,
-    SCORE,
     SEAT,
     STONE,
     SUPPLY,
     TALLEST,
     TEMPLE,
     UNFIN,
+    WORTH,
 )
 
 MAX_ROWS = 1024  # rows beyond this are not offered (far above any table seen in play)
@@ -324,18 +325,6 @@ def _permit_rows(s, t, p, seat, k, v, feats, acts, n):
 
 
 @njit_without_refcounts
-def item_gain(s, p, pref, item, seat):
-    """What ``item`` placed in ``pref`` now gives ``seat`` per scoring: points (a fountain, a
-    temple) or draws (an amphitheatre), by the current ranking."""
-    first, second = rank_masks(s, p, pref, -1, 0)
-    if item == FOUNTAIN:
-        return temple_factor(s, p, pref) if ((first | second) >> seat) & 1 else 0
-    if item == TEMPLE:
-        return place_points(first, second, seat, s[FOUNTAINS + pref], 1)
-    return amphitheatre_draws(first, second, seat)
-
-
-@njit_without_refcounts
 def _bid_rows(s, t, p, feats, acts):
     """CAP-AUCTION-3: stop (the bid is complete) or one more card on top of the stack."""
     seat = s[SEAT]
@@ -344,14 +333,8 @@ def _bid_rows(s, t, p, feats, acts):
     n = _row(feats, acts, 0, BID, OP_STOP, -1, 0, 0, 0)
     feats[0, F_STOP_BID] = 1
     feats[0, F_BID_AFTER] = bid
-    worth = 0
-    for pref in range(n_prefectures(t)):
-        if item_fits(s, t, pref, item):
-            worth = max(worth, item_gain(s, p, pref, item, seat))
-    lowest = 1
-    for other in range(s[N_PLAYERS]):
-        if other != seat and s[SCORE + other] <= s[SCORE + seat]:
-            lowest = 0
+    worth = s[WORTH + seat]
+    lowest = 1 if s[LOWEST] == seat else 0
     scorings = ROUNDS - s[ROUND]
     for k in range(N_CLASSES):
         if s[HAND + seat * N_CLASSES + k] - s[BID_IN + seat * N_CLASSES + k] <= 0:

@@ -59,6 +59,7 @@ from bgsim.sim.games.capitol.events import (
 from bgsim.sim.games.capitol.kernels.board import (
     amphitheatre_draws,
     item_fits,
+    item_gain,
     n_prefectures,
     place_points,
     rank_masks,
@@ -107,6 +108,7 @@ from bgsim.sim.games.capitol.state import (
     ITEM_POINTS,
     KNOWN,
     LARGE,
+    LOWEST,
     MAX_P,
     N_CARDS,
     N_CLASSES,
@@ -144,6 +146,7 @@ from bgsim.sim.games.capitol.state import (
     TOP,
     UNFIN,
     WINNER,
+    WORTH,
 )
 from bgsim.sim.games.capitol.state import BID as BID_STACK
 
@@ -237,7 +240,7 @@ def run(s, t, p, step, log):
         elif step == STEP_SETTLE_BUILD:
             step = _settle_build(s, log)
         elif step == STEP_START_AUCTION:
-            step = _start_auction(s, t, log)
+            step = _start_auction(s, t, p, log)
         elif step == STEP_SETTLE_BID:
             step = _settle_bid(s)
         elif step == STEP_RESOLVE:
@@ -377,7 +380,7 @@ def _place_house(s, seat, h, shape, pref):
 
 
 @njit_without_refcounts
-def _start_auction(s, t, log):
+def _start_auction(s, t, p, log):
     """CAP-AUCTION-1: the next item of the track; AMB-17 an item with no free place is removed."""
     a = s[AUCTION]
     item = AUCTION_ITEMS[a]
@@ -392,7 +395,31 @@ def _start_auction(s, t, log):
     s[BIDDER] = 0
     s[PHASE] = BID
     s[SEAT] = s[CONSUL]
+    _rate_item(s, t, p, item)
     return STEP_SETTLE_BID
+
+
+@njit_without_refcounts
+def _rate_item(s, t, p, item):
+    """Public facts the bid features read, fixed for the whole auction: each seat's best gain from
+    the item, and the seat that would win a tie (the unique lowest score, CAP-AUCTION-7)."""
+    n = s[N_PLAYERS]
+    lowest = -1
+    for seat in range(n):
+        best = 0
+        for pref in range(n_prefectures(t)):
+            if item_fits(s, t, pref, item):
+                gain = item_gain(s, p, pref, item, seat)
+                if gain > best:
+                    best = gain
+        s[WORTH + seat] = best
+        unique = True
+        for other in range(n):
+            if other != seat and s[SCORE + other] <= s[SCORE + seat]:
+                unique = False
+        if unique:
+            lowest = seat
+    s[LOWEST] = lowest
 
 
 @njit_without_refcounts

@@ -1,0 +1,1 @@
+"""What only Capitol's studies need: its benchmark."""
