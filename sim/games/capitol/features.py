@@ -27,6 +27,9 @@ _FEATURES = (
     ("bid_after", "bid: face value of the bid after this row"),
     ("worth", "bid (adding rows): the seat's best gain per scoring from the item, placed now"),
     ("worth_gap", "bid (adding rows): 3 * worth * scorings left - bid after; > 0 while the bid is cheap"),
+    ("item_points", "bid (adding rows): worth x scorings left: the points (draws) the item would bring by the "
+                    "current standings"),
+    ("last_auction", "bid (adding rows): 1 in the game's last auction: cards kept score nothing (CAP-END-3)"),
     ("wins_ties", "bid (adding rows): 1 if the seat has the unique lowest score, so it wins tied bids (CAP-AUCTION-7)"),
     ("item_fountain", "bid (adding rows): 1 if the item is a fountain"),
     ("item_amphitheatre", "bid (adding rows): 1 if the item is an amphitheatre"),
@@ -47,6 +50,6 @@ FEATURE_DOCS = dict(_FEATURES)
 N_FEATURES = len(FEATURE_NAMES)
 (F_PASS, F_NULL, F_CARD_VALUE, F_STONES, F_NEW_HOUSES, F_TALLEST_UNFIN, F_ROOFED_HEIGHT, F_ROOF_FITS,
  F_PLACED_HEIGHT, F_POINTS_DELTA, F_OPP_POINTS_DELTA, F_FIRST_AFTER, F_FOUNTAINS_HERE, F_RAISES_HEIGHT,
- F_STOP_BID, F_BID_AFTER, F_WORTH, F_WORTH_GAP, F_WINS_TIES, F_ITEM_FOUNTAIN, F_ITEM_AMPHITHEATRE, F_ITEM_TEMPLE,
- F_PLACE_GAIN, F_OPP_PLACE_GAIN, F_STOP_DRAW, F_DRAW_ROOF, F_DRAW_STONE, F_DRAW_PERMIT, F_PERMIT_USEFUL,
- F_ROOF_NEEDED) = range(N_FEATURES)
+ F_STOP_BID, F_BID_AFTER, F_WORTH, F_WORTH_GAP, F_ITEM_POINTS, F_LAST_AUCTION, F_WINS_TIES, F_ITEM_FOUNTAIN,
+ F_ITEM_AMPHITHEATRE, F_ITEM_TEMPLE, F_PLACE_GAIN, F_OPP_PLACE_GAIN, F_STOP_DRAW, F_DRAW_ROOF, F_DRAW_STONE,
+ F_DRAW_PERMIT, F_PERMIT_USEFUL, F_ROOF_NEEDED) = range(N_FEATURES)

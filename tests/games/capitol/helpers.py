@@ -39,6 +39,11 @@ def field(g, s, name):
     return g.field(s, name)
 
 
+def one(g, s, name) -> int:
+    """A one-entry field as an int."""
+    return int(g.field(s, name)[0])
+
+
 # --- cards (classes of state.py)
 
 

@@ -47,7 +47,9 @@ from bgsim.sim.games.capitol.features import (
     F_FOUNTAINS_HERE,
     F_ITEM_AMPHITHEATRE,
     F_ITEM_FOUNTAIN,
+    F_ITEM_POINTS,
     F_ITEM_TEMPLE,
+    F_LAST_AUCTION,
     F_NEW_HOUSES,
     F_NULL,
     F_OPP_PLACE_GAIN,
@@ -91,6 +93,7 @@ from bgsim.sim.games.capitol.state import (
     AMPHITHEATRE,
     AUCTION,
     AUCTION_ITEMS,
+    AUCTIONS,
     BID_IN,
     BID_SUM,
     CLASS_COLOUR,
@@ -346,6 +349,8 @@ def _bid_rows(s, t, p, feats, acts):
         feats[n, F_BID_AFTER] = bid + v
         feats[n, F_WORTH] = worth
         feats[n, F_WORTH_GAP] = 3 * worth * scorings - bid - v
+        feats[n, F_ITEM_POINTS] = worth * scorings
+        feats[n, F_LAST_AUCTION] = 1 if s[AUCTION] == AUCTIONS - 1 else 0
         feats[n, F_WINS_TIES] = lowest
         feats[n, F_ITEM_FOUNTAIN] = 1 if item == FOUNTAIN else 0
         feats[n, F_ITEM_AMPHITHEATRE] = 1 if item == AMPHITHEATRE else 0
