@@ -23,8 +23,9 @@ class ReplayCheck:
 
     game_index: int
     chunk: int
-    replayed: tuple[int, ...]  # final VP of each stored seat (solo: the human's)
+    replayed: tuple[int, ...]  # final score of each stored seat (solo: the human's)
     stored: tuple[int, ...] | None  # the same from the chunk file; None while the chunk is not played
+    unit: str = "VP"  # the game's score unit (its profile's), for the text
 
     @property
     def compared(self) -> bool:
@@ -34,7 +35,7 @@ class ReplayCheck:
         if self.stored is None:
             return f"no stored row to compare: chunk {self.chunk} is not played yet"
         return (f"game {self.game_index} replays to the stored result "
-                f"(final VP {', '.join(str(v) for v in self.stored)})")
+                f"(final {self.unit} {', '.join(str(v) for v in self.stored)})")
 
 
 def _check_chunk(run_dir: Path, chunk: int, path: Path, meta: dict) -> None:
@@ -48,7 +49,7 @@ def _check_chunk(run_dir: Path, chunk: int, path: Path, meta: dict) -> None:
 def replay(run_dir: str | Path, game_index: int) -> PlayedGame:
     """Play game ``game_index`` of the run again, traced and with every action validated.
 
-    If its chunk is on disk, the replay must reproduce the stored final VP of every seat.
+    If its chunk is on disk, the replay must reproduce the stored final score of every seat.
     """
     return replay_checked(run_dir, game_index)[0]
 
@@ -69,9 +70,11 @@ def replay_checked(run_dir: str | Path, game_index: int) -> tuple[PlayedGame, Re
     path = chunk_path(run_dir, chunk)
     if path.exists():
         _check_chunk(run_dir, chunk, path, meta)
-        stored = tuple(pl.read_parquet(path, columns=["game_index", "seat", "final_vp"])
-                       .filter(pl.col("game_index") == game_index).sort("seat")["final_vp"].to_list())
+        score = game.profile.score_column
+        stored = tuple(pl.read_parquet(path, columns=["game_index", "seat", score])
+                       .filter(pl.col("game_index") == game_index).sort("seat")[score].to_list())
         if stored != replayed:
-            raise ReplayMismatch(f"game {game_index} replays to final VP {list(replayed)}, the run stored "
+            unit = game.profile.score_unit
+            raise ReplayMismatch(f"game {game_index} replays to final {unit} {list(replayed)}, the run stored "
                                  f"{list(stored)} (was the run made with another engine or data version?)")
-    return played, ReplayCheck(game_index, chunk, replayed, stored)
+    return played, ReplayCheck(game_index, chunk, replayed, stored, game.profile.score_unit)

@@ -72,7 +72,7 @@ def head_to_head(game, focus, opponent, deals: int, seed: int, first_deal: int =
             states = play_batch(game, [focus, opponent], seat_strategy, chance, strategy_seeds)
             records = game.records(states)
             won = np.asarray(records["won"]).reshape(len(ids), n)
-            vp = np.asarray(records["final_vp"], dtype=np.int64).reshape(len(ids), n)
+            vp = np.asarray(records[game.profile.score_column], dtype=np.int64).reshape(len(ids), n)
             wins += int(won[:, seat].sum())
             margin += float((vp[:, seat] - np.delete(vp, seat, axis=1).max(axis=1)).sum())
     games = deals * n

@@ -184,10 +184,10 @@ def pass_all(g, s, log=None) -> None:
 def bid(g, s, who: int, cards=(), log=None) -> None:
     """``who`` (the seat to bid) puts ``cards`` on its stack, top first, then the stop card."""
     assert kind(s) == D.BID and seat(s) == who, (kind(s), seat(s), who)
+    complete = len(cards) == int(field(g, s, "hand_type")[who].sum())  # every card in the bid: no stop needed
     for k in cards:
         do(g, s, act(D.BID, D.OP_ADD, k), log)
-    hand_n = int(field(g, s, "hand_type")[who].sum())
-    if hand_n > int(field(g, s, "bid_n")[who]):  # with every card in the bid the stack is complete
+    if not complete:
         do(g, s, act(D.BID, D.OP_STOP), log)
 
 
