@@ -9,6 +9,6 @@ from bgsim.strategies.weights import register_weight_strategies
 __all__ = ["BEST_HEURISTIC", "WEIGHTS_DIR"]
 
 WEIGHTS_DIR = Path(__file__).parent / "weights"
-BEST_HEURISTIC = "greedy"
+BEST_HEURISTIC = "planner"
 
 register_weight_strategies("capitol", WEIGHTS_DIR, BEST_HEURISTIC, game_class=Capitol)

@@ -596,32 +596,32 @@ def test_CAP_BUILD_16_first_house_has_height_one_then_tallest_or_one_more():
         assert house_fits(s, g.board_table, VIMINAL, h, ROUND) == (h in (3, 4))
 
 
-def test_CAP_BUILD_17_houses_on_the_board_never_move_or_change_and_belong_to_their_builder():
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_CAP_BUILD_17_houses_on_the_board_never_move_or_change_and_belong_to_their_builder(seed):
     g = game(4)
-    for seed in range(3):
-        s = fresh(g, 170 + seed)
-        rng = np.random.default_rng(seed)
-        prev = {name: field(g, s, name).copy() for name in ("stones", "top", "houses", "shape")}
-        placed = []
+    s = fresh(g, 170 + seed)
+    prev = {name: field(g, s, name).copy() for name in ("stones", "top", "houses", "shape")}
+    placed = []
 
-        def check(st, row):
-            for name in ("stones", "top", "houses"):
-                assert (field(g, st, name) >= prev[name]).all(), name  # nothing leaves the board
-            shape = field(g, st, "shape")
-            assert ((prev["shape"] == -1) | (shape == prev["shape"])).all()  # a roof shape never changes
-            for name in prev:
-                prev[name] = field(g, st, name).copy()
-            if row[D.A_KIND] == D.BUILD and row[D.A_OP] == D.OP_PERMIT:
-                placed.append((seat(st), int(row[D.A_X]), int(row[D.A_Z])))
+    def check(st, row):
+        for name in ("stones", "top", "houses"):
+            assert (field(g, st, name) >= prev[name]).all(), name  # nothing leaves the board
+        shape = field(g, st, "shape")
+        assert ((prev["shape"] == -1) | (shape == prev["shape"])).all()  # a roof shape never changes
+        for name in prev:
+            prev[name] = field(g, st, name).copy()
+        if row[D.A_KIND] == D.BUILD and row[D.A_OP] == D.OP_PERMIT:
+            placed.append((seat(st), int(row[D.A_X]), int(row[D.A_Z])))
 
-        stones_by = {}
-        random_play(g, s, rng, on_step=check)
-        for who, h, pref in placed:
-            stones_by[pref, who] = stones_by.get((pref, who), 0) + h
-        stones = field(g, s, "stones")
-        for pref in range(9):
-            for who in range(4):
-                assert stones[pref, who] == stones_by.get((pref, who), 0)  # credited to the builder
+    random_play(g, s, np.random.default_rng(seed), on_step=check)
+    stones_by = {}
+    for who, h, pref in placed:
+        stones_by[pref, who] = stones_by.get((pref, who), 0) + h
+    stones = field(g, s, "stones")
+    assert placed
+    for pref in range(9):
+        for who in range(4):
+            assert stones[pref, who] == stones_by.get((pref, who), 0)  # credited to the builder
 
 
 def test_CAP_BUILD_18_auction_phase_begins_when_all_have_passed():
