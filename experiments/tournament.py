@@ -369,6 +369,8 @@ def summarise(source: TournamentReport | str | Path, confidence: float = 0.95, r
     ratings = pd.concat([r.table() for r in rated], ignore_index=True)
     neighbours = stats.neighbours(pairwise, rated, order, alpha=1 - confidence)
     pairings = _pairing_table(directory, meta)
+    first_run = directory / meta["pairings"][0]["dir"] if meta["pairings"] else None
+    unit = read_profile(first_run).score_unit if first_run is not None else "VP"
     return TournamentSummary(
         name=meta["name"], tournament_id=meta["tournament_id"], description=spec_doc.get("description", ""),
         directory=str(directory), spec=spec_doc, strategies=order,
@@ -376,6 +378,7 @@ def summarise(source: TournamentReport | str | Path, confidence: float = 0.95, r
         ratings=ratings, neighbours=neighbours, pairings=pairings, provenance=_provenance(directory, meta),
         settings={"confidence": confidence, "bootstrap_replicates": replicates, "bootstrap_seed": seed,
                   "prior_games": prior, "anchor": rated[0].anchor if rated else None},
+        score_unit=unit,
     )
 
 

@@ -21,6 +21,7 @@ any figure whose text is shown below ``report_builder.MIN_TEXT_PX`` (9 px).
 """
 
 import math
+import textwrap
 import warnings
 from collections.abc import Iterable, Sequence
 
@@ -181,7 +182,8 @@ def pairwise_heatmap(pairwise: pd.DataFrame, order: Sequence[str] | None = None)
     cell = 0.42  # in: room for "100%" at 9 pt
     size = min(MAX_FIGURE_WIDTH_IN, 1.4 + cell * len(names) + 0.07 * longest)
     fig, axes = panel_grid(len(counts), panel_width=size, panel_height=size, extra_height=0.5)
-    fig.suptitle("share of games in which the row strategy finished ahead of the column strategy")
+    title = "share of games in which the row strategy finished ahead of the column strategy"
+    fig.suptitle(textwrap.fill(title, width=max(30, int(fig.get_figwidth() * 8))))  # ~8 title characters per inch
     annotate = (size - 1.4 - 0.07 * longest) / max(1, len(names)) >= cell * 0.95
     for ax, n in zip(axes, counts, strict=True):
         rows = pairwise[pairwise["n_players"] == n]

@@ -71,12 +71,12 @@ def neighbour_sentence(row: dict, confidence: float = 0.95) -> str:
             f"{verdict} at {level} (two-sided exact binomial test, {_p(row['p_value'])}). {rating}")
 
 
-def _standings_md(s: pd.DataFrame) -> str:
+def _standings_md(s: pd.DataFrame, unit: str) -> str:
     rows = [[r.n_players, r.strategy, f"{r.games:,}", f"{_pct(r.win_rate)} {_interval(r.win_low, r.win_high, 1, 100)}",
              r.tie_break_wins, f"{r.mean_vp:.1f} {_interval(r.vp_low, r.vp_high)}",
              f"{r.mean_rank:.2f} {_interval(r.rank_low, r.rank_high, 2)}"] for r in s.itertuples()]
-    return _table(["players", "strategy", "games", "win rate [95 % CI]", "tie-break wins", "mean VP [95 % CI]",
-                   "mean rank [95 % CI]"], rows)
+    return _table(["players", "strategy", "games", "win rate [95 % CI]", "tie-break wins",
+                   f"mean {unit} [95 % CI]", "mean rank [95 % CI]"], rows)
 
 
 def _matrix_md(pairwise: pd.DataFrame, order: list[str], n: int) -> str:
@@ -150,9 +150,10 @@ def markdown(summary: TournamentSummary) -> str:
         f"(seed {spec['run']['seed']}, tier `{spec['run']['tier']}`).",
         f"- Results: `{summary.directory}` (tournament id `{summary.tournament_id}`)", "",
         "## Standings", "",
-        "A win is rank 1 after the rules' tie-break; *tie-break wins* counts wins with equal VP. Intervals: Wilson "
+        f"A win is rank 1 after the rules' tie-break; *tie-break wins* counts wins with equal {summary.score_unit}. "
+        "Intervals: Wilson "
         "(win rate) and t (means). Pooled over every game a strategy played, so they also reflect whom it met.", "",
-        _standings_md(summary.standings), "",
+        _standings_md(summary.standings, summary.score_unit), "",
         "## Pairwise", "",
         "Share of the games with both strategies in which the row strategy finished ahead of the column strategy "
         f"(2 players: the head-to-head win rate), with its Wilson interval; `*`: different from 50 % at "

@@ -391,6 +391,7 @@ class TournamentSummary:
     pairings: pd.DataFrame  # n_players, strategies, games, run_id, seconds
     provenance: dict  # distinct versions, git, rules versions and data hashes of the runs
     settings: dict = field(default_factory=dict)  # confidence, bootstrap replicates and seed, prior, anchor
+    score_unit: str = "VP"  # what the game's final score counts (its profile's), for the texts
 
     def to_json(self) -> dict:
         """Every number, with NaN as null."""
@@ -398,7 +399,8 @@ class TournamentSummary:
                   for key in ("standings", "pairwise", "ratings", "neighbours", "pairings")}
         return {"name": self.name, "tournament_id": self.tournament_id, "description": self.description,
                 "directory": self.directory, "strategies": self.strategies, "strategy_ids": self.strategy_ids,
-                "settings": self.settings, "spec": self.spec, **frames, "provenance": self.provenance}
+                "settings": self.settings, "score_unit": self.score_unit, "spec": self.spec, **frames,
+                "provenance": self.provenance}
 
 
 def _records(frame: pd.DataFrame) -> list[dict]:

@@ -32,11 +32,13 @@ EV_DRAW_STOP = 17  # draws left, bonus left (declined or lost)
 EV_TURNOVER = 18  # pile type, cards turned over (CAP-DRAW-3)
 EV_BONUS = 19  # amphitheatre bonus draws (CAP-DRAW-6)
 EV_END = 20  # (seat = -1) final scores follow in the state
+EV_PREFECTURE = 21  # round, prefecture, fountains, factor (2: temple), first seats mask, second seats mask
 EVENT_NAMES = {
     EV_ROUND: "round", EV_PASS: "pass", EV_STONE: "stone", EV_ROOF: "roof", EV_PERMIT: "permit", EV_NULL: "null",
     EV_AUCTION: "auction", EV_NO_SPACE: "no_space", EV_BID: "bid", EV_WIN: "win", EV_REMOVED: "removed",
     EV_PAY: "pay", EV_PLACE_ITEM: "place_item", EV_SCORE: "score", EV_SCORING: "scoring", EV_DRAW: "draw",
     EV_DRAW_STOP: "draw_stop", EV_TURNOVER: "turnover", EV_BONUS: "bonus", EV_END: "end",
+    EV_PREFECTURE: "prefecture",
 }
 
 

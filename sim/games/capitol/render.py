@@ -4,6 +4,8 @@ Seats count from 1 in the text, as people count them; JSON keeps the 0-based ind
 is read again from the chance seed (``new_state``), since it happens before any log exists.
 """
 
+import re
+
 import numpy as np
 from bgsim.sim.games.capitol.decisions import ALLOC_NAMES
 from bgsim.sim.games.capitol.events import (
@@ -19,6 +21,7 @@ from bgsim.sim.games.capitol.events import (
     EV_PAY,
     EV_PERMIT,
     EV_PLACE_ITEM,
+    EV_PREFECTURE,
     EV_REMOVED,
     EV_ROOF,
     EV_ROUND,
@@ -136,13 +139,12 @@ def _describe(game, ev) -> str | None:
         return f"   {who} places the {ITEM_NAMES[b]} in {prefs[c]}"
     if code == EV_SCORING:
         return f"-- scoring {a + 1} --"
-    if code == EV_SCORE:
-        place = "first" if c == 1 else "second"
-        return f"   {prefs[b]}: {who} {place} with {e} stones (tallest {int(ev[7])}): {d} points"
+    if code == EV_PREFECTURE:
+        extras = [f"{c} fountain{'s' if c != 1 else ''}"] + (["temple doubles"] if d == 2 else [])
+        return f"   {prefs[b]} ({', '.join(extras)}):"
+
     if code == EV_BONUS:
         return f"{who} earns {a} amphitheatre draw{'s' if a != 1 else ''}"
-    if code == EV_DRAW:
-        return f"{who} draws {card_name(a)}" + (" (bonus)" if c else "")
     if code == EV_DRAW_STOP:
         return f"{who} stops drawing ({a + b} draw{'s' if a + b != 1 else ''} not taken)"
     if code == EV_TURNOVER:
@@ -150,6 +152,33 @@ def _describe(game, ev) -> str | None:
     if code == EV_END:
         return None
     return f"{EVENT_NAMES.get(code, code)} {who} {a} {b} {c} {d} {e}"
+
+
+def _draws(drawn) -> str:
+    """One line for a seat's run of draws; bonus draws marked with +."""
+    cards = ", ".join(card_name(int(ev[2])) + ("+" if int(ev[4]) else "") for ev in drawn)
+    return f"seat {int(drawn[0][1]) + 1} draws {cards}"
+
+
+def _placings(scored) -> list[str]:
+    """One line per placed seat of a prefecture, first places first, with what decided a tie."""
+    firsts = [ev for ev in scored if int(ev[4]) == 1]
+    seconds = [ev for ev in scored if int(ev[4]) == 2]
+    top_stones = max((int(ev[6]) for ev in firsts), default=0)
+    lines = []
+    for ev in firsts + seconds:
+        seat, place, pts, stones, tallest = int(ev[1]), int(ev[4]), int(ev[5]), int(ev[6]), int(ev[7])
+        note = ""
+        if place == 1 and len(firsts) > 1:
+            note = " (shared first)"
+        elif place == 2 and stones == top_stones:
+            note = " (tied on stones, lower tallest house)"
+        elif place == 2 and len(seconds) > 1:
+            note = " (shared second)"
+        word = "first" if place == 1 else "second"
+        lines.append(f"      seat {seat + 1} {word}: {stones} stone{'s' if stones != 1 else ''}, tallest {tallest}, "
+                     f"{pts} point{'s' if pts != 1 else ''}{note}")
+    return lines
 
 
 def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), summary: bool = False) -> str:
@@ -168,8 +197,28 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
         if len(evs) and int(evs[0][0]) != EV_ROUND:  # the deal ran round 1's start before the log existed
             lines.append(f"\n== Round 1 (consul: seat {first + 1}) ==\n-- build phase --")
         in_draws = False
+        scored: list = []  # the EV_SCORE events of the prefecture being scored
+        drawn: list = []  # the EV_DRAW events of the seat drawing
         for ev in evs:
             code = int(ev[0])
+            if code == EV_SCORE:
+                scored.append(ev)
+                continue
+            if scored:
+                lines += _placings(scored)
+                scored = []
+            if code == EV_DRAW and drawn and int(drawn[0][1]) != int(ev[1]):
+                lines.append(_draws(drawn))
+                drawn = []
+            if code == EV_DRAW:
+                if not in_draws:
+                    lines.append("-- draw phase --")
+                    in_draws = True
+                drawn.append(ev)
+                continue
+            if drawn:
+                lines.append(_draws(drawn))
+                drawn = []
             if code in (EV_DRAW, EV_BONUS, EV_DRAW_STOP) and not in_draws:
                 lines.append("-- draw phase --")
                 in_draws = True
@@ -178,14 +227,37 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
             text = _describe(game, ev)
             if text is not None:
                 lines.append(text)
+        lines += _placings(scored)
+        if drawn:
+            lines.append(_draws(drawn))
     lines += ["", "== Final scoring =="]
     sheet = game.score_sheet(state)
     names = [k for k in sheet if k != "rank"]
-    lines.append("seat  " + "  ".join(f"{k:>10}" for k in names) + "  rank")
+    lines.append("seat  " + "  ".join(f"{k:>10}" for k in names) + "  rank")  # 6 columns: 78 wide
     for seat in range(n):
         lines.append(f"{seat + 1:>4}  " + "  ".join(f"{int(sheet[k][seat]):>10}" for k in names)
                      + f"  {int(sheet['rank'][seat]):>4}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(_wrapped(lines)) + "\n"
+
+
+def _wrapped(lines: list[str], width: int = 80) -> list[str]:
+    """Lines longer than ``width`` broken after a comma or semicolon (a card name stays whole),
+    continued with a deeper indent."""
+    out = []
+    for text in "\n".join(lines).split("\n"):
+        if len(text) <= width:
+            out.append(text)
+            continue
+        indent = " " * (len(text) - len(text.lstrip()) + 4)
+        line = ""
+        for piece in re.split(r"(?<=[,;:]) ", text):
+            if line and len(line) + 1 + len(piece) > width:
+                out.append(line)
+                line = indent + piece
+            else:
+                line = f"{line} {piece}" if line else piece
+        out.append(line)
+    return out
 
 
 def trace_json(game, state: np.ndarray, log=None, seeds=None, strategies=()) -> dict:

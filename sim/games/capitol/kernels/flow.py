@@ -46,6 +46,7 @@ from bgsim.sim.games.capitol.events import (
     EV_PAY,
     EV_PERMIT,
     EV_PLACE_ITEM,
+    EV_PREFECTURE,
     EV_REMOVED,
     EV_ROOF,
     EV_ROUND,
@@ -632,6 +633,7 @@ def _score_round(s, t, p, log):
             continue
         f = s[FOUNTAINS + pref]
         factor = temple_factor(s, p, pref)
+        log_event(log, EV_PREFECTURE, -1, r, pref, f, factor, first, second)
         for seat in range(n):
             pts = place_points(first, second, seat, f, factor)
             is_first = (first >> seat) & 1
