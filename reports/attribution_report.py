@@ -137,8 +137,10 @@ def _item_line(rows: pd.DataFrame, w: Words) -> str:
                 f"[{top['net_vs_group_low']:+.1f}, {top['net_vs_group_high']:+.1f}] against them "
                 f"({top['n_players']} players)")
     label = first[w.label_column] if w.label_column and w.label_column in rows else ""
-    what = f"{first['requirement']} → {label}" if "requirement" in rows else label
-    what = f": {what} per fulfilment" if what else ""
+    if "requirement" in rows:  # a card with a requirement pays its label per fulfilment
+        what = f": {first['requirement']} → {label} per fulfilment"
+    else:
+        what = f": {label}" if label else ""
     return (f"- **{first['id']}** ({w.group} {first['group']}{what}) **{first['direction']}** for its "
             f"{w.group}: its seats' win rate against the {w.group}'s other {w.plural} is {effects}{pays}.")
 

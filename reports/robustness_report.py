@@ -170,11 +170,15 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
     base, base_seats = conclusions(baseline)
     base = base[(base["kind"] != "card") | (base["value"] != "not flagged")]
     tables, seat_tables, variants = [], [base_seats.assign(variant="baseline")], []
+    game_measures = getattr(baseline.extras, "study_measures", None)  # the game's own measures, if any
+    measures = [game_measures(baseline.rows, baseline.profile).assign(variant="baseline")] if game_measures else []
     for name, study in studies:
         found, seats = conclusions(study)
         variants.append(name)
         tables.append(compare(base, found).assign(variant=name))
         seat_tables.append(seats.assign(variant=name))
+        if game_measures:
+            measures.append(game_measures(study.rows, study.profile).assign(variant=name))
     table = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
     planned_variants = len(meta.get("variants", [])) or len(variants)
     title = baseline.profile.attribution()
@@ -195,6 +199,8 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
         rep.table(table, "robustness", "Every conclusion under every variant.",
                   show=["key", "value", "variant", "value_variant", "holds"],
                   columns={"key": "conclusion", "value": "baseline", "value_variant": "under the variant"})
+    if measures:
+        _measures_section(rep, pd.concat(measures, ignore_index=True), baseline)
     rep.heading("Variants")
     rep.table(pd.DataFrame(meta["variants"]), "variants", "The component variants the game declares.")
     rep.heading("Seat win rates per variant")
@@ -214,6 +220,16 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
              "(sim/stats/attribution.py). A changed conclusion can mean "
              "a real change or a borderline test on either side: compare the intervals in the seat table.")
     return rep, base_seats
+
+
+def _measures_section(rep: Report, table: pd.DataFrame, baseline: SeatStudy) -> None:
+    """The game's own measures (its report extras) in the baseline and under every variant."""
+    rep.heading(f"{baseline.profile.title} measures per variant")
+    answers = getattr(baseline.extras, "measure_answers", None)
+    if answers is not None:
+        rep.text("\n".join(f"- {line}" for line in answers(table)))
+    rep.table(table, "game_measures_by_variant", "The game's measures in each study (95 % intervals).",
+              show=["measure", "n_players", "variant", "text", "trials"], columns={"text": "value [95 % CI]"})
 
 
 def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: list[str]) -> None:

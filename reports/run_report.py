@@ -204,7 +204,7 @@ def _category_section(rep: Report, rows: pl.LazyFrame, profile: GameProfile) -> 
     long = category_table(rows.select("n_players", "strategy", score, *present).collect(), tuple(present), score,
                           by=("n_players", "strategy"))
     long["category"] = long["category"].map(profile.category_label)
-    rep.heading(f"{unit} by category")
+    rep.heading(f"{unit[0].upper()}{unit[1:]} by category")
     rep.figure(run_charts.category_chart(long, unit), "vp_categories",
                f"Mean {unit} per score category and strategy; categories below 0 (penalties) stack to the left.")
     rep.table(long, "vp_categories", f"Mean {unit} per score category and strategy (t 95 %), and the category's "

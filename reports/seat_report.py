@@ -89,11 +89,17 @@ def add_seat_sections(rep: Report, study: SeatStudy) -> pd.DataFrame:
     attribution = profile.attribution()
     spreads = study_spreads(rows, profile, study.extras) if attribution else None
     lines = attribution_answers(spreads, profile, study.extras) if attribution else []
+    game_answers = getattr(study.extras, "study_answers", None)  # the game's own answers, if any
+    if game_answers is not None:
+        lines += game_answers(rows, profile)
     _answers(rep, seats, compensation, lines, profile)
     _seat_section(rep, seats, frame, profile)
     if "equal" in set(frame["start"]) and frame["start"].nunique() > 1:
         _start_section(rep, start_effect(rows), profile)
     _category_section(rep, category_table(rows, profile.category_columns, profile.score_column), profile)
+    game_sections = getattr(study.extras, "add_study_sections", None)
+    if game_sections is not None:
+        game_sections(rep, rows, profile)
     if not compensation.empty:
         _compensation_section(rep, compensation, profile)
     if attribution:
@@ -106,13 +112,36 @@ def add_seat_sections(rep: Report, study: SeatStudy) -> pd.DataFrame:
 
 def largest_rulebook_value(profile: GameProfile) -> tuple[int, int, tuple[int, ...]] | None:
     """(player count, seat (0-based), rulebook vector) of the largest value any rulebook vector of the
-    game's compensation gives a seat (the first such seat), or None without compensation. It is the
+    game's compensation gives a seat (the first such seat), or None without compensation or when every
+    rulebook vector treats the seats alike. It is the
     value a designer most wants checked: the largest head start the rulebook grants."""
     comp = profile.compensation
-    if comp is None or not comp.rulebook:
-        return None
+    if comp is None or not comp.rulebook or all(min(v) == max(v) for v in comp.rulebook.values()):
+        return None  # no rulebook vector grants a head start
     n, vector = max(sorted(comp.rulebook.items()), key=lambda item: max(item[1]))
     return n, vector.index(max(vector)), vector
+
+
+def balancing_answers(compensation: pd.DataFrame, profile: GameProfile) -> list[str]:
+    """One line per population: the solved start vector per player count, and on fresh deals the seat
+    furthest from its fair share (when the confirmation runs were played)."""
+    comp = profile.compensation
+    lines = []
+    for pop, part in compensation.groupby("population", sort=False):
+        cells = []
+        for n, cell in part.groupby("n_players"):
+            cell = cell.sort_values("seat")
+            text = f"{n} players {'/'.join(str(int(v)) for v in cell['solved'])}"
+            if "rate_confirmed" in cell and cell["rate_confirmed"].notna().all():
+                gap = (cell["rate_confirmed"] - 1 / n).abs()
+                worst = cell.loc[gap.idxmax()]
+                text += (f" (fresh deals: furthest seat {int(worst['seat']) + 1} at "
+                         f"{fmt_rate(worst.rate_confirmed, worst.rate_confirmed_low, worst.rate_confirmed_high)} "
+                         f"against the fair {100 / n:.1f} %)")
+            cells.append(text)
+        lines.append(f"- {comp.label.capitalize()} that balance the seats (seat 1 holds {comp.fixed_first}), "
+                     f"*{pop}*: {'; '.join(cells)}.")
+    return lines
 
 
 def largest_value_answer(seats: pd.DataFrame, compensation: pd.DataFrame, population: str,
@@ -184,6 +213,8 @@ def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame, attri
         if answer:
             n, seat, vector = largest
             lines.append(f"- Is the {n}-player {vector[seat]} justified? *{pop}*: {answer}")
+    if largest is None and not compensation.empty:  # no head start in the rules: say what would balance
+        lines += balancing_answers(compensation, profile)
     lines += attribution_lines
     rep.text("\n".join(lines) if lines else "No games.")
     rep.text("Seats are numbered from the start player (seat 1). A seat is called favoured or disfavoured only "
@@ -248,7 +279,7 @@ def _equal_text(profile: GameProfile) -> str:
 def _category_section(rep: Report, categories: pd.DataFrame, profile: GameProfile) -> None:
     label, unit = _words(profile)
     categories = categories.assign(category=categories["category"].map(profile.category_label))
-    rep.heading(f"{unit} by category")
+    rep.heading(f"{unit[0].upper()}{unit[1:]} by category")
     rep.figure(seat_charts.category_chart(categories, unit=unit, start_label=label), "vp_categories",
                f"Mean {unit} per score category and seat, 95 % t intervals.")
     shown = categories.copy()

@@ -2,7 +2,9 @@
 
 A sealed bid (D2) is a sequence of one-card decisions, each putting one more card on top of the
 bid stack, ended by STOP; the stack stays hidden from the other seats until every seat has bid.
-A decision with one legal row is applied without asking (a seat with no cards passes and bids 0).
+The flow applies the forced cases without asking: a seat with no cards passes and bids 0, an item
+with one free place goes there, a draw from the only pile with no choice to stop is taken. (A
+table with one row can still be asked elsewhere, e.g. pass alone under ``allow_null_play = false``.)
 """
 
 __all__ = ["ACTION_FIELDS", "DECISION_NAMES", "N_ACTION_FIELDS"]

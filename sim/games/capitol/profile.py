@@ -3,15 +3,32 @@
 from bgsim.sim.games.capitol.params import START_POINTS
 from bgsim.sim.games.capitol.records import CATEGORY_DOCS, RECORD_DOCS
 from bgsim.sim.games.capitol.state import AUCTION_ITEMS, ITEM_NAMES
-from bgsim.sim.profile import Attribution, Compensation, GameProfile, ScoreCategory
+from bgsim.sim.profile import Attribution, Compensation, GameProfile, ScoreCategory, VariantInfo
 
-__all__ = ["SEAT_VIEW", "capitol_profile", "item_catalogue"]
+__all__ = ["SEAT_VIEW", "VARIANTS", "capitol_profile", "item_catalogue"]
 
 SEAT_VIEW = ("A seat sees the board, every player's area (houses, unused roofs), the stone supply, the scores, "
              "the consul, who has passed, how many cards of each type every hand holds, the cards drawn face up "
              "and the bids shown at each reveal, and the top card of each draw pile. Hidden from it: the cards "
              "dealt to the other seats, the values of cards played face down (AMB-14), the other bids until the "
              "reveal, and the draw piles below their top cards (digest §5.2).")
+
+# Variants for the robustness study (name, what changes), in report order; experiments/capitol/variants.py
+# builds them (its test checks that both lists agree). Board variants keep the exact facts: nine
+# prefectures, three per colour, the Capitoline's two printed fountains, four in all.
+VARIANTS: tuple[tuple[str, str], ...] = (
+    ("no_catch_up", "CAP-AUCTION-7 off: every tied highest bid removes the item (tied_bid = remove)"),
+    ("temple_next_round", "AMB-3 reading (b): a temple doubles from the next round's scoring on"),
+    ("board_even_spaces", "board: every prefecture 6 small spaces (54 in all, as reconstructed)"),
+    ("board_tight", "board: one small space fewer in every prefecture (45 in all)"),
+    ("board_fountains_large", "board: the single printed fountains on the largest prefecture of their colour"),
+    ("board_fountains_small", "board: the single printed fountains on the smallest prefecture of their colour"),
+    ("board_groups_by_size", "board: colour groups of alike prefectures (5/5/5, 6/6/6, 7/7/7 small spaces)"),
+)
+
+# The compensation solver holds seat 1's start points and tries the others in a range of non-negative
+# values; seat 1 holds 10, so the solution can also favour seat 1 (the others below 10).
+FIXED_FIRST = 10
 
 _LABELS = {"pts_majority": "majorities", "pts_fountain": "fountains", "pts_temple": "temples"}
 _ORDINAL = ("1st", "2nd", "3rd")
@@ -47,8 +64,9 @@ def capitol_profile(game) -> GameProfile:
             catalogue=item_catalogue(), payoff_fields=("points", "price", "draws")),),
         compensation=Compensation(
             parameter="start_points", column="start_points", label="start points", unit="points",
-            fixed_first=START_POINTS[2][0], rulebook=dict(START_POINTS),
+            fixed_first=FIXED_FIRST, rulebook=dict(START_POINTS),
             named={"rulebook": "every seat starts with 0 points (CAP-SETUP-10)", "equal": "every seat starts with 0"},
             tiebreak_column="tiebreak", adds_to_score=True),
+        variants=tuple(VariantInfo(name, text) for name, text in VARIANTS),
         data_overrides={"board": "board.toml in sim/games/capitol/data/: prefectures, colours, spaces, fountains"},
     )

@@ -114,6 +114,7 @@ PTS_MAJORITY = _("pts_majority", MAX_P, "2 points per first place (CAP-SCORE-3),
 PTS_FOUNTAIN = _("pts_fountain", MAX_P, "1 point per fountain for first and second places (CAP-SCORE-3), undoubled")
 PTS_TEMPLE = _("pts_temple", MAX_P, "points added by temples doubling a prefecture (CAP-SCORE-8)")
 ROUND_PTS = _("round_points", (ROUNDS, MAX_P), "points each seat scored in each round's scoring")
+TIE_WINS = _("tie_wins", MAX_P, "auctions won on a tied bid by the lower score (CAP-AUCTION-7)")
 FIRSTS = _("firsts", MAX_P, "first places taken over the four scorings")
 SECONDS = _("seconds", MAX_P, "second places taken over the four scorings")
 BONUS_DRAWS = _("bonus_draws", MAX_P, "amphitheatre draws earned (CAP-DRAW-6)")

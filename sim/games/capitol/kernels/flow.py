@@ -143,6 +143,7 @@ from bgsim.sim.games.capitol.state import (
     TALLEST,
     TEMPLE,
     TEMPLE_ROUND,
+    TIE_WINS,
     TIEBREAK,
     TOP,
     UNFIN,
@@ -511,6 +512,8 @@ def _resolve_auction(s, t, p, log):
         _clear_bids(s)
         return STEP_NEXT_AUCTION
     s[PRICE + a] = best
+    if reason == 1:
+        s[TIE_WINS + winner] += 1
     log_event(log, EV_WIN, winner, a, best, reason)
     order = p[PR_DISCARD_ORDER]
     if order == 1 and _distinct_bid_classes(s, winner) > 1:  # AMB-13 winner_choice: D5
