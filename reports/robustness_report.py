@@ -86,22 +86,23 @@ def compare(baseline: pd.DataFrame, variant: pd.DataFrame) -> pd.DataFrame:
     return merged
 
 
-def card_rows(table: pd.DataFrame) -> pd.DataFrame:
-    """The per-card conclusions folded into one row per player count and variant: holds = the share of
-    the baseline's flagged cards that keep their flag and direction, value_variant = 'k of m'."""
+def card_rows(table: pd.DataFrame, plural: str = "components") -> pd.DataFrame:
+    """The per-component conclusions (kind "card") folded into one row per player count and variant:
+    holds = the share of the baseline's flagged components (``plural``: the attribution's label) that
+    keep their flag and direction, value_variant = 'k of m'."""
     cards = table[table["kind"] == "card"]
     if cards.empty:
         return cards
     cards = cards.assign(n=cards["key"].str.split("p:").str[0])
     folded = cards.groupby(["n", "variant"], sort=False).agg(holds=("holds", "mean"), kept=("holds", "sum"),
                                                               total=("holds", "size")).reset_index()
-    return pd.DataFrame({"key": folded["n"] + "p: flagged cards that keep their flag", "kind": "cards",
+    return pd.DataFrame({"key": folded["n"] + f"p: flagged {plural} that keep their flag", "kind": "cards",
                          "value": folded["total"].astype(str) + " flagged", "variant": folded["variant"],
                          "value_variant": folded["kept"].astype(str) + " of " + folded["total"].astype(str),
                          "holds": folded["holds"]})
 
 
-def robustness_chart(table: pd.DataFrame, variants: list[str]) -> Figure:
+def robustness_chart(table: pd.DataFrame, variants: list[str], plural: str = "components") -> Figure:
     """Conclusions (rows) x variants (columns): green holds, red flips (cards: the share that keeps its
     flag, shaded); each cell shows the variant's value. Laid out by the rules of ``reports.charts``: at
     most the content width, cell text at ``MIN_FONT_PT`` wrapped to its column; more variants than fit
@@ -114,7 +115,7 @@ def robustness_chart(table: pd.DataFrame, variants: list[str]) -> Figure:
             return "-"
         return textwrap.fill(str(row.value_variant).replace(" (not significant)", " (n.s.)"), chars)
 
-    table = pd.concat([table[table["kind"] != "card"], card_rows(table)], ignore_index=True)
+    table = pd.concat([table[table["kind"] != "card"], card_rows(table, plural)], ignore_index=True)
     keys = list(dict.fromkeys(table["key"]))
     cell = {(r.key, r.variant): r for r in table.itertuples()}
     char_in = 0.52 * MIN_FONT_PT / 72  # an average character's width
@@ -132,7 +133,7 @@ def robustness_chart(table: pd.DataFrame, variants: list[str]) -> Figure:
     fig = Figure(figsize=(min(MAX_FIGURE_WIDTH_IN, label_in + 0.3 + column_in * len(grids[0])),
                           grid_in * len(grids) + 0.7), layout="constrained")
     fig.suptitle("Robustness of the baseline's conclusions: green holds, red changes, shaded: the share of flagged "
-                 "cards kept\n(n.s. = not significant)", fontsize=LEGEND_FONT_PT + 1)
+                 f"{plural} kept\n(n.s. = not significant)", fontsize=LEGEND_FONT_PT + 1)
     axes = fig.subplots(len(grids), 1, squeeze=False)[:, 0]
     edges = np.concatenate([[0], np.cumsum(0.1 + 0.15 * np.array(lines))])  # rows as tall as their text
     colours = LinearSegmentedColormap.from_list("holds", ["#e8a6a6", "#f3e3a0", "#a6d8a6"])
@@ -191,9 +192,10 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
                        "games": f"{done:,}" + ("" if done >= planned else f" of {planned:,} planned (incomplete)")})
     progress_warning(rep, done, planned, finish, "study")
     rep.heading("Summary")
-    _summary(rep, base, table, variants)
+    plural = title.label if title else "components"
+    _summary(rep, base, table, variants, plural)
     if not table.empty:
-        rep.figure(robustness_chart(table, variants), "robustness_summary",
+        rep.figure(robustness_chart(table, variants, plural), "robustness_summary",
                    "Each baseline conclusion under each variant: green holds, red changes; the cell shows the "
                    "variant's value.")
         rep.table(table, "robustness", "Every conclusion under every variant.",
@@ -232,19 +234,19 @@ def _measures_section(rep: Report, table: pd.DataFrame, baseline: SeatStudy) -> 
               show=["measure", "n_players", "variant", "text", "trials"], columns={"text": "value [95 % CI]"})
 
 
-def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: list[str]) -> None:
+def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: list[str], plural: str) -> None:
     if table.empty:
         rep.text("No variants were run.")
         return
     lines = []
-    for n, part in card_rows(table).groupby("key", sort=False):
+    for n, part in card_rows(table, plural).groupby("key", sort=False):
         shares = ", ".join(f"{r.variant}: {r.value_variant}" for r in part.itertuples())
         lines.append(f"- {n} ({part['value'].iloc[0]} in the baseline): {shares}")
     cards = table[table["kind"] == "card"]
     steady = [k.rsplit(" ", 1)[1] + f" ({k.split('p:')[0]}p)" for k, p in cards.groupby("key", sort=False)
               if p["holds"].all()]
     if len(cards):
-        lines.append(f"- cards flagged under every variant: {', '.join(steady) if steady else 'none'}")
+        lines.append(f"- {plural} flagged under every variant: {', '.join(steady) if steady else 'none'}")
     for key, part in table[table["kind"] != "card"].groupby("key", sort=False):
         flips = part[~part["holds"]]
         value = part["value"].iloc[0]
