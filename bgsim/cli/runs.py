@@ -38,15 +38,20 @@ from bgsim.sim.registry import available_games, make_game, parameter_defaults, p
 @app.command()
 def games() -> None:
     """List the games, their player counts and their parameters with what each one sets."""
+    import textwrap
+
     from rich.markup import escape
 
+    width = max(40, out.width - 6)  # a parameter's doc goes below it, indented and wrapped to the terminal
     for name, entry in available_games().items():
         out.print(f"[bold]{name}[/bold]: {escape(entry.summary)}", highlight=False)
         out.print(f"  players: {', '.join(map(str, player_counts(name)))}", highlight=False)
         docs, defaults = entry.parameter_docs or {}, parameter_defaults(name)
         for param in parameter_names(name):
             default = f" = {defaults[param]!r}" if param in defaults else ""
-            out.print(f"  {param}{escape(default)}  [dim]{escape(docs.get(param, ''))}[/dim]", highlight=False)
+            out.print(f"  {param}{escape(default)}", highlight=False)
+            for line in textwrap.wrap(docs.get(param, ""), width):
+                out.print(f"      [dim]{escape(line)}[/dim]", highlight=False)
 
 
 @app.command()
