@@ -226,8 +226,8 @@ def _check(spec: SeatOrderSpec) -> None:
     for name, value in (("compensation.confirm_games", spec.confirm_games), ("compensation.bootstrap", spec.bootstrap)):
         require(isinstance(value, int) and not isinstance(value, bool) and value >= 0,
                 f"{name} must be a non-negative integer")
-    require(isinstance(spec.low, int) and isinstance(spec.high, int) and 0 <= spec.low < spec.high <= 200,
-            "compensation.low and high must be integers with 0 <= low < high <= 200")
+    require(isinstance(spec.low, int) and isinstance(spec.high, int) and -200 <= spec.low < spec.high <= 200,
+            "compensation.low and high must be integers with -200 <= low < high <= 200")
     for n in spec.players:
         for pop in spec.populations:
             seatings = 1 if len(spec.populations[pop]) == 1 else math.factorial(n)

@@ -20,6 +20,8 @@ class GameEntry:
     parameters: tuple[str, ...] | None = None  # None: the keys of parameter_docs, else a default game's params
     parameter_docs: dict[str, str] | None = None  # parameter -> one line (default, rule ids), for `bgsim games`
     listed: bool = True  # False: a game kept for the test suite; it builds and plays, but `bgsim games` omits it
+    order: int = 100  # place in `bgsim games` (lower first, then by name); the first game is the default of
+    # commands that take --game
 
     def __post_init__(self):
         if self.parameters is None and self.parameter_docs is not None:

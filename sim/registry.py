@@ -44,7 +44,8 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
 def available_games(unlisted: bool = False) -> dict[str, GameEntry]:
     """Registered games by name; ``unlisted`` adds the games kept for the test suite."""
     _load_builtin_games()
-    return {name: entry for name, entry in sorted(_GAMES.items()) if entry.listed or unlisted}
+    ordered = sorted(_GAMES.items(), key=lambda item: (item[1].order, item[0]))
+    return {name: entry for name, entry in ordered if entry.listed or unlisted}
 
 
 def _literal(node: ast.expr, key: str, text: str) -> Any:

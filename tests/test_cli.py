@@ -127,7 +127,7 @@ def test_plan_says_how_it_read_a_rate_below_1_percent(capsys):
     (("play", "carpe_diem", "--strategies", "carpe_diem/plannr"), "; did you mean 'carpe_diem/planner'?"),
     (("play", "carpe_diem", "--strategies", "carpe_dim/greedy"), "is for 'carpe_dim', not 'carpe_diem'; did you "
                                                                  "mean 'carpe_diem'?"),
-    (("play", "carpe_dien"), "unknown game 'carpe_dien' (known: carpe_diem); did you mean 'carpe_diem'?"),
+    (("play", "carpe_dien"), "unknown game 'carpe_dien' (known: carpe_diem, capitol); did you mean 'carpe_diem'?"),
     (("play", "carpe_diem(ful_loop=allow)"), "carpe_diem has no parameter 'ful_loop' (see `bgsim games`); did you "
                                              "mean 'full_loop'?"),
     (("play", "carpe_diem", "--players", "3", "--strategies", "greedy,random"), "lists 2 strategies for 3 seats"),

@@ -13,4 +13,4 @@ def make(**params) -> Capitol:
 
 
 ENTRY = GameEntry("capitol", make, "Capitol (Moon/Weissblum, Schmidt 2001), 2-4 players",
-                  player_counts=(2, 3, 4), parameter_docs=PARAM_DOCS)
+                  player_counts=(2, 3, 4), parameter_docs=PARAM_DOCS, order=2)

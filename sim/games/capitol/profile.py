@@ -26,10 +26,6 @@ VARIANTS: tuple[tuple[str, str], ...] = (
     ("board_groups_by_size", "board: colour groups of alike prefectures (5/5/5, 6/6/6, 7/7/7 small spaces)"),
 )
 
-# The compensation solver holds seat 1's start points and tries the others in a range of non-negative
-# values; seat 1 holds 10, so the solution can also favour seat 1 (the others below 10).
-FIXED_FIRST = 10
-
 _LABELS = {"pts_majority": "majorities", "pts_fountain": "fountains", "pts_temple": "temples"}
 _ORDINAL = ("1st", "2nd", "3rd")
 
@@ -64,7 +60,7 @@ def capitol_profile(game) -> GameProfile:
             catalogue=item_catalogue(), payoff_fields=("points", "price", "draws")),),
         compensation=Compensation(
             parameter="start_points", column="start_points", label="start points", unit="points",
-            fixed_first=FIXED_FIRST, rulebook=dict(START_POINTS),
+            fixed_first=START_POINTS[2][0], rulebook=dict(START_POINTS),
             named={"rulebook": "every seat starts with 0 points (CAP-SETUP-10)", "equal": "every seat starts with 0"},
             tiebreak_column="tiebreak", adds_to_score=True),
         variants=tuple(VariantInfo(name, text) for name, text in VARIANTS),

@@ -14,4 +14,4 @@ def make(**params) -> CarpeDiem:
 
 ENTRY = GameEntry("carpe_diem", make,
                   "Carpe Diem (Feld, alea 2018), 2nd-edition rules, 2-4 players and solo against Anna",
-                  player_counts=(1, 2, 3, 4), parameter_docs=PARAM_DOCS)
+                  player_counts=(1, 2, 3, 4), parameter_docs=PARAM_DOCS, order=1)
