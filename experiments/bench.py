@@ -1,13 +1,23 @@
-"""What every game's benchmark shares: games per second of a game's compiled loop on one core."""
+"""What every game's benchmark shares: games per second of a game's compiled loop on one core, and
+the C speed yardstick beside the project (``../shared/perf/``)."""
 
+import os
+import re
+import shutil
+import subprocess
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 from bgsim.sim import make_game
 from bgsim.sim.seeding import block_key, deal_seeds, seat_streams
 from bgsim.strategies import make_strategy
 
-__all__ = ["engine_rate", "runs_text"]
+__all__ = ["Yardstick", "alternating_rates", "engine_rate", "runs_text"]
+
+# The yardstick's source, beside the repository; BGSIM_YARDSTICK names another folder.
+YARDSTICK_DIR = Path(os.environ.get("BGSIM_YARDSTICK", Path(__file__).resolve().parents[1].parent / "shared" / "perf"))
 
 
 def engine_rate(game_name: str, n_players: int, strategy_id: str, n_games: int, repeats: int) -> list[float]:
@@ -15,16 +25,82 @@ def engine_rate(game_name: str, n_players: int, strategy_id: str, n_games: int, 
     untimed run that loads the compiled code."""
     game = make_game(game_name, n_players=n_players)
     strategy = make_strategy(strategy_id, game)
+    policies = [strategy.compiled_policy(game)]
     rates = []
     for r in range(repeats + 1):
-        chance, strat = deal_seeds(block_key(1000 + r, n_players), np.arange(n_games))
-        streams = seat_streams(strat, n_players)
-        seat_strategy = np.zeros((n_games, n_players), dtype=np.int64)
-        start = time.perf_counter()
-        game.play_states(chance, streams, seat_strategy, [strategy.compiled_policy(game)])
+        rate = _one_engine_run(game, policies, n_players, n_games, 1000 + r)
         if r > 0:
-            rates.append(n_games / (time.perf_counter() - start))
+            rates.append(rate)
     return rates
+
+
+def _one_engine_run(game, policies, n_players: int, n_games: int, seed: int) -> float:
+    chance, strat = deal_seeds(block_key(seed, n_players), np.arange(n_games))
+    streams = seat_streams(strat, n_players)
+    seat_strategy = np.zeros((n_games, n_players), dtype=np.int64)
+    start = time.perf_counter()
+    game.play_states(chance, streams, seat_strategy, policies)
+    return n_games / (time.perf_counter() - start)
+
+
+class Yardstick:
+    """The C yardstick (a simplified 4-player tile-placement game, see its README), built with gcc
+    into a temporary folder. ``available`` is False when its source or gcc is missing; then
+    ``why`` says which."""
+
+    def __init__(self, source_dir: Path = YARDSTICK_DIR):
+        self.source = source_dir / "cengine.c"
+        self.binary: Path | None = None
+        self.why = ""
+        if not self.source.exists():
+            self.why = f"no yardstick at {source_dir}"
+        elif shutil.which("gcc") is None:
+            self.why = "gcc is not installed"
+
+    @property
+    def available(self) -> bool:
+        return not self.why
+
+    def __enter__(self) -> "Yardstick":
+        if self.available:
+            self._dir = tempfile.TemporaryDirectory(prefix="bgsim-yardstick-")
+            binary = Path(self._dir.name) / "cengine"
+            built = subprocess.run(["gcc", "-O3", "-march=native", "-o", str(binary), str(self.source)],
+                                   capture_output=True, text=True)
+            if built.returncode == 0:
+                self.binary = binary
+            else:
+                self.why = "the yardstick does not build: " + (built.stderr.strip().splitlines() or ["gcc failed"])[-1]
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.binary is not None:
+            self._dir.cleanup()
+            self.binary = None
+
+    def rate(self, n_games: int) -> float:
+        """Games/s of one run of ``n_games`` on one core."""
+        out = subprocess.run([str(self.binary), "bench", str(n_games), "1"], capture_output=True, text=True,
+                             check=True).stdout
+        found = re.search(r"=\s*([\d.]+)\s*games/s", out)
+        if not found:
+            raise RuntimeError(f"unexpected yardstick output: {out.strip()!r}")
+        return float(found.group(1))
+
+
+def alternating_rates(game_name: str, n_players: int, strategy_id: str, n_games: int, repeats: int,
+                      yardstick: Yardstick, yardstick_games: int) -> tuple[list[float], list[float]]:
+    """Games/s of the game's compiled loop and of the yardstick, run in turn ``repeats`` times each
+    (after an untimed engine run), so both see the same machine."""
+    game = make_game(game_name, n_players=n_players)
+    strategy = make_strategy(strategy_id, game)
+    policies = [strategy.compiled_policy(game)]
+    _one_engine_run(game, policies, n_players, n_games, 999)
+    ours, theirs = [], []
+    for r in range(repeats):
+        ours.append(_one_engine_run(game, policies, n_players, n_games, 1000 + r))
+        theirs.append(yardstick.rate(yardstick_games))
+    return ours, theirs
 
 
 def runs_text(rates: list[float], digits: int = 0) -> str:

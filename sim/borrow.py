@@ -23,7 +23,7 @@ from numba.extending import intrinsic
 
 configure_numba_cache()  # before the first kernel is compiled
 
-__all__ = ["borrow", "njit_without_refcounts"]
+__all__ = ["borrow", "njit_inline_without_refcounts", "njit_without_refcounts"]
 
 
 @intrinsic
@@ -59,3 +59,10 @@ def njit_without_refcounts(function):
     by zero is not checked either (``error_model="numpy"``): the kernels never divide by zero,
     and the check's exception path keeps loops from being optimised."""
     return njit(cache=True, _nrt=False, error_model="numpy")(function)
+
+
+def njit_inline_without_refcounts(function):
+    """``njit_without_refcounts`` for a kernel called in a hot loop with many array arguments:
+    Numba inlines its body into each caller, since a call passes every array as about seven
+    machine words (a placement's valuation spent more on its arguments than on its work)."""
+    return njit(cache=True, _nrt=False, error_model="numpy", inline="always")(function)

@@ -1,6 +1,9 @@
 """``make bench``: games per second of Carpe Diem, engine alone and through the runner.
 
-1. Engine: whole games in the compiled loop on one core, no storage (``play_batch``).
+1. Engine: whole games in the compiled loop on one core, no storage (``play_states``), and the
+   C yardstick of ``../shared/perf/`` (a simplified 4-player tile-placement game) run in turn
+   with 4-player greedy games, so that their ratio, which is stable on a noisy machine while
+   the rates are not, comes from one sitting.
 2. Runner, Carpe Diem 4 players, greedy weights in three strategy tiers, with 1 and 2 workers:
    (a) weights inside the compiled loop, (b) a vectorised Python ``score`` over lockstep
    batches, (c) a per-game Python ``choose`` per decision. Timed: seeding, playing, recording
@@ -24,8 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bgsim.experiments.bench import Yardstick, alternating_rates, runs_text
 from bgsim.experiments.bench import engine_rate as shared_engine_rate
-from bgsim.experiments.bench import runs_text
 from bgsim.experiments.runner import run
 from bgsim.sim import make_game
 from bgsim.sim.results.spec import RunSpec
@@ -78,12 +81,14 @@ def main() -> None:
     parser.add_argument("--wall-games", type=int, default=200_000,
                         help="games of the wall-time run (1,000,000 measures the target directly)")
     parser.add_argument("--search-games", type=int, default=6, help="games per timed run, search row")
+    parser.add_argument("--yardstick-games", type=int, default=20_000, help="games per run of the C yardstick")
     args = parser.parse_args()
     print(f"bgsim bench: {os.cpu_count()} cores, median of {args.repeats} runs", flush=True)
 
     print("\n1. Engine alone, compiled loop, one core")
+    yardstick_row(args.games, args.repeats, args.yardstick_games)
     print(f"   {'players':>7}  {'strategy':<8} {'games/s':>9}   runs")
-    for n_players, strategy_id in ((4, "greedy"), (4, "random"), (3, "greedy"), (2, "greedy")):
+    for n_players, strategy_id in ((4, "random"), (3, "greedy"), (2, "greedy")):
         rates = engine_rate(n_players, strategy_id, args.games, args.repeats)
         print(f"   {n_players:>7}  {strategy_id:<8} {statistics.median(rates):>9,.0f}   {runs_text(rates)}", flush=True)
 
@@ -126,6 +131,21 @@ def main() -> None:
     for strategy_id in ("greedy", "random", BEST_HEURISTIC):
         rates = engine_rate(1, strategy_id, args.games, args.repeats)
         print(f"   {strategy_id:<34} {statistics.median(rates):>9,.0f}   {runs_text(rates)}", flush=True)
+
+
+def yardstick_row(n_games: int, repeats: int, yardstick_games: int) -> None:
+    """4-player greedy games/s per core, the C yardstick's, and their ratio, run in turn."""
+    with Yardstick() as yardstick:
+        if not yardstick.available:
+            rates = engine_rate(4, "greedy", n_games, repeats)
+            print(f"   4 players greedy: {statistics.median(rates):,.0f} games/s   ({runs_text(rates)})")
+            print(f"   yardstick skipped: {yardstick.why}", flush=True)
+            return
+        ours, theirs = alternating_rates("carpe_diem", 4, "greedy", n_games, repeats, yardstick, yardstick_games)
+    ratio = statistics.median(o / c for o, c in zip(ours, theirs))
+    print(f"   4 players greedy   {statistics.median(ours):>9,.0f} games/s   runs {runs_text(ours)}")
+    print(f"   C yardstick        {statistics.median(theirs):>9,.0f} games/s   runs {runs_text(theirs)}")
+    print(f"   ratio bgsim / yardstick: {ratio:.2f} (median of the runs' ratios; goal 0.5)\n", flush=True)
 
 
 def search_rate(n_games: int, repeats: int) -> tuple[list[float], float]:

@@ -248,6 +248,12 @@ NO_ROW = -(1 << 62)  # a value below every row value (choose_row starts from it 
 # Rows of PlacementWork.moves and PlacementWork.blocks.
 MV_CODE, MV_TARGET, MV_DEST = 0, 1, 2
 BK_DONE, BK_VALUE, BK_SLOT, BK_CELL, BK_ROT, BK_ROWS = 0, 1, 2, 3, 4, 5
+# Columns of PlacementWork.merged: the distinct neighbour features a part joins, summed over them:
+# open edges, size and chimneys, and row / column bitmasks with the cell's own row and column.
+M_OPEN, M_SIZE_SUM, M_CHIM, M_ROWS, M_COLS = 0, 1, 2, 3, 4
+M_SIZE = 5
+# Rows of PlacementWork.cell_value: weighted adjacency + banner steps, and those steps' value.
+CV_BASE, CV_STEPS = 0, 1
 
 
 class PlacementWork(NamedTuple):
@@ -265,6 +271,10 @@ class PlacementWork(NamedTuple):
     row: np.ndarray  # (N_FEATURES,) int64: one feature row
     moves: np.ndarray  # (3, N_MOVES_MAX) int64: TURN movements: code, target, destination (MV_*)
     blocks: np.ndarray  # (6, N_SPACES) int64: per destination depot: best row or row count (BK_*)
+    link: np.ndarray  # (36,) int64: per frontier cell, bit d if side d faces a neighbour's feature
+    merged: np.ndarray  # (36, 16, M_SIZE) int64: per frontier cell and subset of its ``link`` sides,
+    #   what a part open on those sides joins (placements.fill_merges, M_*)
+    cell_value: np.ndarray  # (2, 36) int64: per frontier cell, weighted terms of its own (CV_*)
 
 
 @njit(cache=True)
@@ -283,6 +293,9 @@ def new_placement_work():
         np.empty(N_FEATURES, dtype=np.int64),
         np.empty((3, N_MOVES_MAX), dtype=np.int64),
         np.empty((6, N_SPACES), dtype=np.int64),
+        np.empty(N_CELLS, dtype=np.int64),
+        np.empty((N_CELLS, 16, M_SIZE), dtype=np.int64),
+        np.empty((2, N_CELLS), dtype=np.int64),
     )
 
 

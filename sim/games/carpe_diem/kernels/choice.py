@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 from bgsim.sim.api import POLICY_WEIGHTS
-from bgsim.sim.borrow import njit_without_refcounts
+from bgsim.sim.borrow import njit_inline_without_refcounts, njit_without_refcounts
 from bgsim.sim.games.carpe_diem.constants import DEPOT_SIZE, N_COUNTERS, N_DISC_SPACES, N_SEALS
 from bgsim.sim.games.carpe_diem.decisions import (
     A_BREAD,
@@ -99,7 +99,13 @@ from bgsim.sim.games.carpe_diem.kernels.cards import (
     row_allowed,
 )
 from bgsim.sim.games.carpe_diem.kernels.district import open_features
-from bgsim.sim.games.carpe_diem.kernels.placements import best_placement_value, fill_context, fill_frontier, list_legal
+from bgsim.sim.games.carpe_diem.kernels.placements import (
+    best_placement_value,
+    fill_cell_values,
+    fill_context,
+    fill_frontier,
+    list_legal,
+)
 from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
 from bgsim.sim.games.carpe_diem.params import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
 from bgsim.sim.games.carpe_diem.state import (
@@ -180,6 +186,7 @@ def weighted_turn(s, t, p, weights, work, action):
     n_mv = turn_movements(s, p, seat, moves)
     fill_context(s, t, seat, work.ctx)
     fill_frontier(s, t, seat, work)
+    fill_cell_values(s, p, seat, weights, work)
     allow_store = turn_store_allowed(s, p, seat)
     blocks[BK_DONE] = 0
     best = NO_ROW
@@ -214,6 +221,7 @@ def weighted_craftsman(s, t, p, weights, work, action):
     seat = s[SEAT]
     fill_context(s, t, seat, work.ctx)
     fill_frontier(s, t, seat, work)
+    fill_cell_values(s, p, seat, weights, work)
     best = NO_ROW
     best_seal = -1
     best_cell = -1
@@ -513,7 +521,7 @@ def _fountain_card_open(s, t, seat, card):
     return t[T_FOUNTAIN_VP + card] * open_features(s, t, seat, t[T_FOUNTAIN_COUNTER + card])
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def _best_of_depot(s, t, p, seat, dest, allow_store, weights, work):
     """Fill column ``dest`` of ``work.blocks`` with the first best row of the depot's tiles."""
     blocks = work.blocks

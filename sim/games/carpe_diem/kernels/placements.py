@@ -8,12 +8,12 @@ frontier cells.
 
 Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_PARAMS,) int32;
 ``weights`` (N_FEATURES,) int64; ``work`` a ``candidates.PlacementWork`` (``ctx`` (CTX_SIZE,),
-``need``/``nroot`` (36, 4), ``adj``/``forbid``/``frontier`` (36,), ``cells``/``rots``
-(MAX_PLACEMENTS,), all int64).
+``need``/``nroot`` (36, 4), ``adj``/``forbid``/``frontier``/``link`` (36,), ``merged`` (36, 16,
+M_SIZE), ``cell_value`` (2, 36), ``cells``/``rots`` (MAX_PLACEMENTS,), all int64).
 """
 
 import numpy as np
-from bgsim.sim.borrow import njit_without_refcounts
+from bgsim.sim.borrow import njit_inline_without_refcounts, njit_without_refcounts
 from bgsim.sim.games.carpe_diem.constants import (
     ADMINISTRATOR,
     BAKER,
@@ -74,7 +74,16 @@ from bgsim.sim.games.carpe_diem.features import (
     F_VILLAS,
     F_VP,
 )
-from bgsim.sim.games.carpe_diem.kernels.candidates import NO_ROW
+from bgsim.sim.games.carpe_diem.kernels.candidates import (
+    CV_BASE,
+    CV_STEPS,
+    M_CHIM,
+    M_COLS,
+    M_OPEN,
+    M_ROWS,
+    M_SIZE_SUM,
+    NO_ROW,
+)
 from bgsim.sim.games.carpe_diem.kernels.cards import green_counter_mask, green_k_from, is_red
 from bgsim.sim.games.carpe_diem.kernels.context import (
     X_AFTER,
@@ -104,7 +113,6 @@ from bgsim.sim.games.carpe_diem.kernels.district import (
     cell_context,
     edge_code,
     forbidden_edges,
-    merge_part,
     new_task_vp,
     shovel_cell,
     task_type,
@@ -124,9 +132,15 @@ from bgsim.sim.games.carpe_diem.state import (
     FOUNTAIN_HELD,
     FOUNTAIN_N,
     GOODS,
+    N_NODES,
     SEAL,
     SLOT_CARD,
     TASK_DONE,
+    UF_CHIM,
+    UF_COLS,
+    UF_OPEN,
+    UF_ROWS,
+    UF_SIZE,
 )
 from bgsim.sim.games.carpe_diem.tables import (
     T_CARD_GIVE,
@@ -174,9 +188,74 @@ def fill_frontier(s, t, seat, work):
             continue
         work.adj[cell] = cell_context(s, t, seat, cell, work.need, work.nroot)
         work.forbid[cell] = forbidden_edges(work.need, cell)
+        fill_merges(s, seat, cell, work)
         work.frontier[n] = cell
         n += 1
     work.ctx[X_N_FRONTIER] = n
+
+
+@njit_inline_without_refcounts
+def fill_merges(s, seat, cell, work):
+    """What a tile part at frontier ``cell`` joins, for every set of sides it may be open on, so
+    that valuing a placement reads a table instead of walking the union-find (CD-FEATURE-2).
+
+    ``work.link[cell]``: bit d if side d faces an open edge of a neighbour's feature (a link);
+    ``work.merged[cell, sides]`` for each subset ``sides`` of those: the distinct features they
+    reach, summed (``M_*``: open edges, size, chimneys; row and column bits, the cell's own
+    included). A part open on ``mask`` joins ``merged[cell, mask & link[cell]]``: the same sums
+    as ``district.merge_part``."""
+    link = 0
+    for d in range(4):
+        if work.need[cell, d] > 0 and work.nroot[cell, d] >= 0:  # NEED_FREE and meadow never link
+            link |= 1 << d
+    work.link[cell] = link
+    merged = work.merged
+    for sides in range(16):
+        if sides & ~link:
+            continue
+        open_sum = 0
+        size = 0
+        chim = 0
+        rows = 1 << (cell // SIDE)
+        cols = 1 << (cell % SIDE)
+        seen0 = -1
+        seen1 = -1
+        seen2 = -1
+        for d in range(4):
+            if not (sides >> d) & 1:
+                continue
+            r = work.nroot[cell, d]
+            if r == seen0 or r == seen1 or r == seen2:
+                continue  # a feature reached by two sides counts once
+            if seen0 < 0:
+                seen0 = r
+            elif seen1 < 0:
+                seen1 = r
+            else:
+                seen2 = r
+            base = seat * N_NODES + r
+            open_sum += s[UF_OPEN + base]
+            size += s[UF_SIZE + base]
+            chim += s[UF_CHIM + base]
+            rows |= s[UF_ROWS + base]
+            cols |= s[UF_COLS + base]
+        merged[cell, sides, M_OPEN] = open_sum
+        merged[cell, sides, M_SIZE_SUM] = size
+        merged[cell, sides, M_CHIM] = chim
+        merged[cell, sides, M_ROWS] = rows
+        merged[cell, sides, M_COLS] = cols
+
+
+@njit_without_refcounts
+def fill_cell_values(s, p, seat, weights, work):
+    """Per frontier cell, the weighted terms a placement there gets whatever the tile: adjacency
+    and banner steps (``CV_BASE``), and those steps' value when nothing else moves the banner
+    (``CV_STEPS``). Needs ``fill_context`` and ``fill_frontier`` first."""
+    for i in range(work.ctx[X_N_FRONTIER]):
+        cell = work.frontier[i]
+        banner = s[BANNER_LEFT + seat * N_CELLS + cell]
+        work.cell_value[CV_BASE, cell] = weights[F_ADJACENT] * max(work.adj[cell], 0) + weights[F_BANNER] * banner
+        work.cell_value[CV_STEPS, cell] = _steps_value(p, work.ctx, banner, 0, weights)
 
 
 @njit_without_refcounts
@@ -220,7 +299,7 @@ def fill_tile_codes(t, tile, ctx):
 # Weights
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def best_placement_value(s, t, p, seat, tile, from_seal, allow_store, weights, work):
     """The first best row of ``tile`` (its placements in row order, then STORE):
     (value, cell, rotation), cell -1 for STORE; value NO_ROW if the tile has no row."""
@@ -254,14 +333,13 @@ def best_placement_value(s, t, p, seat, tile, from_seal, allow_store, weights, w
     return best, best_cell, best_rot
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
     """``features @ weights`` of placing ``tile`` at ``cell`` turned ``rot`` (edges known to
     match) without the tile's own columns (tile_parts, dark); NO_ROW if CD-BUILD-6 forbids it.
 
-    The probe is ``district.probe_fitting``'s: per part, ``district.merge_part``."""
-    need = work.need
-    nroot = work.nroot
+    The probe is ``district.probe_fitting``'s, per part ``district.merge_part``, read from the
+    tables of ``fill_merges``; the cell's own terms come from ``fill_cell_values``."""
     ctx = work.ctx
     max_landscape = p[PR_LANDSCAPE_MAX]
     nparts = t[T_TILE_NPARTS + tile]
@@ -274,19 +352,27 @@ def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
     # completed parts: type, size, chimneys, rows, cols (at most 2)
     type0 = size0 = chim0 = rows0 = cols0 = 0
     type1 = size1 = chim1 = rows1 = cols1 = 0
+    link = work.link[cell]
     for j in range(nparts):
         ptype = t[T_PART_TYPE + tile * 2 + j]
         chim = t[T_PART_CHIM + tile * 2 + j]
         mask = t[T_ROT_MASK + (tile * 4 + rot) * 2 + j]
         if ptype == VILLA:
             chimneys += chim
-        n_open, links, open_sum, size, chim_sum, rows, cols = merge_part(s, seat, cell, mask, chim, need, nroot)
+        sides = mask & link
+        n_open = _popcount4(mask)
+        links = _popcount4(sides)
+        open_sum = work.merged[cell, sides, M_OPEN]
+        size = 1 + work.merged[cell, sides, M_SIZE_SUM]
         merged_open = open_sum - links + (n_open - links)
         if max_landscape > 0 and LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST and size > max_landscape:
             return NO_ROW  # CD-BUILD-6 / AMB-2
         matched += links
         open_added += n_open - links
         if merged_open == 0:  # small buildings: 0 open edges, done at once
+            chim_sum = chim + work.merged[cell, sides, M_CHIM]
+            rows = work.merged[cell, sides, M_ROWS]
+            cols = work.merged[cell, sides, M_COLS]
             if n_done == 0:
                 type0, size0, chim0, rows0, cols0 = ptype, size, chim_sum, rows, cols
             else:
@@ -296,13 +382,13 @@ def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
             if ptype == VILLA:
                 villa_open = max(villa_open, merged_open)
             if weights[F_FRAME_OPEN] != 0 and (ctx[X_OPEN_TASK_TYPES] >> ptype) & 1:  # CD-END-6
-                frame_open += new_task_vp(t, s, p, seat, ptype, rows, cols)
-    banner = s[BANNER_LEFT + seat * N_CELLS + cell]
-    value = (weights[F_ADJACENT] * max(work.adj[cell], 0) + weights[F_MATCHED] * matched
-             + weights[F_OPEN_ADDED] * open_added + weights[F_CHIMNEYS] * chimneys
-             + weights[F_BANNER] * banner + weights[F_VILLA_OPEN] * villa_open + weights[F_FRAME_OPEN] * frame_open)
+                frame_open += new_task_vp(t, s, p, seat, ptype, work.merged[cell, sides, M_ROWS],
+                                          work.merged[cell, sides, M_COLS])
+    value = (work.cell_value[CV_BASE, cell] + weights[F_MATCHED] * matched + weights[F_OPEN_ADDED] * open_added
+             + weights[F_CHIMNEYS] * chimneys + weights[F_VILLA_OPEN] * villa_open + weights[F_FRAME_OPEN] * frame_open)
     if n_done == 0 and chimneys == 0:
-        return value + _steps_value(p, ctx, banner, 0, weights)
+        return value + work.cell_value[CV_STEPS, cell]
+    banner = s[BANNER_LEFT + seat * N_CELLS + cell]
     for c in range(N_COUNTERS):
         ctx[X_DELTA + c] = 0  # counter changes
     for g in range(N_GOODS):
@@ -492,13 +578,18 @@ def _has_landscape(t, tile):
 @njit_without_refcounts
 def _landscapes_within_limit(s, t, p, seat, tile, rot, cell, work):
     """CD-BUILD-6 / AMB-2: every landscape the placement joins stays within the tile limit (the
-    merged sizes of ``district.merge_part``)."""
+    merged sizes of ``fill_merges``)."""
     for j in range(t[T_TILE_NPARTS + tile]):
         ptype = t[T_PART_TYPE + tile * 2 + j]
         if not LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST:
             continue
         mask = t[T_ROT_MASK + (tile * 4 + rot) * 2 + j]
-        size = merge_part(s, seat, cell, mask, 0, work.need, work.nroot)[3]
+        size = 1 + work.merged[cell, mask & work.link[cell], M_SIZE_SUM]
         if size > p[PR_LANDSCAPE_MAX]:
             return False
     return True
+
+
+@njit_without_refcounts
+def _popcount4(mask):
+    return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)

@@ -66,7 +66,8 @@ def _play_borrowed(s, t, p, policies, weights, streams, feats, acts, log, work, 
 def _borrow_work(work):
     return PlacementWork(borrow(work.ctx), borrow(work.need), borrow(work.nroot), borrow(work.adj),
                          borrow(work.forbid), borrow(work.frontier), borrow(work.cells), borrow(work.rots),
-                         borrow(work.res), borrow(work.row), borrow(work.moves), borrow(work.blocks))
+                         borrow(work.res), borrow(work.row), borrow(work.moves), borrow(work.blocks),
+                         borrow(work.link), borrow(work.merged), borrow(work.cell_value))
 
 
 @njit(cache=True)
