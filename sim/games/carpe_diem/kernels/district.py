@@ -9,7 +9,7 @@ Arrays: ``s`` (STATE_SIZE,) int32 state; ``t`` (TABLES_SIZE,) int32 component ta
 """
 
 import numpy as np
-from bgsim.sim.borrow import njit_without_refcounts
+from bgsim.sim.borrow import njit_inline_without_refcounts, njit_without_refcounts
 from bgsim.sim.games.carpe_diem.constants import (
     C_CHIMNEYS,
     C_LANDSCAPES,
@@ -126,7 +126,7 @@ def part_with_edge(t, tile, rot, d):
     return -1
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def cell_context(s, t, seat, cell, need, nroot):
     """Fill row ``cell`` of ``need`` and ``nroot`` ((36, 4) int64) for an empty cell; return its
     built neighbours, -1 if the cell is occupied.

@@ -165,7 +165,7 @@ NOT_LAST_COLUMN = ALL_CELLS ^ sum(1 << (r * SIDE + SIDE - 1) for r in range(SIDE
 # The decision's inputs
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def fill_frontier(s, t, seat, work):
     """The frontier of ``seat``'s district into ``work.frontier`` (ascending, ``ctx[X_N_FRONTIER]``
     cells) with each frontier cell's needs, neighbour roots, built neighbours and forbidden edges:
@@ -183,9 +183,10 @@ def fill_frontier(s, t, seat, work):
                   | ((occupied >> 1) & NOT_LAST_COLUMN))
         cells = beside & ALL_CELLS & ~occupied
     n = 0
-    for cell in range(N_CELLS):
-        if not (cells >> cell) & 1:
-            continue
+    while cells:
+        low = cells & -cells
+        cells ^= low
+        cell = _bit_index(low)
         work.adj[cell] = cell_context(s, t, seat, cell, work.need, work.nroot)
         work.forbid[cell] = forbidden_edges(work.need, cell)
         fill_merges(s, seat, cell, work)
@@ -210,9 +211,8 @@ def fill_merges(s, seat, cell, work):
             link |= 1 << d
     work.link[cell] = link
     merged = work.merged
-    for sides in range(16):
-        if sides & ~link:
-            continue
+    sides = link
+    while True:  # every subset of ``link``, from ``link`` itself down to 0
         open_sum = 0
         size = 0
         chim = 0
@@ -244,9 +244,12 @@ def fill_merges(s, seat, cell, work):
         merged[cell, sides, M_CHIM] = chim
         merged[cell, sides, M_ROWS] = rows
         merged[cell, sides, M_COLS] = cols
+        if sides == 0:
+            break
+        sides = (sides - 1) & link
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def fill_cell_values(s, p, seat, weights, work):
     """Per frontier cell, the weighted terms a placement there gets whatever the tile: adjacency
     and banner steps (``CV_BASE``), and those steps' value when nothing else moves the banner
@@ -479,7 +482,7 @@ def _fill_card_context(s, t, ctx):
     ctx[X_GREEN_ANY] = green_any
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def _completion_value(s, t, p, seat, ptype, size, chim, rows, cols, from_seal, weights, ctx, changed):
     """Weighted value of one feature the placement completes, its rewards in AMB-11's fixed
     order (CD-REWARD-1..8): (value, administrator steps, is a merchant, ``changed`` with its
@@ -529,7 +532,7 @@ def _completion_value(s, t, p, seat, ptype, size, chim, rows, cols, from_seal, w
     return value, admin, merchant_, changed
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def _goods_and_cards_value(t, ctx, changed, merchant_, weights):
     """Weighted goods, merchant coins and green-card fulfilments of the completions gathered in
     ``ctx`` (valued last, as in the fixed order of AMB-11)."""
@@ -593,3 +596,25 @@ def _landscapes_within_limit(s, t, p, seat, tile, rot, cell, work):
 @njit_without_refcounts
 def _popcount4(mask):
     return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
+
+
+@njit_without_refcounts
+def _bit_index(bit):
+    """Index of the single set bit of ``bit`` (int64, below 2**36)."""
+    index = 0
+    if bit >> 32:
+        index += 32
+        bit >>= 32
+    if bit >> 16:
+        index += 16
+        bit >>= 16
+    if bit >> 8:
+        index += 8
+        bit >>= 8
+    if bit >> 4:
+        index += 4
+        bit >>= 4
+    if bit >> 2:
+        index += 2
+        bit >>= 2
+    return index + (bit >> 1)
