@@ -142,7 +142,7 @@ def yardstick_row(n_games: int, repeats: int, yardstick_games: int) -> None:
             print(f"   yardstick skipped: {yardstick.why}", flush=True)
             return
         ours, theirs = alternating_rates("carpe_diem", 4, "greedy", n_games, repeats, yardstick, yardstick_games)
-    ratio = statistics.median(o / c for o, c in zip(ours, theirs))
+    ratio = statistics.median(o / c for o, c in zip(ours, theirs, strict=True))
     print(f"   4 players greedy   {statistics.median(ours):>9,.0f} games/s   runs {runs_text(ours)}")
     print(f"   C yardstick        {statistics.median(theirs):>9,.0f} games/s   runs {runs_text(theirs)}")
     print(f"   ratio bgsim / yardstick: {ratio:.2f} (median of the runs' ratios; goal 0.5)\n", flush=True)

@@ -5,7 +5,6 @@ joins; the weighted valuation reads those tables instead of walking the union-fi
 legal play, every entry must equal ``district.merge_part`` (CD-FEATURE-2), for every part mask.
 """
 
-import numpy as np
 from bgsim.sim import game_seeds
 from bgsim.sim.games.carpe_diem.kernels.candidates import (
     M_CHIM,
