@@ -6,7 +6,7 @@ bread, and bread fulfilments already used in this pass scoring.
 """
 
 import numpy as np
-from bgsim.sim.borrow import njit_without_refcounts
+from bgsim.sim.borrow import njit_inline_without_refcounts, njit_without_refcounts
 from bgsim.sim.games.carpe_diem.constants import (
     N_COUNTERS,
     N_GOODS,
@@ -89,18 +89,18 @@ def counters(s, seat):
     return out
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def is_red(t, card):
     return t[T_CARD_RED + card] == 1
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def green_k(t, card, counts):
     """Fulfilments of a green card: the minimum over its components of count // quantity (CD-CARD-3)."""
     return green_k_from(t, card, counts, 0)
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def green_k_from(t, card, values, offset):
     """:func:`green_k` with counter c read from ``values[offset + c]`` (any 1-D int array)."""
     k = 1 << 30
@@ -112,7 +112,7 @@ def green_k_from(t, card, values, offset):
     return k
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def red_feasible(t, card, res, k):
     """Can the goods and coins in ``res`` pay ``k`` fulfilments of a red card (CD-CARD-4)?"""
     short = 0
@@ -121,7 +121,7 @@ def red_feasible(t, card, res, k):
     return res[RES_COINS] >= short
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def red_kmax(t, card, res):
     per = 0
     total = res[RES_COINS]
@@ -134,7 +134,7 @@ def red_kmax(t, card, res):
     return k
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def bread_max(p, res):
     """Bread fulfilments possible on one card: 3 bread each, within the AMB-8 caps."""
     b = res[RES_BREAD] // 3
@@ -145,7 +145,7 @@ def bread_max(p, res):
     return b
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def row_allowed(t, p, card, res, b, k, kmax, bmax):
     """AMB-9: with red_card_min_one_if_able, f = 0 is illegal on a red card that could be fulfilled."""
     if p[PR_RED_MIN_ONE] and is_red(t, card) and b + k == 0 and (kmax > 0 or bmax > 0):
@@ -153,7 +153,7 @@ def row_allowed(t, p, card, res, b, k, kmax, bmax):
     return True
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def outcome(t, p, card, res, b, k, out):
     """The outcome of ``b`` bread and ``k`` normal fulfilments, paid canonically (own goods first)."""
     for i in range(O_SIZE):
@@ -179,14 +179,32 @@ def outcome(t, p, card, res, b, k, out):
     out[O_FULFIL] = f
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
+def _outcome_value_of(t, p, card, res, b, k, red):
+    """``outcome_value`` of ``outcome(t, p, card, res, b, k)`` without writing the outcome (``red``:
+    ``is_red(t, card)``)."""
+    value = -3 * b  # bread paid
+    if red:
+        for i in range(N_GOODS):
+            value -= k * t[T_CARD_GIVE + card * N_GOODS + i]  # goods and coins paid: own first, then coins
+    f = k + b
+    penalty = f == 0 if p[PR_BREAD_COUNTS] else k == 0
+    if penalty:
+        value -= 4
+    if f > 0:
+        pay = T_CARD_PAY + card * 4
+        value += f * (t[pay + PAY_VP] + t[pay + PAY_COINS] + t[pay + PAY_BREAD] + t[pay + PAY_STEPS])
+    return value
+
+
+@njit_inline_without_refcounts
 def outcome_value(out):
     """Plan value in the common unit: VP, steps, coins, bread and goods count 1 each."""
     return (out[O_VP] + out[O_STEPS] + out[O_COINS] + out[O_BREAD]
             - out[O_GOODS_PAID] - out[O_COINS_PAID] - out[O_BREAD_PAID])
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def spend(t, card, res, out, b):
     """Update ``res`` by the outcome ``out`` (canonical payment) of ``b`` bread fulfilments."""
     if is_red(t, card):
@@ -199,10 +217,10 @@ def spend(t, card, res, out, b):
     res[RES_BREAD_USED] += b
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def best_outcome(t, p, card, counts, res, out):
     """The most valuable (b, k) for ``card`` (smallest b, k on ties); fills ``out``, returns b.
-    ``out`` serves as scratch while the rows are compared."""
+    The rows are compared by ``_outcome_value_of``; only the best one is written out."""
     bmax = bread_max(p, res)
     red = is_red(t, card)
     kmax = red_kmax(t, card, res) if red else green_k(t, card, counts)
@@ -214,8 +232,7 @@ def best_outcome(t, p, card, counts, res, out):
         for k in range(k_lo, kmax + 1):
             if not row_allowed(t, p, card, res, b, k, kmax, bmax):
                 continue
-            outcome(t, p, card, res, b, k, out)
-            v = outcome_value(out)
+            v = _outcome_value_of(t, p, card, res, b, k, red)
             if v > best:
                 best = v
                 best_b = b
@@ -234,7 +251,7 @@ def plan_two_cards(t, p, first, second, counts, res, total):
     return plan_two_cards_into(t, p, first, second, counts, res, total, work, out)
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def plan_two_cards_into(t, p, first, second, counts, res, total, work, out):
     """:func:`plan_two_cards` with its scratch given: ``work`` (RES_SIZE,) and ``out`` (O_SIZE,) int64."""
     for i in range(RES_SIZE):

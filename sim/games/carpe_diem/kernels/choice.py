@@ -262,8 +262,16 @@ def weighted_disc(s, t, p, weights, disc_work, action):
             continue
         a = s[SLOT_CARD + DISC_SLOT_A[space]]
         b = s[SLOT_CARD + DISC_SLOT_B[space]]
-        v1 = plan_two_cards_into(t, p, a, b, counts, res, disc_work.total, disc_work.work, disc_work.out)
-        v2 = plan_two_cards_into(t, p, b, a, counts, res, disc_work.other, disc_work.work, disc_work.out)
+        v1 = 0
+        v2 = 0
+        for order in range(2):  # one call site: the plan is compiled into this kernel once
+            first, second = (a, b) if order == 0 else (b, a)
+            total = disc_work.total if order == 0 else disc_work.other
+            value = plan_two_cards_into(t, p, first, second, counts, res, total, disc_work.work, disc_work.out)
+            if order == 0:
+                v1 = value
+            else:
+                v2 = value
         value = _plan_value(disc_work.other if v2 > v1 else disc_work.total, weights)
         if value > best:
             best = value

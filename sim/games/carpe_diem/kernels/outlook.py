@@ -22,7 +22,7 @@ Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_PARAMS,)
 ``X_GOODS_GAIN`` hold the build's counter changes and goods.
 """
 
-from bgsim.sim.borrow import njit_without_refcounts
+from bgsim.sim.borrow import njit_inline_without_refcounts, njit_without_refcounts
 from bgsim.sim.games.carpe_diem.constants import MAX_P, N_COUNTERS, N_DISC_SPACES, N_GOODS
 from bgsim.sim.games.carpe_diem.kernels.cards import (
     RES_BREAD,
@@ -191,19 +191,22 @@ def _pair_value(t, p, a, b, ctx, counts_at, res_at):
     work = ctx[X_PLAN_WORK: X_PLAN_WORK + RES_SIZE]
     out = ctx[X_PLAN_OUT: X_PLAN_OUT + 9]
     total = ctx[X_PLAN_TOTAL: X_PLAN_TOTAL + 9]
-    first = plan_two_cards_into(t, p, a, b, counts, res, total, work, out)
-    second = plan_two_cards_into(t, p, b, a, counts, res, total, work, out)
-    return max(first, second)
+    best = 0
+    for order in range(2):  # one call site: the plan is compiled into this kernel once
+        first, second = (a, b) if order == 0 else (b, a)
+        value = plan_two_cards_into(t, p, first, second, counts, res, total, work, out)
+        best = value if order == 0 else max(best, value)
+    return best
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def _card_changes(t, card, changed, money):
     if is_red(t, card):
         return money
     return (green_counter_mask(t, card) & changed) != 0
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def _any_space_changes(s, t, ctx, changed, money, bread):
     for space in range(N_DISC_SPACES):
         if ctx[X_SPACE_VALUE + space] == NO_SPACE:
@@ -217,7 +220,7 @@ def _any_space_changes(s, t, ctx, changed, money, bread):
     return False
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def _key_at(ctx, i):
     """Entry ``i`` of the cache key: resources after (goods, coins, bread), then counter changes."""
     if i < 6:
@@ -225,7 +228,7 @@ def _key_at(ctx, i):
     return ctx[X_DELTA + i - 6]
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts
 def _cached(ctx):
     """Cache entry holding this build's key, or -1."""
     for e in range(min(ctx[X_CACHE_N], CACHE_ENTRIES)):
