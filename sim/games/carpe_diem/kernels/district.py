@@ -388,7 +388,7 @@ def build(s, t, p, seat, tile, cell, rot, done_type, done_size, done_chim):
         ptype = t[T_PART_TYPE + tile * 2 + j]
         chim = t[T_PART_CHIM + tile * 2 + j]
         s[UF_PARENT + ubase + node] = node
-        s[UF_OPEN + ubase + node] = _popcount4(mask)
+        s[UF_OPEN + ubase + node] = popcount4(mask)
         s[UF_SIZE + ubase + node] = 1
         s[UF_CHIM + ubase + node] = chim
         s[UF_ROWS + ubase + node] = row_bit
@@ -454,7 +454,8 @@ def completes_craftsman(done_type, n_done):
 
 
 @njit_without_refcounts
-def _popcount4(mask):
+def popcount4(mask):
+    """Set bits of a 4-bit side mask."""
     return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
 
 

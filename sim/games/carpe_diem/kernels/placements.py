@@ -113,7 +113,9 @@ from bgsim.sim.games.carpe_diem.kernels.district import (
     cell_context,
     edge_code,
     forbidden_edges,
+    merge_part,
     new_task_vp,
+    popcount4,
     shovel_cell,
     task_type,
     villa_vp,
@@ -132,15 +134,9 @@ from bgsim.sim.games.carpe_diem.state import (
     FOUNTAIN_HELD,
     FOUNTAIN_N,
     GOODS,
-    N_NODES,
     SEAL,
     SLOT_CARD,
     TASK_DONE,
-    UF_CHIM,
-    UF_COLS,
-    UF_OPEN,
-    UF_ROWS,
-    UF_SIZE,
 )
 from bgsim.sim.games.carpe_diem.tables import (
     T_CARD_GIVE,
@@ -213,34 +209,10 @@ def fill_merges(s, seat, cell, work):
     merged = work.merged
     sides = link
     while True:  # every subset of ``link``, from ``link`` itself down to 0
-        open_sum = 0
-        size = 0
-        chim = 0
-        rows = 1 << (cell // SIDE)
-        cols = 1 << (cell % SIDE)
-        seen0 = -1
-        seen1 = -1
-        seen2 = -1
-        for d in range(4):
-            if not (sides >> d) & 1:
-                continue
-            r = work.nroot[cell, d]
-            if r == seen0 or r == seen1 or r == seen2:
-                continue  # a feature reached by two sides counts once
-            if seen0 < 0:
-                seen0 = r
-            elif seen1 < 0:
-                seen1 = r
-            else:
-                seen2 = r
-            base = seat * N_NODES + r
-            open_sum += s[UF_OPEN + base]
-            size += s[UF_SIZE + base]
-            chim += s[UF_CHIM + base]
-            rows |= s[UF_ROWS + base]
-            cols |= s[UF_COLS + base]
+        # a part open on exactly these sides: each links, so merge_part sums what they reach
+        _, _, open_sum, size, chim, rows, cols = merge_part(s, seat, cell, sides, 0, work.need, work.nroot)
         merged[cell, sides, M_OPEN] = open_sum
-        merged[cell, sides, M_SIZE_SUM] = size
+        merged[cell, sides, M_SIZE_SUM] = size - 1
         merged[cell, sides, M_CHIM] = chim
         merged[cell, sides, M_ROWS] = rows
         merged[cell, sides, M_COLS] = cols
@@ -363,8 +335,8 @@ def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
         if ptype == VILLA:
             chimneys += chim
         sides = mask & link
-        n_open = _popcount4(mask)
-        links = _popcount4(sides)
+        n_open = popcount4(mask)
+        links = popcount4(sides)
         open_sum = work.merged[cell, sides, M_OPEN]
         size = 1 + work.merged[cell, sides, M_SIZE_SUM]
         merged_open = open_sum - links + (n_open - links)
@@ -591,11 +563,6 @@ def _landscapes_within_limit(s, t, p, seat, tile, rot, cell, work):
         if size > p[PR_LANDSCAPE_MAX]:
             return False
     return True
-
-
-@njit_without_refcounts
-def _popcount4(mask):
-    return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
 
 
 @njit_without_refcounts
