@@ -1,11 +1,17 @@
 """A search player: determinised Monte Carlo rollouts over the compiled state (per-game tier).
 
 At each decision the player ranks the legal rows with its rollout policy, keeps the ``width``
-best, and plays each of them to the end ``rollouts`` times, every time on a fresh
-determinisation (what its seat cannot see rearranged at random, ``game.determinise``) with
-the rollout policy in every seat. The same determinisations serve every candidate (common
-random numbers), so their comparison is not swamped by the luck of the deal. It picks the
-row with the best mean outcome (wins, then VP margin); ties go to the row the policy prefers.
+best, and plays them to the end on up to ``rollouts`` determinisations each (what its seat
+cannot see rearranged at random, ``game.determinise``), with the rollout policy in every seat.
+Every row still in the race is played on the same determinisations (common random numbers), so
+their comparison is not swamped by the luck of the deal.
+
+With ``race`` above 0 the rows race: determinisations come in rounds of ``ROUND``, and after
+each round a row leaves when its mean outcome trails the leader's by more than ``race`` standard
+errors of their paired difference, so clearly worse rows stop costing rollouts and the race ends
+as soon as one row is left. By default (``race=0``) every row is played on every
+determinisation. The player picks the row with the best mean outcome (wins, then VP margin);
+ties go to the row the policy prefers.
 
 The player sees the game only through the table's ``observation`` (``Game.observe``): what its
 seat may see, with everything hidden in a canonical arrangement, so it cannot use hidden
@@ -20,9 +26,11 @@ from bgsim.sim.api import CandidateTable, Determinisation, Game, supports
 from bgsim.sim.errors import StrategyError
 from bgsim.sim.rng import next_u64
 
-__all__ = ["RolloutSearch", "make_search"]
+__all__ = ["RolloutSearch", "make_search", "race_rows"]
 
-DEFAULTS = {"width": 6, "rollouts": 8, "margin": 100}
+DEFAULTS = {"width": 6, "rollouts": 8, "margin": 100, "race": 0.0}
+ROUND = 2  # determinisations per racing round (two give the first paired standard error)
+SE_FLOOR = 0.02  # smallest standard error a race trusts: rows that tie on few rollouts stay in
 
 
 @dataclass(frozen=True)
@@ -31,8 +39,9 @@ class RolloutSearch:
     game: Game = field(repr=False)
     policy: object  # a strategy with a compiled policy: plays every seat in the rollouts
     width: int  # candidate rows searched per decision, best by the policy first
-    rollouts: int  # determinisations (each one rollout per candidate) per decision
+    rollouts: int  # determinisations per decision at most (each one rollout per row still racing)
     margin: float  # VP margin that counts as much as a win; breaks ties between win rates
+    race: float  # a row leaves the race when it trails the leader by this many standard errors; 0: never
     description: str = ""
 
     def choose(self, table: CandidateTable, stream: np.ndarray) -> int:
@@ -45,9 +54,12 @@ class RolloutSearch:
         rows = np.argsort(-prior, kind="stable")[: self.width]
         rng = np.array([next_u64(stream, 0)], dtype=np.uint64)
         policies = [self.policy.compiled_policy(self.game)] * self.game.n_players
-        values = self.game.rollout_values(observation, table.actions[rows], self.rollouts, rng, policies,
-                                          self.margin)
-        return int(rows[int(np.argmax(values))])  # first maximum: the policy's preferred row
+        actions = table.actions[rows]
+
+        def outcomes(alive: np.ndarray) -> np.ndarray:  # one determinisation, every row in ``alive``
+            return self.game.rollout_values(observation, actions[alive], 1, rng, policies, self.margin)
+
+        return int(rows[race_rows(len(rows), self.rollouts, self.race, outcomes)])
 
     def _prior(self, features: np.ndarray) -> np.ndarray:
         """The policy's row values, (n,) float64 ((n, F) int32 features); 0 for a random policy."""
@@ -60,9 +72,44 @@ class RolloutSearch:
         return None  # per-game tier only
 
 
+def race_rows(n_rows: int, max_samples: int, z: float, outcomes) -> int:
+    """Index of the best of ``n_rows`` rows (ties: the lowest index) by a race of paired samples.
+
+    ``outcomes(alive)`` returns one sample, (len(alive),) float64, for each row index in ``alive``
+    ((k,) int64), the same draw for all of them. Samples come in rounds of ``ROUND``, at most
+    ``max_samples`` per row; after each round a row leaves when its mean plus ``z`` standard
+    errors of its difference to the leader (at least ``SE_FLOOR``) is below the leader's mean.
+    """
+    samples = np.zeros((n_rows, max_samples))
+    alive = np.arange(n_rows)
+    n = 0
+    while n < max_samples and len(alive) > 1:
+        for _ in range(min(ROUND, max_samples - n)):
+            samples[alive, n] = outcomes(alive)
+            n += 1
+        means = _means(samples[alive], n)
+        leader = int(np.argmax(means))  # first maximum: the lowest index
+        if z > 0 and n >= 2:
+            gaps = samples[alive, :n] - samples[alive[leader], :n]  # paired differences to the leader
+            se = np.maximum(gaps.std(axis=1, ddof=1) / np.sqrt(n), SE_FLOOR)
+            keep = means + z * se >= means[leader]
+            keep[leader] = True
+            alive = alive[keep]
+    return int(alive[int(np.argmax(_means(samples[alive], max(n, 1))))])
+
+
+def _means(samples: np.ndarray, n: int) -> np.ndarray:
+    """Mean of the first ``n`` columns of ``samples`` (k, N), summed in column order, so that equal
+    sums stay equal whatever the number of rows."""
+    total = np.zeros(samples.shape[0])
+    for j in range(n):
+        total += samples[:, j]
+    return total / n
+
+
 def make_search(game, policy_factory, default_policy: str, **params) -> RolloutSearch:
-    """``search(width=6, rollouts=8, policy=default_policy, margin=100)``; ``policy_factory(id,
-    game)`` builds the rollout policy (a strategy with a compiled policy)."""
+    """``search(width=6, rollouts=8, race=0, policy=default_policy, margin=100)``;
+    ``policy_factory(id, game)`` builds the rollout policy (a strategy with a compiled policy)."""
     if not supports(game, Determinisation):
         raise StrategyError(f"search needs determinisations and rollouts, which {game.name} does not offer")
     policy_id = params.pop("policy", default_policy)
@@ -72,7 +119,10 @@ def make_search(game, policy_factory, default_policy: str, **params) -> RolloutS
                             f"(known: policy, {', '.join(DEFAULTS)})")
     values = DEFAULTS | params
     for name, value in values.items():
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        if name == "race":
+            if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value < float("inf"):
+                raise StrategyError(f"search: race must be a number of standard errors >= 0, got {value!r}")
+        elif not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise StrategyError(f"search: {name} must be a positive integer, got {value!r}")
     if not isinstance(policy_id, str):
         raise StrategyError(f"search: policy must be a strategy id, got {policy_id!r}")
@@ -83,6 +133,8 @@ def make_search(game, policy_factory, default_policy: str, **params) -> RolloutS
     args = [f"policy={policy_id!r}"] if policy_id != default_policy else []
     args += [f"{k}={v}" for k, v in sorted(changed.items())]
     suffix = f"({', '.join(args)})" if args else ""
+    race = float(values["race"])
+    racing = f", rows racing at {race:g} standard errors" if race > 0 else ""
     return RolloutSearch(f"{game.name}/search{suffix}", game, policy, values["width"], values["rollouts"],
-                         float(values["margin"]),
-                         f"rollouts: {values['width']} best rows x {values['rollouts']} determinisations")
+                         float(values["margin"]), race,
+                         f"rollouts: {values['width']} best rows x up to {values['rollouts']} determinisations{racing}")

@@ -80,7 +80,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per row (median reported)")
     parser.add_argument("--wall-games", type=int, default=200_000,
                         help="games of the wall-time run (1,000,000 measures the target directly)")
-    parser.add_argument("--search-games", type=int, default=6, help="games per timed run, search row")
+    parser.add_argument("--search-games", type=int, default=12, help="games per timed run, search row")
     parser.add_argument("--yardstick-games", type=int, default=20_000, help="games per run of the C yardstick")
     args = parser.parse_args()
     print(f"bgsim bench: {os.cpu_count()} cores, median of {args.repeats} runs", flush=True)

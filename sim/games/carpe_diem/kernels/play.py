@@ -32,11 +32,11 @@ def play_to_end(s, t, p, policies, weights, streams, feats, acts, log):
     work = new_placement_work()
     disc_work = new_disc_work()
     action = np.empty(N_ACTION_FIELDS, dtype=np.int32)
-    _play_borrowed(s, t, p, policies, weights, streams, feats, acts, log, work, disc_work, action)
+    play_borrowed(s, t, p, policies, weights, streams, feats, acts, log, work, disc_work, action)
 
 
 @njit(cache=True)
-def _play_borrowed(s, t, p, policies, weights, streams, feats, acts, log, work, disc_work, action):
+def play_borrowed(s, t, p, policies, weights, streams, feats, acts, log, work, disc_work, action):
     """The loop of ``play_to_end`` on borrowed views of its arrays (``sim.borrow``: the caller
     holds them for the whole call), so the many calls below count no references. ``work`` a
     PlacementWork, ``disc_work`` a DiscWork; ``action`` (N_ACTION_FIELDS,) int32 scratch."""

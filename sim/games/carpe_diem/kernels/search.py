@@ -20,8 +20,11 @@ costs it a little information.)
 
 import numpy as np
 from bgsim.sim.games.carpe_diem.constants import DEPOT_SIZE, N_DARK, N_FOUNTAIN_CARDS, N_LIGHT, N_SEALS, N_SPACES
+from bgsim.sim.games.carpe_diem.decisions import N_ACTION_FIELDS
+from bgsim.sim.games.carpe_diem.kernels.candidates import new_placement_work
+from bgsim.sim.games.carpe_diem.kernels.choice import new_disc_work
 from bgsim.sim.games.carpe_diem.kernels.flow import apply_action
-from bgsim.sim.games.carpe_diem.kernels.play import play_to_end
+from bgsim.sim.games.carpe_diem.kernels.play import play_borrowed
 from bgsim.sim.games.carpe_diem.state import (
     ANNA_DECK,
     ANNA_RAND,
@@ -206,6 +209,9 @@ def rollout_values(s, t, p, seat, root_acts, n_det, rng, kinds, weights, margin_
     work = np.empty_like(s)
     streams = np.empty(kinds.shape[0], dtype=np.uint64)
     values[:n_rows] = 0.0
+    placement_work = new_placement_work()  # the play loop's scratch, once for every rollout
+    disc_work = new_disc_work()
+    action = np.empty(N_ACTION_FIELDS, dtype=np.int32)
     for _ in range(n_det):
         base[:] = s
         determinise(base, seat, rng)
@@ -215,7 +221,7 @@ def rollout_values(s, t, p, seat, root_acts, n_det, rng, kinds, weights, margin_
             for i in range(streams.shape[0]):
                 streams[i] = stream_seed + np.uint64(i)  # same policy draws for every candidate
             apply_action(work, t, p, root_acts[k], log)
-            play_to_end(work, t, p, kinds, weights, streams, feats, acts, log)
+            play_borrowed(work, t, p, kinds, weights, streams, feats, acts, log, placement_work, disc_work, action)
             values[k] += seat_outcome(work, seat, margin_scale)
     for k in range(n_rows):
         values[k] /= n_det
