@@ -6,7 +6,10 @@ legal play, every entry must equal ``district.merge_part`` (CD-FEATURE-2), for e
 """
 
 from bgsim.sim import game_seeds
-from bgsim.sim.games.carpe_diem.kernels.candidates import (
+from bgsim.sim.games.carpe_diem.kernels.context import X_N_FRONTIER
+from bgsim.sim.games.carpe_diem.kernels.district import merge_part
+from bgsim.sim.games.carpe_diem.kernels.placements import fill_frontier
+from bgsim.sim.games.carpe_diem.kernels.work import (
     M_CHIM,
     M_COLS,
     M_OPEN,
@@ -14,9 +17,6 @@ from bgsim.sim.games.carpe_diem.kernels.candidates import (
     M_SIZE_SUM,
     new_placement_work,
 )
-from bgsim.sim.games.carpe_diem.kernels.context import X_N_FRONTIER
-from bgsim.sim.games.carpe_diem.kernels.district import merge_part
-from bgsim.sim.games.carpe_diem.kernels.placements import fill_frontier
 from bgsim.sim.seeding import strategy_streams
 from bgsim.strategies import make_strategy
 from hypothesis import given, settings

@@ -5,8 +5,6 @@
 candidate order of ``decisions.py``. Features are described in ``features.py``.
 """
 
-from typing import NamedTuple
-
 import numpy as np
 from bgsim.sim.games.carpe_diem.constants import (
     ADMINISTRATOR,
@@ -132,7 +130,6 @@ from bgsim.sim.games.carpe_diem.kernels.cards import (
     row_allowed,
 )
 from bgsim.sim.games.carpe_diem.kernels.context import (
-    CTX_SIZE,
     X_AFTER,
     X_COUNTS,
     X_DELTA,
@@ -159,21 +156,23 @@ from bgsim.sim.games.carpe_diem.kernels.district import (
     R_MATCHED,
     R_OPEN_ADDED,
     R_PART,
-    R_SIZE,
     R_STRIDE,
-    cell_context,
     edge_code,
-    forbidden_edges,
     new_task_vp,
     open_features,
-    probe_fitting,
-    shovel_cell,
     task_type,
     villa_vp,
 )
 from bgsim.sim.games.carpe_diem.kernels.flow import payment_range, reward_rank
 from bgsim.sim.games.carpe_diem.kernels.outlook import next_scoring, reset_outlook
+from bgsim.sim.games.carpe_diem.kernels.placements import fill_frontier, probe_from_tables
 from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
+from bgsim.sim.games.carpe_diem.kernels.work import (
+    MV_CODE,
+    MV_DEST,
+    MV_TARGET,
+    new_placement_work,
+)
 from bgsim.sim.games.carpe_diem.params import (
     PR_BREAD_TARGET_TILES,
     PR_CRAFTSMAN_OPTIONAL,
@@ -240,65 +239,6 @@ from numba import njit
 
 # Worst case: 16 movement options x 4 tiles x (36 cells x 4 rotations + store).
 MAX_ROWS = 16 * DEPOT_SIZE * (N_CELLS * 4 + 1)
-N_MOVES_MAX = 16
-
-MAX_PLACEMENTS = N_CELLS * 4  # legal placements of one tile at most
-NO_ROW = -(1 << 62)  # a value below every row value (choose_row starts from it too)
-
-# Rows of PlacementWork.moves and PlacementWork.blocks.
-MV_CODE, MV_TARGET, MV_DEST = 0, 1, 2
-BK_DONE, BK_VALUE, BK_SLOT, BK_CELL, BK_ROT, BK_ROWS = 0, 1, 2, 3, 4, 5
-# Columns of PlacementWork.merged: the distinct neighbour features a part joins, summed over them:
-# open edges, size and chimneys, and row / column bitmasks with the cell's own row and column.
-M_OPEN, M_SIZE_SUM, M_CHIM, M_ROWS, M_COLS = 0, 1, 2, 3, 4
-M_SIZE = 5
-# Rows of PlacementWork.cell_value: weighted adjacency + banner steps, and those steps' value.
-CV_BASE, CV_STEPS = 0, 1
-
-
-class PlacementWork(NamedTuple):
-    """Scratch arrays for placement rows, allocated once per table or per compiled game."""
-
-    ctx: np.ndarray  # (CTX_SIZE,) int64: context shared by the rows of one decision (X_*)
-    need: np.ndarray  # (36, 4) int64: edge code a tile must show per cell and side (cell_context)
-    nroot: np.ndarray  # (36, 4) int64: root of the neighbour feature per cell and side, -1 none
-    adj: np.ndarray  # (36,) int64: built neighbours per cell, -1 if occupied
-    forbid: np.ndarray  # (36,) int64: forbidden edge bits per cell (forbidden_edges)
-    frontier: np.ndarray  # (36,) int64: cells a tile may go to, ascending (ctx[X_N_FRONTIER] of them)
-    cells: np.ndarray  # (MAX_PLACEMENTS,) int64: legal placements of one tile: cell
-    rots: np.ndarray  # (MAX_PLACEMENTS,) int64: and rotation
-    res: np.ndarray  # (MAX_PLACEMENTS, R_SIZE) int64: and their probe results
-    row: np.ndarray  # (N_FEATURES,) int64: one feature row
-    moves: np.ndarray  # (3, N_MOVES_MAX) int64: TURN movements: code, target, destination (MV_*)
-    blocks: np.ndarray  # (6, N_SPACES) int64: per destination depot: best row or row count (BK_*)
-    link: np.ndarray  # (36,) int64: per frontier cell, bit d if side d faces a neighbour's feature
-    merged: np.ndarray  # (36, 16, M_SIZE) int64: per frontier cell and subset of its ``link`` sides,
-    #   what a part open on those sides joins (placements.fill_merges, M_*)
-    cell_value: np.ndarray  # (2, 36) int64: per frontier cell, weighted terms of its own (CV_*)
-
-
-@njit(cache=True)
-def new_placement_work():
-    """Every entry is written before it is read, so only the small context is zeroed."""
-    return PlacementWork(
-        np.zeros(CTX_SIZE, dtype=np.int64),
-        np.empty((N_CELLS, 4), dtype=np.int64),
-        np.empty((N_CELLS, 4), dtype=np.int64),
-        np.empty(N_CELLS, dtype=np.int64),
-        np.empty(N_CELLS, dtype=np.int64),
-        np.empty(N_CELLS, dtype=np.int64),
-        np.empty(MAX_PLACEMENTS, dtype=np.int64),
-        np.empty(MAX_PLACEMENTS, dtype=np.int64),
-        np.empty((MAX_PLACEMENTS, R_SIZE), dtype=np.int64),
-        np.empty(N_FEATURES, dtype=np.int64),
-        np.empty((3, N_MOVES_MAX), dtype=np.int64),
-        np.empty((6, N_SPACES), dtype=np.int64),
-        np.empty(N_CELLS, dtype=np.int64),
-        np.empty((N_CELLS, 16, M_SIZE), dtype=np.int64),
-        np.empty((2, N_CELLS), dtype=np.int64),
-    )
-
-
 @njit(cache=True)
 def candidates(s, t, p, feats, acts):
     """Rows of the pending decision; returns their number (0 once the game is over)."""
@@ -518,7 +458,7 @@ def legal_placements(s, t, p, seat, tile, work):
         for rot in range(4):
             if codes[rot] < 0 or codes[rot] & forbid:
                 continue  # a repeated rotation, or an edge does not match (CD-BUILD-5)
-            if probe_fitting(s, t, p, seat, tile, rot, cell, work.need, work.nroot, work.res, n):
+            if probe_from_tables(t, p, tile, rot, cell, work, n):
                 work.cells[n] = cell
                 work.rots[n] = rot
                 n += 1
@@ -555,23 +495,11 @@ def store_features(t, tile, row):
 
 @njit(cache=True)
 def fill_placement_inputs(s, t, p, seat, work):
-    """What every placement row of one decision shares, into ``work``: the context, and per cell
-    of ``seat``'s district its needs, neighbour roots, built neighbours and forbidden edges, and
-    the frontier: the shovel cell for the first tile (CD-BUILD-2), else every empty cell beside
-    a built one (CD-BUILD-3)."""
-    ctx = work.ctx
-    placement_context(s, t, p, seat, ctx)
-    first = ctx[X_FIRST] == 1
-    shovel = shovel_cell(s, t, seat)
-    n = 0
-    for cell in range(N_CELLS):
-        adj = cell_context(s, t, seat, cell, work.need, work.nroot)
-        work.adj[cell] = adj
-        if (cell == shovel) if first else adj > 0:
-            work.forbid[cell] = forbidden_edges(work.need, cell)
-            work.frontier[n] = cell
-            n += 1
-    ctx[X_N_FRONTIER] = n
+    """What every placement row of one decision shares, into ``work``: the context, and the
+    frontier with each frontier cell's needs, neighbour roots, built neighbours, forbidden edges
+    and merge tables (``placements.fill_frontier``)."""
+    placement_context(s, t, p, seat, work.ctx)
+    fill_frontier(s, t, seat, work)
 
 
 @njit(cache=True)

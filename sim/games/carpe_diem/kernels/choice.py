@@ -61,21 +61,7 @@ from bgsim.sim.games.carpe_diem.features import (
     F_STEPS,
     F_VP,
 )
-from bgsim.sim.games.carpe_diem.kernels.candidates import (
-    BK_CELL,
-    BK_DONE,
-    BK_ROT,
-    BK_ROWS,
-    BK_SLOT,
-    BK_VALUE,
-    MV_CODE,
-    MV_DEST,
-    MV_TARGET,
-    NO_ROW,
-    depot_count,
-    turn_movements,
-    turn_store_allowed,
-)
+from bgsim.sim.games.carpe_diem.kernels.candidates import depot_count, turn_movements, turn_store_allowed
 from bgsim.sim.games.carpe_diem.kernels.cards import (
     O_BREAD,
     O_BREAD_PAID,
@@ -107,6 +93,18 @@ from bgsim.sim.games.carpe_diem.kernels.placements import (
     list_legal,
 )
 from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
+from bgsim.sim.games.carpe_diem.kernels.work import (
+    BK_CELL,
+    BK_DONE,
+    BK_ROT,
+    BK_ROWS,
+    BK_SLOT,
+    BK_VALUE,
+    MV_CODE,
+    MV_DEST,
+    MV_TARGET,
+    NO_ROW,
+)
 from bgsim.sim.games.carpe_diem.params import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
 from bgsim.sim.games.carpe_diem.state import (
     COUNT,

@@ -1,5 +1,5 @@
 """The context shared by every placement row of one decision: the layout of a (CTX_SIZE,) int64
-array (``candidates.PlacementWork.ctx``), filled by ``candidates.placement_context`` (table
+array (``work.PlacementWork.ctx``), filled by ``candidates.placement_context`` (table
 path) or ``placements.fill_context`` (compiled path) and read by every row's valuation.
 """
 

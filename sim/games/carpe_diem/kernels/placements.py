@@ -7,7 +7,7 @@ the table's. The frontier is found with bit operations, and a cell's context is 
 frontier cells.
 
 Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_PARAMS,) int32;
-``weights`` (N_FEATURES,) int64; ``work`` a ``candidates.PlacementWork`` (``ctx`` (CTX_SIZE,),
+``weights`` (N_FEATURES,) int64; ``work`` a ``work.PlacementWork`` (``ctx`` (CTX_SIZE,),
 ``need``/``nroot`` (36, 4), ``adj``/``forbid``/``frontier``/``link`` (36,), ``merged`` (36, 16,
 M_SIZE), ``cell_value`` (2, 36), ``cells``/``rots`` (MAX_PLACEMENTS,), all int64).
 """
@@ -74,16 +74,6 @@ from bgsim.sim.games.carpe_diem.features import (
     F_VILLAS,
     F_VP,
 )
-from bgsim.sim.games.carpe_diem.kernels.candidates import (
-    CV_BASE,
-    CV_STEPS,
-    M_CHIM,
-    M_COLS,
-    M_OPEN,
-    M_ROWS,
-    M_SIZE_SUM,
-    NO_ROW,
-)
 from bgsim.sim.games.carpe_diem.kernels.cards import green_counter_mask, green_k_from, is_red
 from bgsim.sim.games.carpe_diem.kernels.context import (
     X_AFTER,
@@ -110,6 +100,12 @@ from bgsim.sim.games.carpe_diem.kernels.context import (
     X_TILE_CODE,
 )
 from bgsim.sim.games.carpe_diem.kernels.district import (
+    R_CHIMNEYS,
+    R_LEGAL,
+    R_MATCHED,
+    R_OPEN_ADDED,
+    R_PART,
+    R_STRIDE,
     cell_context,
     edge_code,
     forbidden_edges,
@@ -122,6 +118,16 @@ from bgsim.sim.games.carpe_diem.kernels.district import (
 )
 from bgsim.sim.games.carpe_diem.kernels.outlook import next_scoring, reset_outlook
 from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B
+from bgsim.sim.games.carpe_diem.kernels.work import (
+    CV_BASE,
+    CV_STEPS,
+    M_CHIM,
+    M_COLS,
+    M_OPEN,
+    M_ROWS,
+    M_SIZE_SUM,
+    NO_ROW,
+)
 from bgsim.sim.games.carpe_diem.params import PR_LANDSCAPE_MAX, PR_LANDSCAPE_REWARD_CAP, PR_OVERFLOW_ADMIN_ONLY
 from bgsim.sim.games.carpe_diem.state import (
     BANNER_LEFT,
@@ -389,6 +395,52 @@ def placement_value(s, t, p, seat, tile, rot, cell, from_seal, weights, work):
                                                         merchant_)
     return (value + _goods_and_cards_value(t, ctx, changed, merchant_, weights)
             + _steps_value(p, ctx, banner, admin, weights))
+
+
+# Tables (the vectorised and per-game tiers)
+
+
+@njit_inline_without_refcounts
+def probe_from_tables(t, p, tile, rot, cell, work, k):
+    """``district.probe_fitting`` of placing ``tile`` at frontier ``cell`` turned ``rot`` (edges
+    known to match) into row ``k`` of ``work.res``, read from the tables of ``fill_merges``
+    instead of walking the union-find; returns 1 if legal, 0 if CD-BUILD-6 forbids it."""
+    res = work.res
+    res[k, R_MATCHED] = 0
+    res[k, R_OPEN_ADDED] = 0
+    res[k, R_CHIMNEYS] = 0
+    max_landscape = p[PR_LANDSCAPE_MAX]
+    nparts = t[T_TILE_NPARTS + tile]
+    link = work.link[cell]
+    for j in range(2):
+        o = R_PART + R_STRIDE * j
+        if j >= nparts:
+            res[k, o] = 0
+            continue
+        ptype = t[T_PART_TYPE + tile * 2 + j]
+        chim = t[T_PART_CHIM + tile * 2 + j]
+        mask = t[T_ROT_MASK + (tile * 4 + rot) * 2 + j]
+        if ptype == VILLA:
+            res[k, R_CHIMNEYS] += chim
+        sides = mask & link
+        n_open = popcount4(mask)
+        links = popcount4(sides)
+        size = 1 + work.merged[cell, sides, M_SIZE_SUM]
+        merged_open = work.merged[cell, sides, M_OPEN] - links + (n_open - links)
+        if max_landscape > 0 and LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST and size > max_landscape:
+            res[k, R_LEGAL] = 0  # CD-BUILD-6 / AMB-2
+            return 0
+        res[k, R_MATCHED] += links
+        res[k, R_OPEN_ADDED] += n_open - links
+        res[k, o] = ptype
+        res[k, o + 1] = 1 if merged_open == 0 else 0  # small buildings: 0 open edges, done at once
+        res[k, o + 2] = size
+        res[k, o + 3] = chim + work.merged[cell, sides, M_CHIM]
+        res[k, o + 4] = merged_open
+        res[k, o + 5] = work.merged[cell, sides, M_ROWS]
+        res[k, o + 6] = work.merged[cell, sides, M_COLS]
+    res[k, R_LEGAL] = 1
+    return 1
 
 
 # Random

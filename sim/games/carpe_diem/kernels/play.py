@@ -4,10 +4,11 @@ import numpy as np
 from bgsim.sim.api import POLICY_WEIGHTS
 from bgsim.sim.borrow import borrow, njit_without_refcounts
 from bgsim.sim.games.carpe_diem.decisions import N_ACTION_FIELDS, OVER
-from bgsim.sim.games.carpe_diem.kernels.candidates import PlacementWork, candidates, new_placement_work
+from bgsim.sim.games.carpe_diem.kernels.candidates import candidates
 from bgsim.sim.games.carpe_diem.kernels.choice import DiscWork, direct_action, new_disc_work
 from bgsim.sim.games.carpe_diem.kernels.flow import apply_action
 from bgsim.sim.games.carpe_diem.kernels.setup import new_game
+from bgsim.sim.games.carpe_diem.kernels.work import PlacementWork, new_placement_work
 from bgsim.sim.games.carpe_diem.state import FIN_TOTAL, PHASE, RANK, SEAT
 from bgsim.sim.policy import first_best_row
 from bgsim.sim.rng import below

@@ -21,10 +21,10 @@ costs it a little information.)
 import numpy as np
 from bgsim.sim.games.carpe_diem.constants import DEPOT_SIZE, N_DARK, N_FOUNTAIN_CARDS, N_LIGHT, N_SEALS, N_SPACES
 from bgsim.sim.games.carpe_diem.decisions import N_ACTION_FIELDS
-from bgsim.sim.games.carpe_diem.kernels.candidates import new_placement_work
 from bgsim.sim.games.carpe_diem.kernels.choice import new_disc_work
 from bgsim.sim.games.carpe_diem.kernels.flow import apply_action
 from bgsim.sim.games.carpe_diem.kernels.play import play_borrowed
+from bgsim.sim.games.carpe_diem.kernels.work import new_placement_work
 from bgsim.sim.games.carpe_diem.state import (
     ANNA_DECK,
     ANNA_RAND,
