@@ -236,18 +236,37 @@ def merge_part(s, seat, cell, mask, chim, need, nroot):
     return n_open, links, open_sum, size, chim_sum, rows, cols
 
 
+@njit_inline_without_refcounts
+def record_part(p, res, k, j, ptype, n_open, links, open_sum, size, chim_sum, rows, cols):
+    """Write what part ``j`` of type ``ptype`` joins (``merge_part``'s sums) into probe row ``k``
+    of ``res``; False, with the row marked illegal, if CD-BUILD-6 forbids the placement."""
+    if p[PR_LANDSCAPE_MAX] > 0 and LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST and size > p[PR_LANDSCAPE_MAX]:
+        res[k, R_LEGAL] = 0  # CD-BUILD-6 / AMB-2
+        return False
+    merged_open = open_sum - links + (n_open - links)
+    res[k, R_MATCHED] += links
+    res[k, R_OPEN_ADDED] += n_open - links
+    o = R_PART + R_STRIDE * j
+    res[k, o] = ptype
+    res[k, o + 1] = 1 if merged_open == 0 else 0  # small buildings: 0 open edges, done at once
+    res[k, o + 2] = size
+    res[k, o + 3] = chim_sum
+    res[k, o + 4] = merged_open
+    res[k, o + 5] = rows
+    res[k, o + 6] = cols
+    return True
+
+
 @njit_without_refcounts
 def probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
     """:func:`probe` for a placement whose edges are known to match: features and CD-BUILD-6."""
     res[k, R_MATCHED] = 0
     res[k, R_OPEN_ADDED] = 0
     res[k, R_CHIMNEYS] = 0
-    max_landscape = p[PR_LANDSCAPE_MAX]
     nparts = t[T_TILE_NPARTS + tile]
     for j in range(2):
-        o = R_PART + R_STRIDE * j
         if j >= nparts:
-            res[k, o] = 0
+            res[k, R_PART + R_STRIDE * j] = 0
             continue
         ptype = t[T_PART_TYPE + tile * 2 + j]
         chim = t[T_PART_CHIM + tile * 2 + j]
@@ -255,19 +274,8 @@ def probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
         if ptype == VILLA:
             res[k, R_CHIMNEYS] += chim
         n_open, links, open_sum, size, chim_sum, rows, cols = merge_part(s, seat, cell, mask, chim, need, nroot)
-        merged_open = open_sum - links + (n_open - links)
-        if max_landscape > 0 and LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST and size > max_landscape:
-            res[k, R_LEGAL] = 0  # CD-BUILD-6 / AMB-2
+        if not record_part(p, res, k, j, ptype, n_open, links, open_sum, size, chim_sum, rows, cols):
             return 0
-        res[k, R_MATCHED] += links
-        res[k, R_OPEN_ADDED] += n_open - links
-        res[k, o] = ptype
-        res[k, o + 1] = 1 if merged_open == 0 else 0  # small buildings: 0 open edges, done at once
-        res[k, o + 2] = size
-        res[k, o + 3] = chim_sum
-        res[k, o + 4] = merged_open
-        res[k, o + 5] = rows
-        res[k, o + 6] = cols
     res[k, R_LEGAL] = 1
     return 1
 

@@ -112,6 +112,7 @@ from bgsim.sim.games.carpe_diem.kernels.district import (
     merge_part,
     new_task_vp,
     popcount4,
+    record_part,
     shovel_cell,
     task_type,
     villa_vp,
@@ -409,13 +410,11 @@ def probe_from_tables(t, p, tile, rot, cell, work, k):
     res[k, R_MATCHED] = 0
     res[k, R_OPEN_ADDED] = 0
     res[k, R_CHIMNEYS] = 0
-    max_landscape = p[PR_LANDSCAPE_MAX]
     nparts = t[T_TILE_NPARTS + tile]
     link = work.link[cell]
     for j in range(2):
-        o = R_PART + R_STRIDE * j
         if j >= nparts:
-            res[k, o] = 0
+            res[k, R_PART + R_STRIDE * j] = 0
             continue
         ptype = t[T_PART_TYPE + tile * 2 + j]
         chim = t[T_PART_CHIM + tile * 2 + j]
@@ -423,22 +422,11 @@ def probe_from_tables(t, p, tile, rot, cell, work, k):
         if ptype == VILLA:
             res[k, R_CHIMNEYS] += chim
         sides = mask & link
-        n_open = popcount4(mask)
-        links = popcount4(sides)
-        size = 1 + work.merged[cell, sides, M_SIZE_SUM]
-        merged_open = work.merged[cell, sides, M_OPEN] - links + (n_open - links)
-        if max_landscape > 0 and LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST and size > max_landscape:
-            res[k, R_LEGAL] = 0  # CD-BUILD-6 / AMB-2
+        merged = work.merged
+        if not record_part(p, res, k, j, ptype, popcount4(mask), popcount4(sides), merged[cell, sides, M_OPEN],
+                           1 + merged[cell, sides, M_SIZE_SUM], chim + merged[cell, sides, M_CHIM],
+                           merged[cell, sides, M_ROWS], merged[cell, sides, M_COLS]):
             return 0
-        res[k, R_MATCHED] += links
-        res[k, R_OPEN_ADDED] += n_open - links
-        res[k, o] = ptype
-        res[k, o + 1] = 1 if merged_open == 0 else 0  # small buildings: 0 open edges, done at once
-        res[k, o + 2] = size
-        res[k, o + 3] = chim + work.merged[cell, sides, M_CHIM]
-        res[k, o + 4] = merged_open
-        res[k, o + 5] = work.merged[cell, sides, M_ROWS]
-        res[k, o + 6] = work.merged[cell, sides, M_COLS]
     res[k, R_LEGAL] = 1
     return 1
 
