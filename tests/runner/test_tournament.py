@@ -91,7 +91,7 @@ def test_the_committed_ladder_caps_search():
     spec = load_tournament(ROOT / "experiments" / "configs" / "ladder.toml")
     assert spec.strategies == ("random", "greedy", "planner", "search") and spec.pairings == "ladder"
     assert [(p.strategies, p.games) for p in spec.pairing_list()] == [
-        (("random", "greedy"), 10000), (("greedy", "planner"), 10000), (("planner", "search"), 600)]
+        (("random", "greedy"), 10000), (("greedy", "planner"), 10000), (("planner", "search"), 2000)]
 
 
 def test_the_tournament_id_follows_the_games_and_the_list_order():
