@@ -237,6 +237,20 @@ def merge_part(s, seat, cell, mask, chim, need, nroot):
 
 
 @njit_inline_without_refcounts
+def probe_part(t, res, k, tile, rot, j):
+    """Part ``j`` of ``tile`` turned ``rot`` for probe row ``k`` of ``res``: (type, chimneys, open
+    mask), its villa chimneys added to the row; type -1, entry cleared, if the tile has no part j."""
+    if j >= t[T_TILE_NPARTS + tile]:
+        res[k, R_PART + R_STRIDE * j] = 0
+        return -1, 0, 0
+    ptype = t[T_PART_TYPE + tile * 2 + j]
+    chim = t[T_PART_CHIM + tile * 2 + j]
+    if ptype == VILLA:
+        res[k, R_CHIMNEYS] += chim
+    return ptype, chim, t[T_ROT_MASK + (tile * 4 + rot) * 2 + j]
+
+
+@njit_inline_without_refcounts
 def record_part(p, res, k, j, ptype, n_open, links, open_sum, size, chim_sum, rows, cols):
     """Write what part ``j`` of type ``ptype`` joins (``merge_part``'s sums) into probe row ``k``
     of ``res``; False, with the row marked illegal, if CD-BUILD-6 forbids the placement."""
@@ -263,16 +277,10 @@ def probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
     res[k, R_MATCHED] = 0
     res[k, R_OPEN_ADDED] = 0
     res[k, R_CHIMNEYS] = 0
-    nparts = t[T_TILE_NPARTS + tile]
     for j in range(2):
-        if j >= nparts:
-            res[k, R_PART + R_STRIDE * j] = 0
+        ptype, chim, mask = probe_part(t, res, k, tile, rot, j)
+        if ptype < 0:  # no part j
             continue
-        ptype = t[T_PART_TYPE + tile * 2 + j]
-        chim = t[T_PART_CHIM + tile * 2 + j]
-        mask = t[T_ROT_MASK + (tile * 4 + rot) * 2 + j]
-        if ptype == VILLA:
-            res[k, R_CHIMNEYS] += chim
         n_open, links, open_sum, size, chim_sum, rows, cols = merge_part(s, seat, cell, mask, chim, need, nroot)
         if not record_part(p, res, k, j, ptype, n_open, links, open_sum, size, chim_sum, rows, cols):
             return 0

@@ -104,14 +104,13 @@ from bgsim.sim.games.carpe_diem.kernels.district import (
     R_LEGAL,
     R_MATCHED,
     R_OPEN_ADDED,
-    R_PART,
-    R_STRIDE,
     cell_context,
     edge_code,
     forbidden_edges,
     merge_part,
     new_task_vp,
     popcount4,
+    probe_part,
     record_part,
     shovel_cell,
     task_type,
@@ -410,17 +409,11 @@ def probe_from_tables(t, p, tile, rot, cell, work, k):
     res[k, R_MATCHED] = 0
     res[k, R_OPEN_ADDED] = 0
     res[k, R_CHIMNEYS] = 0
-    nparts = t[T_TILE_NPARTS + tile]
     link = work.link[cell]
     for j in range(2):
-        if j >= nparts:
-            res[k, R_PART + R_STRIDE * j] = 0
+        ptype, chim, mask = probe_part(t, res, k, tile, rot, j)
+        if ptype < 0:  # no part j
             continue
-        ptype = t[T_PART_TYPE + tile * 2 + j]
-        chim = t[T_PART_CHIM + tile * 2 + j]
-        mask = t[T_ROT_MASK + (tile * 4 + rot) * 2 + j]
-        if ptype == VILLA:
-            res[k, R_CHIMNEYS] += chim
         sides = mask & link
         merged = work.merged
         if not record_part(p, res, k, j, ptype, popcount4(mask), popcount4(sides), merged[cell, sides, M_OPEN],
