@@ -21,6 +21,7 @@ from bgsim.sim.errors import BgsimError
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.results.progress import run_progress, runs_done
 from bgsim.sim.results.store import RunStoreError, load, read_meta, read_profile, study_resume_command
+from bgsim.sim.stats.lazy import is_empty
 
 __all__ = ["build_report", "report_extras", "write_report"]
 
@@ -108,7 +109,7 @@ def _seat_order(study_dir: Path):
 
     meta = read_meta(study_dir, seat_study.MARKER, "seat-order")
     study = seat_study_data(study_dir, partial=meta.get("status") != "complete")
-    if study.rows.is_empty():
+    if is_empty(study.rows):
         raise RunStoreError(f"{study_dir}: no games played yet; run `{study_resume_command(study_dir)}` to play them")
     done = runs_done(seat_study.study_run_dirs(study_dir))
     planned = seat_study.load_seat_order(study_dir / "seat_order.toml").total_games  # cells and confirmation runs
@@ -144,7 +145,7 @@ def _difficulty(study_dir: Path):
 
     meta = difficulty_study.read_study(study_dir, partial=True)
     base = difficulty_study.load_rows(study_dir, "base")
-    if base.is_empty():
+    if is_empty(base):
         raise RunStoreError(f"{study_dir}: no base run is finished yet; run `{study_resume_command(study_dir)}` "
                             f"to play them")
     profile = read_profile(study_dir / meta["runs"][0]["dir"])

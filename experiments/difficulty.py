@@ -428,7 +428,8 @@ class _Study:
             self.runs[setting.directory] = setting.entry()
             self.meta["runs"] = list(self.runs.values())
             write_json(self.directory / MARKER, self.meta)
-        won = load(run_dir).select(pl.col("won").sum().alias("wins"), pl.len().alias("games")).collect()
+        won = load(run_dir).select(pl.col("won").sum().alias("wins"), pl.len().alias("games")).collect(
+            engine="streaming")
         return int(won["wins"][0]), int(won["games"][0])
 
     def _progress(self, done: int, total: int) -> None:
@@ -544,10 +545,12 @@ def study_progress(directory: str | Path) -> tuple[list[Path], int]:
     return started, load_difficulty(directory / SPEC_FILE).total_games
 
 
-def load_rows(directory: str | Path, kind: str) -> pl.DataFrame:
+def load_rows(directory: str | Path, kind: str) -> pl.LazyFrame:
     """Rows of every run of ``kind`` (base, sweep, calibrate or verify), labelled with rung, knob,
-    value and level; one row per game (the human's, with the automa's score by source). Every run of the
-    study is checked against its chunk hashes first, so one error names every damaged chunk."""
+    value and level; one row per game (the human's, with the automa's score by source). A LazyFrame
+    over the runs' chunks (no column, if the study has no such run yet): the tables aggregate it
+    without ever holding the rows. Every run of the study is checked against its chunk hashes first,
+    so one error names every damaged chunk."""
     directory = Path(directory)
     meta = read_study(directory, partial=True)
     every = [entry["dir"] for entry in meta["runs"]]
@@ -557,13 +560,13 @@ def load_rows(directory: str | Path, kind: str) -> pl.DataFrame:
         if entry["kind"] != kind:
             continue
         columns = row_columns(read_profile(directory / entry["dir"]))
-        frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(columns).collect()
+        frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(columns)
         frames.append(frame.with_columns(pl.lit(entry["rung"]).alias("rung"),
                                          pl.lit(entry["knob"], pl.Utf8).alias("knob"),
                                          pl.lit(entry["value"], pl.Int64).alias("value"),
                                          pl.lit(entry["level"], pl.Utf8).alias("level")))
     if not frames:
-        return pl.DataFrame()
+        return pl.LazyFrame()
     return pl.concat(frames, how="vertical_relaxed")
 
 

@@ -362,10 +362,9 @@ def solve_all(spec: SeatOrderSpec, directory: Path) -> list[dict]:
             profile = read_profile(directory / cell.directory)
             comp = profile.compensation
             columns = (comp.column, profile.score_column, comp.tiebreak_column)
-            rows = load(directory / cell.directory).select("run_id", "n_players", "game_index", "deal", "seat",
-                                                           *columns).collect()
-            point, table = solve_with_bootstrap(game_scores(rows, *columns), spec.bootstrap, seed=spec.seed,
-                                                low=spec.low, high=spec.high, first=comp.fixed_first)
+            scores = game_scores(load(directory / cell.directory), *columns)  # reads only its columns, streamed
+            point, table = solve_with_bootstrap(scores, spec.bootstrap, seed=spec.seed, low=spec.low, high=spec.high,
+                                                first=comp.fixed_first)
             table.insert(0, "population", pop)
             table.insert(0, "n_players", n)
             tables.append(table)
@@ -397,10 +396,12 @@ def _now() -> str:
 # --- reading results
 
 
-def load_study_rows(directory: str | Path, kind: str = "cell", partial: bool = False) -> pl.DataFrame:
+def load_study_rows(directory: str | Path, kind: str = "cell", partial: bool = False) -> pl.LazyFrame:
     """Rows of every cell (``kind="cell"``) or confirmation run (``"confirm"``) of a finished study,
-    labelled with ``population`` and ``start``. Every chunk of the study, cells and confirmation
-    runs alike, is checked against its hash first, so one error names every damaged chunk.
+    labelled with ``population`` and ``start``, as one LazyFrame over the chunks (nothing is read
+    until a query over it is collected; an empty frame if no run has chunks yet). Every chunk of the
+    study, cells and confirmation runs alike, is checked against its hash first, so one error names
+    every damaged chunk.
 
     ``partial``: also read an unfinished study, from the chunks its runs have so far (runs not yet
     begun are left out); a report of it says how far the study has got."""
@@ -416,11 +417,11 @@ def load_study_rows(directory: str | Path, kind: str = "cell", partial: bool = F
         if not files.get(entry["dir"]):
             continue  # only in an unfinished study: this run has not begun
         columns = row_columns(read_profile(directory / entry["dir"]))
-        frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(columns).collect()
+        frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(columns)
         frames.append(frame.with_columns(pl.lit(entry["population"]).alias("population"),
                                          pl.lit(entry["start"]).alias("start")))
     if not frames:
-        return pl.DataFrame()
+        return pl.LazyFrame()
     return pl.concat(frames, how="diagonal_relaxed")  # a solo cell adds the automa's columns
 
 

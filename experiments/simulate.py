@@ -6,6 +6,8 @@ import pandas as pd
 import polars as pl
 from bgsim.sim.registry import parse_id
 from bgsim.sim.results.spec import RunSpec
+from bgsim.sim.stats.lazy import collect
+from bgsim.sim.stats.moments import mean_sd, moment_aggs
 from scipy import stats
 
 __all__ = ["quick_spec", "seat_table"]
@@ -22,18 +24,18 @@ def quick_spec(game_id: str, n_players: int, strategy_ids: Sequence[str], games:
 
 def seat_table(results: pl.LazyFrame | pl.DataFrame, confidence: float = 0.95, score: str = "final_vp") -> pd.DataFrame:
     """Per player count, seat and strategy: games, mean VP with a t interval, win rate with a
-    Wilson interval, mean rank. Aggregates in polars, so millions of rows are cheap. ``seat`` is
-    the stored 0-based index: whoever prints it for people adds 1. ``score``: the game's final-score
-    column (its profile's ``score_column``)."""
-    groups = (
-        results.lazy()
-        .group_by("n_players", "seat", "strategy")
-        .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"), pl.col(score).mean().alias("mean_vp"),
-             pl.col(score).std().alias("sd_vp"), pl.col("rank").mean().alias("mean_rank"))
-        .sort("n_players", "seat", "strategy")
-        .collect()
-        .to_pandas()
-    )
+    Wilson interval, mean rank. Aggregates lazily on polars' streaming engine, so millions of rows
+    are cheap: only the per-seat sums are ever in memory, and means and sds come from exact sums
+    (``sim.stats.moments``), the same on every call. ``seat`` is the stored 0-based index: whoever
+    prints it for people adds 1. ``score``: the game's final-score column (its profile's ``score_column``)."""
+    frame = results.lazy()
+    schema = frame.collect_schema()
+    agg = collect(frame.group_by("n_players", "seat", "strategy")
+                  .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
+                       *moment_aggs(score, schema[score], "vp"), pl.col("rank").mean().alias("mean_rank"))
+                  .sort("n_players", "seat", "strategy"))
+    groups = agg.select("n_players", "seat", "strategy", "games", "wins", "mean_rank").to_pandas()
+    groups["mean_vp"], groups["sd_vp"] = mean_sd(agg, "vp")
     rows = []
     for g in groups.itertuples():
         n = int(g.games)

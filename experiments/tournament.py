@@ -62,7 +62,7 @@ from bgsim.sim.stats.ratings import TournamentSummary
 from bgsim.strategies import make_strategy
 
 __all__ = ["Pairing", "TournamentReport", "TournamentSpec", "check_strategies", "load_results", "load_tournament",
-           "run_tournament", "summarise", "tournament_from_dict"]
+           "result_parts", "run_tournament", "scan_results", "summarise", "tournament_from_dict"]
 
 PAIRING_MODES = ("all", "ladder")
 _KEYS = {
@@ -334,37 +334,98 @@ def _now() -> str:
 
 def load_results(directory: str | Path) -> pl.DataFrame:
     """The rows of every pairing of a finished tournament, with ``strategy`` as listed in the spec:
-    ``run_id, n_players, game_index, deal, seating, seed, seat, strategy, rank, won, tie, final_vp``."""
-    directory = Path(directory)
+    ``run_id, n_players, game_index, deal, seating, seed, seat, strategy, rank, won, tie, final_vp``.
+    All of them in memory: for a large tournament use ``scan_results``."""
+    return scan_results(directory).collect()
+
+
+def scan_results(directory: str | Path) -> pl.LazyFrame:
+    """``load_results`` as a LazyFrame over the chunks of the pairings."""
+    return _scan(_finished_runs(Path(directory)))
+
+
+ROWS_PER_PART = 1 << 18  # rows of one part of the pairing comparisons: the seats of its games are joined in memory
+
+
+def result_parts(directory: str | Path) -> list[pl.LazyFrame]:
+    """``scan_results`` in parts of whole games (consecutive chunks of one pairing, about
+    ROWS_PER_PART rows each), for ``ratings.pair_counts``."""
+    return _parts(_finished_runs(Path(directory)))
+
+
+@dataclass(frozen=True)
+class _Run:
+    """A finished pairing's run: its directory, its chunk files (checked), players, games per chunk,
+    the game's score column."""
+
+    directory: Path
+    files: list[Path]
+    n_players: int
+    chunk_size: int
+    score: str
+    listed: dict  # canonical strategy id -> as listed in the spec
+
+
+def _finished_runs(directory: Path) -> list[_Run]:
+    """Every pairing's run; a one-line RunStoreError if one is not finished, or a chunk is damaged."""
     meta = _read_tournament_meta(directory)
     listed = {s["id"]: s["listed"] for s in meta["strategies"]}
+    chunk_size = tomllib.loads((directory / "tournament.toml").read_text(encoding="utf-8"))["run"]["chunk_size"]
     run_dirs = [directory / pairing["dir"] for pairing in meta["pairings"]]
     for pairing, run_dir in zip(meta["pairings"], run_dirs, strict=True):
         status = read_meta(run_dir).get("status") if (run_dir / "meta.json").exists() else "not started"
         if status != "complete":
             raise RunStoreError(f"{directory.name}: pairing {' vs '.join(pairing['strategies'])} at "
                                 f"{pairing['n_players']} players is {status}; finish the tournament with --resume")
-    frames = [scan_chunks(run_dir, files).select(*_RESULT_COLUMNS,
-                                                 pl.col(read_profile(run_dir).score_column).alias("final_vp"))
-              for run_dir, files in zip(run_dirs, verify_runs(run_dirs), strict=True)]
-    frame = pl.concat(frames).collect()
-    return frame.with_columns(pl.col("strategy").replace_strict(listed))
+    return [_Run(run_dir, files, pairing["n_players"], chunk_size, read_profile(run_dir).score_column, listed)
+            for pairing, run_dir, files in zip(meta["pairings"], run_dirs, verify_runs(run_dirs), strict=True)]
+
+
+def _scan(runs: list[_Run]) -> pl.LazyFrame:
+    return pl.concat([_labelled(pairing, pairing.files) for pairing in runs])
+
+
+def _parts(runs: list[_Run]) -> list[pl.LazyFrame]:
+    parts = []
+    for pairing in runs:
+        step = max(1, ROWS_PER_PART // (pairing.chunk_size * pairing.n_players))  # chunks per part
+        parts += [_labelled(pairing, pairing.files[i:i + step]) for i in range(0, len(pairing.files), step)]
+    return parts
+
+
+def _labelled(pairing: _Run, files: list[Path]) -> pl.LazyFrame:
+    """The result columns of ``files`` (chunks of ``pairing``), its score as final_vp, strategies as listed."""
+    return (scan_chunks(pairing.directory, files)
+            .select(*_RESULT_COLUMNS, pl.col(pairing.score).alias("final_vp"))
+            .with_columns(_as_listed(pairing.listed)))
+
+
+def _as_listed(listed: dict[str, str]) -> pl.Expr:
+    """``strategy`` as listed in the spec (``listed``: canonical id -> listed id). A chain of
+    when/then: the streaming engine runs it batch by batch, where ``replace`` held the whole column."""
+    strategy = pl.col("strategy")
+    out = strategy
+    for canonical, name in listed.items():
+        out = pl.when(strategy == canonical).then(pl.lit(name, pl.String)).otherwise(out)
+    return out.alias("strategy")
 
 
 def summarise(source: TournamentReport | str | Path, confidence: float = 0.95, replicates: int = 1000,
               seed: int | None = None, prior: float = 1.0, anchor: str = "first") -> TournamentSummary:
     """Standings, pairwise win matrix, Bradley–Terry ratings and the neighbour comparisons of a
     finished tournament (a report, or its directory). The bootstrap over deals uses ``seed``
-    (default: the tournament's seed), so the same tournament gives the same intervals."""
+    (default: the tournament's seed), so the same tournament gives the same intervals. Every table
+    is aggregated from the chunks, the pairs of seats a part at a time (``result_parts``)."""
     directory = source.directory if isinstance(source, TournamentReport) else Path(source)
     meta = _read_tournament_meta(directory)
     spec_doc = tomllib.loads((directory / "tournament.toml").read_text(encoding="utf-8"))
     order = [s["listed"] for s in meta["strategies"]]
-    results = load_results(directory)
     seed = spec_doc["run"]["seed"] if seed is None else seed
-    standings = stats.standings(results, order, confidence)
-    pairwise = stats.pairwise(results, order, confidence, alpha=1 - confidence)
-    rated = stats.bradley_terry_ratings(results, order, anchor=anchor, confidence=confidence,
+    runs = _finished_runs(directory)
+    standings = stats.standings(_scan(runs), order, confidence)
+    pairs = stats.pair_counts(_parts(runs))
+    pairwise = stats.pairwise(pairs, order, confidence, alpha=1 - confidence)
+    rated = stats.bradley_terry_ratings(pairs, order, anchor=anchor, confidence=confidence,
                                         replicates=replicates, seed=seed, prior=prior)
     ratings = pd.concat([r.table() for r in rated], ignore_index=True)
     neighbours = stats.neighbours(pairwise, rated, order, alpha=1 - confidence)

@@ -17,6 +17,7 @@ from bgsim.reports.attribution_charts import Words, group_chart, pair_heatmap, p
 from bgsim.reports.report_builder import Report, fmt_p
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.stats import attribution as stats
+from bgsim.sim.stats.lazy import collect, column_names, is_empty, lazy
 
 __all__ = ["MAX_NAMED", "add_attribution_sections", "attribution_answers", "attribution_method", "played_rows",
            "study_spreads"]
@@ -52,18 +53,23 @@ def attribution_method(profile: GameProfile, extras: ModuleType | None = None) -
             f"strategies choose what to score with.")
 
 
-def played_rows(rows: pl.DataFrame) -> pl.DataFrame:
+def played_rows(rows: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyFrame:
     """The rows the attribution sections analyse: the rulebook start vector (else the first one present)
-    and no population of random players."""
-    if rows.height and "start" in rows.columns:
-        starts = set(rows["start"])
-        rows = rows.filter(pl.col("start") == ("rulebook" if "rulebook" in starts else rows["start"][0]))
-    if "population" in rows.columns:
+    and no population of random players; of the same kind as ``rows`` (a LazyFrame stays a query:
+    only which start vectors occur is read)."""
+    names = column_names(rows)
+    if "start" in names:
+        found = collect(lazy(rows).select((pl.col("start") == "rulebook").any().alias("rulebook"),
+                                          pl.col("start").first().alias("first")))
+        if found["first"][0] is not None:  # some rows
+            rows = rows.filter(pl.col("start") == ("rulebook" if found["rulebook"][0] else found["first"][0]))
+    if "population" in names:
         rows = rows.filter(~pl.col("population").is_in(["random"]))
     return rows
 
 
-def study_spreads(rows: pl.DataFrame, profile: GameProfile, extras: ModuleType | None = None) -> pd.DataFrame:
+def study_spreads(rows: pl.DataFrame | pl.LazyFrame, profile: GameProfile,
+                  extras: ModuleType | None = None) -> pd.DataFrame:
     """``spreads`` of ``played_rows(rows)``: what ``add_attribution_sections`` shows and
     ``attribution_answers`` reads."""
     return stats.spreads(played_rows(rows), profile.attribution(), _valuation(extras))
@@ -183,12 +189,13 @@ def _groups(groups: list[str], w: Words) -> str:
 # --- section
 
 
-def add_attribution_sections(rep: Report, rows: pl.DataFrame, profile: GameProfile, extras: ModuleType | None = None,
-                             spreads: pd.DataFrame | None = None) -> pd.DataFrame:
+def add_attribution_sections(rep: Report, rows: pl.DataFrame | pl.LazyFrame, profile: GameProfile,
+                             extras: ModuleType | None = None, spreads: pd.DataFrame | None = None) -> pd.DataFrame:
     """The attribution section: what each item pays and wins against the other items of its group
     (text, figures, tables), the groups as a whole, and the pairs scored together. ``rows``: the
-    study's rows (``played_rows`` picks the games); ``spreads``: ``study_spreads(rows, ...)`` if
-    already computed (e.g. for ``attribution_answers``). Returns the spreads."""
+    study's rows, a LazyFrame or a DataFrame (``played_rows`` picks the games); ``spreads``:
+    ``study_spreads(rows, ...)`` if already computed (e.g. for ``attribution_answers``). Returns the
+    spreads."""
     w = _words(profile)
     valuation = _valuation(extras)
     comp = profile.compensation
@@ -196,7 +203,7 @@ def add_attribution_sections(rep: Report, rows: pl.DataFrame, profile: GameProfi
     played = played_rows(rows)
     if spreads is None:
         spreads = stats.spreads(played, profile.attribution(), valuation)
-    if played.height == 0 or spreads.empty:
+    if spreads.empty or is_empty(played):
         rep.text(f"No games with {w.plural} to analyse.")
         return spreads
     pairs = stats.pair_effects(played, profile.attribution(), valuation, alpha=ALPHA)

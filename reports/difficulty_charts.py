@@ -6,6 +6,7 @@ with its 95 % interval."""
 import numpy as np
 import pandas as pd
 from bgsim.reports.charts import LEGEND_FONT_PT, MAX_FIGURE_WIDTH_IN, first_column, legend_below, panel_grid
+from bgsim.sim.stats.distribution import percentiles
 from matplotlib.figure import Figure
 
 __all__ = ["calibration_chart", "margin_chart", "source_chart", "sweep_chart", "win_rate_chart"]
@@ -46,15 +47,19 @@ def margin_chart(rows: pd.DataFrame, order: list[str], automa: str = "the automa
     """The score margin (human - automa, in ``unit``) per rung: a histogram each, one panel per rung (wrapped three to a
     row), 0 and the median marked.
 
-    ``rows``: one row per game, columns ``rung, margin``.
+    ``rows``: columns ``rung, margin`` and ``count``, how many games ended with that margin
+    (``sim.stats.distribution.value_counts``); without ``count``, one row per game.
     """
     fig, axes = panel_grid(len(order), panel_height=2.4)
     for ax, rung in zip(axes, order, strict=True):
-        margin = rows.loc[rows["rung"] == rung, "margin"].to_numpy()
-        ax.hist(margin, bins=40, color="tab:blue", alpha=0.8)
+        part = rows[rows["rung"] == rung].sort_values("margin", kind="stable")
+        margin = part["margin"].to_numpy()
+        counts = part["count"].to_numpy() if "count" in part else None
+        ax.hist(margin, bins=40, weights=counts, color="tab:blue", alpha=0.8)  # the bins span min..max either way
         ax.axvline(0, color="black", linewidth=1, label=f"0: a draw on {unit}")
         if len(margin):
-            ax.axvline(np.median(margin), color="tab:red", linestyle="--", linewidth=1, label="median")
+            median = float(np.median(margin) if counts is None else percentiles(margin, counts, 50))
+            ax.axvline(median, color="tab:red", linestyle="--", linewidth=1, label="median")
         ax.set_title(rung)
         ax.set_xlabel(f"human {unit} - {automa}'s {unit}")
     for ax in first_column(axes):

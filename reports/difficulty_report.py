@@ -18,6 +18,8 @@ from bgsim.reports.progress import progress_warning
 from bgsim.reports.report_builder import Report, fmt_mean, fmt_rate
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.stats.difficulty import levels_table, outcome_table, source_table
+from bgsim.sim.stats.distribution import value_counts
+from bgsim.sim.stats.lazy import is_empty
 
 __all__ = ["DifficultyStudy", "build_difficulty_report"]
 
@@ -27,13 +29,14 @@ _MEANS = ("mean_margin", "mean_score", "mean_automa")
 @dataclass(frozen=True)
 class DifficultyStudy:
     """A difficulty study as loaded for its report: its marker (``meta``), the rows of its base, sweep
-    and calibration runs (one row per game, labelled rung, knob, value, level), the game's profile,
-    each knob's one-line description (``knob_docs``) and the game's report extras (or None)."""
+    and calibration runs (one row per game, labelled rung, knob, value, level; LazyFrames over the
+    chunks, which the tables aggregate, or frames), the game's profile, each knob's one-line
+    description (``knob_docs``) and the game's report extras (or None)."""
 
     meta: dict
-    base: pl.DataFrame
-    sweep: pl.DataFrame
-    calibrate: pl.DataFrame
+    base: pl.LazyFrame | pl.DataFrame
+    sweep: pl.LazyFrame | pl.DataFrame
+    calibrate: pl.LazyFrame | pl.DataFrame
     profile: GameProfile
     knob_docs: dict[str, str]
     extras: ModuleType | None = None
@@ -54,7 +57,7 @@ class DifficultyStudy:
     def rulebook(self, knob: str) -> int:
         return self.profile.automa.knob(knob).rulebook
 
-    def outcomes(self, rows: pl.DataFrame, by: tuple[str, ...] = ("rung",)) -> pd.DataFrame:
+    def outcomes(self, rows: pl.LazyFrame | pl.DataFrame, by: tuple[str, ...] = ("rung",)) -> pd.DataFrame:
         automa = self.profile.automa
         return outcome_table(rows, by, self.profile.score_column, automa.score_column, automa.margin_column)
 
@@ -69,9 +72,10 @@ def _outcome_columns(study: DifficultyStudy) -> dict[str, str]:
 
 def build_difficulty_report(study: DifficultyStudy, done: int, planned: int, finish: str) -> Report:
     """The report; an unfinished study (``done`` of about ``planned`` games) under a warning naming ``finish``."""
-    meta, base = study.meta, study.base
-    order = [rung for rung in meta["ladder"] if rung in set(base["rung"])]  # an unfinished study: those played
-    games = base.group_by("rung").len()["len"]
+    meta = study.meta
+    outcomes = study.outcomes(study.base)
+    order = [rung for rung in meta["ladder"] if rung in set(outcomes["rung"])]  # an unfinished study: those played
+    games = outcomes["games"].astype(int)
     complete = meta.get("status") == "complete"
     solo = "solo" if study.profile.automa.player_counts == (1,) else "against the automa"
     rep = Report(f"Difficulty of the automa {study.name}: {meta['name']}",
@@ -84,7 +88,6 @@ def build_difficulty_report(study: DifficultyStudy, done: int, planned: int, fin
                        "games": f"{done:,}" + ("" if complete else f" of about {planned:,} planned (incomplete)")})
     if not complete:
         progress_warning(rep, done, planned, finish, "study", estimate=True)
-    outcomes = study.outcomes(base)
     levels = levels_table(meta["levels"])
     _answers(rep, study, order, outcomes, levels)
     _outcome_section(rep, study, order, outcomes)
@@ -198,7 +201,8 @@ def _outcome_section(rep: Report, study: DifficultyStudy, order: list[str], outc
               f"{unit} (t 95 %), and the margin's quantiles (p10 ... p90).", columns=columns,
               rates=["win_rate", "tie_rate"], means=list(_MEANS), show=list(columns),
               formats={f"margin_p{q}": "+.0f" for q in (10, 25, 50, 75, 90)})
-    margins = study.base.select("rung", pl.col(study.profile.automa.margin_column).alias("margin")).to_pandas()
+    margin = study.profile.automa.margin_column  # games per (rung, margin): the chart never holds the games
+    margins = value_counts(study.base, ["rung"], margin).rename({margin: "margin"}).to_pandas()
     rep.figure(difficulty_charts.margin_chart(margins, order, name, unit), "margins",
                f"Distribution of the {unit} margin per game, per rung; the red line is the median.")
 
@@ -236,7 +240,7 @@ def _knob_section(rep: Report, study: DifficultyStudy) -> None:
              f"'{study.profile.game}({example.parameter}={example.rulebook + 1})'`):\n"
              + "\n".join(f"- `{k.parameter}`: {study.doc(k.parameter)}; e.g. "
                          f"*{k.at_the_table(k.rulebook + (2 if k.harder > 0 else 1))}*." for k in knobs))
-    if sweep.is_empty():
+    if is_empty(sweep):
         rep.text("This study swept no knob.")
         return
     table = study.outcomes(sweep, by=("rung", "knob", "value")).sort_values(["knob", "rung", "value"], kind="stable")
@@ -302,7 +306,7 @@ def _level_section(rep: Report, study: DifficultyStudy, order: list[str], levels
                        "holds": "target inside", "consistent": "as calibrated"},
               rates=rates, formats={"target": lambda x: f"{100 * x:.0f} %", "slope_pp": ".2f", "off_pp": "+.1f"},
               show=show)
-    points = study.outcomes(tried, by=("rung", "value")) if not tried.is_empty() else pd.DataFrame()
+    points = study.outcomes(tried, by=("rung", "value")) if not is_empty(tried) else pd.DataFrame()
     if not points.empty:
         rep.figure(difficulty_charts.calibration_chart(points, levels, order, knob), "calibration",
                    "Win rate at every knob value the solver tried (blue) and each solved level on fresh deals (red).")

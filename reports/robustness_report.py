@@ -21,6 +21,7 @@ from bgsim.reports.progress import progress_warning
 from bgsim.reports.report_builder import Report
 from bgsim.reports.seat_charts import seat_win_chart
 from bgsim.reports.seat_report import SeatStudy, largest_rulebook_value
+from bgsim.sim.stats.lazy import is_empty
 from bgsim.sim.stats.seats import seat_table
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
@@ -56,7 +57,7 @@ def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
                             low=_join(part["low"]), high=_join(part["high"])))
     attribution = profile.attribution()
     played = rows.filter((pl.col("start") == "rulebook") & ~pl.col("population").is_in(["random"]))
-    if attribution and played.height:
+    if attribution and not is_empty(played):
         for row in study_spreads(played, profile, study.extras).itertuples():
             value = ("+" if row.win_diff > 0 else "-") if row.flagged else "not flagged"
             out.append(dict(key=f"{row.n_players}p: {attribution.singular} {row.id}", kind="card", value=value))

@@ -129,8 +129,7 @@ def _mixed_line(n: int, part: pd.DataFrame) -> str:
 
 def _self_play_seats(rows: pl.LazyFrame, profile: GameProfile) -> pd.DataFrame:
     labelled = rows.with_columns(pl.col("strategy").alias("population"), pl.lit("-").alias("start"))
-    return seat_table(labelled.select("n_players", "population", "start", "seat", "won", profile.score_column,
-                                      "rank").collect(), profile.score_column)
+    return seat_table(labelled, profile.score_column)
 
 
 # --- sections
@@ -201,8 +200,7 @@ def _category_section(rep: Report, rows: pl.LazyFrame, profile: GameProfile) -> 
     if not present:
         return
     score, unit = profile.score_column, profile.score_unit
-    long = category_table(rows.select("n_players", "strategy", score, *present).collect(), tuple(present), score,
-                          by=("n_players", "strategy"))
+    long = category_table(rows, tuple(present), score, by=("n_players", "strategy"))
     long["category"] = long["category"].map(profile.category_label)
     rep.heading(f"{unit[0].upper()}{unit[1:]} by category")
     rep.figure(run_charts.category_chart(long, unit), "vp_categories",

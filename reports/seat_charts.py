@@ -16,6 +16,7 @@ from bgsim.reports.charts import (
     legend_below,
     panel_grid,
 )
+from bgsim.sim.stats.distribution import box_stats
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
@@ -79,39 +80,39 @@ def seat_win_chart(seats: pd.DataFrame, title: str = "Seat win rates") -> Figure
     return fig
 
 
-def vp_distribution_chart(rows: pd.DataFrame, title: str | None = None, score: str = "final_vp",
+def vp_distribution_chart(counts: pd.DataFrame, title: str | None = None, score: str = "final_vp",
                           unit: str = "points", start_label: str = "start vector") -> Figure:
     """Box plots of the final score (column ``score``, in ``unit``) per seat (whiskers 5-95 %, the mean
-    as a dot), for the rulebook start
-    vector (or the first one present): one panel per player count, the populations side by side
-    within each seat and told apart by colour.
+    as a dot), for the rulebook start vector (or the first one present): one panel per player count,
+    the populations side by side within each seat and told apart by colour.
 
-    ``rows``: one row per game and seat, columns ``n_players, population, start, seat`` (0-based),
-    ``score``.
+    ``counts``: how many games ended with each score (``sim.stats.distribution.value_counts``), columns
+    ``n_players, population, start, seat`` (0-based), ``score`` and ``count``; populations and start
+    vectors are taken in their order of appearance.
     """
     title = title or f"Final {unit} per seat"
-    start = _rulebook_or_first(rows["start"])
-    rows = rows[rows["start"] == start]
-    counts = sorted(int(n) for n in rows["n_players"].unique())
-    pops = list(dict.fromkeys(rows["population"]))
-    fig, axes = panel_grid(len(counts), panel_width=_panel_width(2 * len(pops) * max(counts)),
+    start = _rulebook_or_first(counts["start"])
+    counts = counts[counts["start"] == start]
+    n_counts = sorted(int(n) for n in counts["n_players"].unique())
+    pops = list(dict.fromkeys(counts["population"]))
+    fig, axes = panel_grid(len(n_counts), panel_width=_panel_width(2 * len(pops) * max(n_counts)),
                            extra_height=0.6 + 0.2 * np.ceil(len(pops) / 4))
     width = 0.8 / max(1, len(pops))
-    for ax, n in zip(axes, counts, strict=True):
-        part = rows[rows["n_players"] == n]
+    for ax, n in zip(axes, n_counts, strict=True):
+        part = counts[counts["n_players"] == n]
         for i, pop in enumerate(pops):
-            mine = part[part["population"] == pop]
-            data = [mine.loc[mine["seat"] == s, score].to_numpy() for s in range(n)]
-            keep = [s for s in range(n) if len(data[s])]
+            mine = part[part["population"] == pop].sort_values(score)
+            boxes = {s: box_stats(g[score].to_numpy(), g["count"].to_numpy()) for s, g in mine.groupby("seat")}
+            keep = [s for s in range(n) if s in boxes]
             if not keep:
                 continue
             x = np.array(keep) + 1 + (i - (len(pops) - 1) / 2) * width
             colour = f"C{i % 10}"
-            ax.boxplot([data[s] for s in keep], positions=x, widths=0.85 * width, whis=(5, 95), showfliers=False,
-                       patch_artist=True, manage_ticks=False,
-                       boxprops={"facecolor": colour, "alpha": 0.45, "edgecolor": colour},
-                       medianprops={"color": "black"}, whiskerprops={"color": colour}, capprops={"color": colour})
-            ax.plot(x, [data[s].mean() for s in keep], "o", color=colour, markeredgecolor="black", markersize=4,
+            ax.bxp([boxes[s] for s in keep], positions=x, widths=0.85 * width, showfliers=False,
+                   patch_artist=True, manage_ticks=False,
+                   boxprops={"facecolor": colour, "alpha": 0.45, "edgecolor": colour},
+                   medianprops={"color": "black"}, whiskerprops={"color": colour}, capprops={"color": colour})
+            ax.plot(x, [boxes[s]["mean"] for s in keep], "o", color=colour, markeredgecolor="black", markersize=4,
                     label=pop)
         ax.set_xticks(range(1, n + 1))
         ax.set_title(f"{n} players")

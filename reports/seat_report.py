@@ -21,7 +21,9 @@ from bgsim.reports.attribution_report import (
 from bgsim.reports.progress import progress_warning
 from bgsim.reports.report_builder import Report, fmt_p, fmt_rate
 from bgsim.sim.profile import GameProfile
-from bgsim.sim.stats.seats import category_table, seat_table, start_effect, verdicts
+from bgsim.sim.stats.distribution import value_counts
+from bgsim.sim.stats.lazy import collect, is_empty, lazy
+from bgsim.sim.stats.seats import GROUP, category_table, seat_table, start_effect, verdicts
 
 __all__ = ["SeatStudy", "add_seat_sections", "build_seat_order_report", "largest_value_answer",
            "largest_rulebook_value"]
@@ -31,14 +33,15 @@ __all__ = ["SeatStudy", "add_seat_sections", "build_seat_order_report", "largest
 class SeatStudy:
     """A seat-order study as loaded for its report.
 
-    ``rows``: the cells' result rows, labelled ``population`` and ``start``; ``compensation``: the
+    ``rows``: the cells' result rows, labelled ``population`` and ``start``, as a LazyFrame over the
+    chunks (a polars DataFrame works too); every table is aggregated from it lazily; ``compensation``: the
     solver's table (compensation.csv; empty if none); ``confirm``: the confirmation runs' rows (None
     or empty if none); ``profile``: the game's; ``extras``: the game's report additions
     (``bgsim.reports.<game>``) or None."""
 
-    rows: pl.DataFrame
+    rows: pl.LazyFrame
     compensation: pd.DataFrame
-    confirm: pl.DataFrame | None
+    confirm: pl.LazyFrame | None
     profile: GameProfile
     extras: ModuleType | None = None
 
@@ -75,15 +78,27 @@ def build_seat_order_report(meta: dict, study: SeatStudy, done: int, planned: in
     return rep, seats
 
 
-def _seats(rows: pl.DataFrame, profile: GameProfile) -> pd.DataFrame:
+def _seats(rows: pl.LazyFrame, profile: GameProfile) -> pd.DataFrame:
     comp = profile.compensation
     return seat_table(rows, profile.score_column, comp.column if comp else None)
+
+
+def _score_counts(rows: pl.LazyFrame, profile: GameProfile) -> pd.DataFrame:
+    """Games per final score, cell and seat (``value_counts``), the populations and start vectors in
+    their order in the study (the order the charts colour them in)."""
+    score = profile.score_column
+    counts = value_counts(rows, [*GROUP, "seat"], score).to_pandas()
+    cells = collect(lazy(rows).select("population", "start").unique(maintain_order=True))
+    order = {name: {v: i for i, v in enumerate(dict.fromkeys(cells[name]))} for name in ("population", "start")}
+    ranks = [counts[name].map(order[name]).rename(f"{name}_order") for name in order]
+    return (pd.concat([counts, *ranks], axis=1)
+            .sort_values(["population_order", "start_order", "n_players", "seat", score], kind="stable")
+            .drop(columns=["population_order", "start_order"]).reset_index(drop=True))
 
 
 def add_seat_sections(rep: Report, study: SeatStudy) -> pd.DataFrame:
     """Answers, seat tables, start vectors, categories, compensation and attribution; returns the seat table."""
     rows, profile = study.rows, study.profile
-    frame = rows.drop(*[c for c in profile.list_columns() if c in rows.columns]).to_pandas()
     seats = _seats(rows, profile)
     compensation = _compensation(study)
     attribution = profile.attribution()
@@ -93,8 +108,8 @@ def add_seat_sections(rep: Report, study: SeatStudy) -> pd.DataFrame:
     if game_answers is not None:
         lines += game_answers(rows, profile)
     _answers(rep, seats, compensation, lines, profile)
-    _seat_section(rep, seats, frame, profile)
-    if "equal" in set(frame["start"]) and frame["start"].nunique() > 1:
+    _seat_section(rep, seats, _score_counts(rows, profile), profile)
+    if "equal" in set(seats["start"]) and seats["start"].nunique() > 1:
         _start_section(rep, start_effect(rows), profile)
     _category_section(rep, category_table(rows, profile.category_columns, profile.score_column), profile)
     game_sections = getattr(study.extras, "add_study_sections", None)
@@ -234,7 +249,7 @@ def _shown(seats: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
-def _seat_section(rep: Report, seats: pd.DataFrame, frame: pd.DataFrame, profile: GameProfile) -> None:
+def _seat_section(rep: Report, seats: pd.DataFrame, score_counts: pd.DataFrame, profile: GameProfile) -> None:
     _, unit = _words(profile)
     columns = _seat_columns(profile)
     show = [c for c in columns if c in seats.columns]
@@ -247,7 +262,8 @@ def _seat_section(rep: Report, seats: pd.DataFrame, frame: pd.DataFrame, profile
               show=show, formats={"gap_pp": "+.1f", "q": fmt_p, "games": ",d", "start_value": ".0f",
                                   "mean_rank": ".2f"})
     label, _ = _words(profile)
-    rep.figure(seat_charts.vp_distribution_chart(frame, score=profile.score_column, unit=unit, start_label=label),
+    rep.figure(seat_charts.vp_distribution_chart(score_counts, score=profile.score_column, unit=unit,
+                                                 start_label=label),
                "vp_distributions",
                f"Final {unit} per seat: box 25-75 %, whiskers 5-95 %, dot the mean; one colour per population.")
 
@@ -297,7 +313,7 @@ def _compensation(study: SeatStudy) -> pd.DataFrame:
     if table.empty:
         return table
     confirm = study.confirm
-    if confirm is not None and confirm.height:
+    if confirm is not None and not is_empty(confirm):
         confirmed = _seats(confirm, study.profile)[["n_players", "population", "seat", "games", "win_rate",
                                                     "win_rate_low", "win_rate_high", "favoured"]]
         confirmed = confirmed.rename(columns={"games": "confirm_games", "win_rate": "rate_confirmed",

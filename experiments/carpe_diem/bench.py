@@ -11,9 +11,12 @@
 3. Wall time of a large run with (a) on 2 workers, start-up included; extrapolated (and
    labelled so) when fewer than 1,000,000 games are played; and the time a fresh process
    needs to play and store 10 games (imports and the cached compiled code).
-4. Strategies, one core: the best heuristic in the compiled loop, and the search player at its
+4. ``bgsim report`` on runs of 100,000 and 1,000,000 4-player games: wall time and peak memory of
+   the fresh process. The runs are copies of one 20,000-game run (same schema, same rows, new game
+   indices), or the wall-time run of 3 where it has that size.
+5. Strategies, one core: the best heuristic in the compiled loop, and the search player at its
    default budget (per-game tier) in 2-player games against the best heuristic.
-5. Solo against the automa Anna, one core: the human by greedy weights, random choice and the
+6. Solo against the automa Anna, one core: the human by greedy weights, random choice and the
    best heuristic, Anna's turns inside the compiled loop.
 
 Each rate is the median of several timed runs after an untimed warm-up (Numba cache load,
@@ -29,6 +32,7 @@ from pathlib import Path
 
 from bgsim.experiments.bench import Yardstick, alternating_rates, runs_text
 from bgsim.experiments.bench import engine_rate as shared_engine_rate
+from bgsim.experiments.report_cost import report_cost_rows
 from bgsim.experiments.runner import run
 from bgsim.sim import make_game
 from bgsim.sim.results.spec import RunSpec
@@ -53,12 +57,13 @@ def runner_rate(tier: str, jobs: int, n_games: int, repeats: int, out: Path) -> 
     return rates
 
 
-def wall_time(n_games: int, jobs: int, out: Path) -> float:
+def wall_time(n_games: int, jobs: int, out: Path) -> tuple[float, Path]:
+    """Seconds of a ``n_games`` 4-player greedy run on ``jobs`` workers, and its directory."""
     spec = RunSpec(name="bench-wall", game="carpe_diem", players=(4,), strategies=("greedy",), games=n_games,
                    chunk_size=10_000, seed=4000, tier="compiled")
     start = time.perf_counter()
-    run(spec, out=out, jobs=jobs)
-    return time.perf_counter() - start
+    done = run(spec, out=out, jobs=jobs)
+    return time.perf_counter() - start, done.run_dir
 
 
 def warm_start(out: Path) -> float:
@@ -80,6 +85,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per row (median reported)")
     parser.add_argument("--wall-games", type=int, default=200_000,
                         help="games of the wall-time run (1,000,000 measures the target directly)")
+    parser.add_argument("--report-games", type=int, nargs="+", default=[100_000, 1_000_000],
+                        help="run sizes to time `bgsim report` on (multiples of 20,000; copies of one run)")
     parser.add_argument("--search-games", type=int, default=12, help="games per timed run, search row")
     parser.add_argument("--yardstick-games", type=int, default=20_000, help="games per run of the C yardstick")
     args = parser.parse_args()
@@ -105,7 +112,7 @@ def main() -> None:
                 print(f"   {label:<28} {jobs:>7} {total:>9,.0f} {total / jobs:>9,.0f}   {runs_text(rates)}", flush=True)
 
         print("\n3. Wall time, (a) on 2 workers, start-up included")
-        seconds = wall_time(args.wall_games, 2, Path(tmp))
+        seconds, wall_run = wall_time(args.wall_games, 2, Path(tmp))
         line = f"   {args.wall_games:,} games: {seconds:.1f} s ({args.wall_games / seconds:,.0f} games/s)"
         if args.wall_games < 1_000_000:
             line += f"; 1,000,000 games extrapolated: {seconds * 1_000_000 / args.wall_games:.0f} s"
@@ -113,9 +120,17 @@ def main() -> None:
         print(f"   warm start: a fresh process imports bgsim, plays and stores 10 games in "
               f"{warm_start(Path(tmp)):.1f} s", flush=True)
 
+        print("\n4. bgsim report on 4-player greedy runs: a fresh process, imports included (goal at 1,000,000 "
+              "games: under 60 s and 1.5 GB)")
+        print(f"   {'games':>9} {'seconds':>8} {'peak MB':>8}   run")
+        source = RunSpec(name="bench-report", game="carpe_diem", players=(4,), strategies=("greedy",),
+                         games=20_000, chunk_size=10_000, seed=4100, tier="compiled")
+        for games, cost, how in report_cost_rows(source, Path(tmp), tuple(args.report_games), run_dir=wall_run):
+            print(f"   {games:>9,} {cost.seconds:>8.1f} {cost.peak_mb:>8,.0f}   {how}", flush=True)
+
     from bgsim.strategies.carpe_diem import BEST_HEURISTIC
 
-    print("\n4. Strategies, one core")
+    print("\n5. Strategies, one core")
     print(f"   {'players':>7}  {'strategy':<34} {'games/s':>9}   runs")
     for n_players in (2, 4):
         rates = engine_rate(n_players, BEST_HEURISTIC, args.games, args.repeats)
@@ -126,7 +141,7 @@ def main() -> None:
     print(f"   {2:>7}  {label:<34} {statistics.median(rates):>9,.2f}   {runs_text(rates, 2)}"
           f"   ({per_second:,.0f} search decisions/s)", flush=True)
 
-    print("\n5. Solo against Anna, compiled loop, one core (her turns included)")
+    print("\n6. Solo against Anna, compiled loop, one core (her turns included)")
     print(f"   {'human':<34} {'games/s':>9}   runs")
     for strategy_id in ("greedy", "random", BEST_HEURISTIC):
         rates = engine_rate(1, strategy_id, args.games, args.repeats)

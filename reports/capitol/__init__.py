@@ -6,14 +6,17 @@ Everything else in Capitol's reports comes from its profile.
 The hooks the generic reports call when a game's extras define them: ``study_answers(rows,
 profile)`` (answer lines of a seat-order report), ``add_study_sections(rep, rows, profile)`` (its
 game sections), ``study_measures(rows, profile)`` (one table row per measure and player count,
-compared across the variants of a robustness report) and ``measure_answers(table)``.
+compared across the variants of a robustness report) and ``measure_answers(table)``. ``rows`` is
+a LazyFrame over a study's chunks (or a polars or pandas DataFrame): every table is aggregated from
+it lazily, so only per-value counts and per-game sums are ever held.
 """
 
 import numpy as np
 import pandas as pd
 import polars as pl
-from bgsim.sim.stats.attribution import Valuation
+from bgsim.sim.stats.attribution import Valuation, deal_slices
 from bgsim.sim.stats.intervals import wilson
+from bgsim.sim.stats.lazy import collect, column_names, lazy
 from scipy import stats
 
 __all__ = ["ATTRIBUTION_METHOD", "VALUATION", "add_study_sections", "consul_schedule", "item_values",
@@ -40,51 +43,72 @@ def consul_schedule(n_players: int) -> list[int]:
     return [r % n_players + 1 for r in range(ROUNDS)]
 
 
-def _rules_rows(rows: pl.DataFrame) -> pl.DataFrame:
-    """The games played by the rules' start vector, when the study varied it."""
-    if "start" in rows.columns and (rows["start"] == "rulebook").any():
-        return rows.filter(pl.col("start") == "rulebook")
-    return rows
+def _rules_rows(rows) -> pl.LazyFrame:
+    """The games played by the rules' start vector, when the study varied it, as a lazy query."""
+    frame = lazy(rows)
+    if "start" in column_names(frame) and collect(frame.select((pl.col("start") == "rulebook").any())).item():
+        return frame.filter(pl.col("start") == "rulebook")
+    return frame
 
 
-def _ratio_interval(price: np.ndarray, points: np.ndarray) -> tuple[float, float, float]:
-    """sum(price) / sum(points) and its delta-method 95 % interval over the (price, points) pairs."""
-    n = len(price)
-    if n < 2 or points.sum() == 0:
+def _player_counts(rows) -> list[int]:
+    return sorted(collect(lazy(rows).select(pl.col("n_players").unique()))["n_players"].to_list())
+
+
+def _ratio_interval(price: np.ndarray, points: np.ndarray, counts: np.ndarray) -> tuple[float, float, float]:
+    """sum(price) / sum(points) and its delta-method 95 % interval over the (price, points) pairs, given
+    as distinct pairs ``price``, ``points`` (K,) float64 that occur ``counts`` (K,) int64 times."""
+    n = int(counts.sum())
+    if n < 2 or points @ counts == 0:
         return float("nan"), float("nan"), float("nan")
-    ratio = price.sum() / points.sum()
+    ratio = (price @ counts) / (points @ counts)
     resid = price - ratio * points
-    half = Z * np.sqrt(resid.var(ddof=1) / n) / points.mean()
+    variance = counts @ (resid - (resid @ counts) / n) ** 2 / (n - 1)
+    half = Z * np.sqrt(variance / n) / ((points @ counts) / n)
     return float(ratio), float(ratio - half), float(ratio + half)
 
 
-def item_values(rows: pl.DataFrame) -> pd.DataFrame:
+def _has(kind: int) -> pl.Expr:
+    """Whether a seat row won an item of ``kind``."""
+    return pl.col("items").list.eval(pl.element().struct.field("kind") == kind).list.any().fill_null(False)
+
+
+def item_values(rows) -> pd.DataFrame:
     """Per player count and item kind: items won per game, mean price and points (or draws) with t
-    intervals, card value paid per point, and the win rate of seats that won one against seats that did not."""
+    intervals, card value paid per point, and the win rate of seats that won one against seats that did not.
+
+    Prices, points and draws are small integers: the seat rows are summed to counts per player count
+    (and kind), and the events to counts per distinct (price, gain) pair, lazily."""
     rows = _rules_rows(rows)
+    gain = pl.when(pl.col("kind") == 2).then(pl.col("draws")).otherwise(pl.col("points")).alias("gain")
+    seats, pairs = (collect(query) for query in (
+        rows.group_by("n_players").agg(
+            pl.len().alias("rows"), pl.col("won").sum().alias("wins"),
+            *(_has(kind).sum().alias(f"has_{kind}") for kind in KINDS),
+            *((_has(kind) & pl.col("won")).sum().alias(f"wins_{kind}") for kind in KINDS)),
+        rows.select("n_players", "items").explode("items").drop_nulls("items").unnest("items")
+        .group_by("n_players", "kind", "price", gain).agg(pl.len().alias("count"))
+        .sort("n_players", "kind", "price", "gain")))
     out = []
-    for n in sorted(rows["n_players"].unique().to_list()):
-        part = rows.filter(pl.col("n_players") == n)
-        games = part.height // n
-        events = part.select("won", pl.col("items")).with_row_index("row").explode("items").drop_nulls("items")
-        events = events.unnest("items")
+    for seat in seats.sort("n_players").iter_rows(named=True):
+        n = seat["n_players"]
+        games = seat["rows"] // n
         for kind, name in KINDS.items():
-            ev = events.filter(pl.col("kind") == kind)
-            price = ev["price"].to_numpy().astype(float)
-            gain = (ev["draws"] if kind == 2 else ev["points"]).to_numpy().astype(float)
-            holders = set(ev["row"].to_list())
-            won = part["won"].to_numpy()
-            has = np.zeros(part.height, dtype=bool)
-            has[list(holders)] = True
-            p1, n1 = (won[has].mean(), has.sum()) if has.any() else (np.nan, 0)
-            p0, n0 = (won[~has].mean(), (~has).sum()) if (~has).any() else (np.nan, 0)
+            ev = pairs.filter((pl.col("n_players") == n) & (pl.col("kind") == kind))
+            price, gain, counts = (ev[c].to_numpy().astype(float) for c in ("price", "gain", "count"))
+            counts = counts.astype(np.int64)
+            n1, w1 = seat[f"has_{kind}"], seat[f"wins_{kind}"]
+            n0, w0 = seat["rows"] - n1, seat["wins"] - w1
+            p1 = w1 / n1 if n1 else np.nan
+            p0 = w0 / n0 if n0 else np.nan
             diff = p1 - p0
             half = Z * np.sqrt(p1 * (1 - p1) / max(n1, 1) + p0 * (1 - p0) / max(n0, 1))
-            ratio, r_low, r_high = _ratio_interval(price, gain) if kind != 2 else (np.nan, np.nan, np.nan)
+            ratio, r_low, r_high = _ratio_interval(price, gain, counts) if kind != 2 else (np.nan, np.nan, np.nan)
             out.append({
-                "n_players": n, "item": name, "won_per_game": len(ev) / games if games else np.nan,
-                "price": _mean(price)[0], "price_low": _mean(price)[1], "price_high": _mean(price)[2],
-                "gain": _mean(gain)[0], "gain_low": _mean(gain)[1], "gain_high": _mean(gain)[2],
+                "n_players": n, "item": name, "won_per_game": int(counts.sum()) / games if games else np.nan,
+                "price": _mean(price, counts)[0], "price_low": _mean(price, counts)[1],
+                "price_high": _mean(price, counts)[2],
+                "gain": _mean(gain, counts)[0], "gain_low": _mean(gain, counts)[1], "gain_high": _mean(gain, counts)[2],
                 "gain_unit": "draws" if kind == 2 else "points",
                 "price_per_point": ratio, "ppp_low": r_low, "ppp_high": r_high,
                 "win_with": p1, "win_without": p0, "win_difference": diff,
@@ -92,19 +116,23 @@ def item_values(rows: pl.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _mean(values: np.ndarray) -> tuple[float, float, float]:
-    if len(values) < 2:
-        return (float(values.mean()) if len(values) else np.nan), np.nan, np.nan
-    m, se = values.mean(), values.std(ddof=1) / np.sqrt(len(values))
-    t = stats.t.ppf(0.975, len(values) - 1)
+def _mean(values: np.ndarray, counts: np.ndarray) -> tuple[float, float, float]:
+    """Mean and t 95 % interval of the data that holds each of ``values`` (K,) float64 ``counts`` (K,)
+    int64 times."""
+    n = int(counts.sum())
+    if n < 2:
+        return (float(values @ counts / n) if n else np.nan), np.nan, np.nan
+    m = (values @ counts) / n
+    se = np.sqrt(counts @ (values - m) ** 2 / (n - 1)) / np.sqrt(n)
+    t = stats.t.ppf(0.975, n - 1)
     return float(m), float(m - t * se), float(m + t * se)
 
 
-def study_answers(rows: pl.DataFrame, profile) -> list[str]:
+def study_answers(rows, profile) -> list[str]:
     """Answer lines: the consul schedule, what each item kind costs and brings, the catch-up rule."""
     del profile
     lines = []
-    counts = sorted(rows["n_players"].unique().to_list())
+    counts = _player_counts(rows)
     schedules = "; ".join(f"{n} players: seats {', '.join(map(str, consul_schedule(n)))}" for n in counts)
     lines.append(f"- The consul (the start player) in rounds 1-4: {schedules}"
                  + (" — at 3 players seat 1 starts twice" if 3 in counts else "") + ".")
@@ -138,27 +166,52 @@ def study_answers(rows: pl.DataFrame, profile) -> list[str]:
     return lines
 
 
-def study_measures(rows: pl.DataFrame, profile) -> pd.DataFrame:
+def study_measures(rows, profile) -> pd.DataFrame:
     """Per player count: how often the leader after round 2 wins, the share of auctions decided by the
     catch-up rule, and the share of items that left the game unsold; each with its interval."""
     del profile
     rows = _rules_rows(rows)
+    run = (pl.col("run_id").cast(pl.String).cast(pl.Categorical).to_physical().cast(pl.Int64)
+           if "run_id" in column_names(rows) else pl.lit(0, pl.Int64))
+    seats, board = (collect(query) for query in (
+        rows.group_by("n_players").agg(pl.len().alias("rows"), pl.col("tie_bid_wins").sum().alias("ties")),
+        rows.filter(pl.col("seat") == 0).select("n_players", "board_items").explode("board_items")
+        .group_by("n_players").agg((pl.col("board_items") < 0).sum().alias("unsold"))))
+    game = run * (1 << 40) + pl.col("game_index").cast(pl.Int64)
+    leaders = pl.concat([collect(_leaders(rows.filter(where), game)) for where in deal_slices(rows)])
     out = []
-    for n in sorted(rows["n_players"].unique().to_list()):
-        part = rows.filter(pl.col("n_players") == n).sort("run_id", "game_index", "seat") \
-            if "run_id" in rows.columns else rows.filter(pl.col("n_players") == n).sort("game_index", "seat")
-        games = part.height // n
-        mid = (part["start_points"] + part["points_round1"] + part["points_round2"]).to_numpy().reshape(games, n)
-        won = part["won"].to_numpy().reshape(games, n)
-        top = mid.max(axis=1, keepdims=True)
-        unique = (mid == top).sum(axis=1) == 1
-        leader_won = won[unique][mid[unique] == top[unique]]
-        out.append(_share("leader after round 2 wins the game", n, int(leader_won.sum()), int(unique.sum())))
-        ties = int(part["tie_bid_wins"].sum())
-        out.append(_share("auctions decided by the catch-up rule", n, ties, 12 * games))
-        board = np.stack(part["board_items"].to_numpy())[::n]  # one row per game
-        out.append(_share("items that left the game unsold", n, int((board < 0).sum()), 12 * games))
+    for seat in seats.sort("n_players").iter_rows(named=True):
+        n = seat["n_players"]
+        games = seat["rows"] // n
+        leader = leaders.filter(pl.col("n_players") == n)
+        out.append(_share("leader after round 2 wins the game", n, int(leader["leader_won"].sum()),
+                          int(leader["unique"].sum())))
+        out.append(_share("auctions decided by the catch-up rule", n, int(seat["ties"]), 12 * games))
+        unsold = board.filter(pl.col("n_players") == n)["unsold"].sum()
+        out.append(_share("items that left the game unsold", n, int(unsold), 12 * games))
     return pd.DataFrame(out)
+
+
+def _leaders(rows: pl.LazyFrame, game: pl.Expr) -> pl.LazyFrame:
+    """Per player count: ``unique`` games (one seat leads after round 2; ``game``: an Int64 key of
+    the game) and ``leader_won`` (of them, those that seat won), as a lazy query. The leader is found
+    among a game's seat rows, so the query keeps one running entry per game: give it a slice of whole
+    games (``deal_slices``), so that what it holds does not grow with the games.
+
+    Only maxima are taken per game, which stream: the largest score with the seat (and its win) in
+    the low bits, once preferring high seats and once low ones; the leader is unique if both name
+    the same seat."""
+    mid = (pl.col("start_points") + pl.col("points_round1") + pl.col("points_round2")).cast(pl.Int64)
+    seat = pl.col("seat").cast(pl.Int64)
+    top = pl.col("top") * 32
+    high_seat, low_seat = (pl.col("high") - top) // 2, 15 - (pl.col("low") - top) // 2
+    return (rows.group_by(game.alias("game"))
+            .agg(pl.col("n_players").first(), mid.max().alias("top"),
+                 (mid * 32 + seat * 2 + pl.col("won").cast(pl.Int64)).max().alias("high"),
+                 (mid * 32 + (15 - seat) * 2).max().alias("low"))
+            .select("n_players", (high_seat == low_seat).alias("unique"),
+                    ((high_seat == low_seat) & ((pl.col("high") - top) % 2 == 1)).alias("leader_won"))
+            .group_by("n_players").agg(pl.col("unique").sum(), pl.col("leader_won").sum()))
 
 
 def _share(measure: str, n: int, hits: int, trials: int) -> dict:
@@ -178,10 +231,10 @@ def measure_answers(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def add_study_sections(rep, rows: pl.DataFrame, profile) -> None:
+def add_study_sections(rep, rows, profile) -> None:
     """The consul schedule and the value of the auction items, as tables."""
     del profile
-    counts = sorted(rows["n_players"].unique().to_list())
+    counts = _player_counts(rows)
     rep.heading("Capitol: consul and auction items")
     schedule = pd.DataFrame([{"players": n, **{f"round {r + 1}": s for r, s in enumerate(consul_schedule(n))}}
                              for n in counts])

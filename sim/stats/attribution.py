@@ -3,7 +3,13 @@ items, buildings) pays when a seat scores with it, and whether the seats that sc
 often than the seats that score with the other components of its group.
 
 Pure functions over stored result rows (polars LazyFrame / DataFrame or pandas in, pandas out); they
-import no engine code. What a component is comes from the game's profile as stored with the run
+import no engine code. The rows are never collected: every table is a lazy query over them (the
+events exploded from their lists), aggregated on polars' streaming engine before anything is
+materialised. What needs each deal or game on its own (the clustered variances, distinct games) is
+read in slices of whole deals, one at a time (``deal_slices``, ``_within_by_slices``,
+``_pairs_by_slices``), so that memory follows the slice and the catalogue, not the number of games.
+
+What a component is comes from the game's profile as stored with the run
 (``sim.profile.Attribution``): ``catalogue_frame`` turns its catalogue into a table, so a run with
 its own data overrides is described by its own data.
 
@@ -21,14 +27,14 @@ Conventions, stated once:
   attribution's ``payoff_field`` at 1 and nothing else); ``net_payoff`` also subtracts what was
   handed in for it (``Valuation.costs``).
 - Win effect, the flag: an item is compared with the other items of its own group
-  (``_within_effects``), because groups may differ as a whole. The events of the item are set against
+  (``_GroupWithin``), because groups may differ as a whole. The events of the item are set against
   the events of the group's other items by the same seat, strategy and run (and, if the valuation
   names a ``stratum_field``, the same value of it: e.g. the same round), the difference of win rates
   standardised to the item's events; its variance is clustered by deal (``deal`` column, else by
   game), because the seats of one game share one winner, a seat can score several items of a group,
   and games of one deal share their board. The same comparison of ``net_payoff`` gives what the item
   pays against its group. A pair of items scored together in one stratum is judged against what its
-  two items predict (``_pair_excess``). It is an association, not a causal effect: strategies choose
+  two items predict (``_PairExcess``). It is an association, not a causal effect: strategies choose
   which items to score with.
 - The raw effect (``raw_*`` columns, descriptive): the seats that scored with an item against the same
   seats (same player count) in games without the item on the board, standardised over seats.
@@ -49,11 +55,12 @@ import pandas as pd
 import polars as pl
 from bgsim.sim.profile import Attribution
 from bgsim.sim.stats.intervals import t_bounds, wilson
+from bgsim.sim.stats.lazy import collect, column_names, lazy
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-__all__ = ["MIN_TRIGGERS", "PAIR_WORDS", "Valuation", "catalogue_frame", "group_summary", "pair_effects", "spreads",
-           "triggers"]
+__all__ = ["MIN_TRIGGERS", "PAIR_WORDS", "Valuation", "catalogue_frame", "deal_slices", "group_summary",
+           "pair_effects", "spreads", "triggers"]
 
 # Fewest scoring seat-games (and comparable events of the group's other items) for a win effect and a flag.
 MIN_TRIGGERS = 30
@@ -109,103 +116,157 @@ def label_columns(catalogue: pd.DataFrame) -> list[str]:
 
 # --- rows
 
+# The columns the event tables need (the attribution's events column is called ``events`` here).
+_EVENT_COLUMNS = ("run_id", "n_players", "game_index", "seat", "won", "events")
 
-def _column_names(rows) -> list[str]:
-    return rows.collect_schema().names() if isinstance(rows, pl.LazyFrame) else [str(c) for c in rows.columns]
 
-
-def _collect(rows, columns: tuple[str, ...], attribution: Attribution) -> pl.DataFrame:
-    """The needed columns of ``rows`` (polars or pandas) as a polars DataFrame, the attribution's board
-    and events columns renamed ``board`` and ``events``, with ``run_id`` as a categorical and three
-    Int64 keys: ``game`` (run code * 2^40 + game_index: grouping by one integer instead of a string
-    and an integer is what keeps millions of events fast), ``cluster`` (the deal if there is a
-    ``deal`` column, since the games of one deal share their board; else the game) and ``seat_key``
-    (run, strategy if there is a ``strategy`` column, seat)."""
+def _keyed(rows, columns: tuple[str, ...], attribution: Attribution) -> pl.LazyFrame:
+    """The needed columns of ``rows`` (a polars LazyFrame or DataFrame, or pandas) as a lazy query,
+    the attribution's board and events columns renamed ``board`` and ``events``, with ``run_id`` as a
+    categorical and three Int64 keys: ``game`` (run code * 2^40 + game_index: grouping by one integer
+    instead of a string and an integer is what keeps millions of events fast), ``cluster`` (the deal
+    if there is a ``deal`` column, since the games of one deal share their board; else the game) and
+    ``seat_key`` (run, strategy if there is a ``strategy`` column, seat). Nothing is read here but
+    the run and strategy names (``_codes``): every table is an aggregation of this query, collected
+    on the streaming engine."""
     names = {"board": attribution.board_column, "events": attribution.events_column}
     columns = tuple(names.get(c, c) for c in columns)
-    present = _column_names(rows)
+    present = column_names(rows)
     wanted = [*columns, *(c for c in ("deal", "strategy") if c in present and c not in columns)]
-    frame = pl.from_pandas(rows[wanted]) if isinstance(rows, pd.DataFrame) else rows.lazy().select(wanted)
+    frame = lazy(rows[wanted]) if isinstance(rows, pd.DataFrame) else lazy(rows).select(wanted)
     frame = frame.rename({v: k for k, v in names.items() if v in wanted})
     wanted = [{v: k for k, v in names.items()}.get(c, c) for c in wanted]
-    run = pl.col("run_id").cast(pl.String).cast(pl.Categorical)
-    code = run.to_physical().cast(pl.Int64)
-    game = code * (1 << 40) + pl.col("game_index").cast(pl.Int64)
+    coded = [c for c in ("run_id", "strategy") if c in wanted]
+    code = dict(zip(coded, _codes(frame, coded), strict=True))
+    game = code["run_id"] * (1 << 40) + pl.col("game_index").cast(pl.Int64)
     cluster = pl.col("deal").cast(pl.Int64) if "deal" in wanted else game
-    strategy = (pl.col("strategy").cast(pl.String).cast(pl.Categorical).to_physical().cast(pl.Int64)
-                if "strategy" in wanted else pl.lit(0, pl.Int64))
-    seat_key = (code * (1 << 20) + strategy) * 16 + pl.col("seat").cast(pl.Int64)
-    return frame.lazy().with_columns(run.alias("run_id"), game.alias("game"), cluster.alias("cluster"),
-                                     seat_key.alias("seat_key")).collect()
+    strategy = code.get("strategy", pl.lit(0, pl.Int64))
+    seat_key = (code["run_id"] * (1 << 20) + strategy) * 16 + pl.col("seat").cast(pl.Int64)
+    run = pl.col("run_id").cast(pl.String).cast(pl.Categorical)
+    return frame.with_columns(run.alias("run_id"), game.alias("game"), cluster.alias("cluster"),
+                              seat_key.alias("seat_key"))
+
+
+def _codes(frame: pl.LazyFrame, columns: list[str]) -> list[pl.Expr]:
+    """Per column: an Int64 expression of each value's place in the order the values first occur in
+    ``frame`` (one small query reads them). Keys built from it, and with them the order of strata and
+    of the sums over them, do not depend on what else the process has cast to a categorical."""
+    if not columns:
+        return []
+    found = collect(frame.select(pl.col(c).cast(pl.String).unique(maintain_order=True).implode() for c in columns))
+    # an Enum of the values in that order numbers them by a cast, row by row on the streaming engine
+    return [pl.col(c).cast(pl.String).cast(pl.Enum(found[c][0].to_list())).to_physical().cast(pl.Int64)
+            for c in columns]
+
+
+def _collect_all(*queries: pl.LazyFrame, shared: bool = False) -> list[pl.DataFrame]:
+    """The aggregated tables of ``queries``, run together on the streaming engine. ``shared``: read
+    their common part once, for queries over one slice (``deal_slices``): a shared part is buffered for
+    whichever query reads it more slowly, which over all the rows could grow with the games."""
+    return pl.collect_all(queries, engine="streaming", optimizations=pl.QueryOptFlags(comm_subplan_elim=shared))
+
+
+_SLICE_ROWS = 200_000  # rows per slice of whole clusters: the most one pass of a clustered variance reads at once
+
+
+def deal_slices(rows) -> list[pl.Expr]:
+    """Filters that cut result rows (any form ``bgsim.sim.stats.lazy.lazy`` takes) into slices of whole
+    deals, each of about ``_SLICE_ROWS`` rows or fewer (more only where one value holds more): ranges
+    of the deal, else of the game index (a game lies in one). For what needs every deal or game on
+    its own: a query per slice holds one slice's deals at a time. Two small queries read that column:
+    its range and how many rows each of at most 4096 buckets of it holds; a filter on a stored column
+    lets the scan skip the chunks outside the range."""
+    frame = lazy(rows)
+    column = "deal" if "deal" in frame.collect_schema().names() else "game_index"
+    low, high, rows = collect(frame.select(pl.col(column).min().alias("low"), pl.col(column).max().alias("high"),
+                                           pl.len())).row(0)
+    if rows <= _SLICE_ROWS:
+        return [pl.lit(True)]
+    width = -(-(high - low + 1) // 4096)
+    buckets = collect(frame.group_by(((pl.col(column) - low) // width).alias("bucket")).agg(pl.len()).sort("bucket"))
+    bounds, held = [low], 0
+    for bucket, n in buckets.iter_rows():
+        if held and held + n > _SLICE_ROWS:
+            bounds.append(low + bucket * width)
+            held = 0
+        held += n
+    bounds.append(high + 1)
+    return [pl.col(column).is_between(a, b - 1) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
 _STRATA = 256  # stratum field values per seat: the stratum key is seat_key * _STRATA + value
 
 
-def triggers(rows, attribution: Attribution, valuation: Valuation | None = None) -> pl.DataFrame:
+def triggers(rows, attribution: Attribution, valuation: Valuation | None = None) -> pl.DataFrame | pl.LazyFrame:
     """One row per event (a seat scoring with an item): ``run_id, n_players, game_index, game`` (an
     Int64 key of run_id and game_index), ``seat, won``, ``item`` (the event's id field) and the
     event's other fields, plus ``payoff`` (its amounts valued in score units) and ``net_payoff``
     (minus what was handed in), both float64.
 
-    The building block of every table here, exposed so that other reports can slice it.
+    The building block of every table here, exposed so that other reports can slice it: a lazy query
+    when ``rows`` is a LazyFrame (the events of millions of games are many more rows than the games;
+    aggregate before collecting), else a DataFrame.
     """
-    return _triggers(rows, attribution, valuation or Valuation()).drop("cluster", "stratum")
+    keyed = _keyed(rows, _EVENT_COLUMNS, attribution)
+    t = _triggers(keyed, attribution, valuation or Valuation()).drop("cluster", "stratum")
+    return t if isinstance(rows, pl.LazyFrame) else collect(t)
 
 
-def _triggers(rows, attribution: Attribution, valuation: Valuation) -> pl.DataFrame:
-    """``triggers`` plus the Int64 ``cluster`` and ``stratum`` (run, strategy, seat and the valuation's
-    stratum field) keys of the within-group comparison."""
-    frame = rows if _is_keyed(rows) else _collect(rows, ("run_id", "n_players", "game_index", "seat", "won",
-                                                         "events"), attribution)
-    catalogue = catalogue_frame(attribution)
+def _triggers(frame: pl.LazyFrame, attribution: Attribution, valuation: Valuation) -> pl.LazyFrame:
+    """``triggers`` of the ``_keyed`` rows ``frame``, plus the Int64 ``cluster`` and ``stratum`` (run,
+    strategy, seat and the valuation's stratum field) keys of the within-group comparison."""
     keys = ("run_id", "n_players", "game_index", "game", "cluster", "seat_key", "seat", "won")
     log = (frame.select(*keys, "events").explode("events").filter(pl.col("events").is_not_null())
            .unnest("events").rename({attribution.id_field: "item"}))
-    fields = [c for c in log.columns if c not in keys]
+    fields = [c for c in log.collect_schema().names() if c not in keys]
     stratum = pl.col("seat_key") * _STRATA
     if valuation.stratum_field:
         stratum = stratum + pl.col(valuation.stratum_field).cast(pl.Int64)
-    used = [column for _, column, _ in valuation.costs if column]
     log = log.with_columns(pl.col("item").cast(pl.Int16), stratum.alias("stratum"))
-    if used:
-        extra = pl.DataFrame({"item": catalogue["item"].to_numpy().astype(np.int16),
-                              **{c: catalogue[c].to_numpy().astype(np.float64) for c in used}})
-        log = log.join(extra, on="item", how="left")
-    payoff = None
-    for name, weight in _weights(valuation, attribution).items():
-        term = pl.col(name).cast(pl.Float64) * weight
-        payoff = term if payoff is None else payoff + term
-    handed_in = None
-    for name, column, units in valuation.costs:
-        term = pl.col(name).cast(pl.Float64)
-        if column:
-            term = term * pl.col(column).fill_null(0.0)
-        term = term * units
-        handed_in = term if handed_in is None else handed_in + term
-    net = payoff - handed_in if handed_in is not None else payoff
+    payoff, net = _values(attribution, valuation, pl.col, "item")
     return log.with_columns(payoff.alias("payoff"), net.alias("net_payoff")).select(
         "run_id", "n_players", "game_index", "game", "seat", "won", *fields, "payoff", "net_payoff", "cluster",
         "stratum")
 
 
-def _is_keyed(rows) -> bool:
-    return (isinstance(rows, pl.DataFrame) and {"game", "cluster", "seat_key"} <= set(rows.columns)
-            and rows.schema["game"] == pl.Int64)
+def _values(attribution: Attribution, valuation: Valuation, get, item: str) -> tuple[pl.Expr, pl.Expr]:
+    """(payoff, net payoff) of an event as float64 expressions, row by row: ``get(name)`` is the
+    event field ``name`` (``pl.col`` after an explode, a struct field inside ``list.eval``) and
+    ``item`` the name of the field that holds its item index."""
+    payoff = None
+    for name, weight in _weights(valuation, attribution).items():
+        term = get(name).cast(pl.Float64) * weight
+        payoff = term if payoff is None else payoff + term
+    catalogue = catalogue_frame(attribution)
+    handed_in = None
+    for name, column, units in valuation.costs:
+        term = get(name).cast(pl.Float64)
+        if column:  # the item's catalogue value, 0 for an index outside the catalogue
+            term = term * _lookup(get(item), catalogue["item"].to_numpy(),
+                                  catalogue[column].to_numpy().astype(np.float64))
+        term = term * units
+        handed_in = term if handed_in is None else handed_in + term
+    return payoff, (payoff - handed_in if handed_in is not None else payoff)
 
 
-def _games(frame: pl.DataFrame) -> pl.DataFrame:
-    """One row per game: ``n_players, game, winner`` (seat) and ``board`` if ``frame`` has
-    it; a game is found through its single winner."""
-    extra = ["board"] if "board" in frame.columns else []
-    return frame.filter(pl.col("won")).select("n_players", "game", pl.col("seat").alias("winner"), *extra)
+def _lookup(item: pl.Expr, items: np.ndarray, values: np.ndarray) -> pl.Expr:
+    """``values[i]`` where ``item`` is ``items[i]``, 0 for an item not in ``items`` (both (M,)), as a
+    chain of row-wise conditions, one per distinct value: unlike a replace or a join it keeps the
+    order of the rows and runs on the streaming engine batch by batch."""
+    out = pl.lit(0.0, pl.Float64)
+    for value in pd.unique(values):
+        chosen = np.isnan(values) if np.isnan(value) else values == value
+        out = pl.when(item.is_in(items[chosen].tolist())).then(pl.lit(value, pl.Float64)).otherwise(out)
+    return out
 
 
-def _seat_totals(games: pl.DataFrame, n: int) -> tuple[int, np.ndarray]:
-    """Games of player count ``n`` and wins per seat: (n,) int64."""
-    sub = games.filter(pl.col("n_players") == n)
-    wins = np.bincount(sub["winner"].to_numpy().astype(np.int64), minlength=n)[:n]
-    return sub.height, wins
+def _seat_totals(wins: pl.DataFrame, n: int) -> tuple[int, np.ndarray]:
+    """Games of player count ``n`` and wins per seat: (n,) int64, from ``wins`` (``n_players, winner,
+    games``: games per winning seat; a game is found through its single winner)."""
+    sub = wins.filter(pl.col("n_players") == n)
+    seat_wins = np.bincount(sub["winner"].to_numpy().astype(np.int64), sub["games"].to_numpy().astype(np.float64),
+                            minlength=n)[:n]
+    return int(sub["games"].sum()), seat_wins.astype(np.int64)
 
 
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -241,70 +302,106 @@ def _bh(p: np.ndarray, tested: np.ndarray, alpha: float) -> np.ndarray:
 # --- within-group comparison
 
 
-def _within_effects(group: np.ndarray, item: np.ndarray, cluster: np.ndarray, stratum: np.ndarray,
-                    values: Mapping[str, np.ndarray], z: float, min_count: int) -> pd.DataFrame:
-    """Each item against the other items of its group, stratified and clustered; one row per item.
+class _GroupWithin:
+    """Each item of one group (one player count) against the group's other items, stratified and
+    clustered, in two passes over summed cells so that no pass holds more than a slice of the
+    clusters: the constructor takes the group's units summed per (item, stratum), ``add`` a slice
+    of whole clusters summed per (item, stratum, cluster), and ``table`` gives the rows.
 
-    Units, each (U,): ``group``, ``item`` (an item lies in one group), ``cluster`` and ``stratum``, all
-    int64; ``values``: name -> (U,) float64 outcome of each unit. For item c of group g the treated
-    units are c's and the comparison units are the other items' units of g. In every stratum with
-    both, the comparison mean is taken; weighted by c's units it gives the comparison standardised
-    to c, and the difference is mean(c) - that. Its variance is the cluster sandwich of the
-    linearised estimator (residuals from each stratum's treated and comparison means), times
-    G / (G - 1) for G clusters: units of one cluster may depend on each other in any way.
-
+    For item c the treated units are c's and the comparison units are the other items' units of the
+    group. In every stratum with both, the comparison mean is taken; weighted by c's units it gives
+    the comparison standardised to c, and the difference is mean(c) - that. Its variance is the
+    cluster sandwich of the linearised estimator (residuals from each stratum's treated and
+    comparison means), times G / (G - 1) for G clusters: units of one cluster may depend on each
+    other in any way. A cell's residuals add up to its sum minus its count times the mean, so each
+    cluster's sum comes from its cells; only the squares of those sums are kept, over the slices.
     Items with fewer than ``min_count`` units in strata with a comparison, or fewer than
-    ``min_count`` comparison units there, get NaN (and are not worth the arithmetic). Columns:
-    ``item``, ``treated`` and ``compared`` (those unit counts), and per value name v: ``v_rate``
-    (c's mean), ``v_comp`` (the standardised comparison), ``v_diff``, ``v_low``, ``v_high`` (normal
-    interval at the quantile ``z``) and ``v_se``.
-    """
-    rows = []
+    ``min_count`` comparison units there, get NaN (and are not worth the arithmetic)."""
+
+    def __init__(self, item: np.ndarray, stratum: np.ndarray, count: np.ndarray, sums: Mapping[str, np.ndarray],
+                 min_count: int) -> None:
+        """``item``, ``stratum`` (P,) int64 and ``count`` (P,) float64: the group's units summed per
+        (item, stratum); ``sums``: value name -> (P,) float64, the value summed the same way."""
+        self.items, it = np.unique(item, return_inverse=True)
+        self.strata, st = np.unique(stratum, return_inverse=True)
+        shape = (len(self.items), len(self.strata))
+        self.n1 = _cross(it, st, count, shape)  # (K, S) units of item k in stratum s
+        self.n0 = self.n1.sum(axis=0) - self.n1  # (K, S) the group's other units there
+        self.keep = (self.n1 > 0) & (self.n0 > 0)
+        self.weight = np.where(self.keep, self.n1 / np.maximum(self.n0, 1), 0.0)  # comparison unit weight
+        self.treated = np.where(self.keep, self.n1, 0).sum(axis=1).astype(np.int64)
+        self.compared = np.where(self.keep, self.n0, 0).sum(axis=1).astype(np.int64)
+        self.tested = (self.treated >= max(min_count, 1)) & (self.compared >= max(min_count, 1))
+        self.p1, self.p0, self.rate, self.comp = {}, {}, {}, {}
+        treated = np.where(self.tested, self.treated, 1)  # untested items get NaN in ``table``
+        for name, v in sums.items():
+            s1 = _cross(it, st, v, shape)
+            self.p1[name] = np.divide(s1, self.n1, out=np.zeros(shape), where=self.n1 > 0)
+            self.p0[name] = np.divide(s1.sum(axis=0) - s1, self.n0, out=np.zeros(shape), where=self.n0 > 0)
+            self.rate[name] = np.array([s1[k][self.keep[k]].sum() for k in range(shape[0])]) / treated
+            self.comp[name] = np.array([(self.n1 * self.p0[name])[k][self.keep[k]].sum()
+                                        for k in range(shape[0])]) / treated
+        self.squares = {name: np.zeros(shape[0]) for name in sums}  # (K,) sums over clusters of squared sums
+        self.clusters = 0
+
+    def add(self, item: np.ndarray, stratum: np.ndarray, cluster: np.ndarray, count: np.ndarray,
+            sums: Mapping[str, np.ndarray]) -> None:
+        """A slice of whole clusters: the group's units summed per (item, stratum, cluster), (U,) each
+        (``item``, ``stratum``, ``cluster`` int64, ``count`` float64, ``sums`` name -> float64)."""
+        if not len(item):
+            return
+        it, st = np.searchsorted(self.items, item), np.searchsorted(self.strata, stratum)
+        _, cl = np.unique(cluster, return_inverse=True)
+        n_clusters = int(cl.max()) + 1
+        self.clusters += n_clusters
+        for k in np.flatnonzero(self.tested):
+            mine = it == k
+            for name, v in sums.items():
+                influence = -self.weight[k, st] * (v - count * self.p0[name][k, st])  # each cell's summed residuals
+                influence[mine] = self.keep[k, st[mine]] * (v[mine] - count[mine] * self.p1[name][k, st[mine]])
+                per_cluster = np.bincount(cl, influence, minlength=n_clusters)
+                self.squares[name][k] += per_cluster @ per_cluster
+
+    def table(self, z: float) -> pd.DataFrame:
+        """One row per item: ``item``, ``treated`` and ``compared`` (unit counts in strata with both),
+        and per value name v: ``v_rate`` (the item's mean), ``v_comp`` (the standardised comparison),
+        ``v_diff``, ``v_low``, ``v_high`` (normal interval at the quantile ``z``) and ``v_se``."""
+        table = pd.DataFrame({"item": self.items, "treated": self.treated, "compared": self.compared})
+        scale = self.clusters / (self.clusters - 1) if self.clusters > 1 else math.nan
+        for name in self.squares:
+            diff = self.rate[name] - self.comp[name]
+            se = np.sqrt(self.squares[name] * scale) / np.maximum(self.treated, 1)
+            for suffix, column in (("rate", self.rate[name]), ("comp", self.comp[name]), ("diff", diff),
+                                   ("low", diff - z * se), ("high", diff + z * se), ("se", se)):
+                table[f"{name}_{suffix}"] = np.where(self.tested, column, math.nan)
+        return table
+
+
+def _cross(row: np.ndarray, column: np.ndarray, weights: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """``weights`` (P,) summed into a (R, C) float64 table at (``row``, ``column``), (P,) int64 each."""
+    return np.bincount(row * shape[1] + column, weights, minlength=shape[0] * shape[1]).reshape(shape)
+
+
+def _within_effects(group: np.ndarray, item: np.ndarray, cluster: np.ndarray, stratum: np.ndarray,
+                    values: Mapping[str, np.ndarray], z: float, min_count: int,
+                    count: np.ndarray | None = None) -> pd.DataFrame:
+    """``_GroupWithin`` of every group of cells held in memory, one row per item (the columns of
+    ``_GroupWithin.table``). Cells, each (U,): ``group``, ``item`` (an item lies in one group),
+    ``cluster`` and ``stratum``, all int64; ``count``: units in the cell (None: one each);
+    ``values``: name -> (U,) float64 sum of the outcome over the cell's units."""
+    count = np.ones(len(item)) if count is None else np.asarray(count, dtype=np.float64)
+    values = {name: np.asarray(v, dtype=np.float64) for name, v in values.items()}
+    tables = []
     for g in np.unique(group):
-        sel = np.flatnonzero(group == g)
-        items = item[sel]
-        _, cl = np.unique(cluster[sel], return_inverse=True)
-        _, st = np.unique(stratum[sel], return_inverse=True)
-        n_clusters, n_strata = int(cl.max()) + 1, int(st.max()) + 1
-        vals = {name: np.asarray(v, dtype=np.float64)[sel] for name, v in values.items()}
-        n_all = np.bincount(st, minlength=n_strata)
-        sums = {name: np.bincount(st, v, minlength=n_strata) for name, v in vals.items()}
-        for c in np.unique(items):
-            rows.append(_within_one(int(c), items == c, cl, st, n_clusters, n_all, vals, sums, z, min_count))
+        sel = group == g
+        keys, index = np.unique(np.stack([item[sel], stratum[sel]]), axis=1, return_inverse=True)
+        summed = {name: np.bincount(index.ravel(), v[sel]) for name, v in values.items()}
+        within = _GroupWithin(keys[0], keys[1], np.bincount(index.ravel(), count[sel]), summed, min_count)
+        within.add(item[sel], stratum[sel], cluster[sel], count[sel], {name: v[sel] for name, v in values.items()})
+        tables.append(within.table(z))
     columns = ["item", "treated", "compared"] + [f"{v}_{s}" for v in values
                                                  for s in ("rate", "comp", "diff", "low", "high", "se")]
-    return pd.DataFrame(rows, columns=columns)
-
-
-def _within_one(c: int, treated: np.ndarray, cl: np.ndarray, st: np.ndarray, n_clusters: int, n_all: np.ndarray,
-                vals: Mapping[str, np.ndarray], sums: Mapping[str, np.ndarray], z: float, min_count: int) -> dict:
-    """One item of ``_within_effects``: ``treated`` (U,) bool marks its units among its group's;
-    ``cl``, ``st`` (U,) int64 cluster and stratum indices; ``n_all`` (S,) units and ``sums`` (S,)
-    value sums per stratum."""
-    st1 = st[treated]
-    n1 = np.bincount(st1, minlength=len(n_all))
-    n0 = n_all - n1
-    keep = (n1 > 0) & (n0 > 0)
-    n_treated, n_compared = int(n1[keep].sum()), int(n0[keep].sum())
-    row: dict = {"item": c, "treated": n_treated, "compared": n_compared}
-    if n_treated < max(min_count, 1) or n_compared < max(min_count, 1):
-        return row | {f"{v}_{s}": math.nan for v in vals for s in ("rate", "comp", "diff", "low", "high", "se")}
-    weight = np.where(keep, n1 / np.maximum(n0, 1), 0.0)  # (S,) comparison unit weight, per treated unit
-    for name, v in vals.items():
-        s1 = np.bincount(st1, v[treated], minlength=len(n_all))
-        p1 = np.divide(s1, n1, out=np.zeros(len(n_all)), where=n1 > 0)
-        p0 = np.divide(sums[name] - s1, n0, out=np.zeros(len(n_all)), where=n0 > 0)
-        rate = float(s1[keep].sum()) / n_treated
-        comp = float((n1 * p0)[keep].sum()) / n_treated
-        influence = -weight[st] * (v - p0[st])
-        influence[treated] = keep[st1] * (v[treated] - p1[st1])
-        per_cluster = np.bincount(cl, influence, minlength=n_clusters)
-        scale = n_clusters / (n_clusters - 1) if n_clusters > 1 else math.nan
-        se = math.sqrt(float(per_cluster @ per_cluster) * scale) / n_treated
-        diff = rate - comp
-        row |= {f"{name}_rate": rate, f"{name}_comp": comp, f"{name}_diff": diff, f"{name}_low": diff - z * se,
-                f"{name}_high": diff + z * se, f"{name}_se": se}
-    return row
+    return pd.concat(tables, ignore_index=True)[columns] if tables else pd.DataFrame(columns=columns)
 
 
 # --- raw win effect (against games without the card)
@@ -326,18 +423,19 @@ def _raw_effect(n1: np.ndarray, w1: np.ndarray, n0: np.ndarray, w0: np.ndarray) 
     return base, diff, se
 
 
-def _seat_counts(t: pl.DataFrame, keys: list[str]) -> pd.DataFrame:
-    """Treated seat-games ``n1`` and their wins ``w1`` per (``n_players``, keys, seat) from ``t``
-    (triggers: n_players, keys, game, seat, won). A seat that triggers an item twice in one game
-    counts once."""
-    return (t.group_by("n_players", *keys, "seat")
-            .agg(pl.col("game").n_unique().alias("n1"), pl.col("game").filter(pl.col("won")).n_unique().alias("w1"))
-            .to_pandas())
+def _item_seats(frame: pl.LazyFrame, attribution: Attribution) -> pl.LazyFrame:
+    """Treated seat-games ``n1`` and their wins ``w1`` per (``n_players``, item, seat) of the ``_keyed``
+    rows ``frame``, as a lazy query. A seat row is one seat-game, so it counts once per distinct item
+    of its events (a seat that triggers an item twice in one game counts once), found within the row."""
+    items = pl.col("events").list.eval(pl.element().struct.field(attribution.id_field)).list.unique()
+    return (frame.select("n_players", "seat", "won", items.alias("item")).explode("item").drop_nulls("item")
+            .with_columns(pl.col("item").cast(pl.Int16))
+            .group_by("n_players", "item", "seat").agg(pl.len().alias("n1"), pl.col("won").sum().alias("w1")))
 
 
 def _treated_counts(counts: pd.DataFrame, keys: list[str], index: pd.DataFrame, n: int) -> tuple[np.ndarray, ...]:
     """Per-seat treated seat-games and wins, (M, n) int64 each, for the M items of ``index``
-    (columns ``keys``) from ``_seat_counts`` rows."""
+    (columns ``keys``) from ``counts`` (``n_players``, keys, ``seat, n1, w1``)."""
     counts = counts[counts["n_players"] == n]
     position = pd.Series(np.arange(len(index)), index=pd.MultiIndex.from_frame(index[keys]))
     rows = position.reindex(pd.MultiIndex.from_frame(counts[keys])).to_numpy()
@@ -364,14 +462,15 @@ def _flag(table: pd.DataFrame, alpha: float, effect: str = "win_diff",
 # --- per card
 
 
-def _pooled_moments(t: pl.DataFrame, keys: list[str], attribution: Attribution,
-                    valuation: Valuation) -> pl.DataFrame:
+def _pooled_moments(t: pl.LazyFrame, keys: list[str], attribution: Attribution,
+                    valuation: Valuation) -> pl.LazyFrame:
+    """Per ``keys`` of the triggers ``t``, as a lazy query: ``triggered``, payoff and net payoff mean
+    and sd, the means of the amounts and ``penalties`` (``triggered_games`` is counted by slices)."""
     penalty = (pl.col(valuation.penalty_field).cast(pl.Int64).sum() if valuation.penalty_field
                else pl.lit(0, pl.Int64))
     amounts = attribution.payoff_fields or tuple(_weights(valuation, attribution))
     return t.group_by(*keys).agg(
         pl.len().alias("triggered"),
-        pl.col("game").n_unique().alias("triggered_games"),
         pl.col("payoff").mean().alias("payoff"), pl.col("payoff").std().alias("payoff_sd"),
         pl.col("net_payoff").mean().alias("net_payoff"), pl.col("net_payoff").std().alias("net_sd"),
         *(pl.col(k).cast(pl.Float64).mean().alias(f"mean_{k}") for k in amounts),
@@ -394,10 +493,10 @@ def spreads(rows, attribution: Attribution, valuation: Valuation | None = None, 
     - ``payoff`` mean payout per trigger in VP-equivalents, ``payoff_sd``, ``payoff_low/high`` (t);
       ``net_payoff``, ``net_sd``, ``net_low/high`` the same minus the material handed in;
       ``net_vs_deck`` with ``net_vs_deck_low/high``: net payoff per trigger minus that of the other
-      cards of its deck in the same strata (``_within_effects``); ``mean_vp, mean_coins, mean_bread,
+      cards of its deck in the same strata (``_GroupWithin``); ``mean_vp, mean_coins, mean_bread,
       mean_steps`` raw means per trigger (vp net of penalties);
     - ``penalties`` (-4 VP penalties), ``penalty_rate`` per trigger with ``penalty_low/high``;
-    - the flag, within the deck (``_within_effects``): ``trigger_seats`` seat-games that triggered the
+    - the flag, within the deck (``_GroupWithin``): ``trigger_seats`` seat-games that triggered the
       card; ``compared_triggers`` its triggers in strata where other cards of its deck were
       triggered, ``deck_triggers`` those other cards' triggers there; ``win_rate`` share of the
       compared triggers whose seat won, ``deck_rate`` the deck's other cards' rate standardised to
@@ -412,17 +511,25 @@ def spreads(rows, attribution: Attribution, valuation: Valuation | None = None, 
     """
     valuation = valuation or Valuation()
     catalogue = catalogue_frame(attribution)
-    frame = _collect(rows, ("run_id", "n_players", "game_index", "seat", "won", "board", "events"), attribution)
-    games = _games(frame)
+    frame = _keyed(rows, (*_EVENT_COLUMNS, "board"), attribution)
     t = _triggers(frame, attribution, valuation)
-    counts = sorted(int(n) for n in frame["n_players"].unique().to_list())
-    board = (games.explode("board").rename({"board": "item"}).filter(pl.col("item") >= 0)
+    winners = frame.filter(pl.col("won")).select("n_players", pl.col("seat").alias("winner"), "board")
+    board = (winners.explode("board").rename({"board": "item"}).filter(pl.col("item") >= 0)
              .with_columns(pl.col("item").cast(pl.Int16)))
-    moments = _pooled_moments(t, ["n_players", "item"], attribution, valuation).to_pandas()
-    seats = _seat_counts(t, ["item"])
+    counts, wins, on_board, moments, seats, strata = _collect_all(
+        frame.select(pl.col("n_players").unique()),
+        winners.group_by("n_players", "winner").agg(pl.len().alias("games")),
+        board.group_by("n_players", "item", "winner").agg(pl.len().alias("g")),
+        _pooled_moments(t, ["n_players", "item"], attribution, valuation),
+        _item_seats(frame, attribution),
+        t.group_by("n_players", "item", "stratum").agg(*_UNIT_SUMS))
+    plans, games = _within_by_slices(frame, strata, attribution, valuation, catalogue, min_triggers)
+    moments = moments.join(games, on=["n_players", "item"], how="left").to_pandas()
+    seats = seats.to_pandas()
     z = _z(confidence)
-    tables = [_spreads_for(n, games, board, t, moments, seats, catalogue, confidence, z, min_triggers)
-              for n in counts]
+    tables = [_spreads_for(n, wins, on_board, _item_within(plans, n, z), moments, seats, catalogue, confidence, z,
+                           min_triggers)
+              for n in sorted(int(n) for n in counts["n_players"].to_list())]
     if not tables:
         return pd.DataFrame(columns=[*_SPREAD_HEAD, *label_columns(catalogue), *_SPREAD_BODY, *_SPREAD_TAIL])
     table = _flag(pd.concat(tables, ignore_index=True), alpha)
@@ -432,16 +539,18 @@ def spreads(rows, attribution: Attribution, valuation: Valuation | None = None, 
     return table[[*_SPREAD_HEAD, *label_columns(catalogue), *_SPREAD_BODY, *means, *_SPREAD_TAIL]]
 
 
-def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, t: pl.DataFrame, moments: pd.DataFrame,
+def _spreads_for(n: int, wins: pl.DataFrame, on_board: pl.DataFrame, within: pd.DataFrame, moments: pd.DataFrame,
                  seats: pd.DataFrame, catalogue: pd.DataFrame, confidence: float, z: float,
                  min_triggers: int) -> pd.DataFrame:
-    """The rows of player count ``n``; ``t``, ``moments`` and ``seats`` hold every player count."""
-    n_games, seat_wins = _seat_totals(games, n)
+    """The rows of player count ``n``: ``within`` is its ``_item_within``; the aggregated tables hold
+    every player count: ``wins`` (``_seat_totals``), ``on_board`` (``n_players, item, winner, g``:
+    on-board games per winning seat), ``moments`` (``_pooled_moments`` with ``triggered_games``) and
+    ``seats`` (``_item_seats``)."""
+    n_games, seat_wins = _seat_totals(wins, n)
     table = catalogue[["item", "id", "group", *label_columns(catalogue)]].copy()
     table.insert(0, "n_players", n)
     table["games"] = n_games
-    on_board = (board.filter(pl.col("n_players") == n).group_by("item", "winner").agg(pl.len().alias("g"))
-                .to_pandas())
+    on_board = on_board.filter(pl.col("n_players") == n).to_pandas()
     on_wins = np.zeros((len(table), n), dtype=np.int64)  # (cards, seats) on-board games won by seat
     position = pd.Series(np.arange(len(table)), index=table["item"].to_numpy())
     rows = position.reindex(on_board["item"].to_numpy()).to_numpy()
@@ -466,8 +575,7 @@ def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, t: pl.DataFra
 
     n1, w1 = _treated_counts(seats, ["item"], table, n)
     table["trigger_seats"] = n1.sum(axis=1)
-    table = table.merge(_item_within(t.filter(pl.col("n_players") == n), catalogue, z, min_triggers), on="item",
-                        how="left")
+    table = table.merge(within, on="item", how="left")
     table["compared_triggers"] = table["compared_triggers"].fillna(0).astype(np.int64)
     table["group_triggers"] = table["group_triggers"].fillna(0).astype(np.int64)
     enough = (table["trigger_seats"] >= min_triggers).to_numpy()
@@ -488,18 +596,67 @@ def _spreads_for(n: int, games: pl.DataFrame, board: pl.DataFrame, t: pl.DataFra
     return table
 
 
-def _item_within(t: pl.DataFrame, catalogue: pd.DataFrame, z: float, min_triggers: int) -> pd.DataFrame:
-    """Within-group win and net-payoff comparison of every item scored in ``t`` (one player count)."""
+_UNIT_SUMS = (pl.len().alias("count"), pl.col("won").sum().alias("won"), pl.col("net_payoff").sum().alias("net"))
+
+
+def _within_by_slices(frame: pl.LazyFrame, strata: pl.DataFrame, attribution: Attribution, valuation: Valuation,
+                      catalogue: pd.DataFrame, min_triggers: int) -> tuple[dict, pl.DataFrame]:
+    """The within-group comparisons of the ``_keyed`` rows ``frame``, by (player count, group index):
+    ``_GroupWithin`` built from ``strata`` (the triggers summed per player count, item and stratum:
+    ``_UNIT_SUMS``) and fed the clusters slice by slice (``deal_slices``); and ``triggered_games`` per
+    (player count, item), counted slice by slice too (a game lies in one slice).
+
+    A clustered variance needs each cluster's sum, and the clusters are the deals, which every run
+    of a study shares, so no order of the rows finishes one before the end; a slice of whole deals
+    does. So each slice is read on its own and summed per (player count, item, stratum, cluster),
+    the least its clusters' sums come from (about a row per trigger), and only the squares of those
+    sums are kept: what is held grows with the slice, not with the games."""
+    deck = _deck_index(catalogue)
+    plans = {}
+    for (n, g), part in _with_group(strata, deck).partition_by("n_players", "group", as_dict=True).items():
+        plans[n, g] = _GroupWithin(part["item"].to_numpy().astype(np.int64), part["stratum"].to_numpy(),
+                                   part["count"].to_numpy().astype(np.float64), _sums(part), min_triggers)
+    games = []
+    for where in deal_slices(frame):
+        t = _triggers(frame.filter(where), attribution, valuation)
+        cells, hit = _collect_all(
+            t.group_by("n_players", "item", "stratum", "cluster").agg(*_UNIT_SUMS),
+            t.group_by("n_players", "item").agg(pl.col("game").n_unique().alias("triggered_games")), shared=True)
+        games.append(hit)
+        cells = _with_group(cells.sort("n_players", "item", "stratum", "cluster"), deck)  # one order every time
+        for (n, g), part in cells.partition_by("n_players", "group", as_dict=True).items():
+            plans[n, g].add(part["item"].to_numpy().astype(np.int64), part["stratum"].to_numpy(),
+                            part["cluster"].to_numpy(), part["count"].to_numpy().astype(np.float64), _sums(part))
+    games = pl.concat(games).group_by("n_players", "item").agg(pl.col("triggered_games").sum())
+    return plans, games
+
+
+def _deck_index(catalogue: pd.DataFrame) -> np.ndarray:
+    """The index of each item's group (in catalogue order), by item index: (M,) int64."""
+    groups = list(dict.fromkeys(catalogue["group"]))
+    deck = np.zeros(int(catalogue["item"].max()) + 1 if len(catalogue) else 0, dtype=np.int64)
+    deck[catalogue["item"].to_numpy()] = [groups.index(g) for g in catalogue["group"]]
+    return deck
+
+
+def _with_group(cells: pl.DataFrame, deck: np.ndarray) -> pl.DataFrame:
+    return cells.with_columns(pl.Series("group", deck[cells["item"].to_numpy().astype(np.int64)]))
+
+
+def _sums(cells: pl.DataFrame) -> dict[str, np.ndarray]:
+    """The outcomes the within-group comparison sets against the group: wins and net payoff."""
+    return {"won": cells["won"].to_numpy().astype(np.float64), "net": cells["net"].to_numpy().astype(np.float64)}
+
+
+def _item_within(plans: dict, n: int, z: float) -> pd.DataFrame:
+    """Within-group win and net-payoff comparison of every item scored at player count ``n`` (from
+    ``_within_by_slices``)."""
     columns = ["item", "compared_triggers", "group_triggers", "win_rate", "group_rate", "win_diff", "diff_low",
                "diff_high", "p_value", "net_vs_group", "net_vs_group_low", "net_vs_group_high"]
-    if t.height == 0:
+    tables = [plan.table(z) for (count, _), plan in sorted(plans.items()) if count == n]
+    if not tables:
         return pd.DataFrame(columns=columns)
-    groups = list(dict.fromkeys(catalogue["group"]))  # in catalogue order
-    deck_of = catalogue.set_index("item")["group"].map(groups.index)
-    card = t["item"].to_numpy().astype(np.int64)
-    within = _within_effects(deck_of.reindex(card).to_numpy(dtype=np.int64), card, t["cluster"].to_numpy(),
-                             t["stratum"].to_numpy(), {"won": t["won"].to_numpy().astype(np.float64),
-                                                       "net": t["net_payoff"].to_numpy()}, z, min_triggers)
+    within = pd.concat(tables, ignore_index=True)
     return pd.DataFrame({
         "item": within["item"], "compared_triggers": within["treated"], "group_triggers": within["compared"],
         "win_rate": within["won_rate"], "group_rate": within["won_comp"], "win_diff": within["won_diff"],
@@ -542,7 +699,7 @@ def pair_effects(rows, attribution: Attribution, valuation: Valuation | None = N
     their triggers of that player count (positive: the pair feeds itself, e.g. bread from the first
     card pays the second); ``trigger_seats`` seat-games that triggered the pair, ``win_rate`` their
     share of wins with ``win_low/high`` (Wilson); ``win_diff`` with ``diff_low/high``: how much
-    more often the seat wins than its two cards and its stratum predict (``_pair_excess``), ``p_value``,
+    more often the seat wins than its two cards and its stratum predict (``_PairExcess``), ``p_value``,
     ``q_value`` (Benjamini–Hochberg over every tested pair of every player count), ``flagged``,
     ``direction`` (``PAIR_WORDS``), ``note`` ("too few games" below ``min_count`` triggering seat-games).
     """
@@ -550,27 +707,29 @@ def pair_effects(rows, attribution: Attribution, valuation: Valuation | None = N
     catalogue = catalogue_frame(attribution)
     if not valuation.stratum_field:  # no stratum, no pairs
         return pd.DataFrame(columns=list(_PAIR_COLUMNS))
-    frame = _collect(rows, ("run_id", "n_players", "game_index", "seat", "won", "events"), attribution)
-    t = _triggers(frame, attribution, valuation)
-    singles = t.group_by("n_players", "item").agg(pl.col("payoff").mean().alias("single"))
-    passes = _passes(t)
+    frame = _keyed(rows, _EVENT_COLUMNS, attribution)
+    passes = _passes(frame, attribution, valuation)
     keys = ["item_a", "item_b"]
-    moments = (
+    singles, moments, strata = _collect_all(
+        _triggers(frame, attribution, valuation).group_by("n_players", "item")
+        .agg(pl.col("payoff").mean().alias("single")),
         passes.group_by("n_players", *keys)
         .agg(pl.len().alias("count"), pl.col("payoff").mean(), pl.col("payoff").std().alias("payoff_sd"),
-             pl.col("net_payoff").mean(), pl.col("net_payoff").std().alias("net_sd"))
+             pl.col("net_payoff").mean(), pl.col("net_payoff").std().alias("net_sd")),
+        passes.group_by("n_players", "stratum", *keys).agg(pl.len().alias("count"), pl.col("won").sum()))
+    excess, seats = _pairs_by_slices(frame, strata, attribution, valuation)
+    moments = (
+        moments
         .join(singles.rename({"item": "item_a", "single": "single_a"}), on=["n_players", "item_a"], how="left")
         .join(singles.rename({"item": "item_b", "single": "single_b"}), on=["n_players", "item_b"], how="left")
         .with_columns((pl.col("payoff") - pl.col("single_a") - pl.col("single_b")).alias("payoff_excess"))
         .drop("single_a", "single_b")
         .sort("n_players", *keys)
     )
-    seats = _seat_counts(passes, keys)
     tables = []
     for n in sorted(int(x) for x in moments["n_players"].unique().to_list()):
         table = moments.filter(pl.col("n_players") == n).to_pandas()
-        excess = _pair_excess(passes.filter(pl.col("n_players") == n), _z(confidence))
-        tables.append(_pair_table(n, table, seats, excess, min_count, confidence))
+        tables.append(_pair_table(n, table, seats, excess[n].table(_z(confidence)), min_count, confidence))
     if not tables:
         return pd.DataFrame(columns=list(_PAIR_COLUMNS))
     table = _flag(pd.concat(tables, ignore_index=True), alpha, "win_diff", PAIR_WORDS)
@@ -582,87 +741,137 @@ def pair_effects(rows, attribution: Attribution, valuation: Valuation | None = N
     return table[list(_PAIR_COLUMNS)]
 
 
-def _pair_excess(units: pl.DataFrame, z: float) -> pd.DataFrame:
-    """Per pair of ``units`` (seat-pass triggers of one player count, as ``_passes``): ``item``
-    (item_a * _PAIR_KEY + item_b), ``win_excess``, ``excess_low/high`` and ``excess_se``.
+def _pairs_by_slices(frame: pl.LazyFrame, strata: pl.DataFrame, attribution: Attribution,
+                     valuation: Valuation) -> tuple[dict[int, "_PairExcess"], pd.DataFrame]:
+    """Per player count the ``_PairExcess`` of the ``_keyed`` rows ``frame``, from ``strata`` (the
+    seat-passes summed per player count, stratum and pair: ``count``, ``won``) and then the clusters
+    slice by slice (``deal_slices``, as ``_within_by_slices``); and the seat-games per (player count,
+    pair, seat), ``n1`` with ``w1`` won, counted slice by slice (a seat-game lies in one slice)."""
+    excess = {n: _PairExcess(part["stratum"].to_numpy(), part["item_a"].to_numpy().astype(np.int64),
+                             part["item_b"].to_numpy().astype(np.int64), part["count"].to_numpy().astype(np.float64),
+                             part["won"].to_numpy().astype(np.float64))
+              for (n,), part in strata.partition_by("n_players", as_dict=True).items()}
+    seats = []
+    for where in deal_slices(frame):
+        passes = _passes(frame.filter(where), attribution, valuation)
+        cells, counted = _collect_all(
+            passes.group_by("n_players", "item_a", "item_b", "stratum", "cluster")
+            .agg(pl.len().alias("count"), pl.col("won").sum()),
+            passes.group_by("n_players", "item_a", "item_b", "seat")
+            .agg(pl.col("game").n_unique().alias("n1"), pl.col("game").filter(pl.col("won")).n_unique().alias("w1")),
+            shared=True)
+        seats.append(counted)
+        cells = cells.sort("n_players", "item_a", "item_b", "stratum", "cluster")  # one order every time
+        for (n,), part in cells.partition_by("n_players", as_dict=True).items():
+            excess[n].add(part["stratum"].to_numpy(), part["item_a"].to_numpy().astype(np.int64),
+                          part["item_b"].to_numpy().astype(np.int64), part["cluster"].to_numpy(),
+                          part["count"].to_numpy().astype(np.float64), part["won"].to_numpy().astype(np.float64))
+    seats = (pl.concat(seats).group_by("n_players", "item_a", "item_b", "seat").agg(pl.col("n1", "w1").sum())
+             .to_pandas())
+    return excess, seats
+
+
+class _PairExcess:
+    """How much more often the seat of a pair wins than its two cards predict (one player count), in
+    two passes over seat-passes summed into cells: the constructor takes them per (stratum, pair),
+    ``add`` a slice of whole clusters per (stratum, pair, cluster), ``table`` gives the rows.
 
     A linear model of winning over every seat-pass, a term per stratum (run, strategy, seat and pass)
     plus a term per card, so a seat-pass with cards a and b is predicted stratum + a + b, gives each
     seat-pass its residual; a pair's excess is the mean residual of its seat-passes: how much more
-    often its seat wins than its two cards predict. Its variance is clustered by ``cluster`` (CR1,
-    normal interval at ``z``); the model's own estimation error is left out (each card term rests on
-    many more seat-passes than one pair)."""
-    columns = ["item", "win_excess", "excess_low", "excess_high", "excess_se"]
-    if units.height == 0:
-        return pd.DataFrame(columns=columns)
-    _, st = np.unique(units["stratum"].to_numpy(), return_inverse=True)
-    a = units["item_a"].to_numpy().astype(np.int64)
-    b = units["item_b"].to_numpy().astype(np.int64)
-    y = units["won"].to_numpy().astype(np.float64)
-    residual = y - _additive_fit(st, a, b, y)
-    item = a * _PAIR_KEY + b
-    _, cl = np.unique(units["cluster"].to_numpy(), return_inverse=True)
-    pairs, pair_index = np.unique(item, return_inverse=True)
-    n = np.bincount(pair_index).astype(np.float64)
-    mean = np.bincount(pair_index, residual) / n
-    cells, cell_index = np.unique(pair_index * (int(cl.max()) + 1) + cl, return_inverse=True)
-    cell_pair = cells // (int(cl.max()) + 1)  # (C,) pair of each (pair, cluster) cell
-    deviation = np.bincount(cell_index, residual - mean[pair_index])  # (C,) per-cluster sums about the mean
-    clusters = np.bincount(cell_pair, minlength=len(pairs)).astype(np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        scale = np.where(clusters > 1, clusters / (clusters - 1), np.nan)
-        se = np.sqrt(np.bincount(cell_pair, deviation**2, minlength=len(pairs)) * scale) / n
-    return pd.DataFrame({"item": pairs, "win_excess": mean, "excess_low": mean - z * se, "excess_high": mean + z * se,
-                         "excess_se": se})[columns]
+    often its seat wins than its two cards predict. Its variance is clustered by deal (CR1), from
+    each cluster's sum of the pair's residuals about that mean, of which only the squares are kept;
+    the model's own estimation error is left out (each card term rests on many more seat-passes than
+    one pair)."""
+
+    def __init__(self, stratum: np.ndarray, a: np.ndarray, b: np.ndarray, count: np.ndarray,
+                 wins: np.ndarray) -> None:
+        """(P,) each: ``stratum``, ``a``, ``b`` (item_a < item_b) int64, ``count`` seat-passes and
+        ``wins`` their wins (float64) per (stratum, pair)."""
+        self.strata, st = np.unique(stratum, return_inverse=True)
+        self.coef = _additive_coef(st, a, b, wins, count)
+        self.pairs, index = np.unique(a * _PAIR_KEY + b, return_inverse=True)
+        self.n = np.bincount(index, count)
+        self.mean = np.bincount(index, wins - count * self._fit(st, a, b)) / self.n
+        self.squares = np.zeros(len(self.pairs))  # (P,) sums over clusters of squared residual sums
+        self.clusters = np.zeros(len(self.pairs))  # (P,) clusters with the pair
+
+    def _fit(self, st: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        n_strata = len(self.strata)
+        return self.coef[st] + self.coef[n_strata + a] + self.coef[n_strata + b]
+
+    def add(self, stratum: np.ndarray, a: np.ndarray, b: np.ndarray, cluster: np.ndarray, count: np.ndarray,
+            wins: np.ndarray) -> None:
+        """A slice of whole clusters: seat-passes and wins per (stratum, pair, cluster), (U,) each."""
+        index = np.searchsorted(self.pairs, a * _PAIR_KEY + b)
+        residual = wins - count * self._fit(np.searchsorted(self.strata, stratum), a, b)  # each cell's sum
+        _, cl = np.unique(cluster, return_inverse=True)
+        cells, cell_index = np.unique(index * (int(cl.max()) + 1) + cl, return_inverse=True)
+        cell_pair = cells // (int(cl.max()) + 1)  # (C,) pair of each (pair, cluster) cell
+        deviation = np.bincount(cell_index, residual - count * self.mean[index])  # (C,) cluster sums about the mean
+        self.squares += np.bincount(cell_pair, deviation**2, minlength=len(self.pairs))
+        self.clusters += np.bincount(cell_pair, minlength=len(self.pairs))
+
+    def table(self, z: float) -> pd.DataFrame:
+        """Per pair: ``item`` (item_a * _PAIR_KEY + item_b), ``win_excess``, ``excess_low/high`` (normal
+        interval at the quantile ``z``) and ``excess_se``."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scale = np.where(self.clusters > 1, self.clusters / (self.clusters - 1), np.nan)
+            se = np.sqrt(self.squares * scale) / self.n
+        return pd.DataFrame({"item": self.pairs, "win_excess": self.mean, "excess_low": self.mean - z * se,
+                             "excess_high": self.mean + z * se, "excess_se": se})
 
 
-def _additive_fit(stratum: np.ndarray, a: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Least-squares fitted values of y ~ stratum + card a + card b, (U,) float64, from (U,) int64
-    ``stratum`` (0..S-1), ``a`` and ``b`` (card indices, a != b) and (U,) float64 ``y``. The normal
-    equations are small (S + cards unknowns) and built from counts; the one redundant direction
-    (a constant moved between strata and cards) leaves the fitted values unique."""
+def _additive_coef(stratum: np.ndarray, a: np.ndarray, b: np.ndarray, y: np.ndarray,
+                   count: np.ndarray) -> np.ndarray:
+    """Least-squares coefficients of y ~ stratum + card a + card b, (S + cards,) float64 (the strata
+    first), from cells of ``count`` (U,) units with (U,) int64 ``stratum`` (0..S-1), ``a`` and ``b``
+    (card indices, a != b) and (U,) float64 ``y``, the cell's sum of the outcome. The normal equations
+    are small (S + cards unknowns) and built from counts; the one redundant direction (a constant
+    moved between strata and cards) leaves the fitted values unique."""
     n_strata, n_cards = int(stratum.max()) + 1, int(max(a.max(), b.max())) + 1
     size = n_strata + n_cards
     cols = np.stack([stratum, n_strata + a, n_strata + b], axis=1)  # (U, 3) the three ones of each row
     pairs = (cols[:, :, None] * size + cols[:, None, :]).reshape(-1)
-    gram = np.bincount(pairs, minlength=size * size).reshape(size, size).astype(np.float64)
+    gram = np.bincount(pairs, np.repeat(count, 9), minlength=size * size).reshape(size, size)
     moment = np.bincount(cols.reshape(-1), np.repeat(y, 3), minlength=size)
-    coef = np.linalg.lstsq(gram, moment, rcond=None)[0]
-    return coef[stratum] + coef[n_strata + a] + coef[n_strata + b]
+    return np.linalg.lstsq(gram, moment, rcond=None)[0]
 
 
-def _passes(t: pl.DataFrame) -> pl.DataFrame:
-    """One row per (game, seat, pass) with exactly two triggered cards: ``n_players, game, seat,
-    won, cluster, stratum, item_a, item_b`` (item_a < item_b) and the summed ``payoff, net_payoff``.
+def _passes(frame: pl.LazyFrame, attribution: Attribution, valuation: Valuation) -> pl.LazyFrame:
+    """One row per (game, seat, pass) with exactly two triggered cards, as a lazy query over the
+    ``_keyed`` rows ``frame``: ``n_players, game, seat, won, cluster, stratum, item_a, item_b``
+    (item_a < item_b) and the summed ``payoff, net_payoff``.
 
-    The entries of one seat's card list are contiguous after the explode, so the triggers of one
-    pass are a run of equal (game, seat, pass); finding runs with numpy avoids a group-by over
-    millions of rows.
-    """
-    if t.height == 0:
-        schema = {"n_players": pl.Int8, "game": pl.Int64, "seat": pl.Int8, "won": pl.Boolean, "cluster": pl.Int64,
-                  "stratum": pl.Int64, "item_a": pl.Int16, "item_b": pl.Int16, "payoff": pl.Float64,
-                  "net_payoff": pl.Float64}
-        return pl.DataFrame(schema=schema)
-    game, stratum = t["game"].to_numpy(), t["stratum"].to_numpy()  # (T,) int64 each; stratum holds the seat
-    starts = np.flatnonzero(np.r_[True, (game[1:] != game[:-1]) | (stratum[1:] != stratum[:-1])])
-    lengths = np.diff(np.r_[starts, len(game)])
-    first = starts[lengths == 2]
-    second = first + 1
-    card = t["item"].to_numpy()
-    columns = {name: t[name].to_numpy()[first] for name in ("n_players", "game", "seat", "won", "cluster", "stratum")}
-    columns["item_a"] = np.minimum(card[first], card[second])
-    columns["item_b"] = np.maximum(card[first], card[second])
-    for name in ("payoff", "net_payoff"):
-        values = t[name].to_numpy()
-        columns[name] = values[first] + values[second]
-    return pl.DataFrame(columns).filter(pl.col("item_a") != pl.col("item_b"))
+    A seat's triggers of one pass lie side by side in its event list (a run of equal stratum field
+    values), so each row's list is read as plain lists of that field, the item and the two payoffs,
+    each beside itself shifted by one or two places; a row-wise filter after the explode then keeps
+    the first trigger of every run of exactly two. Every step is row by row: nothing is held per
+    seat-pass or per game while the rows stream past."""
+    field = pl.element().struct.field
+    payoff, net = _values(attribution, valuation, field, attribution.id_field)
+    lists = {"pass": field(valuation.stratum_field).cast(pl.Int64), "item": field(attribution.id_field).cast(pl.Int16),
+             "payoff": payoff, "net_payoff": net}
+    shifted = {"pass_before": ("pass", 1), "pass_after": ("pass", -1), "pass_after_next": ("pass", -2),
+               "item_next": ("item", -1), "payoff_next": ("payoff", -1), "net_next": ("net_payoff", -1)}
+    item, partner, pass_ = pl.col("item"), pl.col("item_next"), pl.col("pass")
+    first = ((pass_ == pl.col("pass_after")) & (pass_ != pl.col("pass_before")).fill_null(True)
+             & (pass_ != pl.col("pass_after_next")).fill_null(True) & (item != partner))
+    return (frame.select("n_players", "game", "seat", "won", "cluster", "seat_key",
+                         *(pl.col("events").list.eval(expr).alias(name) for name, expr in lists.items()))
+            .with_columns(pl.col(source).list.shift(n).alias(name) for name, (source, n) in shifted.items())
+            .explode(*lists, *shifted)
+            .filter(first)
+            .select("n_players", "game", "seat", "won", "cluster",
+                    (pl.col("seat_key") * _STRATA + pass_).alias("stratum"),
+                    pl.min_horizontal(item, partner).alias("item_a"), pl.max_horizontal(item, partner).alias("item_b"),
+                    pl.col("payoff") + pl.col("payoff_next"), pl.col("net_payoff") + pl.col("net_next")))
 
 
 def _pair_table(n: int, table: pd.DataFrame, seats: pd.DataFrame, excess: pd.DataFrame, min_count: int,
                 confidence: float) -> pd.DataFrame:
     """Intervals and win excess of the pairs of one player count (``table``: their moments;
-    ``excess``: ``_pair_excess`` of their seat-passes)."""
+    ``excess``: ``_PairExcess.table`` of their seat-passes)."""
     keys = ["item_a", "item_b"]
     n1, w1 = _treated_counts(seats, keys, table, n)
     table["payoff_low"], table["payoff_high"] = t_bounds(table["payoff"], table["payoff_sd"], table["count"],

@@ -26,13 +26,16 @@ from bgsim.sim.stats.intervals import wilson
 __all__ = ["GameScores", "Solution", "game_scores", "imbalance", "solve", "solve_with_bootstrap", "win_rates"]
 
 
+BATCH_GAMES = 1 << 17  # games per pass of the re-scoring: bounds its (batch, P) int64 temporaries
+
+
 @dataclass(frozen=True)
 class GameScores:
     """Stored games of one player count, ready for re-scoring.
 
-    base: (G, P) int64 final score minus start value; tiebreak: (G, P) int64 place in the game's
+    base: (G, P) int32 final score minus start value; tiebreak: (G, P) int32 place in the game's
     tie-break order (1 wins a score tie); deal: (G,) int64 deal number (the bootstrap's unit); start: (P,) int64 the
-    start vector the games were played with.
+    start vector the games were played with. (int64 base and tiebreak work too; they are re-scored in int64.)
     """
 
     base: np.ndarray
@@ -53,31 +56,65 @@ class Solution:
 
 
 def game_scores(rows, start_column: str, score_column: str, tiebreak_column: str) -> GameScores:
-    """GameScores from the rows of one (n_players, population, start) group of a run; the columns
-    are the profile's (``compensation.column``, ``score_column``, ``compensation.tiebreak_column``)."""
-    frame = rows if isinstance(rows, pl.DataFrame) else pl.from_pandas(rows)
-    frame = frame.sort("run_id", "game_index", "seat") if "run_id" in frame.columns else \
-        frame.sort("game_index", "seat")
+    """GameScores from the rows of one (n_players, population, start) group of a run: a polars LazyFrame
+    (only the needed columns are read, streamed), a polars or a pandas DataFrame. The columns are the profile's
+    (``compensation.column``, ``score_column``, ``compensation.tiebreak_column``)."""
+    frame = _sorted_rows(rows, start_column, score_column, tiebreak_column)
     n = int(frame["n_players"][0])
     if frame["n_players"].n_unique() != 1 or frame.height % n:
         raise ValueError("game_scores needs the complete games of one player count")
-    final = frame[score_column].to_numpy().astype(np.int64).reshape(-1, n)
-    start = frame[start_column].to_numpy().astype(np.int64).reshape(-1, n)
+    start = frame["start"].to_numpy().reshape(-1, n)
     if not (start == start[0]).all():
         raise ValueError("game_scores needs games played with one start vector")
-    return GameScores(base=final - start, tiebreak=frame[tiebreak_column].to_numpy().astype(np.int64).reshape(-1, n),
-                      deal=frame["deal"].to_numpy().astype(np.int64).reshape(-1, n)[:, 0], start=start[0].copy())
+    return GameScores(base=frame["base"].to_numpy().astype(np.int32, copy=False).reshape(-1, n),
+                      tiebreak=frame["tiebreak"].to_numpy().astype(np.int32, copy=False).reshape(-1, n),
+                      deal=frame["deal"].gather_every(n).to_numpy().astype(np.int64, copy=False),
+                      start=start[0].astype(np.int64))
 
 
-def winners(scores: GameScores, vector) -> np.ndarray:
+def _sorted_rows(rows, start_column: str, score_column: str, tiebreak_column: str) -> pl.DataFrame:
+    """(G * P) rows in (run, game, seat) order with n_players, deal, start, base (score - start, Int32) and
+    tiebreak (Int32): only the needed columns are read, and the sort keys leave the result."""
+    lazy = rows if isinstance(rows, pl.LazyFrame) else \
+        (rows if isinstance(rows, pl.DataFrame) else pl.from_pandas(rows)).lazy()
+    keys = ["run_id", "game_index", "seat"] if "run_id" in lazy.collect_schema().names() else ["game_index", "seat"]
+    start = pl.col(start_column)
+    # Strict casts: a score outside int32 fails here instead of wrapping round.
+    return (lazy.select(*keys, "n_players", "deal", start_column, score_column, tiebreak_column).sort(keys)
+            .select("n_players", "deal", start.alias("start"),
+                    (pl.col(score_column).cast(pl.Int64) - start.cast(pl.Int64)).cast(pl.Int32).alias("base"),
+                    pl.col(tiebreak_column).cast(pl.Int32).alias("tiebreak"))
+            .collect(engine="streaming"))
+
+
+def _batches(games: int, batch: int | None) -> list[slice]:
+    """Slices of at most ``batch`` (default ``BATCH_GAMES``) consecutive games out of ``games``."""
+    step = batch or BATCH_GAMES
+    return [slice(i, i + step) for i in range(0, games, step)]
+
+
+def _keys(scores: GameScores, games: slice, vector: np.ndarray) -> np.ndarray:
+    """(B, P) int64 ranking keys of a batch of games under start ``vector`` (P,) int64: higher ranks first."""
+    return (scores.base[games].astype(np.int64) + vector) * (scores.n_players + 1) - scores.tiebreak[games]
+
+
+def winners(scores: GameScores, vector, batch: int | None = None) -> np.ndarray:
     """(G,) int64 winning seat of every game under start ``vector`` (P,): highest score, then tie-break place."""
-    total = scores.base + np.asarray(vector, dtype=np.int64)
-    return np.argmax(total * (scores.n_players + 1) - scores.tiebreak, axis=1)
+    vector = np.asarray(vector, dtype=np.int64)
+    found = np.empty(len(scores.base), dtype=np.int64)
+    for games in _batches(len(scores.base), batch):
+        found[games] = np.argmax(_keys(scores, games, vector), axis=1)
+    return found
 
 
-def win_rates(scores: GameScores, vector, weights: np.ndarray | None = None) -> np.ndarray:
-    """(P,) float64 seat win rates under ``vector``; ``weights`` (G,) float64 weights games (bootstrap)."""
-    counts = np.bincount(winners(scores, vector), weights=weights, minlength=scores.n_players)
+def win_rates(scores: GameScores, vector, weights: np.ndarray | None = None, batch: int | None = None) -> np.ndarray:
+    """(P,) float64 seat win rates under ``vector``; ``weights`` (G,) float64 weights games (bootstrap). The
+    per-batch counts add up exactly: they are whole numbers (the bootstrap's weights are counts)."""
+    vector = np.asarray(vector, dtype=np.int64)
+    counts = np.zeros(scores.n_players)
+    for games in _batches(len(scores.base), batch):
+        counts += np.bincount(np.argmax(_keys(scores, games, vector), axis=1),
+                              weights=None if weights is None else weights[games], minlength=scores.n_players)
     return counts / (len(scores.base) if weights is None else weights.sum())
 
 
@@ -87,9 +124,9 @@ def imbalance(rates: np.ndarray) -> float:
 
 
 def solve(scores: GameScores, low: int = 0, high: int = 30, weights: np.ndarray | None = None,
-          starts: list | None = None, first: int | None = None) -> Solution:
+          starts: list | None = None, first: int | None = None, batch: int | None = None) -> Solution:
     """The most balanced integer start vector with seat 1 at ``first`` (default: the value it was
-    played with) and the others in ``low .. high``."""
+    played with) and the others in ``low .. high``; ``batch`` games per pass (default ``BATCH_GAMES``)."""
     rulebook = scores.start
     first = int(rulebook[0]) if first is None else int(first)
     if starts is None:
@@ -97,7 +134,7 @@ def solve(scores: GameScores, low: int = 0, high: int = 30, weights: np.ndarray 
     best = None
     for start in starts:
         found = _descend(scores, np.clip(np.asarray(start, dtype=np.int64), low, high), low, high, weights, rulebook,
-                         first)
+                         first, batch)
         if best is None or _key(found, rulebook) < _key(best, rulebook):
             best = found
     return best
@@ -107,17 +144,17 @@ def _key(solution: Solution, rulebook: np.ndarray) -> tuple:
     return round(solution.objective, 12), int(np.abs(np.array(solution.vector) - rulebook).sum()), solution.vector
 
 
-def _descend(scores, vector, low, high, weights, rulebook, first: int) -> Solution:
+def _descend(scores, vector, low, high, weights, rulebook, first: int, batch: int | None) -> Solution:
     vector = vector.copy()
     vector[0] = first
-    rates = win_rates(scores, vector, weights)
+    rates = win_rates(scores, vector, weights, batch)
     current = Solution(tuple(int(v) for v in vector), rates, imbalance(rates))
     values = np.arange(low, high + 1)
     improved = True
     while improved:
         improved = False
         for seat in range(1, scores.n_players):
-            all_rates = _scan(scores, np.array(current.vector), seat, low, high, weights)  # (R, P)
+            all_rates = _scan(scores, np.array(current.vector), seat, low, high, weights, batch)  # (R, P)
             for value, rates in zip(values, all_rates, strict=True):
                 trial = list(current.vector)
                 trial[seat] = int(value)
@@ -128,30 +165,35 @@ def _descend(scores, vector, low, high, weights, rulebook, first: int) -> Soluti
 
 
 def _scan(scores: GameScores, vector: np.ndarray, seat: int, low: int, high: int,
-          weights: np.ndarray | None) -> np.ndarray:
+          weights: np.ndarray | None, batch: int | None = None) -> np.ndarray:
     """(R, P) float64 win rates for every value ``low .. high`` of ``seat``'s start value, the other
     seats held at ``vector`` (P,) int64: one pass over the games instead of R re-scorings.
 
-    A game goes to ``seat`` from a threshold value on; below it, to the best of the others.
+    A game goes to ``seat`` from a threshold value on; below it, to the best of the others. ``found``
+    (P, R + 1) counts the games by that other and the threshold's bin, added up batch by batch.
     """
-    n, mult = scores.n_players, scores.n_players + 1
-    key = (scores.base + vector) * mult - scores.tiebreak  # (G, P): higher ranks first
-    others = key.copy()
-    others[:, seat] = np.iinfo(np.int64).min
-    other_best, other_winner = others.max(axis=1), others.argmax(axis=1)
-    need = other_best + scores.tiebreak[:, seat] - scores.base[:, seat] * mult
-    threshold = np.floor_divide(need, mult) + 1  # (G,) smallest start value with which ``seat`` wins
-    r = high - low + 1
-    bins = np.clip(threshold - low, 0, r)  # r = never within the range
-    w = np.ones(len(bins)) if weights is None else weights
-    wins = np.empty((r, n))
-    wins[:, seat] = np.cumsum(np.bincount(bins, weights=w, minlength=r + 1)[:r])
-    for other in range(n):
-        if other != seat:
-            mine = other_winner == other
-            lost = np.cumsum(np.bincount(bins[mine], weights=w[mine], minlength=r + 1)[:r])
-            wins[:, other] = w[mine].sum() - lost
-    return wins / w.sum()
+    n, r = scores.n_players, high - low + 1
+    found = np.zeros((n, r + 1))
+    for games in _batches(len(scores.base), batch):
+        bins, other_winner = _thresholds(scores, games, vector, seat, low, r)
+        found += np.bincount(other_winner * (r + 1) + bins, weights=None if weights is None else weights[games],
+                             minlength=n * (r + 1)).reshape(n, r + 1)
+    wins = found.sum(axis=1) - np.cumsum(found[:, :r], axis=1).T  # (R, P): the others keep the games not yet lost
+    wins[:, seat] = np.cumsum(found.sum(axis=0)[:r])
+    return wins / (len(scores.base) if weights is None else weights.sum())
+
+
+def _thresholds(scores: GameScores, games: slice, vector: np.ndarray, seat: int, low: int,
+                r: int) -> tuple[np.ndarray, np.ndarray]:
+    """(B,) int64 bin of ``seat``'s threshold value (r = never within ``low .. low + r - 1``) and (B,) int64 best
+    other seat, for a batch of games."""
+    mult = scores.n_players + 1
+    key = _keys(scores, games, vector)
+    key[:, seat] = np.iinfo(np.int64).min
+    other_best, other_winner = key.max(axis=1), key.argmax(axis=1)
+    need = other_best + scores.tiebreak[games, seat] - scores.base[games, seat].astype(np.int64) * mult
+    threshold = np.floor_divide(need, mult) + 1  # smallest start value with which ``seat`` wins
+    return np.clip(threshold - low, 0, r), other_winner
 
 
 def solve_with_bootstrap(scores: GameScores, replicates: int = 200, seed: int = 0, low: int = 0, high: int = 30,
@@ -160,7 +202,8 @@ def solve_with_bootstrap(scores: GameScores, replicates: int = 200, seed: int = 
     bootstrap solutions), agreement (share of replicates that found the same value), and the
     predicted win rates under the rulebook and the solved vectors with Wilson intervals."""
     point = solve(scores, low, high, first=first)
-    deals, inverse = np.unique(scores.deal, return_inverse=True)
+    deals = np.unique(scores.deal)
+    inverse = np.searchsorted(deals, scores.deal)  # (G,) int64 as return_inverse, without its (G,) temporaries
     rng = np.random.default_rng(seed)
     found = np.empty((replicates, scores.n_players), dtype=np.int64)
     for r in range(replicates):

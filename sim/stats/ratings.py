@@ -1,7 +1,11 @@
 """Tournament statistics: standings, the pairwise win matrix and Bradley–Terry ratings.
 
-Pure functions over result rows (polars or pandas in, pandas out); they import no engine code, so
-a report can be rebuilt anywhere from stored Parquet files.
+Pure functions over result rows (a LazyFrame over the chunks, or a polars or pandas frame in;
+pandas out); they import no engine code, so a report can be rebuilt anywhere from stored Parquet
+files. Every table is a lazy aggregation, so memory follows the size of the table, not the number
+of games: the pairs of seats of a game (``comparisons``) are counted part by part (``pair_counts``:
+a list of parts, each holding whole games, e.g. a few chunks of a run), and the bootstrap draws its
+resamples a batch of replicates at a time.
 
 Input rows are the runner's columns, one row per (game, seat): ``run_id``, ``n_players``,
 ``game_index``, ``deal``, ``strategy``, ``rank``, ``won``, ``tie``, ``final_vp``. A game is
@@ -22,18 +26,20 @@ Conventions, stated once:
 """
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 import polars as pl
+from bgsim.sim.stats.lazy import collect, lazy
+from bgsim.sim.stats.moments import mean_sd, moment_aggs
 from scipy import optimize, sparse, special, stats
 from scipy.sparse.csgraph import connected_components
 
-__all__ = ["ELO", "Ratings", "TournamentSummary", "bootstrap_bradley_terry", "bradley_terry_ratings", "comparisons",
-           "deal_win_counts", "fit_bradley_terry", "neighbours", "pairwise", "resample_deals", "standings",
-           "t_interval", "wilson_interval"]
+__all__ = ["ELO", "PairCounts", "Ratings", "TournamentSummary", "bootstrap_bradley_terry", "bradley_terry_ratings",
+           "comparisons", "deal_win_counts", "fit_bradley_terry", "neighbours", "pair_counts", "pairwise",
+           "resample_deals", "standings", "t_interval", "wilson_interval"]
 
 ELO = 400 / math.log(10)  # Elo points per unit of natural-log strength: P(A beats B) = 1 / (1 + 10^(-d/400))
 
@@ -57,14 +63,20 @@ def t_interval(mean: float, sd: float, n: int, confidence: float = 0.95) -> tupl
     return float(low), float(high)
 
 
-def _frame(results) -> pl.DataFrame:
-    if isinstance(results, pd.DataFrame):
-        return pl.from_pandas(results)
-    return results.lazy().collect()
+def _parts(results) -> list[pl.LazyFrame]:
+    """``results`` as a list of LazyFrames: a list or tuple of parts, or one part (any form ``lazy`` takes)."""
+    return [lazy(part) for part in results] if isinstance(results, list | tuple) else [lazy(results)]
 
 
-def _order(frame: pl.DataFrame, order: Sequence[str] | None, column: str = "strategy") -> list[str]:
-    present = set(frame[column].unique().to_list()) if frame.height else set()
+def _rows(results) -> pl.LazyFrame:
+    """``results`` (rows, or a list of parts) as one LazyFrame."""
+    parts = _parts(results)
+    return parts[0] if len(parts) == 1 else pl.concat(parts)
+
+
+def _order(present: Iterable[str], order: Sequence[str] | None) -> list[str]:
+    """The strategies ``present``: those of ``order`` in its order, then the others sorted."""
+    present = set(present)
     if order is None:
         return sorted(present)
     return [s for s in order if s in present] + sorted(present - set(order))
@@ -78,17 +90,18 @@ def standings(results, order: Sequence[str] | None = None, confidence: float = 0
     decided by the tie-break, mean final VP and mean rank with t intervals.
 
     Pooled over every game a strategy played, so in a ladder a rate also reflects whom it met.
+    Means and sds come from exact sums (``sim.stats.moments``): the same to the last bit on every call.
     """
-    frame = _frame(results)
-    groups = (
-        frame.group_by("n_players", "strategy")
-        .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
-             (pl.col("won") & pl.col("tie")).sum().alias("tie_break_wins"),
-             pl.col("final_vp").mean().alias("mean_vp"), pl.col("final_vp").std().alias("sd_vp"),
-             pl.col("rank").mean().alias("mean_rank"), pl.col("rank").std().alias("sd_rank"))
-        .to_pandas()
-    )
-    rank_of = {s: i for i, s in enumerate(_order(frame, order))}
+    frame = _rows(results)
+    schema = frame.collect_schema()
+    agg = collect(frame.group_by("n_players", "strategy")
+                  .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
+                       (pl.col("won") & pl.col("tie")).sum().alias("tie_break_wins"),
+                       *moment_aggs("final_vp", schema["final_vp"], "vp"), *moment_aggs("rank", schema["rank"])))
+    groups = agg.select("n_players", "strategy", "games", "wins", "tie_break_wins").to_pandas()
+    groups["mean_vp"], groups["sd_vp"] = mean_sd(agg, "vp")
+    groups["mean_rank"], groups["sd_rank"] = mean_sd(agg, "rank")
+    rank_of = {s: i for i, s in enumerate(_order(groups["strategy"], order))}
     rows = []
     for g in groups.itertuples():
         n = int(g.games)
@@ -110,10 +123,13 @@ def standings(results, order: Sequence[str] | None = None, confidence: float = 0
 # --- pairs of seats
 
 
-def comparisons(results) -> pl.DataFrame:
+def comparisons(results):
     """Every ordered pair of seats of one game held by different strategies: columns
-    ``n_players, run_id, deal, game_index, a, b, ahead, level`` (``ahead``: a's rank is better)."""
-    frame = _frame(results).select("run_id", "n_players", "deal", "game_index", "seat", "strategy", "rank")
+    ``n_players, run_id, deal, game_index, a, b, ahead, level`` (``ahead``: a's rank is better).
+    A LazyFrame for a LazyFrame, else a DataFrame; it has n - 1 rows per row of an n-player game, so
+    for many games count them with ``pair_counts`` instead."""
+    frame = pl.from_pandas(results) if isinstance(results, pd.DataFrame) else results
+    frame = frame.select("run_id", "n_players", "deal", "game_index", "seat", "strategy", "rank")
     other = frame.select("run_id", "game_index", pl.col("seat").alias("seat_b"), pl.col("strategy").alias("b"),
                          pl.col("rank").alias("rank_b"))
     return (
@@ -125,21 +141,81 @@ def comparisons(results) -> pl.DataFrame:
     )
 
 
+@dataclass(frozen=True)
+class PairCounts:
+    """Who finished ahead of whom (``comparisons``), counted (``pair_counts``).
+
+    ``deals``: one row per (n_players, run_id, deal, a, b) with run_id, a and b categorical and the
+    counts ``games`` (the games of that run and deal in which both sat), ``ahead`` and ``level``:
+    what the bootstrap over deals resamples. ``totals``: the same summed per (n_players, a, b), a and
+    b strings, counts Int64. ``players``: (n_players, strategy) of every strategy that played.
+    """
+
+    deals: pl.DataFrame
+    totals: pl.DataFrame
+    players: pl.DataFrame
+
+
+def pair_counts(results) -> PairCounts:
+    """``comparisons`` of ``results``, counted per run, deal and ordered pair of strategies.
+
+    ``results``: rows (a LazyFrame, or a polars or pandas frame), or a list of parts that each hold
+    whole games (a few chunks of one run, say): the join that pairs the seats of a game is done one
+    part at a time, so it never holds more than a part's rows.
+    """
+    keys = ["n_players", "run_id", "deal", "a", "b"]
+    deals, players = [], []
+    for part in _parts(results):
+        counted = (comparisons(part).group_by(keys)
+                   .agg(pl.len().alias("games"), pl.col("ahead").sum(), pl.col("level").sum())
+                   .with_columns(pl.col("run_id", "a", "b").cast(pl.Categorical)))
+        present = part.select("n_players", "strategy").unique()
+        counted, present = pl.collect_all([counted, present], engine="streaming")
+        deals.append(counted)
+        players.append(present)
+    deal_table = _merge_parts(deals, keys)
+    totals = collect(deal_table.lazy().group_by("n_players", "a", "b")
+                     .agg(pl.col("games", "ahead", "level").cast(pl.Int64).sum())
+                     .with_columns(pl.col("a", "b").cast(pl.String)))
+    return PairCounts(deal_table, totals, pl.concat(players).unique())
+
+
+def _merge_parts(tables: list[pl.DataFrame], keys: list[str]) -> pl.DataFrame:
+    """The counts of every part as one table, one row per ``keys``. Parts of consecutive games of a
+    run share at most the deal at their border (a deal's seatings split over two chunks): only those
+    rows are added up, since a group_by over every deal would take several times the table's memory.
+    Parts whose deals interleave otherwise are added up whole."""
+    table = pl.concat(tables, rechunk=False)
+    counts = [pl.col(c).sum().cast(table.schema[c]) for c in ("games", "ahead", "level")]
+    run = ["n_players", "run_id"]
+    spans = (pl.concat([t.group_by(run).agg(pl.col("deal").min().alias("low"), pl.col("deal").max().alias("high"))
+                        for t in tables])
+             .sort(*run, "low").with_columns(pl.col("high").cum_max().shift(1).over(run).alias("before")))
+    if (spans["low"] < spans["before"]).any():  # interleaved parts
+        return collect(table.lazy().group_by(keys).agg(counts))
+    border = spans.filter(pl.col("low") == pl.col("before")).select(*run, pl.col("low").alias("deal")).unique()
+    if border.is_empty():
+        return table
+    shared = table.join(border, on=[*run, "deal"], how="semi").group_by(keys).agg(counts)
+    return pl.concat([table.join(border, on=[*run, "deal"], how="anti"), shared.select(table.columns)])
+
+
+def _pair_counts(results) -> PairCounts:
+    return results if isinstance(results, PairCounts) else pair_counts(results)
+
+
 def pairwise(results, order: Sequence[str] | None = None, confidence: float = 0.95,
              alpha: float = 0.05) -> pd.DataFrame:
     """The win matrix in long form: per player count and ordered pair (a, b), the games in which
     both sat, how often a finished ahead, behind or level, the share ``ahead / (ahead + behind)``
     with a Wilson interval, the two-sided exact binomial p-value against 50 %, the
     Benjamini–Hochberg q-value over the distinct pairs of that player count, and ``significant``
-    (p < alpha). In 2-player games the share is the head-to-head win rate."""
-    pairs = comparisons(results)
-    counts = (
-        pairs.group_by("n_players", "a", "b")
-        .agg(pl.len().alias("games"), pl.col("ahead").sum().alias("ahead"), pl.col("level").sum().alias("level"))
-        .with_columns((pl.col("games") - pl.col("ahead") - pl.col("level")).alias("behind"))
-        .to_pandas()
-    )
-    rank_of = {s: i for i, s in enumerate(_order(_frame(results), order))}
+    (p < alpha). In 2-player games the share is the head-to-head win rate. ``results``: rows, a
+    list of parts (see ``pair_counts``) or their ``pair_counts``."""
+    pairs = _pair_counts(results)
+    counts = (pairs.totals.with_columns((pl.col("games") - pl.col("ahead") - pl.col("level")).alias("behind"))
+              .to_pandas())
+    rank_of = {s: i for i, s in enumerate(_order(pairs.players["strategy"], order))}
     rows = []
     for c in counts.itertuples():
         decisive = int(c.ahead + c.behind)
@@ -232,26 +308,77 @@ def fit_bradley_terry(wins: np.ndarray, prior: float = 1.0, anchor: int | None =
     return theta - theta.mean() if anchor is None else theta
 
 
-def deal_win_counts(pairs: pl.DataFrame, strategies: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+def deal_win_counts(pairs, strategies: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """Per deal, who finished ahead of whom, and which runs played that deal.
 
-    ``pairs``: ``comparisons()`` of one player count. Returns ``wins`` (D, K, K) float64 (deal d:
+    ``pairs``: ``comparisons()`` of one player count (``ahead`` boolean), or the ``deals`` of its
+    ``pair_counts`` (``ahead`` counts). Returns ``wins`` (D, K, K) float64 (deal d:
     ``wins[d, i, j]`` comparisons i ahead of j) and ``strata`` (D,) int64, equal for deals played
-    by the same set of runs (a capped pairing plays only the first deals).
+    by the same set of runs (a capped pairing plays only the first deals), numbered in the order of
+    their runs' ids joined by "|".
     """
+    frame = lazy(pairs)
+    deals, strata = _deal_strata(frame)
+    k = len(strategies)
     index = {s: i for i, s in enumerate(strategies)}
-    decided = pairs.filter(pl.col("ahead"))
-    deals = pairs.select("deal").unique().sort("deal")["deal"].to_numpy()
-    position = {int(d): i for i, d in enumerate(deals)}
-    wins = np.zeros((len(deals), len(strategies), len(strategies)))
-    counted = decided.group_by("deal", "a", "b").len()
-    d = np.array([position[int(x)] for x in counted["deal"]], dtype=np.int64)
-    a = np.array([index[x] for x in counted["a"]], dtype=np.int64)
-    b = np.array([index[x] for x in counted["b"]], dtype=np.int64)
-    np.add.at(wins, (d, a, b), counted["len"].to_numpy().astype(np.float64))
-    runs = pairs.group_by("deal").agg(pl.col("run_id").unique().sort().str.join("|").alias("runs")).sort("deal")
-    _, strata = np.unique(runs["runs"].to_numpy(), return_inverse=True)
-    return wins, strata.astype(np.int64)
+    code = lambda column: pl.col(column).replace_strict(index, return_dtype=pl.Int64)  # noqa: E731
+    decided = collect(frame.filter(pl.col("ahead").cast(pl.Int64) > 0)
+                      .select("deal", code("a"), code("b"), pl.col("ahead").cast(pl.Float64)))
+    d = np.searchsorted(deals, decided["deal"].to_numpy())
+    cell = (d * k + decided["a"].to_numpy()) * k + decided["b"].to_numpy()
+    # whole numbers: the sums are exact, in whatever order the rows come
+    wins = np.bincount(cell, weights=decided["ahead"].to_numpy(), minlength=len(deals) * k * k)
+    return wins.reshape(len(deals), k, k), strata
+
+
+_RUNS_AS_BITS = 127  # runs of one player count whose sets fit the bits of an Int128
+
+
+def _deal_strata(frame: pl.LazyFrame) -> tuple[np.ndarray, np.ndarray]:
+    """(deals (D,) int64 sorted, strata (D,) int64): a deal's stratum is the rank of the ids of the
+    runs that played it, sorted and joined by "|", among those strings (np.unique's numbering). The
+    strings are built once per set of runs; a deal holds its set as the bits of an Int128 (a string of
+    run numbers beyond 127 runs)."""
+    played = collect(frame.select("deal", "run_id").unique())
+    names = sorted(played["run_id"].cast(pl.String).unique().to_list())
+    if len(names) <= _RUNS_AS_BITS:
+        bit = pl.col("run_id").replace_strict({name: 1 << i for i, name in enumerate(names)}, return_dtype=pl.Int128)
+        sets = collect(played.lazy().group_by("deal").agg(bit.sum().alias("runs")).sort("deal"))
+        decode = lambda key: [name for i, name in enumerate(names) if key >> i & 1]  # noqa: E731
+    else:
+        number = pl.col("run_id").replace_strict({name: i for i, name in enumerate(names)}, return_dtype=pl.Int64)
+        sets = collect(played.lazy().group_by("deal").agg(number.sort().cast(pl.String).str.join(",").alias("runs"))
+                       .sort("deal"))
+        decode = lambda key: [names[int(i)] for i in key.split(",")]  # noqa: E731
+    distinct = sets["runs"].unique().to_list()
+    _, rank = np.unique(["|".join(decode(key)) for key in distinct], return_inverse=True)
+    strata = sets["runs"].replace_strict(dict(zip(distinct, rank.tolist(), strict=True)), return_dtype=pl.Int64)
+    return sets["deal"].to_numpy(), strata.to_numpy()
+
+
+_DRAWS_AT_ONCE = 1 << 22  # deal draws per batch of replicates: 32 MB of int64 draws, however many deals
+
+
+def _deal_draws(strata: np.ndarray, replicates: int, seed: int) -> Iterator[tuple[np.ndarray, int, np.ndarray]]:
+    """The bootstrap's draws, stratum by stratum: (members (m,) int64 deal numbers of the stratum,
+    first replicate r, draws (b, m) int64 positions in ``members`` for replicates r .. r + b - 1).
+
+    One generator, the strata in increasing order, each stratum's (B, m) draws in batches of
+    replicates: numpy fills an array in order and the next call goes on where the last one stopped,
+    so the batches hold exactly the numbers of one (B, m) call per stratum.
+    """
+    rng = np.random.default_rng(seed)
+    for stratum in np.unique(strata):
+        members = np.flatnonzero(strata == stratum)
+        step = max(1, _DRAWS_AT_ONCE // len(members))
+        for first in range(0, replicates, step):
+            yield members, first, rng.integers(0, len(members), size=(min(step, replicates - first), len(members)))
+
+
+def _draw_counts(draws: np.ndarray) -> np.ndarray:
+    """How often each position was drawn in each row of ``draws`` (b, m) int64: (b, m) int64."""
+    b, m = draws.shape
+    return np.bincount((np.arange(b)[:, None] * m + draws).reshape(-1), minlength=b * m).reshape(b, m)
 
 
 def resample_deals(strata: np.ndarray, replicates: int, seed: int = 0) -> np.ndarray:
@@ -259,14 +386,26 @@ def resample_deals(strata: np.ndarray, replicates: int, seed: int = 0) -> np.nda
 
     ``strata``: (D,) int64. Deals are drawn with replacement within their stratum, so each
     replicate has as many deals per stratum (per set of pairings) as the data. Deterministic in ``seed``.
+    The whole matrix, for small D; ``bootstrap_bradley_terry`` takes the same draws a batch at a time.
     """
-    rng = np.random.default_rng(seed)
     weights = np.zeros((replicates, len(strata)), dtype=np.int64)
-    for stratum in np.unique(strata):
-        members = np.flatnonzero(strata == stratum)
-        draws = members[rng.integers(0, len(members), size=(replicates, len(members)))]  # (B, m) deal numbers
-        np.add.at(weights, (np.repeat(np.arange(replicates), len(members)), draws.reshape(-1)), 1)
+    for members, first, draws in _deal_draws(strata, replicates, seed):
+        weights[first:first + len(draws), members] += _draw_counts(draws)
     return weights
+
+
+def _resampled_wins(deal_wins: np.ndarray, strata: np.ndarray, replicates: int, seed: int) -> np.ndarray:
+    """``resample_deals(strata, replicates, seed) @ deal_wins`` without the (B, D) matrix: (B, K, K)
+    float64 win counts of each replicate from ``deal_wins`` (D, K, K) float64. Every term is a whole
+    number far below 2**53, so the sums are exact in any order: the same numbers as the full product."""
+    d, k, _ = deal_wins.shape
+    flat = deal_wins.reshape(d, k * k)
+    out = np.zeros((replicates, k * k))
+    for members, first, draws in _deal_draws(strata, replicates, seed):
+        contiguous = members[-1] - members[0] + 1 == len(members)  # a capped pairing's deals: a view, no copy
+        rows = flat[members[0]:members[-1] + 1] if contiguous else flat[members]
+        out[first:first + len(draws)] += _draw_counts(draws).astype(np.float64) @ rows
+    return out.reshape(replicates, k, k)
 
 
 def bootstrap_bradley_terry(deal_wins: np.ndarray, strata: np.ndarray, replicates: int = 1000, seed: int = 0,
@@ -275,14 +414,13 @@ def bootstrap_bradley_terry(deal_wins: np.ndarray, strata: np.ndarray, replicate
 
     ``deal_wins``: (D, K, K) float64 per-deal win counts; ``strata``: (D,) int64 (see
     ``resample_deals``). A deal is resampled whole: all its seatings, in every pairing that played
-    it, because they share the deal's chance and are not independent games.
+    it, because they share the deal's chance and are not independent games. Memory: (B, K, K) and a
+    batch of draws, never (B, D).
     """
-    d, k, _ = deal_wins.shape
     total = deal_wins.sum(axis=0)
     compared = (total + total.T) > 0
     centre = fit_bradley_terry(total, prior, anchor, compared)
-    weights = resample_deals(strata, replicates, seed).astype(np.float64)
-    resampled = (weights @ deal_wins.reshape(d, k * k)).reshape(replicates, k, k)
+    resampled = _resampled_wins(deal_wins, strata, replicates, seed)
     return np.stack([fit_bradley_terry(w, prior, anchor, compared, start=centre) for w in resampled])
 
 
@@ -324,13 +462,13 @@ def bradley_terry_ratings(results, order: Sequence[str] | None = None, anchor: s
     n (n - 1) / 2 comparisons), with percentile intervals from a bootstrap over deals.
 
     ``anchor``: "first" (the first strategy of ``order`` rated 0), "mean" (mean 0) or a strategy.
+    ``results``: rows, a list of parts (see ``pair_counts``) or their ``pair_counts``.
     """
-    frame = _frame(results)
-    pairs = comparisons(frame)
+    pairs = _pair_counts(results)
     out = []
-    for n in sorted(frame["n_players"].unique().to_list()):
-        pairs_n = pairs.filter(pl.col("n_players") == n)
-        names = _order(frame.filter(pl.col("n_players") == n), order)
+    for n in sorted(pairs.players["n_players"].unique().to_list()):
+        pairs_n = pairs.deals.filter(pl.col("n_players") == n)
+        names = _order(pairs.players.filter(pl.col("n_players") == n)["strategy"], order)
         anchor_name = None if anchor == "mean" else names[0] if anchor == "first" else anchor
         if anchor_name is not None and anchor_name not in names:
             raise ValueError(f"anchor {anchor_name!r} did not play at {n} players")

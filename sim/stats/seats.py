@@ -1,6 +1,8 @@
 """Seat-order balance: per seat win rate, VP, rank and VP by category, with intervals and tests.
 
-Pure functions over stored result rows (polars or pandas in, pandas out); no engine code. The rows
+Pure functions over stored result rows (a LazyFrame over the chunks, or a polars or pandas frame in;
+pandas out); no engine code. Every table is a lazy aggregation per group and seat, so memory follows
+the size of the table, not the number of games (``sim.stats.lazy``). The rows
 are the runner's columns plus two labels the seat-order experiment adds: ``population`` (which
 strategies sat at the table) and ``start`` (which start vector of the game's compensation parameter
 the games used). Groups are
@@ -21,6 +23,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 from bgsim.sim.stats.intervals import fmt_p, t_bounds, wilson
+from bgsim.sim.stats.lazy import collect, column_names, lazy
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import samplesize_confint_proportion
@@ -32,13 +35,11 @@ GROUP = ("n_players", "population", "start")
 _Z = stats.norm.ppf(0.975)
 
 
-def _frame(rows) -> pl.DataFrame:
-    frame = rows if isinstance(rows, pl.DataFrame) else pl.from_pandas(rows) if isinstance(rows, pd.DataFrame) \
-        else rows.collect()
-    for label in ("population", "start"):
-        if label not in frame.columns:
-            frame = frame.with_columns(pl.lit("all").alias(label))
-    return frame
+def _labelled(rows) -> pl.LazyFrame:
+    """``rows`` as a LazyFrame with both group labels (a missing one is the single group "all")."""
+    frame = lazy(rows)
+    present = column_names(frame)
+    return frame.with_columns(pl.lit("all").alias(label) for label in ("population", "start") if label not in present)
 
 
 def seat_table(rows, score: str = "final_vp", start_column: str | None = None, confidence: float = 0.95,
@@ -53,13 +54,12 @@ def seat_table(rows, score: str = "final_vp", start_column: str | None = None, c
     ``detectable_gap``), mean_vp (of ``score``), mean_rank, each mean with _low/_high (t), and with a
     ``start_column`` the seat's mean value of it, ``start_value``.
     """
-    frame = _frame(rows)
     start = [pl.col(start_column).mean().alias("start_value")] if start_column else []
-    agg = (frame.group_by([*GROUP, "seat"])
-           .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
-                pl.col(score).mean().alias("mean_vp"), pl.col(score).std().alias("sd_vp"),
-                pl.col("rank").mean().alias("mean_rank"), pl.col("rank").std().alias("sd_rank"), *start)
-           .sort([*GROUP, "seat"]).to_pandas())
+    agg = collect(_labelled(rows).group_by([*GROUP, "seat"])
+                  .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
+                       pl.col(score).mean().alias("mean_vp"), pl.col(score).std().alias("sd_vp"),
+                       pl.col("rank").mean().alias("mean_rank"), pl.col("rank").std().alias("sd_rank"), *start)
+                  .sort([*GROUP, "seat"])).to_pandas()
     games, wins = agg["games"].to_numpy(), agg["wins"].to_numpy()
     agg["win_rate"] = wins / games
     agg["win_rate_low"], agg["win_rate_high"] = wilson(wins, games, confidence)
@@ -82,14 +82,22 @@ def category_table(rows, categories: tuple[str, ...], score: str = "final_vp", c
     columns category (the column name), games, mean, mean_low, mean_high (t intervals), and share (the
     category's part of the group's final score). ``categories``: the profile's category columns; those
     missing from ``rows`` are left out."""
-    frame = _frame(rows)
-    present = [c for c in categories if c in frame.columns]
-    long = frame.select([*by, score, *present]).unpivot(
-        index=[*by, score], on=present, variable_name="category", value_name="vp")
-    agg = (long.group_by([*by, "category"])
-           .agg(pl.len().alias("games"), pl.col("vp").mean().alias("mean"), pl.col("vp").std().alias("sd"),
-                (pl.col("vp").sum() / pl.col(score).sum()).alias("share"))
-           .sort([*by, "category"]).to_pandas())
+    frame = _labelled(rows)
+    names = column_names(frame)
+    present = [c for c in categories if c in names]
+    total = pl.col(score).sum()
+    # one pass, every category a column of sums; the long table is reshaped from the small result
+    wide = collect(frame.group_by(list(by)).agg(
+        pl.len().alias("games"),
+        *(pl.col(c).mean().alias(f"mean|{c}") for c in present),
+        *(pl.col(c).std().alias(f"sd|{c}") for c in present),
+        *((pl.col(c).sum() / total).alias(f"share|{c}") for c in present)))
+    long = [wide.select(*by, pl.lit(c).alias("category"), "games", pl.col(f"mean|{c}").cast(pl.Float64).alias("mean"),
+                        pl.col(f"sd|{c}").cast(pl.Float64).alias("sd"),
+                        pl.col(f"share|{c}").cast(pl.Float64).alias("share")) for c in present]
+    columns = [*by, "category", "games", "mean", "sd", "share"]
+    agg = (pl.concat(long).sort([*by, "category"]).to_pandas() if long
+           else pd.DataFrame({c: [] for c in columns}))
     agg["mean_low"], agg["mean_high"] = t_bounds(agg["mean"], agg["sd"], agg["games"], confidence)
     return agg.drop(columns=["sd"])
 
@@ -102,29 +110,43 @@ def start_effect(rows, baseline: str = "equal", confidence: float = 0.95) -> pd.
     percentage points) with diff_low/diff_high (paired t) and p (paired t test); NaN where a pair
     never differs.
     """
-    frame = _frame(rows)
+    frame = _labelled(rows)
+    keys = ["n_players", "population", "start", "seat"]
     base = frame.filter(pl.col("start") == baseline).select(
         "n_players", "population", "game_index", "seat", pl.col("won").cast(pl.Int8).alias("won_base"))
     other = frame.filter(pl.col("start") != baseline).select(
         "n_players", "population", "start", "game_index", "seat", pl.col("won").cast(pl.Int8).alias("won"))
-    paired = other.join(base, on=["n_players", "population", "game_index", "seat"], how="inner")
-    out = []
-    for key, part in paired.group_by(["n_players", "population", "start", "seat"], maintain_order=True):
-        a, b = part["won"].to_numpy().astype(float), part["won_base"].to_numpy().astype(float)
-        diff = a - b
-        row = dict(zip(["n_players", "population", "start", "seat"], key, strict=True), pairs=len(diff),
-                   baseline=baseline, diff_pp=100 * diff.mean())
-        if len(diff) > 1 and diff.std() > 0:
-            test = stats.ttest_rel(a, b)
-            ci = test.confidence_interval(confidence)
-            row.update(diff_low=100 * ci.low, diff_high=100 * ci.high, p=test.pvalue)
-        else:
-            row.update(diff_low=row["diff_pp"], diff_high=row["diff_pp"], p=np.nan)
-        out.append(row)
-    columns = ["n_players", "population", "start", "seat", "baseline", "pairs", "diff_pp", "diff_low", "diff_high",
-               "p"]
-    return pd.DataFrame(out, columns=columns).sort_values(["n_players", "population", "start", "seat"],
-                                                          ignore_index=True)
+    diff = (pl.col("won") - pl.col("won_base")).cast(pl.Int64)
+    # a paired difference is -1, 0 or 1: its count, sum and sum of squares give the paired t test
+    sums = collect(other.join(base, on=["n_players", "population", "game_index", "seat"], how="inner")
+                   .group_by(keys).agg(pl.len().alias("pairs"), diff.sum().alias("sum"),
+                                       (diff * diff).sum().alias("squares"))).to_pandas()
+    columns = [*keys, "baseline", "pairs", "diff_pp", "diff_low", "diff_high", "p"]
+    if sums.empty:
+        return pd.DataFrame(columns=columns)
+    sums["baseline"] = baseline
+    sums["diff_pp"], sums["diff_low"], sums["diff_high"], sums["p"] = _paired_t(
+        sums["pairs"].to_numpy(), sums["sum"].to_numpy(), sums["squares"].to_numpy(), confidence)
+    return sums[columns].sort_values(keys, ignore_index=True)
+
+
+def _paired_t(n: np.ndarray, total: np.ndarray, squares: np.ndarray, confidence: float) -> tuple[np.ndarray, ...]:
+    """Mean paired difference in pp with its paired t interval and p, from (K,) int64 counts, sums
+    and sums of squares of the differences; where the differences never vary (or n < 2) the interval
+    is the point and p is NaN."""
+    n, total, squares = (np.asarray(v, dtype=np.float64) for v in (n, total, squares))
+    mean = total / n
+    spread = squares - total * mean  # sum of squared deviations: exact for -1/0/1 differences
+    varies = (n > 1) & (spread > 0)
+    low, high, p = mean.copy(), mean.copy(), np.full(mean.shape, np.nan)
+    if varies.any():
+        df = n[varies] - 1
+        se = np.sqrt(spread[varies] / df / n[varies])
+        t = mean[varies] / se
+        p[varies] = 2 * stats.t.sf(np.abs(t), df)
+        half = stats.t.ppf(0.5 + confidence / 2, df) * se
+        low[varies], high[varies] = mean[varies] - half, mean[varies] + half
+    return 100 * mean, 100 * low, 100 * high, p
 
 
 def detectable_gap(games: int, fair: float, power: float = 0.5, confidence: float = 0.95) -> float:

@@ -263,6 +263,21 @@ def test_pandas_and_lazy_input_give_the_same_table(planted, catalogue, spreads):
     pd.testing.assert_frame_equal(from_pandas, stats.spreads(small, ATTRIBUTION, VALUATION))
 
 
+def test_lazy_rows_give_the_same_pairs_and_lazy_triggers(planted, pairs):
+    pd.testing.assert_frame_equal(stats.pair_effects(planted[0].lazy(), ATTRIBUTION, VALUATION), pairs)
+    t = stats.triggers(planted[0].lazy(), ATTRIBUTION, VALUATION)
+    assert isinstance(t, pl.LazyFrame)
+    assert t.collect().equals(stats.triggers(planted[0], ATTRIBUTION, VALUATION))
+
+
+def test_clusters_read_in_slices_give_the_same_tables(planted, spreads, pairs, monkeypatch):
+    # a slice of whole deals at a time: the same effects and intervals, the sums added in another order
+    monkeypatch.setattr(stats, "_SLICE_ROWS", 1000)
+    assert len(stats.deal_slices(planted[0])) > 5
+    pd.testing.assert_frame_equal(stats.spreads(planted[0].lazy(), ATTRIBUTION, VALUATION), spreads, rtol=1e-12)
+    pd.testing.assert_frame_equal(stats.pair_effects(planted[0].lazy(), ATTRIBUTION, VALUATION), pairs, rtol=1e-12)
+
+
 def test_triggers_hold_two_cards_per_seat_and_pass(planted, catalogue):
     t = stats.triggers(planted[0], ATTRIBUTION, VALUATION)
     per_pass = t.group_by("game_index", "seat", "pass").len()

@@ -160,6 +160,29 @@ def test_played_rows_keep_the_rulebook_games_without_random_players(planted_rows
     assert study_spreads(rows, PROFILE, EXTRAS)["triggered"].sum() == 8 * planted_rows.height
 
 
+def test_lazy_rows_give_the_same_played_rows_and_section(planted_rows, tmp_path):
+    # the study loader hands over a LazyFrame over the chunks: it stays a query until aggregated
+    rows = pl.concat([
+        planted_rows.with_columns(pl.lit("greedy").alias("population"), pl.lit("equal").alias("start")),
+        planted_rows.with_columns(pl.lit("greedy").alias("population"), pl.lit("rulebook").alias("start")),
+    ])
+    played = played_rows(rows.lazy())
+    assert isinstance(played, pl.LazyFrame)
+    assert played.collect().equals(played_rows(rows))
+    eager, lazy = Report("cards"), Report("cards")
+    pd.testing.assert_frame_equal(add_attribution_sections(lazy, rows.lazy(), PROFILE, EXTRAS),
+                                  add_attribution_sections(eager, rows, PROFILE, EXTRAS))
+    assert lazy.markdown() == eager.markdown()
+    empty = rows.lazy().filter(pl.col("start") == "none")
+    assert "No games with scoring cards to analyse." in _section_text(empty)
+
+
+def _section_text(rows) -> str:
+    rep = Report("cards")
+    add_attribution_sections(rep, rows, PROFILE, EXTRAS)
+    return rep.markdown()
+
+
 def test_no_games_no_cards(planted_rows):
     rep = Report("cards")
     spreads = add_attribution_sections(rep, planted_rows.head(0), PROFILE, EXTRAS)

@@ -15,6 +15,7 @@ from bgsim.reports.charts import (
     readability_problems,
 )
 from bgsim.reports.robustness_report import robustness_chart
+from bgsim.sim.stats.distribution import value_counts
 from matplotlib.figure import Figure
 
 RNG = np.random.default_rng(3)
@@ -38,7 +39,7 @@ def _seats(pops=POPS, counts=COUNTS) -> pd.DataFrame:
 
 def _games(pops=POPS) -> pd.DataFrame:
     rows = [pd.DataFrame({"n_players": n, "population": p, "start": s, "seat": seat,
-                          "final_vp": RNG.normal(100, 15, 200)})
+                          "final_vp": RNG.normal(100, 15, 200).round().astype(int)})
             for n in COUNTS for p in pops for s in STARTS for seat in range(n)]
     return pd.concat(rows, ignore_index=True)
 
@@ -112,7 +113,8 @@ CHARTS = {
     "seat_win": lambda: seat_charts.seat_win_chart(_seats()),
     "seat_win_one_player_count": lambda: seat_charts.seat_win_chart(_seats(counts=(3,))),
     "seat_win_by_variant": lambda: seat_charts.seat_win_chart(_seats(pops=VARIANTS)),
-    "vp_distribution": lambda: seat_charts.vp_distribution_chart(_games()),
+    "vp_distribution": lambda: seat_charts.vp_distribution_chart(
+        value_counts(_games(), ["n_players", "population", "start", "seat"], "final_vp").to_pandas()),
     "categories": lambda: seat_charts.category_chart(_categories()),
     "compensation": lambda: seat_charts.compensation_chart(_compensation()),
     "compensation_one": lambda: seat_charts.compensation_chart(_compensation(pops=("greedy",), counts=(3,))),

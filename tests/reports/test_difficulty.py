@@ -135,11 +135,11 @@ def test_the_study_stores_base_sweep_calibration_and_fresh_deal_runs(tiny_study)
     kinds = [r["kind"] for r in meta["runs"]]
     assert kinds.count("base") == 2 and kinds.count("sweep") == 4 and kinds.count("verify") == 4
     assert kinds.count("calibrate") >= 2 * 3  # both ends and at least one bisection step per rung
-    base = load_rows(directory, "base")
+    base = load_rows(directory, "base").collect()
     assert base.height == 2 * 80 and set(base["rung"].unique()) == {"random", "weak"}
     sources = ["anna_vp_start", "anna_vp_banner", "anna_vp_villa", "anna_vp_majority", "anna_vp_fountain"]
     assert (base.select(pl.sum_horizontal(sources)).to_series() == base["anna_vp"]).all()  # CD-ANNA-22
-    sweep = load_rows(directory, "sweep")
+    sweep = load_rows(directory, "sweep").collect()
     assert sweep.height == 4 * 40 and set(sweep["knob"].unique()) == {"anna_extra_steps", "anna_majority_vp"}
 
 
@@ -156,7 +156,7 @@ def test_every_level_is_solved_in_order_and_checked_on_fresh_deals(tiny_study):
             assert lv["value_low"] <= lv["value"] <= lv["value_high"]
             assert lv["rate_low"] <= lv["target"] <= lv["rate_high"]  # the solution fits its target
             assert lv["verify_games"] == 40 and lv["verify_dir"].startswith("verify/")
-    verify = load_rows(directory, "verify")
+    verify = load_rows(directory, "verify").collect()
     assert verify.height == 4 * 40
 
 
@@ -165,8 +165,8 @@ def test_calibration_runs_agree_with_the_base_games_rescored(tiny_study):
     the games at start VP k must be the base games with Anna's score shifted by k, the VP ties
     going to the player further back on the banner track (CD-ANNA-25, AMB-27)."""
     _, directory = tiny_study
-    base = load_rows(directory, "base").filter(pl.col("rung") == "random").sort("game_index")
-    tried = load_rows(directory, "calibrate").filter(pl.col("rung") == "random")
+    base = load_rows(directory, "base").filter(pl.col("rung") == "random").sort("game_index").collect()
+    tried = load_rows(directory, "calibrate").filter(pl.col("rung") == "random").collect()
     assert tried["value"].n_unique() >= 3
     for (value,), games in tried.group_by("value"):
         games = games.sort("game_index")

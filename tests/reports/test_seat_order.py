@@ -78,7 +78,7 @@ def test_study_stores_every_cell_and_the_confirmation(tiny_study):
     _, directory = tiny_study
     meta = json.loads((directory / "seat_order.json").read_text())
     assert meta["status"] == "complete" and len(meta["cells"]) == 8
-    rows = load_study_rows(directory)
+    rows = load_study_rows(directory).collect()
     assert rows.height == 120 * (2 + 3) * 2 * 2
     assert set(rows["start"].unique()) == {"rulebook", "equal"}
     equal = rows.filter(pl.col("start") == "equal")
@@ -87,7 +87,7 @@ def test_study_stores_every_cell_and_the_confirmation(tiny_study):
     pairs = rows.filter(pl.col("start") == "rulebook").join(equal, on=["n_players", "population", "game_index",
                                                                            "seat"], suffix="_eq")
     assert ((pairs["final_vp"] - pairs["start_vp"]) == (pairs["final_vp_eq"] - pairs["start_vp_eq"])).all()
-    confirm = load_study_rows(directory, "confirm")
+    confirm = load_study_rows(directory, "confirm").collect()
     assert confirm.height == 60 * (2 + 3) * 2
     assert len(meta["solutions"]) == 4 and all(s["vector"].startswith("8/") for s in meta["solutions"])
 
@@ -191,7 +191,7 @@ def test_report_of_an_interrupted_study_carries_a_banner_and_reports_what_is_the
     text = (directory / "report" / "index.md").read_text()
     head = text.split("**Contents**")[0]
     planned = load_seat_order(spec_path).total_games
-    done = load_study_rows(directory, partial=True).select("run_id", "game_index").unique().height
+    done = load_study_rows(directory, partial=True).select("run_id", "game_index").unique().collect().height
     assert 0 < done < planned
     assert f"> **Warning:** These results are incomplete: {done:,} of {planned:,} planned games" in head
     assert f"bgsim seat-order {directory / 'seat_order.toml'} --out {tmp_path / 'runs'} --resume" in head

@@ -92,6 +92,8 @@ def test_item_values_and_measures_follow_the_records(work):
     ties = measures[measures["measure"] == "auctions decided by the catch-up rule"].iloc[0]
     assert ties["trials"] == 12 * rows.height // 3
     assert ties["value"] == pytest.approx(rows["tie_bid_wins"].sum() / ties["trials"])
+    # the study loader hands over a LazyFrame: the same tables, aggregated from the query
+    assert item_values(rows.lazy()).equals(values) and study_measures(rows.lazy(), None).equals(measures)
 
 
 def test_robustness_study_compares_the_catch_up_measures(work):
