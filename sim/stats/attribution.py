@@ -347,9 +347,13 @@ class _GroupWithin:
     def add(self, item: np.ndarray, stratum: np.ndarray, cluster: np.ndarray, count: np.ndarray,
             sums: Mapping[str, np.ndarray]) -> None:
         """A slice of whole clusters: the group's units summed per (item, stratum, cluster), (U,) each
-        (``item``, ``stratum``, ``cluster`` int64, ``count`` float64, ``sums`` name -> float64)."""
+        (``item``, ``stratum``, ``cluster`` int64, ``count`` float64, ``sums`` name -> float64), in
+        any order (they are sorted, so that the sums are added in one order every time)."""
         if not len(item):
             return
+        order = np.lexsort((item, stratum, cluster))
+        item, stratum, cluster, count = item[order], stratum[order], cluster[order], count[order]
+        sums = {name: v[order] for name, v in sums.items()}
         it, st = np.searchsorted(self.items, item), np.searchsorted(self.strata, stratum)
         _, cl = np.unique(cluster, return_inverse=True)
         n_clusters = int(cl.max()) + 1
@@ -623,7 +627,7 @@ def _within_by_slices(frame: pl.LazyFrame, strata: pl.DataFrame, attribution: At
             t.group_by("n_players", "item", "stratum", "cluster").agg(*_UNIT_SUMS),
             t.group_by("n_players", "item").agg(pl.col("game").n_unique().alias("triggered_games")), shared=True)
         games.append(hit)
-        cells = _with_group(cells.sort("n_players", "item", "stratum", "cluster"), deck)  # one order every time
+        cells = _with_group(cells, deck)
         for (n, g), part in cells.partition_by("n_players", "group", as_dict=True).items():
             plans[n, g].add(part["item"].to_numpy().astype(np.int64), part["stratum"].to_numpy(),
                             part["cluster"].to_numpy(), part["count"].to_numpy().astype(np.float64), _sums(part))
@@ -761,7 +765,6 @@ def _pairs_by_slices(frame: pl.LazyFrame, strata: pl.DataFrame, attribution: Att
             .agg(pl.col("game").n_unique().alias("n1"), pl.col("game").filter(pl.col("won")).n_unique().alias("w1")),
             shared=True)
         seats.append(counted)
-        cells = cells.sort("n_players", "item_a", "item_b", "stratum", "cluster")  # one order every time
         for (n,), part in cells.partition_by("n_players", as_dict=True).items():
             excess[n].add(part["stratum"].to_numpy(), part["item_a"].to_numpy().astype(np.int64),
                           part["item_b"].to_numpy().astype(np.int64), part["cluster"].to_numpy(),
@@ -802,7 +805,10 @@ class _PairExcess:
 
     def add(self, stratum: np.ndarray, a: np.ndarray, b: np.ndarray, cluster: np.ndarray, count: np.ndarray,
             wins: np.ndarray) -> None:
-        """A slice of whole clusters: seat-passes and wins per (stratum, pair, cluster), (U,) each."""
+        """A slice of whole clusters: seat-passes and wins per (stratum, pair, cluster), (U,) each, in any
+        order (they are sorted, so that the sums are added in one order every time)."""
+        order = np.lexsort((stratum, b, a, cluster))
+        stratum, a, b, cluster, count, wins = (x[order] for x in (stratum, a, b, cluster, count, wins))
         index = np.searchsorted(self.pairs, a * _PAIR_KEY + b)
         residual = wins - count * self._fit(np.searchsorted(self.strata, stratum), a, b)  # each cell's sum
         _, cl = np.unique(cluster, return_inverse=True)
