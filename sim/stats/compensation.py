@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 from bgsim.sim.stats.intervals import wilson
+from bgsim.sim.stats.lazy import collect, column_names, lazy
 
 __all__ = ["GameScores", "Solution", "game_scores", "imbalance", "solve", "solve_with_bootstrap", "win_rates"]
 
@@ -75,16 +76,14 @@ def game_scores(rows, start_column: str, score_column: str, tiebreak_column: str
 def _sorted_rows(rows, start_column: str, score_column: str, tiebreak_column: str) -> pl.DataFrame:
     """(G * P) rows in (run, game, seat) order with n_players, deal, start, base (score - start, Int32) and
     tiebreak (Int32): only the needed columns are read, and the sort keys leave the result."""
-    lazy = rows if isinstance(rows, pl.LazyFrame) else \
-        (rows if isinstance(rows, pl.DataFrame) else pl.from_pandas(rows)).lazy()
-    keys = ["run_id", "game_index", "seat"] if "run_id" in lazy.collect_schema().names() else ["game_index", "seat"]
+    frame = lazy(rows)
+    keys = ["run_id", "game_index", "seat"] if "run_id" in column_names(frame) else ["game_index", "seat"]
     start = pl.col(start_column)
     # Strict casts: a score outside int32 fails here instead of wrapping round.
-    return (lazy.select(*keys, "n_players", "deal", start_column, score_column, tiebreak_column).sort(keys)
-            .select("n_players", "deal", start.alias("start"),
-                    (pl.col(score_column).cast(pl.Int64) - start.cast(pl.Int64)).cast(pl.Int32).alias("base"),
-                    pl.col(tiebreak_column).cast(pl.Int32).alias("tiebreak"))
-            .collect(engine="streaming"))
+    return collect(frame.select(*keys, "n_players", "deal", start_column, score_column, tiebreak_column).sort(keys)
+                   .select("n_players", "deal", start.alias("start"),
+                           (pl.col(score_column).cast(pl.Int64) - start.cast(pl.Int64)).cast(pl.Int32).alias("base"),
+                           pl.col(tiebreak_column).cast(pl.Int32).alias("tiebreak")))
 
 
 def _batches(games: int, batch: int | None) -> list[slice]:
