@@ -18,7 +18,7 @@ _EXPORTS = {
     "RunSpec": "bgsim.sim.results.spec",
     "game_seeds": "bgsim.sim",
     "load": "bgsim.sim.results.store",
-    "load_spec": "bgsim.sim.results.spec",
+    "load_spec": "bgsim.experiments.spec_check",
     "make_game": "bgsim.sim",
     "make_strategy": "bgsim.strategies",
     "replay": "bgsim.experiments.replay",

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import polars as pl
 from bgsim.experiments.runner import check_jobs, play_study_run
+from bgsim.experiments.spec_check import check_run_settings
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.profile import AutomaProfile, GameProfile, Knob
 from bgsim.sim.registry import available_games, make_game, parse_id
@@ -45,7 +46,6 @@ from bgsim.sim.results.spec import (
     RunSpec,
     SpecError,
     check_keys,
-    check_run_settings,
     read_spec_file,
     require,
     spec_header,

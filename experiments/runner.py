@@ -24,10 +24,11 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+from bgsim.experiments.spec_check import check_spec, load_spec
 from bgsim.sim.batch import choose_tier, play_batch
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.registry import make_game
-from bgsim.sim.results.spec import Block, Chunk, RunSpec, SpecError, load_spec
+from bgsim.sim.results.spec import Block, Chunk, RunSpec, SpecError
 from bgsim.sim.results.store import (
     RunStoreError,
     chunk_path,
@@ -160,7 +161,7 @@ def _chunk_table(spec, game, block, chunk, local, deal, seating, chance, strateg
 
 
 def open_spec(path: str | Path) -> RunSpec:
-    """A spec file, or the directory of an earlier run (its stored spec)."""
+    """A spec file, or the directory of an earlier run (its stored spec), checked against the engine."""
     path = Path(path)
     if path.is_dir():
         if not (path / "spec.toml").exists():
@@ -183,6 +184,7 @@ def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = F
     scheduler instead. Everything that can be wrong with the input fails before any file is written.
     """
     started = time.perf_counter()
+    check_spec(spec)
     check_jobs(jobs)
     blocks = spec.blocks()
     built = [build_block(spec, block) for block in blocks]  # bad ids and data fail here

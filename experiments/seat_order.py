@@ -31,13 +31,13 @@ from pathlib import Path
 import pandas as pd
 import polars as pl
 from bgsim.experiments.runner import check_jobs, play_study_run
+from bgsim.experiments.spec_check import check_run_settings
 from bgsim.sim.profile import Compensation, GameProfile
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.spec import (
     RunSpec,
     SpecError,
     check_keys,
-    check_run_settings,
     read_spec_file,
     require,
     spec_header,

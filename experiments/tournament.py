@@ -38,12 +38,12 @@ from pathlib import Path
 import pandas as pd
 import polars as pl
 from bgsim.experiments.runner import RunReport, check_jobs, run
+from bgsim.experiments.spec_check import check_run_settings
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.spec import (
     RunSpec,
     SpecError,
     check_keys,
-    check_run_settings,
     read_spec_file,
     require,
     spec_header,

@@ -143,6 +143,10 @@ BAD_SPECS = {
                             "game.players: 7 players is not allowed for carpe_diem (allowed: 1-4)"),
     "misspelt_strategy": ('[game]\nid = "carpe_diem"\nplayers = [2]\n[seats]\nstrategies = ["grredy"]',
                           "did you mean 'greedy'?"),
+    "unknown_tier": ('[game]\nid = "carpe_diem"\n[seats]\nstrategies = ["random"]\n[run]\ntier = "fast"',
+                     "run.tier must be one of auto, compiled, vectorised, per_game, got 'fast'"),
+    "unknown_game": ('[game]\nid = "carpe_dium"\n[seats]\nstrategies = ["random"]',
+                     "game.id: unknown game 'carpe_dium'"),
     "bad_tier": ('[game]\nid = "carpe_diem"\n[seats]\nstrategies = ["random"]\n[run]\ntier = "vectorised"',
                  "needs a score(features)"),
 }

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 from bgsim.experiments.runner import build_block
+from bgsim.experiments.spec_check import check_spec
+from bgsim.experiments.spec_check import load_spec as check_spec_file
 from bgsim.sim.results.spec import RunSpec, SpecError, load_spec
 
 CONFIGS = sorted(path for path in (Path(__file__).resolve().parents[2] / "experiments" / "configs").glob("*.toml")
@@ -64,15 +66,26 @@ def test_invalid_values_are_named(changes, message):
         RunSpec(**({"name": "x", "game": "carpe_diem", "players": (2,), "strategies": ("greedy",)} | changes))
 
 
-def test_a_player_count_the_game_is_not_for_is_named_before_the_seatings():
+def test_a_player_count_the_game_is_not_for_is_named_before_the_seatings(tmp_path):
     """players = [2, 7] used to say 'not a multiple of the 7 seatings'; the game's registry knows
-    the counts it is for."""
+    the counts it is for. The spec reader checks only the form; the loader that plays specs asks
+    the registry first."""
+    path = tmp_path / "seven.toml"
+    path.write_text('[game]\nid = "carpe_diem"\nplayers = [2, 7]\n[seats]\nmode = "rotate"\nfocus = "random"\n'
+                    'others = ["greedy"]\n[run]\ngames = 12\n')
     with pytest.raises(SpecError) as info:
-        RunSpec(name="x", game="carpe_diem", players=(2, 7), strategies=("greedy",), focus="random", mode="rotate",
-                games=12)
-    assert str(info.value) == "game.players: 7 players is not allowed for carpe_diem (allowed: 1-4)"
+        check_spec_file(path)
+    assert str(info.value) == "seven.toml: game.players: 7 players is not allowed for carpe_diem (allowed: 1-4)"
+    with pytest.raises(SpecError, match="not a multiple of the 7 seatings"):
+        load_spec(path)  # the form alone
     with pytest.raises(SpecError, match=r"game.id: unknown game 'carpe_dium' .*did you mean 'carpe_diem'\?"):
-        RunSpec(name="x", game="carpe_dium", players=(2,), strategies=("greedy",))
+        check_spec(RunSpec(name="x", game="carpe_dium", players=(2,), strategies=("greedy",)))
+
+
+def test_the_tier_is_checked_against_the_batch_tiers(tmp_path):
+    spec = RunSpec(name="x", game="carpe_diem", players=(2,), strategies=("greedy",), tier="fast")
+    with pytest.raises(SpecError, match="run.tier must be one of auto, compiled"):
+        check_spec(spec)
 
 
 def test_the_study_and_tournament_loaders_name_a_player_count_the_game_is_not_for():
