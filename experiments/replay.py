@@ -25,7 +25,7 @@ class ReplayCheck:
     chunk: int
     replayed: tuple[int, ...]  # final score of each stored seat (solo: the human's)
     stored: tuple[int, ...] | None  # the same from the chunk file; None while the chunk is not played
-    unit: str = "VP"  # the game's score unit (its profile's), for the text
+    unit: str  # the game's score unit (its profile's), for the text
 
     @property
     def compared(self) -> bool:
@@ -65,7 +65,7 @@ def replay_checked(run_dir: str | Path, game_index: int) -> tuple[PlayedGame, Re
     seeds = GameSeeds(int(chance[0]), int(strategy[0]))
     seated = [strategies[k] for k in seating_index[seating]]
     played = play_game(game, seated, seeds, log=True, validate=True)
-    replayed = tuple(int(v) for v in played.result.final_vp[: block.n_players])  # solo: the human's row
+    replayed = tuple(int(v) for v in played.result.final_score[: block.n_players])  # solo: the human's row
     stored = None
     path = chunk_path(run_dir, chunk)
     if path.exists():

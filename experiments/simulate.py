@@ -22,8 +22,8 @@ def quick_spec(game_id: str, n_players: int, strategy_ids: Sequence[str], games:
                    strategies=tuple(strategy_ids), mode="fixed", games=games, chunk_size=chunk_size, seed=seed)
 
 
-def seat_table(results: pl.LazyFrame | pl.DataFrame, confidence: float = 0.95, score: str = "final_vp") -> pd.DataFrame:
-    """Per player count, seat and strategy: games, mean VP with a t interval, win rate with a
+def seat_table(results: pl.LazyFrame | pl.DataFrame, score: str, confidence: float = 0.95) -> pd.DataFrame:
+    """Per player count, seat and strategy: games, mean score with a t interval, win rate with a
     Wilson interval, mean rank. Aggregates lazily on polars' streaming engine, so millions of rows
     are cheap: only the per-seat sums are ever in memory, and means and sds come from exact sums
     (``sim.stats.moments``), the same on every call. ``seat`` is the stored 0-based index: whoever
@@ -32,19 +32,19 @@ def seat_table(results: pl.LazyFrame | pl.DataFrame, confidence: float = 0.95, s
     schema = frame.collect_schema()
     agg = collect(frame.group_by("n_players", "seat", "strategy")
                   .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
-                       *moment_aggs(score, schema[score], "vp"), pl.col("rank").mean().alias("mean_rank"))
+                       *moment_aggs(score, schema[score], "score"), pl.col("rank").mean().alias("mean_rank"))
                   .sort("n_players", "seat", "strategy"))
     groups = agg.select("n_players", "seat", "strategy", "games", "wins", "mean_rank").to_pandas()
-    groups["mean_vp"], groups["sd_vp"] = mean_sd(agg, "vp")
+    groups["mean_score"], groups["sd_score"] = mean_sd(agg, "score")
     rows = []
     for g in groups.itertuples():
         n = int(g.games)
-        if n > 1 and g.sd_vp > 0:
-            lo, hi = stats.t.interval(confidence, n - 1, loc=g.mean_vp, scale=g.sd_vp / n**0.5)
+        if n > 1 and g.sd_score > 0:
+            lo, hi = stats.t.interval(confidence, n - 1, loc=g.mean_score, scale=g.sd_score / n**0.5)
         else:
-            lo = hi = g.mean_vp
+            lo = hi = g.mean_score
         ci = stats.binomtest(int(g.wins), n).proportion_ci(confidence_level=confidence, method="wilson")
         rows.append({"n_players": int(g.n_players), "seat": int(g.seat), "strategy": g.strategy, "games": n,
-                     "mean_vp": g.mean_vp, "vp_low": lo, "vp_high": hi, "win_rate": g.wins / n,
+                     "mean_score": g.mean_score, "score_low": lo, "score_high": hi, "win_rate": g.wins / n,
                      "win_low": ci.low, "win_high": ci.high, "mean_rank": g.mean_rank})
     return pd.DataFrame(rows)

@@ -72,7 +72,7 @@ _KEYS = {
     "run": {"games", "chunk_size", "seed", "tier", "games_for"},
 }
 _RESULT_COLUMNS = ("run_id", "n_players", "game_index", "deal", "seating", "seed", "seat", "strategy", "rank", "won",
-                   "tie")  # then the game's final score (its profile's score_column), as final_vp
+                   "tie")  # then the game's final score (its profile's score_column), as final_score
 
 ProgressCallback = Callable[[int, int], None]  # (games done, games in the tournament)
 
@@ -334,8 +334,9 @@ def _now() -> str:
 
 def load_results(directory: str | Path) -> pl.DataFrame:
     """The rows of every pairing of a finished tournament, with ``strategy`` as listed in the spec:
-    ``run_id, n_players, game_index, deal, seating, seed, seat, strategy, rank, won, tie, final_vp``.
-    All of them in memory: for a large tournament use ``scan_results``."""
+    ``run_id, n_players, game_index, deal, seating, seed, seat, strategy, rank, won, tie, final_score`` (the
+    game's own final-score column, its profile's ``score_column``, renamed). All of them in memory: for a
+    large tournament use ``scan_results``."""
     return scan_results(directory).collect()
 
 
@@ -394,9 +395,9 @@ def _parts(runs: list[_Run]) -> list[pl.LazyFrame]:
 
 
 def _labelled(pairing: _Run, files: list[Path]) -> pl.LazyFrame:
-    """The result columns of ``files`` (chunks of ``pairing``), its score as final_vp, strategies as listed."""
+    """The result columns of ``files`` (chunks of ``pairing``), its score as final_score, strategies as listed."""
     return (scan_chunks(pairing.directory, files)
-            .select(*_RESULT_COLUMNS, pl.col(pairing.score).alias("final_vp"))
+            .select(*_RESULT_COLUMNS, pl.col(pairing.score).alias("final_score"))
             .with_columns(_as_listed(pairing.listed)))
 
 
@@ -431,7 +432,7 @@ def summarise(source: TournamentReport | str | Path, confidence: float = 0.95, r
     neighbours = stats.neighbours(pairwise, rated, order, alpha=1 - confidence)
     pairings = _pairing_table(directory, meta)
     first_run = directory / meta["pairings"][0]["dir"] if meta["pairings"] else None
-    unit = read_profile(first_run).score_unit if first_run is not None else "VP"
+    unit = read_profile(first_run).score_unit if first_run is not None else "points"
     return TournamentSummary(
         name=meta["name"], tournament_id=meta["tournament_id"], description=spec_doc.get("description", ""),
         directory=str(directory), spec=spec_doc, strategies=order,

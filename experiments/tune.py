@@ -1,6 +1,6 @@
 """Tune a weight strategy against a fixed opponent: coordinate search over integer weights.
 
-Why coordinate search: a designer can read every step ("vp 10 -> 12 raised the win rate from
+Why coordinate search: a designer can read every step ("a feature's weight 10 -> 12 raised the win rate from
 51.2 % to 52.0 %"), it needs no gradient and no population bookkeeping, and with paired deals
 the comparison between two neighbouring weight vectors is far less noisy than either win rate.
 
@@ -42,7 +42,8 @@ class Match:
 
     games: int
     wins: int
-    vp_margin: float  # mean of (focus VP - best other VP)
+    score_margin: float  # mean of (focus score - best other score)
+    unit: str = "points"  # what the score counts (the profile's score_unit), for the texts
 
     @property
     def win_rate(self) -> float:
@@ -72,11 +73,11 @@ def head_to_head(game, focus, opponent, deals: int, seed: int, first_deal: int =
             states = play_batch(game, [focus, opponent], seat_strategy, chance, strategy_seeds)
             records = game.records(states)
             won = np.asarray(records["won"]).reshape(len(ids), n)
-            vp = np.asarray(records[game.profile.score_column], dtype=np.int64).reshape(len(ids), n)
+            score = np.asarray(records[game.profile.score_column], dtype=np.int64).reshape(len(ids), n)
             wins += int(won[:, seat].sum())
-            margin += float((vp[:, seat] - np.delete(vp, seat, axis=1).max(axis=1)).sum())
+            margin += float((score[:, seat] - np.delete(score, seat, axis=1).max(axis=1)).sum())
     games = deals * n
-    return Match(games, wins, margin / games)
+    return Match(games, wins, margin / games, game.profile.score_unit)
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,7 @@ class TuneReport:
 
 def base_weights(base: str, game) -> np.ndarray:
     """(F,) int64 start weights: a weights file (path ending in .toml, or an existing file), or
-    the id of a weight strategy (``greedy``, ``planner(vp=12)``)."""
+    the id of a weight strategy (``greedy``, ``planner(<feature>=12)``)."""
     from bgsim.strategies import make_strategy
     from bgsim.strategies.base import load_weights
 

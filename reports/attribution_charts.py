@@ -218,7 +218,7 @@ def pair_heatmap(pairs: pd.DataFrame, value: str = "win_diff", words: Words = Wo
     with too few games (a ``note``) are grey; flagged pairs carry a black dot.
 
     ``pairs``: columns ``n_players, item_a, item_b, id_a, id_b, group_a, group_b, <value>, flagged,
-    note`` (as ``reports.items.pair_effects``).
+    note`` (as ``sim.stats.attribution.component_pair_effects``).
     """
     counts = _player_counts(pairs)
     panels = max(len(counts), 1)

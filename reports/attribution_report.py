@@ -206,7 +206,7 @@ def add_attribution_sections(rep: Report, rows: pl.DataFrame | pl.LazyFrame, pro
     if spreads.empty or is_empty(played):
         rep.text(f"No games with {w.plural} to analyse.")
         return spreads
-    pairs = stats.pair_effects(played, profile.attribution(), valuation, alpha=ALPHA)
+    pairs = stats.component_pair_effects(played, profile.attribution(), valuation, alpha=ALPHA)
     groups = stats.group_summary(spreads, alpha=ALPHA)
     note = extras.valuation_note() if hasattr(extras, "valuation_note") else (
         f"Payoffs are the {profile.attribution().payoff_field} of each event, in {w.unit}.")

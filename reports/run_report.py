@@ -1,7 +1,7 @@
 """The report of one ordinary run (``bgsim report runs/<run-id>``): what the run was for first.
 
 A run plays strategies against each other, so the report leads with how each strategy did: win rate
-against the fair share, mean VP and rank, and head-to-head shares, every one with its 95 % interval.
+against the fair share, mean score and rank, and head-to-head shares, every one with its 95 % interval.
 Seat verdicts appear only for player counts where every seat held the same strategy (self-play):
 only there do seats differ by nothing but their position. Questions of the designer studies (start
 vectors, compensation, component attribution) belong to those studies' reports, not here.
@@ -22,7 +22,7 @@ __all__ = ["build_run_report"]
 def _seat_columns(unit: str) -> dict[str, str]:
     return {"n_players": "players", "population": "strategy", "seat": "seat", "games": "games",
             "win_rate": "win rate [95 % CI]", "gap_pp": "gap to fair (pp)", "q": "q (BH)",
-            "mean_vp": f"mean {unit} [95 % CI]", "mean_rank": "mean rank [95 % CI]"}
+            "mean_score": f"mean {unit} [95 % CI]", "mean_rank": "mean rank [95 % CI]"}
 
 
 def build_run_report(rows: pl.LazyFrame, meta: dict, spec: dict, progress: RunProgress, profile: GameProfile,
@@ -112,8 +112,9 @@ def _focus_line(n: int, part: pd.DataFrame, pairs: pd.DataFrame | None, focus: s
         for row in pairs[(pairs["n_players"] == n) & (pairs["a"] == focus)].itertuples():
             line += (f"; it finishes ahead of {row.b} in {fmt_rate(row.share, row.share_low, row.share_high)} of "
                      f"{int(row.pairs):,} pairings")
-    vp = "; ".join(f"{r.strategy} {fmt_mean(r.mean_vp, r.mean_vp_low, r.mean_vp_high)}" for r in part.itertuples())
-    return f"{line}. Mean {unit}: {vp}."
+    means = "; ".join(f"{r.strategy} {fmt_mean(r.mean_score, r.mean_score_low, r.mean_score_high)}"
+                      for r in part.itertuples())
+    return f"{line}. Mean {unit}: {means}."
 
 
 def _mixed_line(n: int, part: pd.DataFrame) -> str:
@@ -143,9 +144,9 @@ def _strategy_section(rep: Report, strategies: pd.DataFrame, unit: str) -> None:
               f"mean {unit} and mean rank (t 95 %).",
               columns={"n_players": "players", "seat_games": "seat-games", "seats_per_game": "seats per game",
                        "win_rate": "win rate [95 % CI]", "gap_pp": "gap to fair (pp)",
-                       "mean_vp": f"mean {unit} [95 % CI]", "mean_rank": "mean rank [95 % CI]"},
-              rates=["win_rate"], means=["mean_vp", "mean_rank"],
-              show=["n_players", "strategy", "seat_games", "seats_per_game", "win_rate", "gap_pp", "mean_vp",
+                       "mean_score": f"mean {unit} [95 % CI]", "mean_rank": "mean rank [95 % CI]"},
+              rates=["win_rate"], means=["mean_score", "mean_rank"],
+              show=["n_players", "strategy", "seat_games", "seats_per_game", "win_rate", "gap_pp", "mean_score",
                     "mean_rank"],
               formats={"seat_games": ",d", "seats_per_game": ".2g", "gap_pp": "+.1f", "mean_rank": ".2f"})
 
@@ -176,7 +177,7 @@ def _seat_section(rep: Report, rows: pl.LazyFrame, seats: pd.DataFrame | None, s
         rep.table(shown, "seats", "Per seat in self-play: win rate (Wilson 95 %), gap to the fair share, q of the "
                   f"exact binomial test, mean {unit} and mean rank (t 95 %).",
                   columns=_seat_columns(unit),
-                  rates=["win_rate"], means=["mean_vp", "mean_rank"], show=list(_seat_columns(unit)),
+                  rates=["win_rate"], means=["mean_score", "mean_rank"], show=list(_seat_columns(unit)),
                   formats={"gap_pp": "+.1f", "q": fmt_p, "games": ",d", "mean_rank": ".2f"})
     mixed = sorted(set(int(n) for n in strategies["n_players"]) - set(self_play))
     if mixed:
@@ -188,9 +189,9 @@ def _seat_section(rep: Report, rows: pl.LazyFrame, seats: pd.DataFrame | None, s
         by_seat["seat"] += 1
         rep.table(by_seat, "strategy_by_seat", f"Win rate and mean {unit} of each strategy by seat.",
                   columns={"n_players": "players", "seat_games": "seat-games", "win_rate": "win rate [95 % CI]",
-                           "mean_vp": f"mean {unit} [95 % CI]"},
-                  rates=["win_rate"], means=["mean_vp"],
-                  show=["n_players", "strategy", "seat", "seat_games", "win_rate", "mean_vp"],
+                           "mean_score": f"mean {unit} [95 % CI]"},
+                  rates=["win_rate"], means=["mean_score"],
+                  show=["n_players", "strategy", "seat", "seat_games", "win_rate", "mean_score"],
                   formats={"seat_games": ",d"})
 
 
@@ -203,9 +204,9 @@ def _category_section(rep: Report, rows: pl.LazyFrame, profile: GameProfile) -> 
     long = category_table(rows, tuple(present), score, by=("n_players", "strategy"))
     long["category"] = long["category"].map(profile.category_label)
     rep.heading(f"{unit[0].upper()}{unit[1:]} by category")
-    rep.figure(run_charts.category_chart(long, unit), "vp_categories",
+    rep.figure(run_charts.category_chart(long, unit), "score_categories",
                f"Mean {unit} per score category and strategy; categories below 0 (penalties) stack to the left.")
-    rep.table(long, "vp_categories", f"Mean {unit} per score category and strategy (t 95 %), and the category's "
+    rep.table(long, "score_categories", f"Mean {unit} per score category and strategy (t 95 %), and the category's "
               f"share of the strategy's final {unit}.", columns={"n_players": "players", "games": "seat-games",
                                                                  "mean": f"mean {unit} [95 % CI]"},
               means=["mean"], show=["n_players", "strategy", "category", "games", "mean", "share"],

@@ -20,7 +20,7 @@ from bgsim.sim.stats.distribution import box_stats
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-__all__ = ["category_chart", "compensation_chart", "seat_win_chart", "vp_distribution_chart"]
+__all__ = ["category_chart", "compensation_chart", "score_distribution_chart", "seat_win_chart"]
 
 _BAR_IN = 0.085  # the narrowest bar that stays readable
 _HATCHES = ("", "////", "....", "xxxx")
@@ -80,8 +80,8 @@ def seat_win_chart(seats: pd.DataFrame, title: str = "Seat win rates") -> Figure
     return fig
 
 
-def vp_distribution_chart(counts: pd.DataFrame, title: str | None = None, score: str = "final_vp",
-                          unit: str = "points", start_label: str = "start vector") -> Figure:
+def score_distribution_chart(counts: pd.DataFrame, score: str, title: str | None = None, unit: str = "points",
+                             start_label: str = "start vector") -> Figure:
     """Box plots of the final score (column ``score``, in ``unit``) per seat (whiskers 5-95 %, the mean
     as a dot), for the rulebook start vector (or the first one present): one panel per player count,
     the populations side by side within each seat and told apart by colour.
@@ -150,7 +150,7 @@ def category_chart(categories: pd.DataFrame, title: str | None = None, unit: str
             ax.bar(x, mean, width, yerr=err, capsize=1.5, label=f"seat {seat + 1}", color=f"C{seat % 10}",
                    error_kw={"linewidth": 0.8})
         ax.axhline(0, color="black", linewidth=0.6)
-        ax.set_xticks(range(len(cats)), [c.removeprefix("vp_").replace("_", " ") for c in cats], rotation=35,
+        ax.set_xticks(range(len(cats)), [str(c).replace("_", " ") for c in cats], rotation=35,
                       ha="right", rotation_mode="anchor")
         ax.set_title(f"{n} players")
     axes[0].set_ylabel(f"mean {unit}, 95 % interval")
@@ -183,9 +183,9 @@ def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label:
                           top_height + bottom_height + 0.4), layout="constrained")
     fig.suptitle(title)
     top, bottom = fig.subfigures(2, 1, height_ratios=[top_height, bottom_height])
-    _, vp_axes = panel_grid(len(counts), parent=top)
+    _, value_axes = panel_grid(len(counts), parent=top)
     width = 0.6 / max(1, len(pops))
-    for ax, n in zip(vp_axes, counts, strict=True):
+    for ax, n in zip(value_axes, counts, strict=True):
         rulebook = solutions[solutions["n_players"] == n].drop_duplicates("seat").sort_values("seat")
         ax.plot(rulebook["seat"] + 1, rulebook["rulebook"], "_", color="black", markersize=16, markeredgewidth=2,
                 label="rulebook")
@@ -202,8 +202,8 @@ def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label:
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("seat")
         ax.set_title(f"{n} players: {label}")
-    vp_axes[0].set_ylabel(label)
-    legend_below(top, vp_axes)
+    value_axes[0].set_ylabel(label)
+    legend_below(top, value_axes)
     _, gap_axes = panel_grid(len(keys), parent=bottom, sharey=True)
     series = [("rate_rulebook", "rulebook", -0.2, "s", "grey"),
               ("rate_solved", "solved, stored games", 0.0, "o", "tab:blue"),

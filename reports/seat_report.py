@@ -56,7 +56,7 @@ def _seat_columns(profile: GameProfile) -> dict[str, str]:
     label, unit = _words(profile)
     return {"n_players": "players", "population": "population", "start": label, "seat": "seat",
             "games": "games", "start_value": f"{label} of the seat", "win_rate": "win rate [95 % CI]",
-            "gap_pp": "gap to fair (pp)", "q": "q (BH)", "mean_vp": f"mean {unit} [95 % CI]",
+            "gap_pp": "gap to fair (pp)", "q": "q (BH)", "mean_score": f"mean {unit} [95 % CI]",
             "mean_rank": "mean rank [95 % CI]"}
 
 
@@ -258,13 +258,13 @@ def _seat_section(rep: Report, seats: pd.DataFrame, score_counts: pd.DataFrame, 
                "Win rate per seat with its 95 % Wilson interval; dashed: the fair share 1/n.")
     rep.table(_shown(seats), "seats", "Per seat: win rate (Wilson 95 %), gap to the fair share, Benjamini–Hochberg "
               f"q of the exact binomial test against it, mean {unit} and mean rank (t 95 %).",
-              columns=columns, rates=["win_rate"], means=["mean_vp", "mean_rank"],
+              columns=columns, rates=["win_rate"], means=["mean_score", "mean_rank"],
               show=show, formats={"gap_pp": "+.1f", "q": fmt_p, "games": ",d", "start_value": ".0f",
                                   "mean_rank": ".2f"})
     label, _ = _words(profile)
-    rep.figure(seat_charts.vp_distribution_chart(score_counts, score=profile.score_column, unit=unit,
-                                                 start_label=label),
-               "vp_distributions",
+    rep.figure(seat_charts.score_distribution_chart(score_counts, score=profile.score_column, unit=unit,
+                                                    start_label=label),
+               "score_distributions",
                f"Final {unit} per seat: box 25-75 %, whiskers 5-95 %, dot the mean; one colour per population.")
 
 
@@ -296,11 +296,11 @@ def _category_section(rep: Report, categories: pd.DataFrame, profile: GameProfil
     label, unit = _words(profile)
     categories = categories.assign(category=categories["category"].map(profile.category_label))
     rep.heading(f"{unit[0].upper()}{unit[1:]} by category")
-    rep.figure(seat_charts.category_chart(categories, unit=unit, start_label=label), "vp_categories",
+    rep.figure(seat_charts.category_chart(categories, unit=unit, start_label=label), "score_categories",
                f"Mean {unit} per score category and seat, 95 % t intervals.")
     shown = categories.copy()
     shown["seat"] += 1
-    rep.table(shown, "vp_categories", f"Mean {unit} per category and seat (t 95 %), and the category's share of the "
+    rep.table(shown, "score_categories", f"Mean {unit} per category and seat (t 95 %), and the category's share of the "
               f"seat's final {unit}.", columns={"n_players": "players", "start": label,
                                                 "mean": f"mean {unit} [95 % CI]"},
               means=["mean"], formats={"share": ".1%", "games": ",d"},

@@ -73,7 +73,7 @@ def neighbour_sentence(row: dict, confidence: float = 0.95) -> str:
 
 def _standings_md(s: pd.DataFrame, unit: str) -> str:
     rows = [[r.n_players, r.strategy, f"{r.games:,}", f"{_pct(r.win_rate)} {_interval(r.win_low, r.win_high, 1, 100)}",
-             r.tie_break_wins, f"{r.mean_vp:.1f} {_interval(r.vp_low, r.vp_high)}",
+             r.tie_break_wins, f"{r.mean_score:.1f} {_interval(r.score_low, r.score_high)}",
              f"{r.mean_rank:.2f} {_interval(r.rank_low, r.rank_high, 2)}"] for r in s.itertuples()]
     return _table(["players", "strategy", "games", "win rate [95 % CI]", "tie-break wins",
                    f"mean {unit} [95 % CI]", "mean rank [95 % CI]"], rows)

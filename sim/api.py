@@ -115,7 +115,7 @@ class GameResult:
     P counts every seat that scores: the players', then an automa's (a solo game against an
     automa has P = 2 with ``n_players`` = 1)."""
 
-    final_vp: np.ndarray  # (P,) int; final victory points
+    final_score: np.ndarray  # (P,) int; the final score (in the profile's score_unit)
     rank: np.ndarray  # (P,) int; 1 = winner, after the game's tie-break
     categories: dict[str, np.ndarray] = field(default_factory=dict)
 
@@ -132,8 +132,8 @@ class Game(Protocol):
     (``supports``), never ``hasattr``. ``sim.games.base.GameBase`` implements the shared parts.
     """
 
-    name: str  # registry name, e.g. "carpe_diem"
-    id: str  # canonical id with every non-default parameter, e.g. "carpe_diem(n_players=3)"
+    name: str  # registry name, e.g. "my_game"
+    id: str  # canonical id with every non-default parameter, e.g. "my_game(n_players=3)"
     version: str  # rules version; bumped whenever a rules change alters games
     n_players: int
     feature_names: tuple[str, ...]

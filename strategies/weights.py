@@ -49,13 +49,14 @@ def weight_strategy(game, name: str, params: dict, default: Path | None) -> Weig
 
 
 def register_weight_strategies(game_name: str, weights_dir: Path, best_heuristic: str, *,
-                               game_class: type | None = None, example: str = "vp=10",
+                               game_class: type | None = None, example: str | None = None,
                                hidden: str = "sampled hidden information") -> None:
     """Register for ``game_name``: one strategy per weights file of ``weights_dir`` (described by
     the file's ``description``), ``weights(...)``, and ``search`` with ``best_heuristic`` as its
     rollout policy when ``game_class`` supports ``Determinisation``.
 
-    ``example``: weights for the ``weights`` strategy's description (``weights(<example>)``);
+    ``example``: weights for the ``weights`` strategy's description (``weights(<example>)``), by
+    default one built from the game's first feature;
     ``hidden``: what the search player's rollouts are played on, for its description.
     """
     def personality(name: str):
@@ -65,9 +66,11 @@ def register_weight_strategies(game_name: str, weights_dir: Path, best_heuristic
         doc = tomllib.loads((Path(weights_dir) / f"{name}.toml").read_text(encoding="utf-8"))
         register_strategy(game_name, name, personality(name), doc.get("description", ""))
 
+    feature = (getattr(game_class, "feature_names", ()) or ("feature",))[0]
+    example = example or f"{feature}=10"
     register_strategy(game_name, "weights", lambda game, **params: weight_strategy(game, "weights", params, None),
                       f"the weights given in the id, every other feature 0: weights({example}) or "
-                      "weights(file='my.toml', vp=12)")
+                      f"weights(file='my.toml', {feature}=12)")
 
     if game_class is not None and issubclass(game_class, Determinisation):
         register_strategy(game_name, "search",

@@ -103,7 +103,7 @@ def test_game_follows_the_common_interface(name, n_players):
         decisions += 1
     result = game.result(state)
     assert sorted(result.rank.tolist()) == list(range(1, _scoring_seats(game) + 1))
-    assert (sum(result.categories.values()) == result.final_vp).all()
+    assert (sum(result.categories.values()) == result.final_score).all()
     assert decisions > 0
     assert set(game.feature_docs) == set(game.feature_names)
 

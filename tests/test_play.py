@@ -109,14 +109,14 @@ def test_the_engine_runs_without_compilation_and_gives_the_same_game():
         "import json; from bgsim.sim import make_game, game_seeds; from bgsim.sim.play import play_game; "
         "from bgsim.strategies import make_strategy; g = make_game('carpe_diem', n_players=2); "
         "p = play_game(g, [make_strategy('greedy', g)] * 2, game_seeds(3)); "
-        "print(json.dumps(p.result.final_vp.tolist()))"
+        "print(json.dumps(p.result.final_score.tolist()))"
     )
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
     game = make_game("carpe_diem", n_players=2)
     compiled = play_game(game, [make_strategy("greedy", game)] * 2, game_seeds(3))
-    assert json.loads(proc.stdout) == compiled.result.final_vp.tolist()
+    assert json.loads(proc.stdout) == compiled.result.final_score.tolist()
 
 
 class _RequiredOnly:

@@ -144,7 +144,7 @@ def _fail(message: str) -> None:
 
 
 def _split_top_level(text: str) -> list[str]:
-    """Split at commas outside brackets, so 'greedy(vp=2,coins=1),random' gives two ids."""
+    """Split at commas outside brackets, so 'greedy(a=2,b=1),random' gives two ids."""
     parts, depth, current = [], 0, ""
     for ch in text:
         if ch == "," and depth == 0:

@@ -209,7 +209,7 @@ def tune(
 
     def done_round(r, match) -> None:
         out.print(f"[bold]round {r + 1}: win rate {match.win_rate:.1%} on its {match.games:,} tuning games, "
-                  f"VP margin {match.vp_margin:+.1f}[/bold]", highlight=False)
+                  f"{match.unit} margin {match.score_margin:+.1f}[/bold]", highlight=False)
 
     features = [f.strip() for f in features_.split(",") if f.strip()] if features_ else None
     report = run_tune(base, against, game_id or default_game(), players, n_games, rounds, seed, features, min_gain,
@@ -219,7 +219,7 @@ def tune(
         m = report.validation
         lo, hi = m.interval()
         out.print(f"validation (seed {report.validation_seed}): win rate {m.win_rate:.1%} [{lo:.1%}, {hi:.1%}] "
-                  f"over {m.games:,} games against {against}, VP margin {m.vp_margin:+.1f}", highlight=False)
+                  f"over {m.games:,} games against {against}, {m.unit} margin {m.score_margin:+.1f}", highlight=False)
 
 
 @app.command()
@@ -246,12 +246,14 @@ def replay(
 
 def _print_seat_table(run_dir, name: str, games: int, seed: int, game_name: str) -> None:
     """One table per player count: per seat (from 1, as people count) and strategy the games, mean
-    VP, win rate and mean rank. Laid out for an 80-column terminal: ids without the game's prefix
+    score (in the game's unit), win rate and mean rank. Laid out for an 80-column terminal: ids without the game's
+    prefix
     (``name`` names the game), intervals never broken over lines."""
     from bgsim.experiments.simulate import seat_table
     from bgsim.sim.results.store import load, read_profile
 
-    seats = seat_table(load(run_dir), score=read_profile(run_dir).score_column)
+    profile = read_profile(run_dir)
+    seats = seat_table(load(run_dir), profile.score_column)
     prefix = f"{game_name}/"
     for n, part in seats.groupby("n_players", sort=True):
         players = f"{n} players" if n > 1 else "solo"
@@ -261,12 +263,12 @@ def _print_seat_table(run_dir, name: str, games: int, seed: int, game_name: str)
         table.add_column("seat", justify="right", no_wrap=True)
         table.add_column("strategy", overflow="fold", min_width=min(10, max(map(len, ids))))  # the one to fold
         table.add_column("games", justify="right", no_wrap=True)
-        table.add_column("mean VP [95% CI]", justify="right", no_wrap=True)
+        table.add_column(f"mean {profile.score_unit} [95% CI]", justify="right", no_wrap=True)
         table.add_column("win % [95% CI]", justify="right", no_wrap=True)
         table.add_column("mean rank", justify="right", no_wrap=True)
         for row, sid in zip(part.itertuples(), ids, strict=True):  # stored seats count from 0
             table.add_row(str(row.seat + 1), sid, f"{row.games:,}",
-                          f"{row.mean_vp:.1f} [{row.vp_low:.1f}, {row.vp_high:.1f}]",
+                          f"{row.mean_score:.1f} [{row.score_low:.1f}, {row.score_high:.1f}]",
                           f"{100 * row.win_rate:.1f} [{100 * row.win_low:.1f}, {100 * row.win_high:.1f}]",
                           f"{row.mean_rank:.2f}")
         out.print(table)
@@ -336,12 +338,12 @@ def _print_tournament(summary) -> None:
 
     for n in sorted(summary.standings["n_players"].unique()):
         table = Table(title=f"{summary.name}: standings at {n} players")
-        for col in ("strategy", "games", "win rate [95% CI]", "tie-break wins", "mean VP [95% CI]",
+        for col in ("strategy", "games", "win rate [95% CI]", "tie-break wins", f"mean {summary.score_unit} [95% CI]",
                     "mean rank [95% CI]"):
             table.add_column(col)
         for r in summary.standings[summary.standings["n_players"] == n].itertuples():
             table.add_row(r.strategy, f"{r.games:,}", f"{pct(r.win_rate)} [{pct(r.win_low)}, {pct(r.win_high)}]",
-                          str(r.tie_break_wins), f"{r.mean_vp:.1f} [{r.vp_low:.1f}, {r.vp_high:.1f}]",
+                          str(r.tie_break_wins), f"{r.mean_score:.1f} [{r.score_low:.1f}, {r.score_high:.1f}]",
                           f"{r.mean_rank:.2f} [{r.rank_low:.2f}, {r.rank_high:.2f}]")
         out.print(table)
         pairs = summary.pairwise[summary.pairwise["n_players"] == n]

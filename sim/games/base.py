@@ -169,7 +169,7 @@ class GameBase:
     def result(self, state: np.ndarray) -> GameResult:
         """The outcome from ``score_sheet``: per seat (P,) arrays of every category, "total" and "rank"."""
         sheet = self.score_sheet(state)
-        return GameResult(final_vp=sheet["total"], rank=sheet["rank"],
+        return GameResult(final_score=sheet["total"], rank=sheet["rank"],
                           categories={k: v for k, v in sheet.items() if k not in ("total", "rank")})
 
     # --- compiled policies

@@ -60,7 +60,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 __all__ = ["MIN_TRIGGERS", "PAIR_WORDS", "Valuation", "catalogue_frame", "deal_slices", "group_summary",
-           "pair_effects", "spreads", "triggers"]
+           "component_pair_effects", "spreads", "triggers"]
 
 # Fewest scoring seat-games (and comparable events of the group's other items) for a win effect and a flag.
 MIN_TRIGGERS = 30
@@ -485,7 +485,7 @@ def _pooled_moments(t: pl.LazyFrame, keys: list[str], attribution: Attribution,
 def spreads(rows, attribution: Attribution, valuation: Valuation | None = None, confidence: float = 0.95,
             alpha: float = 0.05, min_triggers: int = MIN_TRIGGERS) -> pd.DataFrame:
     """One row per (player count, item), every item of the attribution's catalogue even if never seen.
-    Below, *card* is an item, *deck* its group, *trigger* an event, *VP* the score unit.
+    Below, *card* is an item, *deck* its group, *trigger* an event; payoffs are in the game's score units.
 
     Columns:
 
@@ -494,12 +494,12 @@ def spreads(rows, attribution: Attribution, valuation: Valuation | None = None, 
     - ``triggered`` seat-triggers; ``triggered_games`` on-board games in which some seat triggered it,
       ``trigger_rate`` = triggered_games / on_board with ``trigger_low/high``; ``triggers_per_game``
       = triggered / on_board (a card can be triggered by more than one seat);
-    - ``payoff`` mean payout per trigger in VP-equivalents, ``payoff_sd``, ``payoff_low/high`` (t);
-      ``net_payoff``, ``net_sd``, ``net_low/high`` the same minus the material handed in;
+    - ``payoff`` mean payout per trigger in score units (``Valuation.weights``), ``payoff_sd``,
+      ``payoff_low/high`` (t); ``net_payoff``, ``net_sd``, ``net_low/high`` the same minus the costs;
       ``net_vs_deck`` with ``net_vs_deck_low/high``: net payoff per trigger minus that of the other
-      cards of its deck in the same strata (``_GroupWithin``); ``mean_vp, mean_coins, mean_bread,
-      mean_steps`` raw means per trigger (vp net of penalties);
-    - ``penalties`` (-4 VP penalties), ``penalty_rate`` per trigger with ``penalty_low/high``;
+      cards of its deck in the same strata (``_GroupWithin``); ``mean_<field>`` the raw mean per
+      trigger of every payoff field (``Attribution.payoff_fields``, e.g. ``mean_points``);
+    - ``penalties`` (events ``Valuation.penalty_field`` marks), ``penalty_rate`` per trigger with ``penalty_low/high``;
     - the flag, within the deck (``_GroupWithin``): ``trigger_seats`` seat-games that triggered the
       card; ``compared_triggers`` its triggers in strata where other cards of its deck were
       triggered, ``deck_triggers`` those other cards' triggers there; ``win_rate`` share of the
@@ -683,27 +683,29 @@ _SPREAD_TAIL = (
 )
 
 
-# --- adjacent pairs
+# --- pairs: two components a seat scores with in one stratum
 
 
 PAIR_WORDS = ("wins more than its items", "wins less than its items")
 _PAIR_KEY = 1 << 16  # a pair's key: item_a * _PAIR_KEY + item_b
 
 
-def pair_effects(rows, attribution: Attribution, valuation: Valuation | None = None, min_count: int = MIN_TRIGGERS,
-                 confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFrame:
-    """One row per (player count, unordered pair of cards triggered together), pairs seen at least once.
+def component_pair_effects(rows, attribution: Attribution, valuation: Valuation | None = None,
+                           min_count: int = MIN_TRIGGERS, confidence: float = 0.95,
+                           alpha: float = 0.05) -> pd.DataFrame:
+    """One row per (player count, unordered pair of components triggered together), pairs seen at least once.
 
-    The two cards a seat triggers in one pass scoring lie on the two slots beside its disc, so they
-    are an adjacent pair; this asks whether a pair pays or wins more than its two cards suggest.
-    Columns: ``n_players, item_a, item_b`` (item_a < item_b), ``id_a, id_b, deck_a, deck_b``;
-    ``count`` seat-pass triggers; ``payoff`` mean combined payout of the two cards in VP-equivalents
-    with ``payoff_sd, payoff_low/high`` (t), ``net_payoff, net_sd, net_low/high`` the same minus the
-    material handed in; ``payoff_excess`` = payoff minus the two cards' own mean payoffs over all
-    their triggers of that player count (positive: the pair feeds itself, e.g. bread from the first
-    card pays the second); ``trigger_seats`` seat-games that triggered the pair, ``win_rate`` their
-    share of wins with ``win_low/high`` (Wilson); ``win_diff`` with ``diff_low/high``: how much
-    more often the seat wins than its two cards and its stratum predict (``_PairExcess``), ``p_value``,
+    A pair is the two components one seat triggers in one stratum (``Valuation.stratum_field``, e.g.
+    a scoring round), when it triggers exactly two there; this asks whether a pair pays or wins more
+    than its two components suggest. Columns: ``n_players, item_a, item_b`` (item_a < item_b),
+    ``id_a, id_b, group_a, group_b``; ``count`` triggers of the pair (seat-strata); ``payoff`` mean
+    combined payout of the two components in score units with ``payoff_sd, payoff_low/high`` (t),
+    ``net_payoff, net_sd, net_low/high`` the same minus the costs; ``payoff_excess`` = payoff minus
+    the two components' own mean payoffs over all their triggers of that player count (positive: the
+    pair feeds itself, one component's payout paying for the other); ``trigger_seats`` seat-games
+    that triggered the pair, ``win_rate`` their share of wins with ``win_low/high`` (Wilson);
+    ``win_diff`` with ``diff_low/high``: how much more often the seat wins than its two components
+    and its stratum predict (``_PairExcess``), ``p_value``,
     ``q_value`` (Benjamini–Hochberg over every tested pair of every player count), ``flagged``,
     ``direction`` (``PAIR_WORDS``), ``note`` ("too few games" below ``min_count`` triggering seat-games).
     """
@@ -712,15 +714,15 @@ def pair_effects(rows, attribution: Attribution, valuation: Valuation | None = N
     if not valuation.stratum_field:  # no stratum, no pairs
         return pd.DataFrame(columns=list(_PAIR_COLUMNS))
     frame = _keyed(rows, _EVENT_COLUMNS, attribution)
-    passes = _passes(frame, attribution, valuation)
+    pairs = _stratum_pairs(frame, attribution, valuation)
     keys = ["item_a", "item_b"]
     singles, moments, strata = _collect_all(
         _triggers(frame, attribution, valuation).group_by("n_players", "item")
         .agg(pl.col("payoff").mean().alias("single")),
-        passes.group_by("n_players", *keys)
+        pairs.group_by("n_players", *keys)
         .agg(pl.len().alias("count"), pl.col("payoff").mean(), pl.col("payoff").std().alias("payoff_sd"),
              pl.col("net_payoff").mean(), pl.col("net_payoff").std().alias("net_sd")),
-        passes.group_by("n_players", "stratum", *keys).agg(pl.len().alias("count"), pl.col("won").sum()))
+        pairs.group_by("n_players", "stratum", *keys).agg(pl.len().alias("count"), pl.col("won").sum()))
     excess, seats = _pairs_by_slices(frame, strata, attribution, valuation)
     moments = (
         moments
@@ -739,16 +741,16 @@ def pair_effects(rows, attribution: Attribution, valuation: Valuation | None = N
     table = _flag(pd.concat(tables, ignore_index=True), alpha, "win_diff", PAIR_WORDS)
     meta = catalogue.set_index("item")
     for side in ("a", "b"):
-        cards = table[f"item_{side}"]
-        table[f"id_{side}"] = cards.map(meta["id"])
-        table[f"group_{side}"] = cards.map(meta["group"])
+        items = table[f"item_{side}"]
+        table[f"id_{side}"] = items.map(meta["id"])
+        table[f"group_{side}"] = items.map(meta["group"])
     return table[list(_PAIR_COLUMNS)]
 
 
 def _pairs_by_slices(frame: pl.LazyFrame, strata: pl.DataFrame, attribution: Attribution,
                      valuation: Valuation) -> tuple[dict[int, "_PairExcess"], pd.DataFrame]:
     """Per player count the ``_PairExcess`` of the ``_keyed`` rows ``frame``, from ``strata`` (the
-    seat-passes summed per player count, stratum and pair: ``count``, ``won``) and then the clusters
+    seat-strata summed per player count, stratum and pair: ``count``, ``won``) and then the clusters
     slice by slice (``deal_slices``, as ``_within_by_slices``); and the seat-games per (player count,
     pair, seat), ``n1`` with ``w1`` won, counted slice by slice (a seat-game lies in one slice)."""
     excess = {n: _PairExcess(part["stratum"].to_numpy(), part["item_a"].to_numpy().astype(np.int64),
@@ -757,11 +759,11 @@ def _pairs_by_slices(frame: pl.LazyFrame, strata: pl.DataFrame, attribution: Att
               for (n,), part in strata.partition_by("n_players", as_dict=True).items()}
     seats = []
     for where in deal_slices(frame):
-        passes = _passes(frame.filter(where), attribution, valuation)
+        pairs = _stratum_pairs(frame.filter(where), attribution, valuation)
         cells, counted = _collect_all(
-            passes.group_by("n_players", "item_a", "item_b", "stratum", "cluster")
+            pairs.group_by("n_players", "item_a", "item_b", "stratum", "cluster")
             .agg(pl.len().alias("count"), pl.col("won").sum()),
-            passes.group_by("n_players", "item_a", "item_b", "seat")
+            pairs.group_by("n_players", "item_a", "item_b", "seat")
             .agg(pl.col("game").n_unique().alias("n1"), pl.col("game").filter(pl.col("won")).n_unique().alias("w1")),
             shared=True)
         seats.append(counted)
@@ -775,21 +777,21 @@ def _pairs_by_slices(frame: pl.LazyFrame, strata: pl.DataFrame, attribution: Att
 
 
 class _PairExcess:
-    """How much more often the seat of a pair wins than its two cards predict (one player count), in
-    two passes over seat-passes summed into cells: the constructor takes them per (stratum, pair),
+    """How much more often the seat of a pair wins than its two components predict (one player count),
+    in two passes over seat-strata summed into cells: the constructor takes them per (stratum, pair),
     ``add`` a slice of whole clusters per (stratum, pair, cluster), ``table`` gives the rows.
 
-    A linear model of winning over every seat-pass, a term per stratum (run, strategy, seat and pass)
-    plus a term per card, so a seat-pass with cards a and b is predicted stratum + a + b, gives each
-    seat-pass its residual; a pair's excess is the mean residual of its seat-passes: how much more
-    often its seat wins than its two cards predict. Its variance is clustered by deal (CR1), from
-    each cluster's sum of the pair's residuals about that mean, of which only the squares are kept;
-    the model's own estimation error is left out (each card term rests on many more seat-passes than
-    one pair)."""
+    A linear model of winning over every seat-stratum (a seat's triggers in one stratum value), a term
+    per stratum (run, strategy, seat and stratum value) plus a term per component, so a seat-stratum
+    with components a and b is predicted stratum + a + b, gives each seat-stratum its residual; a
+    pair's excess is the mean residual of its seat-strata: how much more often its seat wins than its
+    two components predict. Its variance is clustered by deal (CR1), from each cluster's sum of the
+    pair's residuals about that mean, of which only the squares are kept; the model's own estimation
+    error is left out (each component term rests on many more seat-strata than one pair)."""
 
     def __init__(self, stratum: np.ndarray, a: np.ndarray, b: np.ndarray, count: np.ndarray,
                  wins: np.ndarray) -> None:
-        """(P,) each: ``stratum``, ``a``, ``b`` (item_a < item_b) int64, ``count`` seat-passes and
+        """(P,) each: ``stratum``, ``a``, ``b`` (item_a < item_b) int64, ``count`` seat-strata and
         ``wins`` their wins (float64) per (stratum, pair)."""
         self.strata, st = np.unique(stratum, return_inverse=True)
         self.coef = _additive_coef(st, a, b, wins, count)
@@ -805,7 +807,7 @@ class _PairExcess:
 
     def add(self, stratum: np.ndarray, a: np.ndarray, b: np.ndarray, cluster: np.ndarray, count: np.ndarray,
             wins: np.ndarray) -> None:
-        """A slice of whole clusters: seat-passes and wins per (stratum, pair, cluster), (U,) each, in any
+        """A slice of whole clusters: seat-strata and wins per (stratum, pair, cluster), (U,) each, in any
         order (they are sorted, so that the sums are added in one order every time)."""
         order = np.lexsort((stratum, b, a, cluster))
         stratum, a, b, cluster, count, wins = (x[order] for x in (stratum, a, b, cluster, count, wins))
@@ -830,13 +832,13 @@ class _PairExcess:
 
 def _additive_coef(stratum: np.ndarray, a: np.ndarray, b: np.ndarray, y: np.ndarray,
                    count: np.ndarray) -> np.ndarray:
-    """Least-squares coefficients of y ~ stratum + card a + card b, (S + cards,) float64 (the strata
-    first), from cells of ``count`` (U,) units with (U,) int64 ``stratum`` (0..S-1), ``a`` and ``b``
-    (card indices, a != b) and (U,) float64 ``y``, the cell's sum of the outcome. The normal equations
-    are small (S + cards unknowns) and built from counts; the one redundant direction (a constant
-    moved between strata and cards) leaves the fitted values unique."""
-    n_strata, n_cards = int(stratum.max()) + 1, int(max(a.max(), b.max())) + 1
-    size = n_strata + n_cards
+    """Least-squares coefficients of y ~ stratum + component a + component b, (S + components,) float64
+    (the strata first), from cells of ``count`` (U,) units with (U,) int64 ``stratum`` (0..S-1), ``a``
+    and ``b`` (component indices, a != b) and (U,) float64 ``y``, the cell's sum of the outcome. The
+    normal equations are small (S + components unknowns) and built from counts; the one redundant
+    direction (a constant moved between strata and components) leaves the fitted values unique."""
+    n_strata, n_items = int(stratum.max()) + 1, int(max(a.max(), b.max())) + 1
+    size = n_strata + n_items
     cols = np.stack([stratum, n_strata + a, n_strata + b], axis=1)  # (U, 3) the three ones of each row
     pairs = (cols[:, :, None] * size + cols[:, None, :]).reshape(-1)
     gram = np.bincount(pairs, np.repeat(count, 9), minlength=size * size).reshape(size, size)
@@ -844,32 +846,32 @@ def _additive_coef(stratum: np.ndarray, a: np.ndarray, b: np.ndarray, y: np.ndar
     return np.linalg.lstsq(gram, moment, rcond=None)[0]
 
 
-def _passes(frame: pl.LazyFrame, attribution: Attribution, valuation: Valuation) -> pl.LazyFrame:
-    """One row per (game, seat, pass) with exactly two triggered cards, as a lazy query over the
+def _stratum_pairs(frame: pl.LazyFrame, attribution: Attribution, valuation: Valuation) -> pl.LazyFrame:
+    """One row per (game, seat, stratum value) with exactly two triggered components, as a lazy query over the
     ``_keyed`` rows ``frame``: ``n_players, game, seat, won, cluster, stratum, item_a, item_b``
     (item_a < item_b) and the summed ``payoff, net_payoff``.
 
-    A seat's triggers of one pass lie side by side in its event list (a run of equal stratum field
+    A seat's triggers of one stratum value lie side by side in its event list (a run of equal stratum field
     values), so each row's list is read as plain lists of that field, the item and the two payoffs,
     each beside itself shifted by one or two places; a row-wise filter after the explode then keeps
     the first trigger of every run of exactly two. Every step is row by row: nothing is held per
-    seat-pass or per game while the rows stream past."""
+    seat-stratum or per game while the rows stream past."""
     field = pl.element().struct.field
     payoff, net = _values(attribution, valuation, field, attribution.id_field)
-    lists = {"pass": field(valuation.stratum_field).cast(pl.Int64), "item": field(attribution.id_field).cast(pl.Int16),
+    lists = {"phase": field(valuation.stratum_field).cast(pl.Int64), "item": field(attribution.id_field).cast(pl.Int16),
              "payoff": payoff, "net_payoff": net}
-    shifted = {"pass_before": ("pass", 1), "pass_after": ("pass", -1), "pass_after_next": ("pass", -2),
+    shifted = {"phase_before": ("phase", 1), "phase_after": ("phase", -1), "phase_after_next": ("phase", -2),
                "item_next": ("item", -1), "payoff_next": ("payoff", -1), "net_next": ("net_payoff", -1)}
-    item, partner, pass_ = pl.col("item"), pl.col("item_next"), pl.col("pass")
-    first = ((pass_ == pl.col("pass_after")) & (pass_ != pl.col("pass_before")).fill_null(True)
-             & (pass_ != pl.col("pass_after_next")).fill_null(True) & (item != partner))
+    item, partner, phase = pl.col("item"), pl.col("item_next"), pl.col("phase")
+    first = ((phase == pl.col("phase_after")) & (phase != pl.col("phase_before")).fill_null(True)
+             & (phase != pl.col("phase_after_next")).fill_null(True) & (item != partner))
     return (frame.select("n_players", "game", "seat", "won", "cluster", "seat_key",
                          *(pl.col("events").list.eval(expr).alias(name) for name, expr in lists.items()))
             .with_columns(pl.col(source).list.shift(n).alias(name) for name, (source, n) in shifted.items())
             .explode(*lists, *shifted)
             .filter(first)
             .select("n_players", "game", "seat", "won", "cluster",
-                    (pl.col("seat_key") * _STRATA + pass_).alias("stratum"),
+                    (pl.col("seat_key") * _STRATA + phase).alias("stratum"),
                     pl.min_horizontal(item, partner).alias("item_a"), pl.max_horizontal(item, partner).alias("item_b"),
                     pl.col("payoff") + pl.col("payoff_next"), pl.col("net_payoff") + pl.col("net_next")))
 
@@ -877,7 +879,7 @@ def _passes(frame: pl.LazyFrame, attribution: Attribution, valuation: Valuation)
 def _pair_table(n: int, table: pd.DataFrame, seats: pd.DataFrame, excess: pd.DataFrame, min_count: int,
                 confidence: float) -> pd.DataFrame:
     """Intervals and win excess of the pairs of one player count (``table``: their moments;
-    ``excess``: ``_PairExcess.table`` of their seat-passes)."""
+    ``excess``: ``_PairExcess.table`` of their seat-strata)."""
     keys = ["item_a", "item_b"]
     n1, w1 = _treated_counts(seats, keys, table, n)
     table["payoff_low"], table["payoff_high"] = t_bounds(table["payoff"], table["payoff_sd"], table["count"],

@@ -24,7 +24,7 @@ QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 _FIRST = "_first_row"  # a group's first row: groups come out in their order of appearance, as maintain_order gives
 
 
-def outcome_table(rows, by: tuple[str, ...] = ("rung",), score: str = "final_vp",
+def outcome_table(rows, by: tuple[str, ...] = ("rung",), score: str = "final_score",
                   automa_score: str = "automa_score", margin: str = "margin",
                   confidence: float = 0.95) -> pd.DataFrame:
     """One row per group ``by`` (in their order of appearance): games, wins, win_rate, tie_rate

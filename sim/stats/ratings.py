@@ -8,7 +8,7 @@ a list of parts, each holding whole games, e.g. a few chunks of a run), and the 
 resamples a batch of replicates at a time.
 
 Input rows are the runner's columns, one row per (game, seat): ``run_id``, ``n_players``,
-``game_index``, ``deal``, ``strategy``, ``rank``, ``won``, ``tie``, ``final_vp``. A game is
+``game_index``, ``deal``, ``strategy``, ``rank``, ``won``, ``tie``, ``final_score``. A game is
 (``run_id``, ``game_index``); a deal is (``n_players``, ``deal``) and is shared by every run with
 the same seed, which is what the bootstrap resamples.
 
@@ -87,7 +87,7 @@ def _order(present: Iterable[str], order: Sequence[str] | None) -> list[str]:
 
 def standings(results, order: Sequence[str] | None = None, confidence: float = 0.95) -> pd.DataFrame:
     """One row per (player count, strategy): games, wins, win rate with a Wilson interval, wins
-    decided by the tie-break, mean final VP and mean rank with t intervals.
+    decided by the tie-break, mean final score and mean rank with t intervals.
 
     Pooled over every game a strategy played, so in a ladder a rate also reflects whom it met.
     Means and sds come from exact sums (``sim.stats.moments``): the same to the last bit on every call.
@@ -97,24 +97,25 @@ def standings(results, order: Sequence[str] | None = None, confidence: float = 0
     agg = collect(frame.group_by("n_players", "strategy")
                   .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
                        (pl.col("won") & pl.col("tie")).sum().alias("tie_break_wins"),
-                       *moment_aggs("final_vp", schema["final_vp"], "vp"), *moment_aggs("rank", schema["rank"])))
+                       *moment_aggs("final_score", schema["final_score"], "score"),
+                       *moment_aggs("rank", schema["rank"])))
     groups = agg.select("n_players", "strategy", "games", "wins", "tie_break_wins").to_pandas()
-    groups["mean_vp"], groups["sd_vp"] = mean_sd(agg, "vp")
+    groups["mean_score"], groups["sd_score"] = mean_sd(agg, "score")
     groups["mean_rank"], groups["sd_rank"] = mean_sd(agg, "rank")
     rank_of = {s: i for i, s in enumerate(_order(groups["strategy"], order))}
     rows = []
     for g in groups.itertuples():
         n = int(g.games)
         win_low, win_high = wilson_interval(int(g.wins), n, confidence)
-        vp_low, vp_high = t_interval(g.mean_vp, g.sd_vp, n, confidence)
+        score_low, score_high = t_interval(g.mean_score, g.sd_score, n, confidence)
         rank_low, rank_high = t_interval(g.mean_rank, g.sd_rank, n, confidence)
         rows.append({"n_players": int(g.n_players), "strategy": g.strategy, "games": n, "wins": int(g.wins),
                      "win_rate": g.wins / n, "win_low": win_low, "win_high": win_high,
-                     "tie_break_wins": int(g.tie_break_wins), "mean_vp": float(g.mean_vp), "vp_low": vp_low,
-                     "vp_high": vp_high, "mean_rank": float(g.mean_rank), "rank_low": rank_low,
+                     "tie_break_wins": int(g.tie_break_wins), "mean_score": float(g.mean_score), "score_low": score_low,
+                     "score_high": score_high, "mean_rank": float(g.mean_rank), "rank_low": rank_low,
                      "rank_high": rank_high})
     columns = ["n_players", "strategy", "games", "wins", "win_rate", "win_low", "win_high", "tie_break_wins",
-               "mean_vp", "vp_low", "vp_high", "mean_rank", "rank_low", "rank_high"]
+               "mean_score", "score_low", "score_high", "mean_rank", "rank_low", "rank_high"]
     table = pd.DataFrame(rows, columns=columns)
     table["_order"] = table["strategy"].map(rank_of)
     return table.sort_values(["n_players", "_order"]).drop(columns="_order").reset_index(drop=True)
@@ -529,7 +530,7 @@ class TournamentSummary:
     pairings: pd.DataFrame  # n_players, strategies, games, run_id, seconds
     provenance: dict  # distinct versions, git, rules versions and data hashes of the runs
     settings: dict = field(default_factory=dict)  # confidence, bootstrap replicates and seed, prior, anchor
-    score_unit: str = "VP"  # what the game's final score counts (its profile's), for the texts
+    score_unit: str = "points"  # what the game's final score counts (its profile's), for the texts
 
     def to_json(self) -> dict:
         """Every number, with NaN as null."""

@@ -1,4 +1,4 @@
-"""Seat-order balance: per seat win rate, VP, rank and VP by category, with intervals and tests.
+"""Seat-order balance: per seat win rate, score, rank and score by category, with intervals and tests.
 
 Pure functions over stored result rows (a LazyFrame over the chunks, or a polars or pandas frame in;
 pandas out); no engine code. Every table is a lazy aggregation per group and seat, so memory follows
@@ -14,7 +14,7 @@ Statistics, stated once:
   exact binomial test against the fair share 1/n rejects after Benjamini–Hochberg over every seat
   of the table (q < alpha). Otherwise the table says that no difference was detected and how
   large a difference the games could have detected.
-- means (VP, rank, VP per category): Student t intervals (scipy).
+- means (score, rank, score per category): Student t intervals (scipy).
 - start vectors compared on the same deals (``start_effect``): the paired difference of a seat's
   win indicator in the same game under two start vectors, with a paired t interval.
 """
@@ -42,7 +42,7 @@ def _labelled(rows) -> pl.LazyFrame:
     return frame.with_columns(pl.lit("all").alias(label) for label in ("population", "start") if label not in present)
 
 
-def seat_table(rows, score: str = "final_vp", start_column: str | None = None, confidence: float = 0.95,
+def seat_table(rows, score: str, start_column: str | None = None, confidence: float = 0.95,
                alpha: float = 0.05) -> pd.DataFrame:
     """One row per (n_players, population, start, seat).
 
@@ -51,13 +51,13 @@ def seat_table(rows, score: str = "final_vp", start_column: str | None = None, c
     Columns: games, wins, win_rate with win_rate_low/high (Wilson), fair (1/n), gap_pp (win rate -
     fair, percentage points), p (exact binomial test against fair), q (Benjamini–Hochberg over all
     rows), favoured (+1 / -1 / 0), detectable_pp (the gap these games detect half the time, see
-    ``detectable_gap``), mean_vp (of ``score``), mean_rank, each mean with _low/_high (t), and with a
+    ``detectable_gap``), mean_score (of ``score``), mean_rank, each mean with _low/_high (t), and with a
     ``start_column`` the seat's mean value of it, ``start_value``.
     """
     start = [pl.col(start_column).mean().alias("start_value")] if start_column else []
     agg = collect(_labelled(rows).group_by([*GROUP, "seat"])
                   .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
-                       pl.col(score).mean().alias("mean_vp"), pl.col(score).std().alias("sd_vp"),
+                       pl.col(score).mean().alias("mean_score"), pl.col(score).std().alias("sd_score"),
                        pl.col("rank").mean().alias("mean_rank"), pl.col("rank").std().alias("sd_rank"), *start)
                   .sort([*GROUP, "seat"])).to_pandas()
     games, wins = agg["games"].to_numpy(), agg["wins"].to_numpy()
@@ -70,13 +70,13 @@ def seat_table(rows, score: str = "final_vp", start_column: str | None = None, c
     agg["q"] = multipletests(agg["p"], method="fdr_bh")[1] if len(agg) else []
     agg["favoured"] = np.where(agg["q"] < alpha, np.sign(agg["gap_pp"]), 0).astype(int)
     agg["detectable_pp"] = [detectable_gap(int(n), float(f)) for n, f in zip(games, agg["fair"], strict=True)]
-    for name in ("vp", "rank"):
+    for name in ("score", "rank"):
         agg[f"mean_{name}_low"], agg[f"mean_{name}_high"] = t_bounds(agg[f"mean_{name}"], agg[f"sd_{name}"],
                                                                      games, confidence)
-    return agg.drop(columns=["sd_vp", "sd_rank"])
+    return agg.drop(columns=["sd_score", "sd_rank"])
 
 
-def category_table(rows, categories: tuple[str, ...], score: str = "final_vp", confidence: float = 0.95,
+def category_table(rows, categories: tuple[str, ...], score: str, confidence: float = 0.95,
                    by: tuple[str, ...] = (*GROUP, "seat")) -> pd.DataFrame:
     """Score by category per ``by`` (default: n_players, population, start, seat): long format with
     columns category (the column name), games, mean, mean_low, mean_high (t intervals), and share (the

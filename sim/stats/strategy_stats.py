@@ -1,15 +1,15 @@
 """How strategies did against each other in one run: per-strategy results and head-to-head shares.
 
 Pure functions over stored result rows (a polars LazyFrame or DataFrame with the runner's columns
-``n_players, game_index, seat, strategy, final_vp, rank, won``, and where present ``run_id`` and
-``seating``); every table is a lazy aggregation (``sim.stats.lazy``), so the memory needed does not
-grow with the number of games. Statistics, stated once:
+``n_players, game_index, seat, strategy, rank, won``, the game's final score (its profile's
+``score_column``), and where present ``run_id`` and ``seating``); every table is a lazy aggregation
+(``sim.stats.lazy``), so the memory needed does not grow with the number of games. Statistics, stated once:
 
 - a strategy's win rate counts its seats: wins / seat-games, against the fair share 1/n. Wilson 95 %
   intervals. Where a strategy holds one seat per game (the focus of a rotated run, any strategy of a
   permuted table at 2 players) the seat-games are independent games; where it holds several seats of
   one game they are not, and the interval is a little too narrow;
-- mean VP and mean rank: Student t 95 % intervals over seat-games;
+- mean score and mean rank: Student t 95 % intervals over seat-games;
 - head-to-head: for every pair of seats of one game held by strategies A and B, did A finish ahead
   of B (ranks are strict: the game's tie-break decides)? The share with a Wilson interval over those
   pairs. It answers "how often does A beat B" even in a game with other players at the table.
@@ -38,20 +38,20 @@ def _games_held(rows: pl.LazyFrame) -> pl.LazyFrame:
     return held.group_by("n_players", "strategy").agg(pl.col("games").sum())
 
 
-def strategy_table(rows, score: str = "final_vp", confidence: float = 0.95) -> pd.DataFrame:
+def strategy_table(rows, score: str, confidence: float = 0.95) -> pd.DataFrame:
     """One row per (n_players, strategy): seat_games, seats_per_game (seats it holds in a game,
     on average), wins, win_rate with _low/_high (Wilson), fair (1/n), gap_pp (win rate - fair, pp),
-    mean_vp and mean_rank with _low/_high (t)."""
+    mean_score (of ``score``, the profile's ``score_column``) and mean_rank with _low/_high (t)."""
     rows = lazy(rows)
     sums = (rows.group_by("n_players", "strategy")
             .agg(pl.len().alias("seat_games"),
                  pl.col("won").cast(pl.Int64).sum().alias("wins"),
-                 pl.col(score).cast(pl.Float64).mean().alias("mean_vp"),
-                 pl.col(score).cast(pl.Float64).std().alias("sd_vp"),
+                 pl.col(score).cast(pl.Float64).mean().alias("mean_score"),
+                 pl.col(score).cast(pl.Float64).std().alias("sd_score"),
                  pl.col("rank").cast(pl.Float64).mean().alias("mean_rank"),
                  pl.col("rank").cast(pl.Float64).std().alias("sd_rank")))
     agg = collect(sums.join(_games_held(rows), on=["n_players", "strategy"])
-                  .select("n_players", "strategy", "seat_games", "games", "wins", "mean_vp", "sd_vp", "mean_rank",
+                  .select("n_players", "strategy", "seat_games", "games", "wins", "mean_score", "sd_score", "mean_rank",
                           "sd_rank").sort("n_players", "strategy")).to_pandas()
     n = agg["seat_games"].to_numpy()
     agg["seats_per_game"] = n / agg["games"].to_numpy()
@@ -59,10 +59,10 @@ def strategy_table(rows, score: str = "final_vp", confidence: float = 0.95) -> p
     agg["win_rate_low"], agg["win_rate_high"] = wilson(agg["wins"].to_numpy(), n, confidence)
     agg["fair"] = 1.0 / agg["n_players"].astype(float)
     agg["gap_pp"] = 100 * (agg["win_rate"] - agg["fair"])
-    for name in ("vp", "rank"):
+    for name in ("score", "rank"):
         agg[f"mean_{name}_low"], agg[f"mean_{name}_high"] = t_bounds(agg[f"mean_{name}"], agg[f"sd_{name}"], n,
                                                                      confidence)
-    return agg.drop(columns=["sd_vp", "sd_rank"])
+    return agg.drop(columns=["sd_score", "sd_rank"])
 
 
 def head_to_head(rows, confidence: float = 0.95) -> pd.DataFrame:
@@ -82,19 +82,19 @@ def head_to_head(rows, confidence: float = 0.95) -> pd.DataFrame:
     return pairs
 
 
-def seat_by_strategy(rows, score: str = "final_vp", confidence: float = 0.95) -> pd.DataFrame:
+def seat_by_strategy(rows, score: str, confidence: float = 0.95) -> pd.DataFrame:
     """One row per (n_players, strategy, seat): seat_games, win_rate with _low/_high (Wilson) and
-    mean_vp with _low/_high (t): how a strategy's results depend on where it sat."""
+    mean_score with _low/_high (t): how a strategy's results depend on where it sat."""
     agg = collect(lazy(rows).group_by("n_players", "strategy", "seat")
                   .agg(pl.len().alias("seat_games"), pl.col("won").cast(pl.Int64).sum().alias("wins"),
-                       pl.col(score).cast(pl.Float64).mean().alias("mean_vp"),
-                       pl.col(score).cast(pl.Float64).std().alias("sd_vp"))
+                       pl.col(score).cast(pl.Float64).mean().alias("mean_score"),
+                       pl.col(score).cast(pl.Float64).std().alias("sd_score"))
                   .sort("n_players", "strategy", "seat")).to_pandas()
     n = agg["seat_games"].to_numpy()
     agg["win_rate"] = agg["wins"] / n
     agg["win_rate_low"], agg["win_rate_high"] = wilson(agg["wins"].to_numpy(), n, confidence)
-    agg["mean_vp_low"], agg["mean_vp_high"] = t_bounds(agg["mean_vp"], agg["sd_vp"], n, confidence)
-    return agg.drop(columns=["sd_vp"])
+    agg["mean_score_low"], agg["mean_score_high"] = t_bounds(agg["mean_score"], agg["sd_score"], n, confidence)
+    return agg.drop(columns=["sd_score"])
 
 
 def seats_per_game(rows) -> pd.DataFrame:

@@ -264,7 +264,7 @@ def test_pandas_and_lazy_input_give_the_same_table(planted, catalogue, spreads):
 
 
 def test_lazy_rows_give_the_same_pairs_and_lazy_triggers(planted, pairs):
-    pd.testing.assert_frame_equal(stats.pair_effects(planted[0].lazy(), ATTRIBUTION, VALUATION), pairs)
+    pd.testing.assert_frame_equal(stats.component_pair_effects(planted[0].lazy(), ATTRIBUTION, VALUATION), pairs)
     t = stats.triggers(planted[0].lazy(), ATTRIBUTION, VALUATION)
     assert isinstance(t, pl.LazyFrame)
     assert t.collect().equals(stats.triggers(planted[0], ATTRIBUTION, VALUATION))
@@ -275,7 +275,8 @@ def test_clusters_read_in_slices_give_the_same_tables(planted, spreads, pairs, m
     monkeypatch.setattr(stats, "_SLICE_ROWS", 1000)
     assert len(stats.deal_slices(planted[0])) > 5
     pd.testing.assert_frame_equal(stats.spreads(planted[0].lazy(), ATTRIBUTION, VALUATION), spreads, rtol=1e-12)
-    pd.testing.assert_frame_equal(stats.pair_effects(planted[0].lazy(), ATTRIBUTION, VALUATION), pairs, rtol=1e-12)
+    pd.testing.assert_frame_equal(stats.component_pair_effects(planted[0].lazy(), ATTRIBUTION, VALUATION), pairs,
+                                  rtol=1e-12)
 
 
 def test_triggers_hold_two_cards_per_seat_and_pass(planted, catalogue):
@@ -290,7 +291,7 @@ def test_triggers_hold_two_cards_per_seat_and_pass(planted, catalogue):
 
 @pytest.fixture(scope="module")
 def pairs(planted, catalogue):
-    return stats.pair_effects(planted[0], ATTRIBUTION, VALUATION)
+    return stats.component_pair_effects(planted[0], ATTRIBUTION, VALUATION)
 
 
 def test_planted_pair_is_found(pairs, planted):
@@ -320,7 +321,7 @@ def test_pair_with_a_strong_card_wins_no_more_than_its_cards(catalogue):
     # STRONG wins with every neighbour; a pair of it is judged against what its two cards predict.
     # 2-player games only, and no planted pair, so that its pairs have games enough.
     rows, _ = synthetic(games=20000, seed=4, card_weight={STRONG: 4.0, WEAK: 0.25}, players=(2,))
-    pairs = stats.pair_effects(rows, ATTRIBUTION, VALUATION)
+    pairs = stats.component_pair_effects(rows, ATTRIBUTION, VALUATION)
     strong = pairs[(pairs["note"] == "") & ((pairs["item_a"] == STRONG) | (pairs["item_b"] == STRONG))]
     assert len(strong) >= 40 and strong["win_rate"].mean() > 0.6
     assert strong["flagged"].mean() <= 0.05 and abs(strong["win_diff"].mean()) < 0.02
@@ -348,7 +349,7 @@ def test_group_summary_pools_the_triggers(spreads, planted, catalogue):
 def test_empty_rows_give_empty_tables(planted, catalogue):
     empty = planted[0].head(0)
     assert stats.spreads(empty, ATTRIBUTION, VALUATION).empty
-    assert stats.pair_effects(empty, ATTRIBUTION, VALUATION).empty
+    assert stats.component_pair_effects(empty, ATTRIBUTION, VALUATION).empty
     assert stats.group_summary(stats.spreads(empty, ATTRIBUTION, VALUATION)).empty
 
 

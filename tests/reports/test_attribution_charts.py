@@ -21,7 +21,7 @@ from tests.reports.attribution_synthetic import ATTRIBUTION, PLANTED, VALUATION,
 @pytest.fixture(scope="module")
 def tables():
     rows = synthetic(**PLANTED)[0]
-    return stats.spreads(rows, ATTRIBUTION, VALUATION), stats.pair_effects(rows, ATTRIBUTION, VALUATION)
+    return stats.spreads(rows, ATTRIBUTION, VALUATION), stats.component_pair_effects(rows, ATTRIBUTION, VALUATION)
 
 
 def _font_sizes(fig: Figure) -> list[float]:

@@ -113,8 +113,8 @@ CHARTS = {
     "seat_win": lambda: seat_charts.seat_win_chart(_seats()),
     "seat_win_one_player_count": lambda: seat_charts.seat_win_chart(_seats(counts=(3,))),
     "seat_win_by_variant": lambda: seat_charts.seat_win_chart(_seats(pops=VARIANTS)),
-    "vp_distribution": lambda: seat_charts.vp_distribution_chart(
-        value_counts(_games(), ["n_players", "population", "start", "seat"], "final_vp").to_pandas()),
+    "score_distribution": lambda: seat_charts.score_distribution_chart(
+        value_counts(_games(), ["n_players", "population", "start", "seat"], "final_vp").to_pandas(), "final_vp"),
     "categories": lambda: seat_charts.category_chart(_categories()),
     "compensation": lambda: seat_charts.compensation_chart(_compensation()),
     "compensation_one": lambda: seat_charts.compensation_chart(_compensation(pops=("greedy",), counts=(3,))),

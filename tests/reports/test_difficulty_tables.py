@@ -32,7 +32,7 @@ def test_outcome_quantiles_equal_polars_group_quantiles(games):
     rows = pl.DataFrame({"rung": [g for g, _ in games], "margin": [m for _, m in games]}).with_columns(
         pl.col("margin").gt(0).alias("won"), pl.col("margin").eq(0).alias("tie"), final_vp=pl.col("margin") + 100,
         automa=pl.lit(100))
-    table = outcome_table(rows.lazy(), automa_score="automa")
+    table = outcome_table(rows.lazy(), score="final_vp", automa_score="automa")
     expected = rows.group_by("rung", maintain_order=True).agg(
         pl.col("margin").quantile(q, "linear").alias(f"margin_p{round(100 * q)}") for q in QUANTILES)
     assert table["rung"].tolist() == expected["rung"].to_list()  # groups in their order of appearance

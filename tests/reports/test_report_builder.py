@@ -27,9 +27,9 @@ SEATS = pd.DataFrame({
     "win_rate": [0.512, 0.3, 0.188],
     "win_rate_low": [0.502, 0.291, 0.180],
     "win_rate_high": [0.522, 0.309, 0.196],
-    "mean_vp": [113.14, 101.0, 97.25],
-    "mean_vp_low": [112.4, 100.1, 96.5],
-    "mean_vp_high": [113.8, 101.9, 98.0],
+    "mean_score": [113.14, 101.0, 97.25],
+    "mean_score_low": [112.4, 100.1, 96.5],
+    "mean_score_high": [113.8, 101.9, 98.0],
 })
 
 
@@ -46,7 +46,7 @@ def _report() -> Report:
     rep.heading("3 players", level=2)
     rep.text("Seat 1 wins **more often**; see `seat`.\n\n- first\n- second")
     rep.table(SEATS, name="seats_3p", caption="Per seat.", columns={"win_rate": "win rate"},
-              rates=["win_rate"], means=["mean_vp"])
+              rates=["win_rate"], means=["mean_score"])
     rep.figure(_chart([0.512, 0.3, 0.188]), name="seat_win_rates", caption="Win rate per seat.")
     rep.heading("Pairs", level=2)
     rep.note("Too few games to claim a difference between seats 2 and 3.")
@@ -98,7 +98,7 @@ def test_markdown(written: Path):
     md = (written.parent / "index.md").read_text()
     assert md.startswith("# Seat order\n")
     assert "- [3 players](#3-players)\n- [Pairs](#pairs)" in md
-    assert "| seat | games | win rate | mean_vp |\n|---:|---:|---:|---:|" in md
+    assert "| seat | games | win rate | mean_score |\n|---:|---:|---:|---:|" in md
     assert "| 1 | 10,000 | 51.2 % [50.2, 52.2] | 113.1 [112.4, 113.8] |" in md
     assert "| x | 0.25 |" in md
     assert "![Win rate per seat.](figures/seat_win_rates.png)" in md
@@ -157,8 +157,8 @@ def test_rate_without_interval_rejected():
     rep = Report("r")
     with pytest.raises(ValueError, match="win_rate_low and win_rate_high"):
         rep.table(SEATS[["seat", "win_rate"]], name="t", rates=["win_rate"])
-    with pytest.raises(ValueError, match="mean_vp_high"):
-        rep.table(SEATS.drop(columns="mean_vp_high"), name="t", means=["mean_vp"], rates=["win_rate"])
+    with pytest.raises(ValueError, match="mean_score_high"):
+        rep.table(SEATS.drop(columns="mean_score_high"), name="t", means=["mean_score"], rates=["win_rate"])
     with pytest.raises(ValueError, match="not in the table"):
         rep.table(SEATS, name="t", rates=["loss_rate"])
 
@@ -314,12 +314,12 @@ def test_interval_cells_may_wrap_only_between_value_and_interval():
 def test_a_table_too_wide_for_the_content_box_at_its_narrowest_is_set_dense():
     wide = SEATS[["seat", "games"]].copy()
     for i in range(4):  # 8 interval columns
-        for col in ("win_rate", "mean_vp"):
+        for col in ("win_rate", "mean_score"):
             for part in ("", "_low", "_high"):
                 wide[f"{col}{i}{part}"] = SEATS[f"{col}{part}"]
     rep = Report("r").table(wide, "wide", rates=[f"win_rate{i}" for i in range(4)],
-                            means=[f"mean_vp{i}" for i in range(4)])
-    rep.table(SEATS, "narrow", rates=["win_rate"], means=["mean_vp"])
+                            means=[f"mean_score{i}" for i in range(4)])
+    rep.table(SEATS, "narrow", rates=["win_rate"], means=["mean_score"])
     page = rep.html()
     assert page.split('id="table-wide"')[1].count('<table class="dense">') == 1
     assert '<table class="dense">' not in page.split('id="table-narrow"')[1]

@@ -29,7 +29,7 @@ def _rows(games: list[list[tuple[str, int]]]) -> pl.DataFrame:
 def test_strategy_table_counts_seat_games_and_gives_wilson_intervals():
     # 3-player games: a holds one seat, b two; a wins 3 of 4 games.
     games = [[("a", 1), ("b", 2), ("b", 3)]] * 3 + [[("b", 1), ("a", 2), ("b", 3)]]
-    table = strategy_table(_rows(games)).set_index("strategy")
+    table = strategy_table(_rows(games), "final_vp").set_index("strategy")
     assert table.loc["a", "seat_games"] == 4 and table.loc["b", "seat_games"] == 8
     assert table.loc["a", "win_rate"] == pytest.approx(0.75) and table.loc["b", "win_rate"] == pytest.approx(1 / 8)
     assert table.loc["a", "seats_per_game"] == 1 and table.loc["b", "seats_per_game"] == 2

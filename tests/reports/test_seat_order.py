@@ -99,7 +99,7 @@ def test_report_is_written_with_every_part(tiny_study):
     for part in ("Answers", "Seat win rates", "Compensating start VP", "Scoring cards", "Is the 3-player 13"):
         assert part in html
     assert {p.name for p in (report / "figures").iterdir()} >= {
-        "seat_win_rates.png", "vp_distributions.png", "vp_categories.png", "compensation.png",
+        "seat_win_rates.png", "score_distributions.png", "score_categories.png", "compensation.png",
         "card_payoff_forest.png", "card_pair_heatmap.png"}
     assert {"seats.csv", "compensation.csv", "cards.csv", "card_decks.csv"} <= {
         p.name for p in (report / "tables").iterdir()}

@@ -26,7 +26,7 @@ def synthetic_rows(n_players: int, games: int, first_seat_wins: float, seed: int
 
 
 def test_planted_seat_advantage_is_found_with_an_interval_that_covers_it():
-    seats = seat_table(synthetic_rows(2, 4000, 0.58))
+    seats = seat_table(synthetic_rows(2, 4000, 0.58), "final_vp")
     first = seats[seats["seat"] == 0].iloc[0]
     assert first["favoured"] == 1 and first["win_rate_low"] < 0.58 < first["win_rate_high"]
     assert first["win_rate_low"] > 0.5
@@ -41,7 +41,7 @@ def test_q_values_print_with_two_digits_or_as_below_1e_16():
 
 
 def test_a_fair_table_is_not_called_unfair():
-    seats = seat_table(synthetic_rows(4, 8000, 0.25, seed=3))
+    seats = seat_table(synthetic_rows(4, 8000, 0.25, seed=3), "final_vp")
     assert (seats["favoured"] == 0).all()
     assert ((seats["win_rate_low"] < 0.25) & (seats["win_rate_high"] > 0.25)).all()
     assert "no seat differs detectably" in verdicts(seats)["verdict"].iloc[0]
@@ -49,7 +49,7 @@ def test_a_fair_table_is_not_called_unfair():
 
 def test_too_few_games_say_so_instead_of_claiming_a_difference():
     """A real 5 pp advantage in 200 games is below what they can detect: no claim, and the gap named."""
-    seats = seat_table(synthetic_rows(2, 200, 0.55, seed=1))
+    seats = seat_table(synthetic_rows(2, 200, 0.55, seed=1), "final_vp")
     assert (seats["favoured"] == 0).all()
     sentence = verdicts(seats)["verdict"].iloc[0]
     assert "cannot be told apart from chance" in sentence
@@ -58,9 +58,10 @@ def test_too_few_games_say_so_instead_of_claiming_a_difference():
 
 def test_means_carry_t_intervals_and_categories_sum_to_their_share():
     rows = synthetic_rows(3, 3000, 1 / 3, seed=4)
-    seats = seat_table(rows)
-    assert (seats["mean_vp_low"] < seats["mean_vp"]).all() and (seats["mean_vp"] < seats["mean_vp_high"]).all()
-    cats = category_table(rows, ("vp_cards", "vp_villas"))
+    seats = seat_table(rows, "final_vp")
+    assert (seats["mean_score_low"] < seats["mean_score"]).all()
+    assert (seats["mean_score"] < seats["mean_score_high"]).all()
+    cats = category_table(rows, ("vp_cards", "vp_villas"), "final_vp")
     shares = cats.groupby(["seat"])["share"].sum()
     assert np.allclose(shares, 1.0)
     assert set(cats["category"]) == {"vp_cards", "vp_villas"}
@@ -153,5 +154,5 @@ def test_the_13_verdict_follows_the_seat_test_and_says_when_games_are_too_few(ga
     from bgsim.reports.seat_report import largest_value_answer
     from bgsim.sim.registry import make_game
 
-    seats = seat_table(_three_player_rows(games, rate, seed=7))
+    seats = seat_table(_three_player_rows(games, rate, seed=7), "final_vp")
     assert expected in largest_value_answer(seats, pd.DataFrame(), "test", make_game("carpe_diem").profile)

@@ -71,7 +71,7 @@ def test_replay_prints_the_stored_game(small_run, capsys):
     assert json.loads(out)["strategies"] == df["strategy"].to_list()  # stdout stays one JSON document
     assert err == f"game 8 replays to the stored result (final VP {vp})\n"
     played = bgsim.replay(small_run.run_dir, 8)
-    assert played.result.final_vp.tolist() == df["final_vp"].to_list()
+    assert played.result.final_score.tolist() == df["final_vp"].to_list()
     assert played.strategies == tuple(df["strategy"].to_list())
 
 

@@ -254,7 +254,7 @@ def test_summary_numbers_follow_from_the_rows(played):
     rows = frame.filter(pl.col("strategy") == "greedy")
     standing = summary.standings.set_index("strategy").loc["greedy"]
     assert standing.games == rows.height and standing.wins == rows["won"].sum()
-    assert standing.mean_vp == pytest.approx(rows["final_vp"].mean())
+    assert standing.mean_score == pytest.approx(rows["final_score"].mean())
     cell = summary.pairwise.set_index(["a", "b"]).loc[("greedy", "random")]
     duel = frame.filter(pl.col("run_id") == report.runs[0].run_dir.name)
     greedy_ahead = duel.filter((pl.col("strategy") == "greedy") & (pl.col("rank") == 1)).height
@@ -330,7 +330,7 @@ def _synthetic_results(strengths: dict[str, float], pairs: list[tuple[str, str]]
                     first = (name == a) == a_wins
                     rows.append({"run_id": f"r{run}", "n_players": 2, "game_index": 2 * deal + seating,
                                  "deal": deal, "seat": seat, "strategy": name, "rank": 1 if first else 2,
-                                 "won": first, "tie": False, "final_vp": 50 + 10 * first})
+                                 "won": first, "tie": False, "final_score": 50 + 10 * first})
     return pl.DataFrame(rows)
 
 
@@ -374,7 +374,8 @@ def test_pairwise_standings_and_neighbours_from_rows():
         "run_id": ["r"] * 9, "n_players": [3] * 9, "game_index": [0, 0, 0, 1, 1, 1, 2, 2, 2],
         "deal": [0] * 9, "seat": [0, 1, 2] * 3, "strategy": ["x", "y", "z"] * 3,
         "rank": [1, 2, 3, 2, 1, 3, 1, 3, 2], "won": [True, False, False, False, True, False, True, False, False],
-        "tie": [False, False, False, True, True, False, False, False, False], "final_vp": [9, 5, 1, 7, 7, 2, 8, 1, 3]})
+        "tie": [False, False, False, True, True, False, False, False, False],
+        "final_score": [9, 5, 1, 7, 7, 2, 8, 1, 3]})
     pairs = ratings.comparisons(frame)
     assert pairs.height == 3 * 6  # every ordered pair of seats of a 3-player game
     table = ratings.pairwise(frame, ["x", "y", "z"]).set_index(["a", "b"])

@@ -57,7 +57,7 @@ def test_every_variant_loads_and_plays_to_the_end(variant, tmp_path):
         for seed, mix in ((1, "greedy"), (2, "random")):
             played = play_game(game, [make_strategy(mix, game) for _ in range(n_players)], game_seeds(seed))
             assert game.is_over(played.state)
-            assert len(played.result.final_vp) == n_players
+            assert len(played.result.final_score) == n_players
 
 
 @pytest.mark.parametrize("variant", TILE_VARIANTS, ids=lambda v: v.name)
