@@ -22,8 +22,8 @@ __all__ = ["Attribution", "AutomaProfile", "Compensation", "GameProfile", "Knob"
 class ScoreCategory:
     """One part of the final score; ``column`` is its per-seat result column (int)."""
 
-    column: str  # e.g. "vp_cards"
-    label: str  # e.g. "scoring cards", for tables and charts
+    column: str  # e.g. "pts_buildings"
+    label: str  # e.g. "buildings", for tables and charts
     doc: str = ""  # what it counts, with rule ids
 
 
@@ -35,19 +35,19 @@ class Attribution:
     -1 for an empty place; ``events_column``: per seat row, a list of structs, one per time the
     seat scored with a component, with at least the fields ``id_field`` and ``payoff_field``.
     ``catalogue``: one dict per component (``id``, ``group``, ``label`` and anything else);
-    components are compared within their ``group`` (Carpe Diem's card decks).
+    components are compared within their ``group`` (a deck of cards, a kind of auction item).
     """
 
-    name: str  # e.g. "scoring_cards"
-    label: str  # plural, e.g. "scoring cards"
-    singular: str  # e.g. "scoring card"
+    name: str  # e.g. "building_tiles"
+    label: str  # plural, e.g. "building tiles"
+    singular: str  # e.g. "building tile"
     board_column: str
     events_column: str
-    id_field: str = "card"
-    payoff_field: str = "vp"
+    id_field: str  # the event field holding the component's id, e.g. "tile"
+    payoff_field: str  # the event field holding what it paid in score units, e.g. "points"
     group_label: str = "group"  # what a group is called, e.g. "deck"
     catalogue: tuple[dict, ...] = ()
-    payoff_fields: tuple[str, ...] = ()  # every amount an event can pay (vp, coins, ...), for payoff tables
+    payoff_fields: tuple[str, ...] = ()  # every amount an event can pay (points, coins, ...), for payoff tables
 
 
 @dataclass(frozen=True)
@@ -58,10 +58,10 @@ class Compensation:
     (``named``: name -> description; ``"rulebook"`` is the game's own, ``"equal"`` every seat alike).
     """
 
-    parameter: str  # game parameter that takes a start vector, e.g. "start_vp"
-    column: str  # per seat result column with the seat's value, e.g. "start_vp"
-    label: str  # e.g. "start VP"
-    unit: str  # what one step of the value is, e.g. "VP"
+    parameter: str  # game parameter that takes a start vector, e.g. "start_points"
+    column: str  # per seat result column with the seat's value, e.g. "start_points"
+    label: str  # e.g. "start points"
+    unit: str  # what one step of the value is, e.g. "points"
     fixed_first: int  # the first seat's value, held fixed by the solver
     rulebook: dict[int, tuple[int, ...]] = field(default_factory=dict)  # player count -> the rulebook's vector
     named: dict[str, str] = field(default_factory=dict)
@@ -73,15 +73,15 @@ class Compensation:
 class Knob:
     """A difficulty knob of an automa: an integer game parameter a player can set at the table."""
 
-    parameter: str  # e.g. "anna_start_vp"
-    label: str  # e.g. "Anna's start VP"
+    parameter: str  # e.g. "bot_start_points"
+    label: str  # e.g. "the bot's start points"
     rulebook: int  # the value of the unmodified game
     harder: int  # +1 if a larger value makes the automa harder, -1 if easier
-    table_text: str  # how a player applies a value: "Anna starts with {value} VP"; also {half} and {s}
+    table_text: str  # how a player applies a value: "the bot starts with {value} points"; also {half} and {s}
     search: tuple[int, int] | None = None  # legal values a calibration searches by default (None: rulebook +-150)
 
     def at_the_table(self, value: int) -> str:
-        """The setting as a player applies it, e.g. "Anna starts with -6 VP"."""
+        """The setting as a player applies it, e.g. "the bot starts with -6 points"."""
         return self.table_text.format(value=value, half=value // 2, s="" if value == 1 else "s")
 
 
@@ -89,10 +89,10 @@ class Knob:
 class AutomaProfile:
     """An automa opponent: the player counts it plays at, its knobs, and its result columns."""
 
-    name: str  # e.g. "Anna"
+    name: str  # e.g. "the bot"
     player_counts: tuple[int, ...]  # e.g. (1,): solo
     knobs: tuple[Knob, ...]
-    score_column: str  # the automa's final score on the human's row, e.g. "anna_vp"
+    score_column: str  # the automa's final score on the human's row, e.g. "bot_points"
     margin_column: str  # human minus automa, e.g. "margin"
     category_columns: dict[str, str] = field(default_factory=dict)  # automa score part -> column
     rules_parameters: tuple[str, ...] = ()  # the automa's rule parameters (ambiguities), shown in reports
@@ -120,10 +120,10 @@ class GameProfile:
     """What a study or a report may know about a game."""
 
     game: str  # registry name
-    title: str  # e.g. "Carpe Diem"
+    title: str  # as printed on the box
     player_counts: tuple[int, ...]
-    score_column: str  # the final score, e.g. "final_vp"
-    score_unit: str  # e.g. "VP"
+    score_column: str  # the final score's result column, e.g. "final_points"
+    score_unit: str  # e.g. "points"
     categories: tuple[ScoreCategory, ...]  # sum to the final score
     records: dict[str, str]  # every per-seat result column the game adds -> its meaning
     seat_view: str  # what a seat may see, and what is hidden from it
