@@ -13,6 +13,7 @@ A game's strategy package keeps one TOML file per personality in a folder and ca
   (``strategies.search``), for a game that supports ``Determinisation``.
 """
 
+import keyword
 import tomllib
 from pathlib import Path
 
@@ -48,6 +49,12 @@ def weight_strategy(game, name: str, params: dict, default: Path | None) -> Weig
     return WeightStrategy(f"{game.name}/{name}{suffix}", weights, description)
 
 
+def _example_feature(game_class: type | None) -> str:
+    """The game's first feature that an id can name (a keyword such as ``pass`` cannot be one)."""
+    names = getattr(game_class, "feature_names", ())
+    return next((f for f in names if f.isidentifier() and not keyword.iskeyword(f)), "feature")
+
+
 def register_weight_strategies(game_name: str, weights_dir: Path, best_heuristic: str, *,
                                game_class: type | None = None, example: str | None = None,
                                hidden: str = "sampled hidden information") -> None:
@@ -66,8 +73,8 @@ def register_weight_strategies(game_name: str, weights_dir: Path, best_heuristic
         doc = tomllib.loads((Path(weights_dir) / f"{name}.toml").read_text(encoding="utf-8"))
         register_strategy(game_name, name, personality(name), doc.get("description", ""))
 
-    feature = (getattr(game_class, "feature_names", ()) or ("feature",))[0]
-    example = example or f"{feature}=10"
+    example = example or f"{_example_feature(game_class)}=10"
+    feature = example.split("=", 1)[0].strip()
     register_strategy(game_name, "weights", lambda game, **params: weight_strategy(game, "weights", params, None),
                       f"the weights given in the id, every other feature 0: weights({example}) or "
                       f"weights(file='my.toml', {feature}=12)")
