@@ -83,7 +83,8 @@ def make_game(game_id: str, **overrides: Any):
         return entry.factory(**params)
     except GameIdError as exc:  # name the parameter a misspelt one was probably meant to be
         unknown = [key for key in params if repr(key) in str(exc) and key not in parameter_names(name)]
-        hint = did_you_mean(unknown[0], parameter_names(name)) if unknown else ""
+        hinted = "did you mean" in str(exc)  # a game with a parameter table names it itself
+        hint = did_you_mean(unknown[0], parameter_names(name)) if unknown and not hinted else ""
         if not hint:
             raise
         raise GameIdError(f"{exc}{hint}") from None

@@ -119,7 +119,7 @@ def test_plan_says_how_it_read_a_rate_below_1_percent(capsys):
     (("play", "nogame"), "unknown game 'nogame'"),
     (("play", "carpe_diem(colour=3)"), "carpe_diem has no parameter 'colour'"),
     (("play", "carpe_diem", "--players", "5"), "carpe_diem is for 2 to 4 players or solo (1), not 5"),
-    (("play", "carpe_diem", "--players", "0"), "n_players must be at least 1, got 0"),
+    (("play", "carpe_diem", "--players", "0"), "carpe_diem is for 2 to 4 players or solo (1), not 0"),
     (("play", "carpe_diem(full_loop=sideways)"), "full_loop must be one of allow, bread_else_stay"),
     (("play", "carpe_diem", "--strategies", "clever"), "unknown strategy 'clever'"),
     (("play", "carpe_diem", "--strategies", "grredy"), "unknown strategy 'grredy' for carpe_diem (known: "),

@@ -1,46 +1,318 @@
-"""What every game's parameter dataclass shares: ``GameParams`` and the start-vector parameter.
+"""Parameters as data: a game declares one table of ``Param`` rows and everything else is derived.
 
-A game's ``Params`` is a frozen dataclass that also inherits ``GameParams`` and names its game;
-its ``from_dict`` checks each value (one-line ``GameIdError``s). The compensation parameter of a
-game (start points, start VP ...) is text: ``rulebook``, ``equal`` or integers joined by ``/``,
-read by ``check_start_text`` and ``start_vector``.
+A game's ``params.py`` writes each parameter once, as a row of its ``ParamTable``::
+
+    TABLE = ParamTable("mygame", (
+        Param("n_players", "players", 3, "player count 2..4", rule="XX-SETUP-1", low=2, high=4,
+              slot="PR_N_PLAYERS"),
+        Param("temple_from", "choice", "same_round", "a temple doubles from ...", rule="AMB-3",
+              choices=("same_round", "next_round"), slot="PR_TEMPLE_FROM"),
+        ...
+    ))
+    globals().update(TABLE.constants)  # PR_N_PLAYERS = 0, PR_TEMPLE_FROM = 1, ..., N_PARAMS
+
+    @TABLE.params_class
+    class Params(GameParams): ...      # a frozen dataclass with one field per row
+
+From the table come: the ``Params`` dataclass with ``from_dict`` (one-line ``GameIdError``s, with
+"did you mean" for a misspelt name or choice), ``docs`` (one line per parameter for `bgsim games`),
+the layout of the compiled parameter array (``constants``; ``Params.to_array``) and the levers a
+profile lists (``compensation``, ``tunable``, ``automa_rules``).
+
+Kinds, what a value may be, and its code in the compiled array unless the row has an ``encode``:
+
+| kind    | value                                                       | code                      |
+|---------|-------------------------------------------------------------|---------------------------|
+| players | the player count, ``low..high``                             | the count                 |
+| choice  | one of ``choices``                                          | its index in ``choices``  |
+| flag    | true or false                                               | 1 or 0                    |
+| int     | an integer >= ``low`` (<= ``high``); none if ``none`` is set | the integer; ``none``     |
+| seat    | a seat 0..n-1 or 'random'                                   | the seat; -1 for random   |
+| start   | a start vector: rulebook, equal or integers joined by '/'   | the values by seat        |
+| text    | text that the row's ``check`` reads and canonicalises        | (needs ``encode``)        |
+| path    | a file or directory path, or none                           | (not packed)              |
+
+Rows with a ``slot`` take the next ``width`` entries of the array, in table order; ``Slot`` rows
+reserve entries that no single parameter sets (a constant, or a value derived from several).
+The kernels read the indices as module globals, so they are compiled in as constants.
 """
 
-from dataclasses import asdict
-from typing import ClassVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
 
+import numpy as np
 from bgsim.sim.errors import GameIdError
+from bgsim.sim.registry import did_you_mean
 
-__all__ = ["GameParams", "check_start_text", "start_vector"]
+__all__ = ["KINDS", "LEVERS", "GameParams", "Param", "ParamTable", "Slot", "check_start_text", "start_vector"]
+
+KINDS = ("players", "choice", "flag", "int", "seat", "start", "text", "path")
+LEVERS = ("compensation", "tunable")  # seat-order compensation; a knob players may set at the table
+MAX_SEATS = 4  # most values a start vector may list
+
+Code = int | Sequence[int]  # what one row puts into the array: one entry, or up to ``width`` entries
+
+
+@dataclass(frozen=True)
+class Param:
+    """One game parameter: its value space, default, docs and place in the compiled array."""
+
+    name: str
+    kind: str  # one of KINDS
+    default: Any
+    doc: str  # one line: what it settles and what each value means
+    rule: str = ""  # the rule or ambiguity id it belongs to ("CAP-AUCTION-7", "AMB-3"); shown before the doc
+    choices: tuple[str, ...] = ()  # choice: the values, in code order
+    low: int | None = None  # players / int: the least value
+    high: int | None = None  # players / int: the largest value
+    none: int | None = None  # int: the code of none (None: none is not allowed)
+    vectors: Mapping[int, tuple[int, ...]] | None = None  # start: the rulebook's vector by player count
+    example: str = ""  # start: a valid vector for the error message, e.g. '0/1/2'
+    what: str = ""  # players: the counts as the error names them (default "2 to 4 players")
+    check: Callable[[Any], Any] | None = None  # text: value -> canonical value, or raises GameIdError
+    slot: str | None = None  # name of the index constant in the compiled array; None: the kernels never read it
+    width: int = 1  # array entries the row takes
+    encode: Callable[[Any, Any], Code] | None = None  # (value, params) -> code, instead of the kind's code
+    lever: str | None = None  # one of LEVERS, or None
+    automa: bool = False  # a rule of the game's automa opponent
+
+    def __post_init__(self):
+        problems = (
+            (self.kind not in KINDS, f"kind {self.kind!r} is not one of {', '.join(KINDS)}"),
+            (self.lever not in (None, *LEVERS), f"lever {self.lever!r} is not one of {', '.join(LEVERS)}"),
+            (self.kind == "players" and (self.name != "n_players" or None in (self.low, self.high)),
+             "the player count is n_players, with low and high"),
+            (self.kind == "choice" and not self.choices, "a choice needs choices"),
+            (self.kind == "start" and not self.vectors, "a start vector needs vectors"),
+            (self.kind == "text" and self.check is None, "text needs a check"),
+            (bool(self.slot) and self.kind in ("text", "path") and self.encode is None, "packed text needs encode"),
+        )
+        for failed, message in problems:
+            if failed:
+                raise ValueError(f"parameter {self.name}: {message}")
+
+    @property
+    def line(self) -> str:
+        """The doc line `bgsim games` shows: the rule id, then the doc."""
+        return f"{self.rule} {self.doc}" if self.rule else self.doc
+
+    def clean(self, value, n_players: int, game: str):
+        """The canonical value of ``value`` for a game of ``n_players``, or a one-line GameIdError."""
+        return _CLEAN[self.kind](self, value, n_players, game)
+
+    def code(self, params) -> Code:
+        """What the row puts into the compiled array for ``params``."""
+        value = getattr(params, self.name)
+        return self.encode(value, params) if self.encode else _CODE[self.kind](self, value, params)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Array entries that no single parameter sets: ``encode(params)`` gives their code."""
+
+    slot: str
+    encode: Callable[[Any], Code]
+    doc: str
+    width: int = 1
+
+
+class ParamTable:
+    """A game's parameters, in table order; rows may be ``Param`` or ``Slot``."""
+
+    def __init__(self, game: str, rows: Sequence[Param | Slot], listing_hint: str = "bgsim games"):
+        self.game = game
+        self.listing_hint = listing_hint  # where a user finds the parameter list
+        self.rows = tuple(rows)
+        self.params = tuple(row for row in self.rows if isinstance(row, Param))
+        self.by_name = {row.name: row for row in self.params}
+        players = [row for row in self.params if row.kind == "players"]
+        compensation = [row for row in self.params if row.lever == "compensation"]
+        if len(self.by_name) != len(self.params) or len(players) != 1 or len(compensation) > 1:
+            raise ValueError(f"{game}: parameter names must be unique, with one players row and at most one "
+                             "compensation lever")
+        self.players = players[0]
+        self.compensation = compensation[0] if compensation else None
+        self.tunable = tuple(row for row in self.params if row.lever == "tunable")
+        self.automa_rules = tuple(row.name for row in self.params if row.automa and row.lever is None)
+        self.docs = {row.name: row.line for row in self.params}
+        self.packed: tuple[tuple[Param | Slot, int], ...] = ()  # (row, first index), in array order
+        self.constants = self._layout()
+        self.size = self.constants["N_PARAMS"]
+        for row in self.params:  # a table whose defaults fail its own checks is a bug in the table
+            try:
+                canonical = row.clean(row.default, self.players.default, game) == row.default
+            except GameIdError as exc:
+                raise ValueError(f"{game}: the default of {row.name} fails its check: {exc}") from None
+            if not canonical:
+                raise ValueError(f"{game}: the default of {row.name} is not in its canonical form")
+
+    def _layout(self) -> dict[str, int]:
+        """Index constants by name (the first entry of each slot) and ``N_PARAMS``, the array length."""
+        constants, packed, index = {}, [], 0
+        for row in self.rows:
+            if row.slot:
+                if row.slot in constants:
+                    raise ValueError(f"{self.game}: slot {row.slot} twice")
+                constants[row.slot] = index
+                packed.append((row, index))
+                index += row.width
+        self.packed = tuple(packed)
+        return {**constants, "N_PARAMS": index}
+
+    # --- the dataclass
+
+    def params_class(self, cls: type) -> type:
+        """Class decorator: ``cls`` (a GameParams) becomes the frozen dataclass with one field per row."""
+        clash = [row.name for row in self.params if row.name in vars(cls)]
+        if clash:
+            raise ValueError(f"{self.game}: {', '.join(clash)} defined in the class and in the table")
+        cls.__annotations__ = {**vars(cls).get("__annotations__", {}),
+                               **{row.name: _ANNOTATIONS[row.kind] for row in self.params}}
+        for row in self.params:
+            setattr(cls, row.name, row.default)
+        cls.table, cls.game_name, cls.listing_hint = self, self.game, self.listing_hint
+        return dataclass(frozen=True)(cls)
+
+    def reject_unknown(self, values: Mapping) -> None:
+        """A one-line error for the first name in ``values`` that is no parameter of the game."""
+        for name in values:
+            if name not in self.by_name:
+                raise GameIdError(f"{self.game} has no parameter {name!r} (see `{self.listing_hint}`)"
+                                  f"{did_you_mean(str(name), self.by_name)}")
+
+    def clean(self, values: Mapping) -> dict:
+        """Canonical values of the parameters in ``values``; the player count is checked first, since
+        seats and start vectors depend on it."""
+        self.reject_unknown(values)
+        players = self.players
+        n_players = players.clean(values.get(players.name, players.default), 0, self.game)
+        return {name: self.by_name[name].clean(value, n_players, self.game) for name, value in values.items()}
+
+    def to_array(self, params) -> np.ndarray:
+        """The ``(N_PARAMS,) int32`` array the kernels read: each packed row's code at its slot."""
+        array = np.zeros(self.size, dtype=np.int32)
+        for row, index in self.packed:
+            code = row.encode(params) if isinstance(row, Slot) else row.code(params)
+            codes = (code,) if np.ndim(code) == 0 else tuple(code)
+            if len(codes) > row.width:
+                raise ValueError(f"{self.game}: {row.slot} has {row.width} entries, not {len(codes)}")
+            for offset, value in enumerate(codes):
+                array[index + offset] = value
+        return array
 
 
 class GameParams:
-    """Mixin for a game's frozen parameter dataclass (which has ``n_players``)."""
+    """Base of a game's parameter dataclass; ``ParamTable.params_class`` adds the fields."""
 
+    table: ClassVar[ParamTable]
     game_name: ClassVar[str] = ""
-    listing_hint: ClassVar[str] = "bgsim games"  # where a user finds the parameter list
+    listing_hint: ClassVar[str] = "bgsim games"
 
     @classmethod
-    def reject_unknown(cls, values: dict) -> None:
-        """A one-line error for the first name in ``values`` that is no parameter of the game."""
-        known = cls.__dataclass_fields__
-        for name in values:
-            if name not in known:
-                raise GameIdError(f"{cls.game_name} has no parameter {name!r} (see `{cls.listing_hint}`)")
+    def from_dict(cls, values: dict) -> "GameParams":
+        """Validated parameters from user input (a game id or a run spec); unknown names are errors."""
+        return cls(**cls.table.clean(values))
 
-    @classmethod
-    def check_player_count(cls, n, low: int, high: int, what: str | None = None) -> None:
-        """``n`` must be an integer in low..high; ``what`` names the counts in the error."""
-        if not isinstance(n, int) or isinstance(n, bool) or not low <= n <= high:
-            raise GameIdError(f"{cls.game_name} is for {what or f'{low} to {high} players'}, not {n!r}")
+    def to_array(self) -> np.ndarray:
+        """The ``(N_PARAMS,) int32`` array the compiled kernels read."""
+        return self.table.to_array(self)
+
+    def start_vector(self) -> tuple[int, ...]:
+        """Start values by seat, as the compensation parameter asks (``rulebook``, ``equal`` or a list)."""
+        row = self.table.compensation
+        return start_vector(row.name, getattr(self, row.name), row.vectors[self.n_players])
 
     def non_default(self) -> dict:
         """The parameters that differ from their defaults (the canonical game id lists these)."""
-        defaults = type(self)()
-        return {k: v for k, v in asdict(self).items() if getattr(defaults, k) != v}
+        return {k: v for k, v in asdict(self).items() if self.table.by_name[k].default != v}
 
 
-def check_start_text(name: str, value, example: str, max_seats: int = 4) -> str:
+# --- checks and codes by kind
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _clean_players(row: Param, value, _n, game: str) -> int:
+    if not _is_int(value):
+        raise GameIdError(f"{row.name} must be an integer, got {value!r}")
+    if not row.low <= value <= row.high:
+        raise GameIdError(f"{game} is for {row.what or f'{row.low} to {row.high} players'}, not {value!r}")
+    return value
+
+
+def _clean_choice(row: Param, value, _n, _game) -> str:
+    if isinstance(value, str) and value in row.choices:
+        return value
+    hint = did_you_mean(value, row.choices) if isinstance(value, str) else ""
+    raise GameIdError(f"{row.name} must be one of {', '.join(row.choices)}, got {value!r}{hint}")
+
+
+def _clean_flag(row: Param, value, _n, _game) -> bool:
+    if not isinstance(value, bool):
+        raise GameIdError(f"{row.name} must be true or false, got {value!r}")
+    return value
+
+
+def _clean_int(row: Param, value, _n, _game) -> int | None:
+    nullable = row.none is not None
+    if value is None or (isinstance(value, str) and value.lower() == "none"):
+        if nullable:
+            return None
+        raise GameIdError(f"{row.name} must be an integer, got {value!r}")
+    if not _is_int(value):
+        raise GameIdError(f"{row.name} must be an integer{' or none' if nullable else ''}, got {value!r}")
+    if row.low is not None and value < row.low:
+        raise GameIdError(f"{row.name} must be at least {row.low}, got {value}")
+    if row.high is not None and value > row.high:
+        raise GameIdError(f"{row.name} must be at most {row.high}, got {value}")
+    return value
+
+
+def _clean_seat(row: Param, value, n_players: int, _game) -> int | str:
+    if value != "random" and not (_is_int(value) and 0 <= value < n_players):
+        raise GameIdError(f"{row.name} must be 0..{n_players - 1} or 'random', got {value!r}")
+    return value
+
+
+def _clean_start(row: Param, value, n_players: int, _game) -> str:
+    text = check_start_text(row.name, value, row.example)
+    start_vector(row.name, text, row.vectors[n_players])  # a list of the wrong length fails now, not at setup
+    return text
+
+
+def _clean_text(row: Param, value, _n, _game):
+    return row.check(value)
+
+
+def _clean_path(row: Param, value, _n, _game) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise GameIdError(f"{row.name} must be a path, got {value!r}")
+    return value
+
+
+_CLEAN = {"players": _clean_players, "choice": _clean_choice, "flag": _clean_flag, "int": _clean_int,
+          "seat": _clean_seat, "start": _clean_start, "text": _clean_text, "path": _clean_path}
+
+_CODE = {
+    "players": lambda row, value, params: value,
+    "choice": lambda row, value, params: row.choices.index(value),
+    "flag": lambda row, value, params: int(value),
+    "int": lambda row, value, params: row.none if value is None else value,
+    "seat": lambda row, value, params: -1 if value == "random" else value,
+    "start": lambda row, value, params: start_vector(row.name, value, row.vectors[params.n_players]),
+}
+
+_ANNOTATIONS = {"players": int, "choice": str, "flag": bool, "int": int | None, "seat": int | str, "start": str,
+                "text": str | None, "path": str | None}
+
+
+# --- start vectors (the usual compensation parameter)
+
+
+def check_start_text(name: str, value, example: str, max_seats: int = MAX_SEATS) -> str:
     """The canonical text of a start-vector parameter: 'rulebook', 'equal', or 1..max_seats integers
     joined by '/' (a list is accepted and joined). ``example`` shows a valid list in the error."""
     if isinstance(value, list | tuple):

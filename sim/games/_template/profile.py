@@ -4,13 +4,14 @@ FILL IN: title, categories, what a seat sees, the attributions (cards, auction i
 compensation parameter, an automa if the game has one, variants of reconstructed components.
 """
 
-from bgsim.sim.games._template.params import START_POINTS
+from bgsim.sim.games._template.params import TABLE
 from bgsim.sim.games._template.records import CATEGORY_DOCS, RECORD_DOCS
 from bgsim.sim.profile import Compensation, GameProfile, ScoreCategory
 
 __all__ = ["template_profile"]
 
 SEAT_VIEW = "FILL IN: what a seat sees, and what is hidden from it (rule ids)."
+START = TABLE.compensation  # start_points, the parameter seat-order studies vary
 
 
 def template_profile(game) -> GameProfile:
@@ -26,8 +27,8 @@ def template_profile(game) -> GameProfile:
         seat_view=SEAT_VIEW,
         attributions=(),
         compensation=Compensation(
-            parameter="start_points", column="start_points", label="start points", unit="points",
-            fixed_first=START_POINTS[2][0], rulebook=dict(START_POINTS),
+            parameter=START.name, column="start_points", label="start points", unit="points",
+            fixed_first=START.vectors[2][0], rulebook=dict(START.vectors),
             named={"rulebook": "the rulebook's start points", "equal": "every seat starts with 0"},
             tiebreak_column="tiebreak"),
     )

@@ -1,6 +1,6 @@
 """Sealed Bids' profile: what the lab's studies and reports may know about it (``sim.profile``)."""
 
-from bgsim.sim.games.sealed_bids.params import START_POINTS
+from bgsim.sim.games.sealed_bids.params import TABLE
 from bgsim.sim.games.sealed_bids.records import CATEGORY_DOCS, RECORD_DOCS
 from bgsim.sim.games.sealed_bids.state import N_PRIZES
 from bgsim.sim.profile import Attribution, Compensation, GameProfile, ScoreCategory
@@ -10,6 +10,7 @@ __all__ = ["SEAT_VIEW", "sealed_bids_profile"]
 SEAT_VIEW = ("A seat sees its own hand, how many cards every other seat holds, who has bid this round, every "
              "bid of a finished round and the prizes revealed so far. Hidden from it: the other hands, this "
              "round's face-down bids, the cards left in the box and the order of the prizes to come (SB-INFO).")
+START = TABLE.compensation  # start_points, the parameter seat-order studies vary
 
 _LABELS = {"pts_prizes": "prizes", "pts_leftover": "leftover cards"}
 
@@ -36,8 +37,8 @@ def sealed_bids_profile(game) -> GameProfile:
             events_column="prizes", id_field="prize", payoff_field="points", group_label="deck",
             catalogue=prize_catalogue(), payoff_fields=("points",)),),
         compensation=Compensation(
-            parameter="start_points", column="start_points", label="start points", unit="points",
-            fixed_first=START_POINTS[2][0], rulebook=dict(START_POINTS),
+            parameter=START.name, column="start_points", label="start points", unit="points",
+            fixed_first=START.vectors[2][0], rulebook=dict(START.vectors),
             named={"rulebook": "the rulebook's start points (SB-SETUP-3)", "equal": "every seat starts with 0"},
             tiebreak_column="tiebreak", adds_to_score=True),
     )
