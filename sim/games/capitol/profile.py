@@ -1,6 +1,6 @@
 """Capitol's profile: what the lab's studies and reports may know about it (``sim.profile``)."""
 
-from bgsim.sim.games.capitol.params import START_POINTS
+from bgsim.sim.games.capitol.params import TABLE
 from bgsim.sim.games.capitol.records import CATEGORY_DOCS, RECORD_DOCS
 from bgsim.sim.games.capitol.state import AUCTION_ITEMS, ITEM_NAMES
 from bgsim.sim.profile import Attribution, Compensation, GameProfile, ScoreCategory, VariantInfo
@@ -26,6 +26,7 @@ VARIANTS: tuple[tuple[str, str], ...] = (
     ("board_groups_by_size", "board: colour groups of alike prefectures (5/5/5, 6/6/6, 7/7/7 small spaces)"),
 )
 
+START = TABLE.compensation  # start_points, the parameter seat-order studies vary
 _LABELS = {"pts_majority": "majorities", "pts_fountain": "fountains", "pts_temple": "temples"}
 _ORDINAL = ("1st", "2nd", "3rd")
 
@@ -59,8 +60,8 @@ def capitol_profile(game) -> GameProfile:
             events_column="items", id_field="item", payoff_field="points", group_label="item kind",
             catalogue=item_catalogue(), payoff_fields=("points", "price", "draws")),),
         compensation=Compensation(
-            parameter="start_points", column="start_points", label="start points", unit="points",
-            fixed_first=START_POINTS[2][0], rulebook=dict(START_POINTS),
+            parameter=START.name, column="start_points", label="start points", unit="points",
+            fixed_first=START.vectors[2][0], rulebook=dict(START.vectors),
             named={"rulebook": "every seat starts with 0 points (CAP-SETUP-10)", "equal": "every seat starts with 0"},
             tiebreak_column="tiebreak", adds_to_score=True),
         variants=tuple(VariantInfo(name, text) for name, text in VARIANTS),

@@ -1,7 +1,8 @@
 """Carpe Diem's profile: what the lab's studies and reports may know about it (``sim.profile``)."""
 
 from bgsim.sim.games.carpe_diem.components import DATA_FILES
-from bgsim.sim.games.carpe_diem.constants import COUNTER_NAMES, START_VP
+from bgsim.sim.games.carpe_diem.constants import COUNTER_NAMES
+from bgsim.sim.games.carpe_diem.params import TABLE
 from bgsim.sim.games.carpe_diem.records import CATEGORY_DOCS, RECORD_DOCS, SOLO_RECORD_DOCS
 from bgsim.sim.profile import (
     Attribution,
@@ -39,17 +40,21 @@ SEAT_VIEW = ("A seat sees the whole board, every player's goods, coins, bread, b
              "the scoring cards and the open tiles. Hidden from it: the order of the face-down tile stocks, "
              "the fountain cards in other players' hands and the fountain deck (CD-SETUP, CD-FOUNTAIN).")
 
-# Difficulty knobs; ``search`` is the range a calibration tries when none is given: wide enough for
-# every rung of the strategy ladder, within each parameter's legal values.
-KNOBS = (
-    Knob("anna_start_vp", "Anna's start VP", 0, +1, "Anna starts with {value} VP", (-250, 150)),
-    Knob("anna_majority_vp", "Anna's VP per majority", 10, +1,
-         "Anna scores {value} VP per majority ({half} for a tie)", (0, 60)),
-    Knob("anna_convert_at", "items per banner step for Anna", 5, -1,
-         "Anna turns every {value} items into a banner step", (1, 20)),
-    Knob("anna_extra_steps", "Anna's extra banner steps per pass", 0, +1,
-         "Anna's banner disc moves {value} step{s} at the start of each pass", (0, 20)),
-)
+# How each difficulty knob (a tunable lever of TABLE) reads at the table: (label, +1 if a larger value
+# makes Anna harder, how a player applies a value, search). ``search`` is the range a calibration
+# tries when none is given: wide enough for every rung of the strategy ladder, within each
+# parameter's legal values.
+_KNOB_TEXT = {
+    "anna_start_vp": ("Anna's start VP", +1, "Anna starts with {value} VP", (-250, 150)),
+    "anna_majority_vp": ("Anna's VP per majority", +1, "Anna scores {value} VP per majority ({half} for a tie)",
+                         (0, 60)),
+    "anna_convert_at": ("items per banner step for Anna", -1, "Anna turns every {value} items into a banner step",
+                        (1, 20)),
+    "anna_extra_steps": ("Anna's extra banner steps per pass", +1,
+                         "Anna's banner disc moves {value} step{s} at the start of each pass", (0, 20)),
+}
+KNOBS = tuple(Knob(row.name, _KNOB_TEXT[row.name][0], row.default, *_KNOB_TEXT[row.name][1:]) for row in TABLE.tunable)
+START = TABLE.compensation  # start_vp, the parameter seat-order studies vary
 
 
 def _describe(amounts: dict[str, int]) -> str:
@@ -84,8 +89,7 @@ def carpe_diem_profile(game) -> GameProfile:
         name="Anna", player_counts=(1,), knobs=KNOBS, score_column="anna_vp", margin_column="margin",
         category_columns={"start": "anna_vp_start", "banner": "anna_vp_banner", "villas": "anna_vp_villa",
                           "majorities": "anna_vp_majority", "fountain cards": "anna_vp_fountain"},
-        rules_parameters=("anna_patrician_placement", "solo_banner_stack", "anna_craftsman_villa",
-                          "anna_majority_count", "anna_villa_vp", "solo_tie", "anna_track_length"),
+        rules_parameters=TABLE.automa_rules,
         calibration_knob="anna_start_vp",
     )
     return GameProfile(
@@ -102,8 +106,8 @@ def carpe_diem_profile(game) -> GameProfile:
             events_column="cards", id_field="card", payoff_field="vp", group_label="deck",
             catalogue=card_catalogue(game.components, COUNTER_NAMES), payoff_fields=PAYOUT_KINDS),),
         compensation=Compensation(
-            parameter="start_vp", column="start_vp", label="start VP", unit="VP", fixed_first=START_VP[2][0],
-            rulebook={n: tuple(v) for n, v in START_VP.items()},
+            parameter=START.name, column="start_vp", label="start VP", unit="VP", fixed_first=START.vectors[2][0],
+            rulebook={n: tuple(v) for n, v in START.vectors.items() if n > 1},  # solo has no seat order
             named={"rulebook": "the rulebook's start VP (CD-SETUP-14)", "equal": "every seat starts with 8 VP"},
             tiebreak_column="tiebreak"),
         automa=automa,
