@@ -1,9 +1,21 @@
-"""Point Numba's on-disk cache at a directory keyed by the source of bgsim itself.
+"""Numba's on-disk cache, keyed per game by the sources a compiled function can depend on.
 
-Numba keys a cached function on its own file only. A compiled kernel that inlines a constant
-or a callee from another module would survive an edit of that module and run stale code, so
-every cache entry lives under a hash of all of bgsim's Python sources: any edit, anywhere,
-starts a fresh cache. ``BGSIM_NUMBA_CACHE`` (or ``NUMBA_CACHE_DIR``) overrides the location.
+Numba keys a cached function on its own file only. A kernel that inlines a constant or a callee
+from another module would survive an edit of that module and run stale code. So each function
+lives under a directory named by a hash of every source it may inline:
+
+- a game's function (in ``sim/games/<game>/`` or ``strategies/<game>/``): that game's sources
+  and the generic ones, so an edit of Carpe Diem recompiles Carpe Diem only;
+- a generic function (anywhere else in ``sim/`` or ``strategies/``): the generic sources, so an
+  edit of, say, ``sim/rng.py`` recompiles every game.
+
+Games never import each other and generic modules never name a game (tests/test_import_graph.py),
+so nothing else can be inlined. Plain Python no kernel reads (``sim/results/``, ``sim/stats/``,
+``sim/profile.py``) is in no key: edits there keep the cache.
+
+Layout: ``<base>/<scope>-<hash>/<numba's folder per source folder>/``, ``<scope>`` being
+``generic`` or the game's package name. ``<base>`` is ``~/.cache/bgsim/numba`` (under
+``XDG_CACHE_HOME`` when set), or ``BGSIM_NUMBA_CACHE`` (or ``NUMBA_CACHE_DIR``) when given.
 """
 
 import functools
@@ -11,43 +23,131 @@ import hashlib
 import os
 from pathlib import Path
 
-__all__ = ["cache_is_cold", "configure_numba_cache"]
+__all__ = ["GENERIC", "cache_is_cold", "configure_numba_cache", "source_keys"]
 
+GENERIC = "generic"  # the scope of functions outside any game's package
+ROOT = Path(__file__).resolve().parent.parent  # the folder holding sim/ and strategies/
 _PACKAGES = ("sim", "strategies")
 _NOT_COMPILED = ("sim/results/", "sim/stats/", "sim/profile.py")  # plain Python no kernel reads: edits keep the cache
 
 
-def _source_hash(root: Path) -> str:
-    digest = hashlib.sha1()
+def scope_of(relative: Path) -> str | None:
+    """The game whose sources key a file (a path relative to the root), ``GENERIC``, or None
+    outside bgsim's compiled packages."""
+    parts = relative.parts
+    if not parts or parts[0] not in _PACKAGES:
+        return None
+    if parts[:2] == ("sim", "games") and len(parts) > 3:
+        return parts[2]
+    if parts[0] == "strategies" and len(parts) > 2:
+        return parts[1]
+    return GENERIC
+
+
+def _sources_by_scope(root: Path) -> dict[str, list[Path]]:
+    """Every source file that compiled code may read, by scope, in a fixed order."""
+    scopes: dict[str, list[Path]] = {GENERIC: []}
     for package in _PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
-            if path.relative_to(root).as_posix().startswith(_NOT_COMPILED):
-                continue
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
+            relative = path.relative_to(root)
+            if not relative.as_posix().startswith(_NOT_COMPILED):
+                scopes.setdefault(scope_of(relative), []).append(path)
+    return scopes
+
+
+def _digest(root: Path, paths: list[Path], seed: str = "") -> str:
+    digest = hashlib.sha1(seed.encode())
+    for path in paths:
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def source_keys(root: Path = ROOT) -> dict[str, str]:
+    """The cache directory name of every scope: ``generic-<hash>`` and ``<game>-<hash>``, a game's
+    hash covering the generic sources too."""
+    scopes = _sources_by_scope(root)
+    generic = _digest(root, scopes.pop(GENERIC))
+    keys = {GENERIC: f"{GENERIC}-{generic}"}
+    keys.update({game: f"{game}-{_digest(root, paths, seed=generic)}" for game, paths in scopes.items()})
+    return keys
+
+
+@functools.cache
+def _current_keys() -> dict[str, str]:
+    return source_keys(ROOT)
+
+
+def _key_directory(py_file: str) -> str | None:
+    """The keyed directory (under the base) of a function defined in ``py_file``; None outside bgsim."""
+    try:
+        relative = Path(py_file).resolve().relative_to(ROOT)
+    except ValueError:
+        return None
+    scope = scope_of(relative)
+    if scope is None:
+        return None
+    return _current_keys().get(scope) or _current_keys()[GENERIC]
+
+
+def _keyed_locator_class():
+    """A Numba cache locator like the one for ``NUMBA_CACHE_DIR``, one keyed directory deeper; it
+    declines functions outside bgsim, which then go to Numba's own locators."""
+    from numba.core import caching, config
+
+    base = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
+
+    class SourceKeyedCacheLocator(base):
+        def __init__(self, py_func, py_file):
+            super().__init__(py_func, py_file)
+            subpath = self.get_suitable_cache_subpath(py_file)
+            self._cache_path = os.path.join(config.CACHE_DIR, _key_directory(py_file), subpath)
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if _key_directory(py_file) is None:
+                return None
+            return super().from_function(py_func, py_file)
+
+    return SourceKeyedCacheLocator
+
+
+def _register_locator() -> None:
+    """Put the keyed locator first: Numba picks a function's locator when it is decorated."""
+    from numba.core import caching
+
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    if not any(cls.__name__ == "SourceKeyedCacheLocator" for cls in impl._locator_classes):
+        impl._locator_classes.insert(0, _keyed_locator_class())
+
+
+def _base_directory() -> Path:
+    explicit = os.environ.get("BGSIM_NUMBA_CACHE") or os.environ.get("NUMBA_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bgsim" / "numba"
 
 
 @functools.cache
 def configure_numba_cache() -> Path:
-    """Set ``numba.config.CACHE_DIR`` before any kernel is decorated; return the directory."""
+    """Set ``numba.config.CACHE_DIR`` to the base and register the keyed locator, before any
+    kernel is decorated; return the base directory."""
     import numba
 
-    explicit = os.environ.get("BGSIM_NUMBA_CACHE") or os.environ.get("NUMBA_CACHE_DIR")
-    if explicit:
-        cache_dir = Path(explicit)
-    else:
-        root = Path(__file__).resolve().parent.parent
-        base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "bgsim" / "numba"
-        cache_dir = base / _source_hash(root)
+    cache_dir = _base_directory()
     cache_dir.mkdir(parents=True, exist_ok=True)
     numba.config.CACHE_DIR = str(cache_dir)
+    _register_locator()
     return cache_dir
 
 
-def cache_is_cold() -> bool:
-    """True while the cache configured above holds no compiled function, so the first game compiles
-    the engine (a fresh environment, or the first use after an edit of bgsim's sources)."""
+def cache_is_cold(game: str | None = None) -> bool:
+    """True while the first game will compile: ``game``'s directory for its current sources holds no
+    compiled function (a fresh environment, or the first use after an edit of its sources or of
+    the generic ones). Without a game: while no directory for the current sources holds one."""
     import numba
 
-    return not any(Path(numba.config.CACHE_DIR).rglob("*.nbi"))
+    keys = _current_keys()
+    names = [keys.get(game, keys[GENERIC])] if game else list(keys.values())
+    base = Path(numba.config.CACHE_DIR)
+    return not any(any((base / name).rglob("*.nbi")) for name in names)

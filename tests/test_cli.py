@@ -84,17 +84,6 @@ def test_a_cold_engine_cache_is_named_while_the_first_chunk_compiles(capsys, tmp
     assert code == 0 and "compiling" not in err
 
 
-def test_the_engine_cache_is_cold_only_without_compiled_functions(tmp_path, monkeypatch):
-    import numba
-    from bgsim.sim.numba_cache import cache_is_cold
-
-    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
-    (tmp_path / "sim_0123").mkdir()
-    assert cache_is_cold()
-    (tmp_path / "sim_0123" / "play.play_states-40.py311.nbi").write_bytes(b"")
-    assert not cache_is_cold()
-
-
 @pytest.mark.parametrize(("args", "games", "rate"), [
     ((), "7,203", "25 %"), (("--rate", "25"), "7,203", "25 %"), (("--rate", "50"), "9,604", "50 %"),
 ])

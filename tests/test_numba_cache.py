@@ -1,0 +1,134 @@
+"""The Numba cache is keyed per game: an edit of one game recompiles that game only, an edit of the
+generic compiled sources every game, an edit of plain Python no kernel reads none."""
+
+from pathlib import Path
+
+import numba
+import pytest
+from bgsim.sim import numba_cache
+from bgsim.sim.numba_cache import GENERIC, cache_is_cold, source_keys
+
+SOURCES = {
+    "sim/rng.py": "def next_u64(): ...\n",
+    "sim/games/parameters.py": "LIMIT = 4\n",
+    "sim/games/alpha/kernels/flow.py": "from bgsim.sim.games.alpha.state import SIZE\n",
+    "sim/games/alpha/state.py": "SIZE = 10\n",
+    "sim/games/beta/kernels/flow.py": "STEPS = 3\n",
+    "strategies/weights.py": "WEIGHTS = 1\n",
+    "strategies/beta/__init__.py": "GREEDY = 2\n",
+    "sim/stats/seats.py": "Z = 1.96\n",
+    "sim/results/store.py": "CHUNK = 'chunk'\n",
+    "sim/profile.py": "NAME = 'profile'\n",
+}
+
+
+@pytest.fixture
+def sources(tmp_path) -> Path:
+    """A miniature bgsim: generic modules, two games (one with strategies of its own), and the
+    results, statistics and profile modules no kernel reads."""
+    for name, text in SOURCES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def _changed_after_editing(root: Path, name: str) -> set[str]:
+    before = source_keys(root)
+    with (root / name).open("a") as source:
+        source.write("EDITED = True\n")
+    after = source_keys(root)
+    assert before.keys() == after.keys()
+    return {scope for scope in before if before[scope] != after[scope]}
+
+
+def test_every_game_and_the_generic_sources_have_a_key(sources):
+    keys = source_keys(sources)
+    assert set(keys) == {GENERIC, "alpha", "beta"}
+    assert keys["alpha"].startswith("alpha-") and keys[GENERIC].startswith("generic-")
+    assert len(set(keys.values())) == 3
+
+
+@pytest.mark.parametrize(("name", "changed"), [
+    ("sim/games/alpha/state.py", {"alpha"}),  # a module the game's kernels inline from
+    ("sim/games/alpha/kernels/flow.py", {"alpha"}),
+    ("sim/games/beta/kernels/flow.py", {"beta"}),
+    ("strategies/beta/__init__.py", {"beta"}),  # a game's strategies belong to the game
+])
+def test_an_edit_of_one_game_changes_only_that_games_key(sources, name, changed):
+    assert _changed_after_editing(sources, name) == changed
+
+
+@pytest.mark.parametrize("name", ["sim/rng.py", "sim/games/parameters.py", "strategies/weights.py"])
+def test_an_edit_of_a_generic_compiled_source_changes_every_key(sources, name):
+    assert _changed_after_editing(sources, name) == {GENERIC, "alpha", "beta"}
+
+
+@pytest.mark.parametrize("name", ["sim/stats/seats.py", "sim/results/store.py", "sim/profile.py"])
+def test_an_edit_of_results_stats_or_the_profile_changes_no_key(sources, name):
+    assert _changed_after_editing(sources, name) == set()
+
+
+def test_a_new_module_or_a_renamed_one_changes_the_key(sources):
+    before = source_keys(sources)["alpha"]
+    (sources / "sim/games/alpha/extra.py").write_text("")
+    added = source_keys(sources)["alpha"]
+    (sources / "sim/games/alpha/extra.py").rename(sources / "sim/games/alpha/other.py")
+    assert len({before, added, source_keys(sources)["alpha"]}) == 3
+
+
+def test_the_registered_games_each_have_their_own_key():
+    from bgsim.sim.registry import available_games
+
+    keys = source_keys()
+    assert set(available_games(unlisted=True)) <= set(keys)
+    assert len(set(keys.values())) == len(keys)
+
+
+def test_kernels_are_cached_under_their_games_key_and_generic_ones_under_the_generic_key():
+    from bgsim.sim.games.carpe_diem.kernels import flow
+    from bgsim.sim.policy import first_best_row
+
+    keys = source_keys()
+    base = Path(numba.config.CACHE_DIR)
+    kernels = [value for value in vars(flow).values()
+               if isinstance(value, numba.core.dispatcher.Dispatcher) and value.py_func.__module__ == flow.__name__]
+    assert kernels
+    for kernel in kernels:
+        assert Path(kernel._cache._cache_path).parent == base / keys["carpe_diem"]
+    assert Path(first_best_row._cache._cache_path).parent == base / keys[GENERIC]
+
+
+def test_a_function_outside_bgsim_goes_to_numbas_own_cache_directory(tmp_path, monkeypatch):
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+
+    def double(x):
+        return 2 * x
+
+    compiled = numba.njit(cache=True)(double)
+    assert Path(compiled._cache._cache_path).parent == tmp_path  # numba's folder per source folder, no key
+
+
+def test_the_cache_is_cold_until_the_current_sources_have_compiled_functions(tmp_path, monkeypatch):
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(numba_cache, "_current_keys", lambda: {GENERIC: "generic-01", "alpha": "alpha-02",
+                                                                 "beta": "beta-03"})
+    assert cache_is_cold() and cache_is_cold("alpha")
+    (tmp_path / "alpha-00" / "kernels_0123").mkdir(parents=True)  # compiled from sources since edited
+    (tmp_path / "alpha-00" / "kernels_0123" / "flow.play-40.py311.nbi").write_bytes(b"")
+    assert cache_is_cold() and cache_is_cold("alpha")
+    (tmp_path / "alpha-02" / "kernels_0123").mkdir(parents=True)
+    assert cache_is_cold("alpha")
+    (tmp_path / "alpha-02" / "kernels_0123" / "flow.play-40.py311.nbi").write_bytes(b"")
+    assert not cache_is_cold("alpha") and not cache_is_cold()
+    assert cache_is_cold("beta")
+
+
+@pytest.mark.parametrize(("variable", "other"), [("BGSIM_NUMBA_CACHE", "NUMBA_CACHE_DIR"),
+                                                 ("NUMBA_CACHE_DIR", "BGSIM_NUMBA_CACHE")])
+def test_the_base_directory_follows_the_environment(tmp_path, monkeypatch, variable, other):
+    monkeypatch.delenv(other, raising=False)
+    monkeypatch.setenv(variable, str(tmp_path / "explicit"))
+    assert numba_cache._base_directory() == tmp_path / "explicit"
+    monkeypatch.delenv(variable)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert numba_cache._base_directory() == tmp_path / "xdg" / "bgsim" / "numba"
