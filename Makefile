@@ -29,9 +29,12 @@ browser:
 	       $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive \
 	       apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
 
+# Every game is compiled into the Numba cache first, so that the two test workers load it rather than
+# each compiling the same kernels. Tests marked own_workers start their own workers and run alone.
 .PHONY: test
-test: setup browser ## Set up if needed (Chromium included), then run every test
-	$(BIN)/pytest -q
+test: setup browser ## Set up if needed (Chromium included), compile each game once, then run every test on 2 cores
+	$(BIN)/python -m tests.compile_games
+	$(BIN)/pytest -q -n 2 --dist worksteal
 
 .PHONY: bench
 bench: setup ## Print games/s per core of the rules engines

@@ -8,6 +8,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 TOP_FOLDERS = ("sim", "strategies", "experiments", "reports")
 BGSIM = Path(sys.executable).with_name("bgsim")
@@ -66,6 +68,7 @@ def test_import_bgsim_from_a_folder_with_its_own_sim_and_reports_packages(tmp_pa
     assert json.loads(proc.stdout) == ["carpe_diem", "tiny"]
 
 
+@pytest.mark.own_workers
 def test_bgsim_run_from_a_folder_with_its_own_packages(tmp_path):
     folder = _project_folder_of_a_user(tmp_path)
     for k, command in enumerate(([str(BGSIM)], [sys.executable, "-m", "bgsim"])):

@@ -176,6 +176,7 @@ def test_calibration_runs_agree_with_the_base_games_rescored(tiny_study):
         assert (games["won"] == expected).all() and ((games["margin"] < 0) & games["won"]).sum() == 0
 
 
+@pytest.mark.own_workers
 def test_the_same_study_with_other_chunks_and_workers_gives_the_same_levels(tiny_study, tmp_path):
     _, directory = tiny_study
     doc = tiny_doc(run__chunk_size=13)

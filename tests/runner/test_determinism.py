@@ -1,6 +1,7 @@
 """Same spec and seed, same results: whatever the workers, chunk size, backend or strategy tier."""
 
 import polars as pl
+import pytest
 from bgsim.experiments.runner import run
 from bgsim.sim.results.spec import load_spec
 from polars.testing import assert_frame_equal
@@ -12,6 +13,7 @@ def _table(run_dir):
     return results(run_dir).drop("run_id")  # the run id names the chunk plan, which differs by design
 
 
+@pytest.mark.own_workers
 def test_results_are_identical_for_jobs_chunk_sizes_and_a_dask_cluster(tmp_path):
     from distributed import LocalCluster
 

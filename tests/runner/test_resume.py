@@ -39,6 +39,7 @@ def _wait_for_chunks(run_dir: Path, at_least: int, proc: subprocess.Popen, timeo
     pytest.fail("no chunk appeared in time")
 
 
+@pytest.mark.own_workers
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGINT"])
 def test_killed_run_resumes_to_exactly_the_uninterrupted_games(tmp_path, how):
     spec_path = write_spec(tmp_path, name="long", players=[2], games=4000, chunk_size=40)

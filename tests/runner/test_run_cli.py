@@ -102,6 +102,7 @@ def test_replay_detects_a_result_it_cannot_reproduce(small_run, tmp_path, capsys
     assert code == 2 and "outside this run" in err
 
 
+@pytest.mark.own_workers
 def test_simulate_quick_form_prints_the_seat_table_and_stores_the_run(tmp_path, capsys):
     code, out, err = cli(capsys, "simulate", "carpe_diem", "--players", "2", "--games", "20", "--strategies",
                          "greedy,random", "--jobs", "2", "--out", tmp_path, "--quiet")
@@ -177,6 +178,7 @@ def test_missing_spec_and_unreachable_scheduler_are_one_line(tmp_path, capsys):
     assert code == 2 and "tcp://HOST:PORT" in err
 
 
+@pytest.mark.own_workers
 def test_progress_callback_counts_every_game_once(tmp_path):
     calls = []
     spec = load_spec(write_spec(tmp_path, players=[2, 3], games=6, chunk_size=4))

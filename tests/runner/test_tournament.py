@@ -171,6 +171,7 @@ def test_every_pairing_is_a_run_on_the_same_deals(played):
     assert meta["status"] == "complete" and len(meta["pairings"]) == 3
 
 
+@pytest.mark.own_workers
 def test_the_same_pairing_gives_the_same_games_with_two_workers(played, tmp_path):
     spec_path, report, _ = played
     again = run_tournament(load_tournament(spec_path), out=tmp_path, jobs=2)

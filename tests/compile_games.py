@@ -1,0 +1,73 @@
+"""Compile every registered game's kernels into the Numba cache before the tests run in parallel.
+
+``make test`` runs this first, so the test workers load the kernels from the cache instead of each
+compiling the same ones. Every game plays a few games through each path that compiles its own
+signatures: the three strategy tiers, the logged and the checked loop, and the search player.
+Games are keyed apart in the cache (``sim.numba_cache``), so two games compile side by side.
+With a warm cache this only loads what is there.
+"""
+
+import multiprocessing
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+WORKERS = 2  # the cores `make test` assumes
+SEARCH = "search(width=2, rollouts=2)"  # the search kernels at the least cost
+
+
+def _weight_strategy(name: str) -> str:
+    """The game's first weight strategy, or ``random`` when it has none."""
+    from bgsim.strategies import available_strategies
+
+    weighted = [e.name for e in available_strategies(name) if e.name not in ("random", "search", "weights")]
+    return weighted[0] if weighted else "random"
+
+
+def _play_every_path(name: str, n_players: int) -> None:
+    import numpy as np
+    from bgsim.sim import game_seeds, make_game
+    from bgsim.sim.batch import choose_tier, play_batch
+    from bgsim.sim.errors import StrategyError
+    from bgsim.sim.play import play_game
+    from bgsim.sim.seeding import block_key, deal_seeds
+    from bgsim.strategies import available_strategies, make_strategy
+
+    game = make_game(name, n_players=n_players)
+    player = make_strategy(_weight_strategy(name), game)
+    chance, strategy_seeds = deal_seeds(block_key(1, n_players), np.arange(2))
+    seat_strategy = np.zeros((2, n_players), dtype=np.int64)
+    for tier in ("compiled", "vectorised", "per_game"):
+        try:
+            choose_tier(game, [player], tier)
+        except StrategyError:
+            continue  # a tier the game or strategy does not offer
+        play_batch(game, [player], seat_strategy, chance, strategy_seeds, tier=tier)
+    play_game(game, [player] * n_players, game_seeds(1), log=True)
+    play_game(game, [player] * n_players, game_seeds(1), log=True, validate=True)
+    if any(e.name == "search" for e in available_strategies(name)):
+        play_game(game, [make_strategy(SEARCH, game)] + [player] * (n_players - 1), game_seeds(1))
+
+
+def compile_game(name: str) -> tuple[str, float]:
+    """Play ``name`` through every compiled path at each player count; its name and the seconds taken."""
+    from bgsim.sim.registry import player_counts
+
+    start = time.perf_counter()
+    for n_players in player_counts(name):
+        _play_every_path(name, n_players)
+    return name, time.perf_counter() - start
+
+
+def main() -> None:
+    from bgsim.sim.registry import available_games
+
+    names = list(available_games(unlisted=True))
+    # spawn: each game compiles in a fresh interpreter, not a fork of one that loaded numba
+    with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for name, seconds in pool.map(compile_game, names):
+            print(f"compiled {name} ({seconds:.0f} s)", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    main()
