@@ -5,7 +5,7 @@ in every place marked FILL IN; ``sim/games`` finds the package by its ``ENTRY``.
 This package is never imported as it stands: the template is not a registered game.
 """
 
-from bgsim.sim.game_entry import GameEntry
+from bgsim.sim.game_entry import GameEntry, GameParts
 from bgsim.sim.games._template.game import RULES_VERSION, TemplateGame
 from bgsim.sim.games._template.params import PARAM_DOCS, Params
 
@@ -17,6 +17,8 @@ def make(**params) -> TemplateGame:
     return TemplateGame(Params.from_dict(params))
 
 
-# FILL IN: the name, a one-line summary; listed=False keeps a game out of `bgsim games`.
+# FILL IN: the name, a one-line summary; listed=False keeps a game out of `bgsim games`. The parts name
+# the game's modules above the engine; add variants, reports and bench when the game has them.
 ENTRY = GameEntry("template", make, "Template game (FILL IN: title, edition, 2-4 players)",
-                  player_counts=(2, 3, 4), parameter_docs=PARAM_DOCS)
+                  player_counts=(2, 3, 4), parameter_docs=PARAM_DOCS,
+                  parts=GameParts(strategies="bgsim.strategies._template"))

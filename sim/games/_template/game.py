@@ -13,8 +13,8 @@ from bgsim.sim.games._template.kernels.candidates import MAX_ROWS
 from bgsim.sim.games._template.kernels.setup import new_game
 from bgsim.sim.games._template.params import Params
 from bgsim.sim.games._template.profile import template_profile
-from bgsim.sim.games._template.records import seat_records
-from bgsim.sim.games._template.state import PHASE, SEAT, STATE
+from bgsim.sim.games._template.records import RECORD_DOCS, seat_records
+from bgsim.sim.games._template.state import DECISIONS, PHASE, SEAT, STATE, card_table, new_log
 from bgsim.sim.games.base import GameBase
 from bgsim.sim.games.capabilities import CompiledPlayKernels, DeterminisationKernels, LockstepKernels, SteppingKernels
 from bgsim.sim.seeding import GameSeeds
@@ -25,7 +25,7 @@ RULES_VERSION = "1"
 
 
 class TemplateGame(SteppingKernels, CompiledPlayKernels, LockstepKernels, DeterminisationKernels, GameBase):
-    """FILL IN: title, player counts, who starts."""
+    """FILL IN: title, player counts, who starts. Seat 0 plays first in every round."""
 
     name = "template"
     version = RULES_VERSION
@@ -33,32 +33,47 @@ class TemplateGame(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determ
     feature_docs = FEATURE_DOCS
     action_fields = ACTION_FIELDS
     decision_names = DECISION_NAMES
+    record_docs = RECORD_DOCS
     max_rows = MAX_ROWS
     over_kind = OVER
     state_layout = STATE
     phase_index = PHASE
     seat_index = SEAT
+    decisions_index = DECISIONS
     batch_kernels = batch
     search_kernels = search
     renderer = render
 
     def __init__(self, params: Params | None = None):
         super().__init__(params or Params())
+        self.card_table = card_table()
         self.param_array = self.params.to_array()
-        self.rules_args = (self.param_array,)  # what every rules kernel takes after the state
+        self._no_log = new_log(enabled=False)
+        # what every rules kernel takes after the state: the component table, then the parameters
+        self.rules_args = (self.card_table, self.param_array)
 
     @property
     def profile(self):
         return template_profile(self)
 
+    def _log_args(self, log: np.ndarray | None) -> tuple:
+        # every kernel writes events; a game played without a log writes into a disabled one
+        return (self._no_log if log is None else log,)
+
+    def new_log(self) -> np.ndarray:
+        """An empty event log for ``apply``/``play_compiled`` (``state.new_log``)."""
+        return new_log()
+
     def new_state(self, seeds: GameSeeds) -> np.ndarray:
         """A dealt game, (STATE_SIZE,) int32, waiting for seat 0."""
-        return new_game(self.param_array, np.uint64(seeds.chance))
+        return new_game(self.card_table, self.param_array, np.uint64(seeds.chance), self._no_log)
 
     def records(self, states: np.ndarray) -> dict:
+        """Result columns of finished games ((G, STATE_SIZE) int32): G * P rows, game-major."""
         return seat_records(states, self.n_players)
 
     def score_sheet(self, state: np.ndarray) -> dict[str, np.ndarray]:
         """Per seat (P,) int64: the score's parts (start included), the total and the rank."""
         f = lambda name: self.field(state, name)[: self.n_players].astype(np.int64)  # noqa: E731
-        return {"start": f("start_points"), "taken": f("points"), "total": f("total"), "rank": f("rank")}
+        return {"start": f("start_points"), "cards": f("card_points"), "bonus": f("bonus_points"),
+                "total": f("total"), "rank": f("rank")}

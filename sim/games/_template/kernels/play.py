@@ -20,11 +20,12 @@ def choose_row(feats, n, policy, weights, streams, seat):
 
 
 @njit(cache=True)
-def play_to_end(s, p, policies, weights, streams, feats, acts):
-    """Play ``s`` to the end. ``policies`` (P,) int64 policy kind per seat; ``weights`` (P, F)
-    int64; ``streams`` (P,) uint64 seat streams, advanced; ``feats``/``acts`` table buffers."""
+def play_to_end(s, t, p, policies, weights, streams, feats, acts, log):
+    """Play ``s`` to the end. ``t`` component table, ``p`` parameters; ``policies`` (P,) int64
+    policy kind per seat; ``weights`` (P, F) int64; ``streams`` (P,) uint64 seat streams,
+    advanced; ``feats``/``acts`` table buffers; ``log`` the event log (one row: off)."""
     while s[PHASE] != OVER:
         seat = s[SEAT]
-        n = candidates(s, p, feats, acts)
+        n = candidates(s, t, p, feats, acts)
         i = choose_row(feats, n, policies[seat], weights[seat], streams, seat)
-        apply_action(s, p, acts[i])
+        apply_action(s, t, p, acts[i], log)
