@@ -1019,7 +1019,7 @@ def test_banner_track_last_10_overflows_at_10():
     ("carpe_diem(n_players=3, full_loop=sideways)", "full_loop"),
     ("carpe_diem(n_players=3, colour=red)", "colour"),
     ("carpe_diem(n_players=5)", "players"),
-    ("carpe_diem(n_players=0)", "n_players"),
+    ("carpe_diem(n_players=0)", "2 to 4 players or solo (1), not 0"),
     ("carpe_diem(frame_line_mode=diagonal)", "frame_line_mode"),
     ("carpe_diem(landscape_max_tiles=1)", "landscape_max_tiles"),
     ("carpe_diem(landscape_max_tiles=four)", "landscape_max_tiles"),
