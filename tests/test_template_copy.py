@@ -10,6 +10,7 @@ with ``PYTHONPATH=pkg`` (a regular package on the path comes before the editable
 finder, which sits last in ``sys.meta_path``) and a Numba cache of its own.
 """
 
+import json
 import os
 import re
 import shutil
@@ -88,18 +89,22 @@ def test_a_copy_of_the_template_is_a_complete_game(tmp_path):
     pkg, repo = _private_tree(tmp_path)
     work = tmp_path / "work"
     work.mkdir()
-    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_DISABLE_JIT")}
+    env = {k: v for k, v in os.environ.items()  # not this run's pytest settings, Numba cache or switches
+           if not k.startswith(("PYTEST_", "NUMBA_"))}
     env |= {"PYTHONPATH": str(pkg), "BGSIM_NUMBA_CACHE": str(tmp_path / "numba")}
 
-    where = _run(["-c", "import bgsim, bgsim.sim.games as g; print(bgsim.__file__); print(g.__file__); "
-                        "print(' '.join(e.name for e in g.BUILTIN))"], work, env).split("\n")
-    assert all(Path(line).is_relative_to(pkg) for line in where[:2]), where
-    assert NAME in where[2].split()
+    where = _run(["-c", "import bgsim, bgsim.sim.games as g, bgsim.strategies as s; "
+                        "print(bgsim.__file__, g.__file__, s.__file__); print(*(e.name for e in g.BUILTIN))"],
+                 work, env).splitlines()
+    assert all(Path(file).is_relative_to(pkg) for file in where[0].split()), where  # the copy, not the install
+    assert NAME in where[1].split()
 
     assert NAME in _run(["-m", "bgsim", "games"], work, env)
-    trace = _run(["-m", "bgsim", "play", NAME, "--players", "3", "--validate", "-s", "greedy,patient,random"],
-                 work, env)
+    trace = _run(["-m", "bgsim", "play", NAME, "--players", "3", "--validate", "-s",
+                  "greedy,patient,search(rollouts=2, width=2)"], work, env)
     assert "== Final scoring ==" in trace and f"{NAME}/patient" in trace
+    played = json.loads(_run(["-m", "bgsim", "play", NAME, "--players", "2", "--json"], work, env))
+    assert played["game"] == f"{NAME}(n_players=2)" and played["events"]
     table = _run(["-m", "bgsim", "simulate", NAME, "--players", "2", "--games", "200", "-s", "greedy,random",
                   "--out", str(work / "runs"), "--quiet"], work, env)
     assert "greedy" in table

@@ -1,6 +1,7 @@
 """Strategies of the template game (FILL IN: the game's name): one weight strategy per file in
-``weights/`` (the personalities), ``weights(...)`` and ``search``. Copy to ``strategies/<game>/``;
-the package is imported for the registered game of the same name."""
+``weights/`` (the personalities, one of them ``greedy``), ``weights(...)`` and ``search``. Copy to
+``strategies/<game>/``; the game's entry names this package (``parts.strategies``), and importing
+it registers them."""
 
 from pathlib import Path
 

@@ -1,8 +1,11 @@
 """TEMPLATE (FILL IN: the game's title, edition, player counts). Copy this folder to
-``sim/games/<game>/``, replace ``_template`` and ``template`` by the game's name everywhere, fill
-in every place marked FILL IN; ``sim/games`` finds the package by its ``ENTRY``.
+``sim/games/<game>/`` and ``strategies/_template/`` to ``strategies/<game>/``, replace ``_template``
+and ``template`` by the game's name and ``Template`` by its title-case name everywhere, and fill in
+every place marked FILL IN (README.md lists every step); ``sim/games`` finds the package by its
+``ENTRY``.
 
-This package is never imported as it stands: the template is not a registered game.
+This package is never imported as it stands: its name starts with an underscore, so the template
+is not a registered game (``tests/test_template_copy.py`` plays a renamed copy).
 """
 
 from bgsim.sim.game_entry import GameEntry, GameParts
@@ -18,7 +21,8 @@ def make(**params) -> TemplateGame:
 
 
 # FILL IN: the name, a one-line summary; listed=False keeps a game out of `bgsim games`. The parts name
-# the game's modules above the engine; add variants, reports and bench when the game has them.
+# the game's modules above the engine; add bench="bgsim.experiments.<game>.bench:BENCH" (README.md,
+# step 5), and variants and reports when the game has them.
 ENTRY = GameEntry("template", make, "Template game (FILL IN: title, edition, 2-4 players)",
                   player_counts=(2, 3, 4), parameter_docs=PARAM_DOCS,
                   parts=GameParts(strategies="bgsim.strategies._template"))

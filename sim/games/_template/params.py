@@ -17,7 +17,7 @@ START_POINTS = {2: (0, 0), 3: (0, 0, 0), 4: (0, 0, 0, 0)}  # FILL IN: the rulebo
 TABLE = ParamTable("template", (
     Param("n_players", "players", 3, "player count 2..4", low=2, high=4, slot="PR_N_PLAYERS"),
     Param("start_points", "start", "rulebook", "start points by seat: rulebook, equal or a list such as '0/1/2'",
-          rule="XX-SETUP-n", vectors=START_POINTS, example="0/1/2", slot="PR_START", width=4, lever="compensation"),
+          rule="XX-SETUP-3", vectors=START_POINTS, example="0/1/2", slot="PR_START", width=4, lever="compensation"),
     # FILL IN, e.g. Param("tie_rule", "choice", "shared", "equal scores: shared or ...", rule="AMB-1",
     #                     choices=("shared", "stones"), slot="PR_TIE_RULE"),
 ))
