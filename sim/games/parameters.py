@@ -136,8 +136,7 @@ class ParamTable:
         self.tunable = tuple(row for row in self.params if row.lever == "tunable")
         self.automa_rules = tuple(row.name for row in self.params if row.automa and row.lever is None)
         self.docs = {row.name: row.line for row in self.params}
-        self.packed: tuple[tuple[Param | Slot, int], ...] = ()  # (row, first index), in array order
-        self.constants = self._layout()
+        self.packed, self.constants = _layout(game, self.rows)  # (row, first index) pairs; PR_... -> index
         self.size = self.constants["N_PARAMS"]
         for row in self.params:  # a table whose defaults fail its own checks is a bug in the table
             try:
@@ -146,19 +145,6 @@ class ParamTable:
                 raise ValueError(f"{game}: the default of {row.name} fails its check: {exc}") from None
             if not canonical:
                 raise ValueError(f"{game}: the default of {row.name} is not in its canonical form")
-
-    def _layout(self) -> dict[str, int]:
-        """Index constants by name (the first entry of each slot) and ``N_PARAMS``, the array length."""
-        constants, packed, index = {}, [], 0
-        for row in self.rows:
-            if row.slot:
-                if row.slot in constants:
-                    raise ValueError(f"{self.game}: slot {row.slot} twice")
-                constants[row.slot] = index
-                packed.append((row, index))
-                index += row.width
-        self.packed = tuple(packed)
-        return {**constants, "N_PARAMS": index}
 
     # --- the dataclass
 
@@ -226,6 +212,20 @@ class GameParams:
     def non_default(self) -> dict:
         """The parameters that differ from their defaults (the canonical game id lists these)."""
         return {k: v for k, v in asdict(self).items() if self.table.by_name[k].default != v}
+
+
+def _layout(game: str, rows: tuple[Param | Slot, ...]) -> tuple[tuple[tuple[Param | Slot, int], ...], dict[str, int]]:
+    """The packed rows with their first index, in array order, and the index constants by name
+    (the first entry of each slot) with ``N_PARAMS``, the array length."""
+    constants, packed, index = {}, [], 0
+    for row in rows:
+        if row.slot:
+            if row.slot in constants:
+                raise ValueError(f"{game}: slot {row.slot} twice")
+            constants[row.slot] = index
+            packed.append((row, index))
+            index += row.width
+    return tuple(packed), {**constants, "N_PARAMS": index}
 
 
 # --- checks and codes by kind
