@@ -223,9 +223,11 @@ def _check(spec: SeatOrderSpec) -> None:
         require(key in spec.populations, f"run.games_for names {key!r}, which is not a population")
     for key in spec.compensation_populations or ():
         require(key in spec.populations, f"compensation.population names {key!r}, which is not a population")
-    for name, value in (("compensation.confirm_games", spec.confirm_games), ("compensation.bootstrap", spec.bootstrap)):
-        require(isinstance(value, int) and not isinstance(value, bool) and value >= 0,
-                f"{name} must be a non-negative integer")
+    # confirm_games = 0 skips the confirmation runs; the solution's interval needs at least one replicate
+    for name, value, least in (("compensation.confirm_games", spec.confirm_games, 0),
+                               ("compensation.bootstrap", spec.bootstrap, 1)):
+        require(isinstance(value, int) and not isinstance(value, bool) and value >= least,
+                f"{name} must be {'a non-negative' if least == 0 else 'a positive'} integer")
     require(isinstance(spec.low, int) and isinstance(spec.high, int) and -200 <= spec.low < spec.high <= 200,
             "compensation.low and high must be integers with -200 <= low < high <= 200")
     for n in spec.players:

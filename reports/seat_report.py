@@ -73,7 +73,7 @@ def build_seat_order_report(meta: dict, study: SeatStudy, done: int, planned: in
                        "games": f"{done:,}" + ("" if done >= planned else f" of {planned:,} planned (incomplete)"),
                        "seed": str(meta.get("seed", "-"))})
     progress_warning(rep, done, planned, finish, "study")
-    seats = add_seat_sections(rep, study)
+    seats = add_seat_sections(rep, study, complete=meta.get("status") == "complete")
     _method(rep, meta, study)
     return rep, seats
 
@@ -96,8 +96,9 @@ def _score_counts(rows: pl.LazyFrame, profile: GameProfile) -> pd.DataFrame:
             .drop(columns=["population_order", "start_order"]).reset_index(drop=True))
 
 
-def add_seat_sections(rep: Report, study: SeatStudy) -> pd.DataFrame:
-    """Answers, seat tables, start vectors, categories, compensation and attribution; returns the seat table."""
+def add_seat_sections(rep: Report, study: SeatStudy, complete: bool = True) -> pd.DataFrame:
+    """Answers, seat tables, start vectors, categories, compensation and attribution; returns the seat table.
+    ``complete``: whether the study has finished (so runs it lacks were skipped, not pending)."""
     rows, profile = study.rows, study.profile
     seats = _seats(rows, profile)
     compensation = _compensation(study)
@@ -116,7 +117,7 @@ def add_seat_sections(rep: Report, study: SeatStudy) -> pd.DataFrame:
     if game_sections is not None:
         game_sections(rep, rows, profile)
     if not compensation.empty:
-        _compensation_section(rep, compensation, profile)
+        _compensation_section(rep, compensation, profile, complete)
     if attribution:
         add_attribution_sections(rep, rows, profile, study.extras, spreads)
     return seats
@@ -324,29 +325,43 @@ def _compensation(study: SeatStudy) -> pd.DataFrame:
     return table
 
 
-def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile) -> None:
+def _confirmation_text(confirmed: bool, complete: bool) -> str:
+    """How the solved vector was checked: on fresh deals, or why not (a finished study without
+    confirmation runs was told to skip them with ``compensation.confirm_games = 0``)."""
+    if confirmed:
+        return "then **played again on fresh deals** to confirm it."
+    if complete:
+        return ("and **not played again on fresh deals**: the study skips that confirmation "
+                "(`compensation.confirm_games = 0`), so every win rate below is from the stored games.")
+    return "then to be played again on fresh deals, which the study has not reached yet."
+
+
+    confirmed = "rate_confirmed" in table and table["rate_confirmed"].notna().any()
+def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile, complete: bool = True) -> None:
     comp = profile.compensation
     label = comp.label
     adds = (f" ({label} only add to the final score)" if comp.adds_to_score else "")
     rep.heading(f"Compensating {label}")
     rep.text(f"The start vector (seat 1 fixed at {comp.fixed_first}) that makes the seats' win rates as equal as "
              f"possible: found by re-scoring the stored rulebook games under every candidate{adds}, with a bootstrap "
-             "over deals for its interval, then **played again on fresh deals** to confirm it. *agreement* is the "
+             f"over deals for its interval, {_confirmation_text(confirmed, complete)} *agreement* is the "
              "share of bootstrap replicates that found the same value.")
     rep.figure(seat_charts.compensation_chart(table, label=label), "compensation",
                f"Top: rulebook and solved {label} per seat (bootstrap 95 % interval). Below: each seat's win rate "
-               "minus the fair share (pp) under the rulebook vector, the solved vector on the stored games, and on "
-               "fresh deals (Wilson 95 %).")
+               "minus the fair share (pp) under the rulebook vector"
+               + (", the solved vector on the stored games, and on fresh deals" if confirmed
+                  else " and the solved vector on the stored games") + " (Wilson 95 %).")
     shown = table.copy()
     shown["seat"] += 1
     shown["interval"] = [f"{lo}-{hi}" for lo, hi in zip(shown["low"], shown["high"], strict=True)]
     rates = ["rate_rulebook", "rate_solved"] + (["rate_confirmed"] if "rate_confirmed" in shown else [])
+    labels = {c: text for c, text in labels.items() if c in shown}  # no confirmation column when it was skipped
     labels = {"n_players": "players", "population": "population", "seat": "seat", "rulebook": "rulebook",
               "solved": "solved", "interval": "95 % interval", "agreement": "agreement",
               "rate_rulebook": "win rate, rulebook", "rate_solved": "win rate, solved (stored games)",
               "rate_confirmed": "win rate, solved (fresh deals)"}
     rep.table(shown, "compensation", f"Solved {label} per seat and the seat win rates it gives.", columns=labels,
-              rates=rates, show=[c for c in labels if c in shown], formats={"agreement": ".0%"})
+              rates=rates, show=list(labels), formats={"agreement": ".0%"})
     notes = []
     for (n, pop), part in shown.groupby(["n_players", "population"]):
         vector = "/".join(str(v) for v in part.sort_values("seat")["solved"])
