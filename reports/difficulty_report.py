@@ -134,7 +134,8 @@ def _answers(rep: Report, study: DifficultyStudy, order: list[str], outcomes: pd
     rep.text(f"A level is a value of the calibration knob `{meta['knob']}`, {study.doc(meta['knob'])}, at which the "
              f"human wins the level's share of games: "
              + ", ".join(f"{name} {100 * t:.0f} %" for name, t in meta["levels_wanted"].items())
-             + ". Each was played again on fresh deals. " + _rulebook_levels(study, order, outcomes))
+             + ". " + (_unchecked(study, levels) or "Each was played again on fresh deals.") + " "
+             + _rulebook_levels(study, order, outcomes))
     if not levels.empty and "holds" in levels:
         rep.text(_fresh_summary(levels))
         odd = levels[~levels["consistent"]]
@@ -143,6 +144,16 @@ def _answers(rep: Report, study: DifficultyStudy, order: list[str], outcomes: pd
                      + " won detectably more or less often than on the calibration deals at the same setting "
                        "(two-proportion test, Benjamini–Hochberg): the calibration deals were not typical there; "
                        "more calibration games would settle it.")
+
+
+def _unchecked(study: DifficultyStudy, levels: pd.DataFrame) -> str | None:
+    """Why the levels have no fresh-deal check (``calibration.verify_games = 0`` skips it, or the
+    study has not reached it yet), or None when they have one."""
+    if "holds" in levels:
+        return None
+    if study.meta.get("status") == "complete":
+        return "None was played again on fresh deals: the study skips that check (`calibration.verify_games = 0`)."
+    return "Each is to be played again on fresh deals, which the study has not reached yet."
 
 
 def _fresh_summary(levels: pd.DataFrame) -> str:
@@ -268,8 +279,8 @@ def _level_section(rep: Report, study: DifficultyStudy, order: list[str], levels
         return
     rep.text(f"For each rung and level, the value of `{knob}` at which the human's win rate is closest to the "
              f"target, found by bisection over the knob on the same deals; the interval lists the knob values whose "
-             f"Wilson 95 % interval still contains the target. Each solution was then played on fresh deals "
-             f"(seed + 1).")
+             f"Wilson 95 % interval still contains the target. "
+             + (_unchecked(study, levels) or "Each solution was then played on fresh deals (seed + 1)."))
     names = list(meta["levels_wanted"])
     card = pd.DataFrame({"rung": order})
     for name in names:
@@ -290,26 +301,29 @@ def _level_section(rep: Report, study: DifficultyStudy, order: list[str], levels
     shown["order"] = shown["rung"].map({r: i for i, r in enumerate(order)})
     shown["at the table"] = [study.at_the_table(knob, int(v)) for v in shown["value"]]
     shown = shown.sort_values(["order", "target"], ascending=[True, False]).drop(columns=["order"])
-    rates = ["rate"] + (["verify_rate"] if "verify_rate" in shown else [])
+    checked = "verify_rate" in shown  # no fresh-deal columns when calibration.verify_games = 0
+    rates = ["rate"] + (["verify_rate"] if checked else [])
     show = ["rung", "level", "target", "value", "value_low", "value_high", "at the table", "games", "rate",
             "slope_pp"]
-    if "verify_rate" in shown:
+    if checked:
         show += ["verify_games", "verify_rate", "off_pp", "holds", "consistent"]
+    labels = {"target": "target", "value": "value", "value_low": "from", "value_high": "to", "games": "games",
+              "rate": "win rate [95 % CI]", "verify_games": "fresh games", "slope_pp": "pp per unit",
+              "verify_rate": "fresh deals [95 % CI]", "off_pp": "off (pp)", "holds": "target inside",
+              "consistent": "as calibrated"}
+    formats = {"target": lambda x: f"{100 * x:.0f} %", "slope_pp": ".2f", "off_pp": "+.1f"}
     rep.table(shown, "levels", "Solved levels: the knob value and its interval, the win rate measured there on the "
-              "calibration deals and how much one unit of the knob moves it there, and the win rate on fresh deals "
-              "(both Wilson 95 %), its distance from the target, whether its interval contains the target, and "
-              "whether it agrees with the calibration games at the same setting (two-proportion test, "
-              "Benjamini–Hochberg).",
-              columns={"target": "target", "value": "value", "value_low": "from", "value_high": "to",
-                       "games": "games", "rate": "win rate [95 % CI]", "verify_games": "fresh games",
-                       "slope_pp": "pp per unit", "verify_rate": "fresh deals [95 % CI]", "off_pp": "off (pp)",
-                       "holds": "target inside", "consistent": "as calibrated"},
-              rates=rates, formats={"target": lambda x: f"{100 * x:.0f} %", "slope_pp": ".2f", "off_pp": "+.1f"},
-              show=show)
+              "calibration deals and how much one unit of the knob moves it there"
+              + (", and the win rate on fresh deals (both Wilson 95 %), its distance from the target, whether its "
+                 "interval contains the target, and whether it agrees with the calibration games at the same "
+                 "setting (two-proportion test, Benjamini–Hochberg)." if checked else " (Wilson 95 %)."),
+              columns={c: text for c, text in labels.items() if c in shown}, rates=rates,
+              formats={c: f for c, f in formats.items() if c in shown}, show=show)
     points = study.outcomes(tried, by=("rung", "value")) if not is_empty(tried) else pd.DataFrame()
     if not points.empty:
         rep.figure(difficulty_charts.calibration_chart(points, levels, order, knob), "calibration",
-                   "Win rate at every knob value the solver tried (blue) and each solved level on fresh deals (red).")
+                   "Win rate at every knob value the solver tried (blue)"
+                   + (" and each solved level on fresh deals (red)." if checked else "."))
     unreachable = levels[~levels["reachable"]]
     if not unreachable.empty:
         rep.note("Out of the knob's range (the closest end is shown): "
