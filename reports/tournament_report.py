@@ -115,6 +115,16 @@ def _ratings_md(ratings: pd.DataFrame) -> str:
     return _table(["players", "strategy", "rating (Elo)", "95 % interval", "comparisons"], rows)
 
 
+def _rating_intervals_text(settings: dict, confidence: float) -> str:
+    """How the rating intervals were found, or that ``--bootstrap 0`` skipped them."""
+    replicates = settings.get("bootstrap_replicates", 0)
+    if not replicates:
+        return "No intervals: the bootstrap over deals was skipped (`--bootstrap 0`)."
+    return (f"Intervals: {100 * confidence:g} % percentile bootstrap with {replicates:,} resamples of the deals "
+            f"(seed {settings.get('bootstrap_seed')}; all games of a deal stay together, in every pairing), "
+            f"relative to the anchor, whose interval is a point.")
+
+
 def _perfect_records(pairwise: pd.DataFrame, order: list[str]) -> list[str]:
     """A warning for pairs in which one side never finished ahead: there the rating gap is set
     by the pseudo-game prior and the number of games, and no resample can show how large it is."""
@@ -167,10 +177,8 @@ def markdown(summary: TournamentSummary) -> str:
               f"Bradley–Terry strengths fitted by maximum likelihood to every pair of seats of every game, in Elo "
               f"points (400·log10 of the strength ratio; +200 means finishing ahead about 76 % of the time), "
               f"`{st.get('anchor')}` = 0. Each compared pair gets {st.get('prior_games', 1):g} pseudo-game split "
-              f"half and half, which keeps a strategy that never loses finite. Intervals: "
-              f"{100 * conf:g} % percentile bootstrap with {st.get('bootstrap_replicates', 0):,} resamples of "
-              f"the deals (seed {st.get('bootstrap_seed')}; all games of a deal stay together, in every pairing), "
-              f"relative to the anchor, whose interval is a point.", "",
+              f"half and half, which keeps a strategy that never loses finite. {_rating_intervals_text(st, conf)}",
+              "",
               _ratings_md(summary.ratings), ""] + _perfect_records(summary.pairwise, summary.strategies) + [
               "![ratings](ratings.png)", "",
               "## Neighbours in the list", ""]

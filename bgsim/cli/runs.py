@@ -301,7 +301,8 @@ def tournament(
     report_dir: Annotated[
         str | None, typer.Option("--report", help="Write README.md, charts, summary.json and the spec here.")
     ] = None,
-    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Resamples of the deals for the rating intervals.",
+    bootstrap: Annotated[int, typer.Option("--bootstrap", help="Resamples of the deals for the rating intervals "
+                                           "(0 = no intervals).",
                                            min=0)] = 1000,
 ) -> None:
     """Play every pairing of a list of strategies on shared deals; print standings, the pairwise
@@ -365,5 +366,6 @@ def _print_tournament(summary) -> None:
         for col in ("strategy", "rating", "95% interval", "comparisons"):
             table.add_column(col)
         for r in summary.ratings[summary.ratings["n_players"] == n].itertuples():
-            table.add_row(r.strategy, f"{r.rating:+.0f}", f"[{r.low:+.0f}, {r.high:+.0f}]", f"{r.comparisons:,}")
+            interval = "-" if r.low != r.low else f"[{r.low:+.0f}, {r.high:+.0f}]"  # NaN: --bootstrap 0
+            table.add_row(r.strategy, f"{r.rating:+.0f}", interval, f"{r.comparisons:,}")
         out.print(table)

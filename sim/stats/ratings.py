@@ -438,7 +438,11 @@ class Ratings:
     anchor: str | None  # the strategy rated 0, or None for mean 0
 
     def interval(self, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Percentile interval of bootstrap ``values`` ((B,) or (B, K) float64) along the replicates."""
+        """Percentile interval of bootstrap ``values`` ((B,) or (B, K) float64) along the replicates;
+        NaN without replicates (the bootstrap was skipped)."""
+        if len(values) == 0:
+            missing = np.full(values.shape[1:], np.nan)
+            return missing, missing.copy()
         tail = (1 - self.confidence) / 2
         return np.quantile(values, tail, axis=0), np.quantile(values, 1 - tail, axis=0)
 
@@ -478,7 +482,7 @@ def bradley_terry_ratings(results, order: Sequence[str] | None = None, anchor: s
         total = wins.sum(axis=0)
         theta = fit_bradley_terry(total, prior, fixed)
         samples = bootstrap_bradley_terry(wins, strata, replicates, seed, prior, fixed) if replicates else \
-            np.tile(theta, (1, 1))
+            np.empty((0, len(names)))  # no replicates: no intervals
         out.append(Ratings(int(n), tuple(names), theta * ELO, samples * ELO,
                            (total + total.T).sum(axis=1).astype(np.int64), confidence, anchor_name))
     return out
