@@ -1,5 +1,6 @@
 """Parameters as data (``sim/games/parameters.py``): what a game's table derives, and that the
-compiled parameter array of every game keeps the layout of its former hand-written ``to_array``.
+compiled parameter array of every game keeps the layout of its former hand-written ``to_array``
+(a new parameter appended to a table only lengthens the array).
 
 ``parameter_arrays.json`` was recorded from the hand-written parameter modules before the tables
 replaced them: for each game its index constants (``PR_...``, ``N_PARAMS``), the array of a default
@@ -31,18 +32,21 @@ def _params_module(game: str):
 
 
 def _recorded_mismatches(module, record: dict) -> list[str]:
-    """Where the module's layout differs from the recorded one (index constants and arrays)."""
-    constants = {k: v for k, v in vars(module).items() if (k.startswith("PR_") or k == "N_PARAMS")
-                 and isinstance(v, int)}
-    problems = [f"constants differ: {sorted(set(constants.items()) ^ set(record['constants'].items()))}"
-                ] if constants != record["constants"] else []
+    """Where the module's layout differs from the recorded one: an index constant that moved, or an
+    array entry that changed. Rows added after the recorded ones may lengthen the array."""
+    size = record["constants"]["N_PARAMS"]
+    moved = {name: (index, getattr(module, name, None)) for name, index in record["constants"].items()
+             if name != "N_PARAMS" and getattr(module, name, None) != index}
+    problems = [f"index constants moved (recorded, now): {moved}"] if moved else []
+    if module.N_PARAMS < size:
+        problems.append(f"N_PARAMS shrank from {size} to {module.N_PARAMS}")
     for values, changed in record["cases"]:
         expected = list(record["defaults"][str(values["n_players"])])
         for index, value in changed.items():
             expected[int(index)] = value
         array = module.Params.from_dict(values).to_array()
-        if array.dtype != np.int32 or array.tolist() != expected:
-            problems.append(f"{values}: {array.tolist()} != {expected}")
+        if array.dtype != np.int32 or array[:size].tolist() != expected:
+            problems.append(f"{values}: {array[:size].tolist()} != {expected}")
     return problems
 
 
