@@ -99,6 +99,11 @@ def test_a_copy_of_the_template_is_a_complete_game(tmp_path):
     assert all(Path(file).is_relative_to(pkg) for file in where[0].split()), where  # the copy, not the install
     assert NAME in where[1].split()
 
+    copies = [str(pkg / "bgsim" / "sim" / "games" / NAME), str(pkg / "bgsim" / "strategies" / NAME)]
+    lint = ["-m", "ruff", "check", "--config", str(ROOT / "pyproject.toml"), *copies]
+    _run([*lint, "--fix"], work, env)  # the README's first step: the renamed imports sorted again
+    _run(lint, work, env)
+
     assert NAME in _run(["-m", "bgsim", "games"], work, env)
     trace = _run(["-m", "bgsim", "play", NAME, "--players", "3", "--validate", "-s",
                   "greedy,patient,search(rollouts=2, width=2)"], work, env)
