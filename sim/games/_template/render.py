@@ -6,7 +6,7 @@ FILL IN: the setup, one line per event, the score sheet.
 """
 
 import numpy as np
-from bgsim.sim.games._template.state import CARD_POINTS, EV_DRAW, EVENT_NAMES, IN_HAND, PLAYED, STATE, events
+from bgsim.sim.games._template.state import EV_DRAW, EVENT_NAMES, IN_HAND, PLAYED, STATE, events
 
 __all__ = ["trace_json", "trace_text"]
 
@@ -19,16 +19,16 @@ def _dealt_hands(state: np.ndarray, log: np.ndarray | None, n: int) -> list[list
             for seat in range(n)]
 
 
-def _event_text(event: np.ndarray) -> str:
+def _event_text(game, event: np.ndarray) -> str:
     code, seat, card, points, bonus = (int(v) for v in event)
     if code == EV_DRAW:
-        return f"seat {seat + 1} draws card {card} ({_points(CARD_POINTS[card])})"
+        return f"seat {seat + 1} draws card {card} ({_points(game.card_table[card])})"
     extra = f" + {bonus} bonus" if bonus else ""
     return f"seat {seat + 1} plays card {card}: {_points(points)}{extra}"
 
 
 def _points(n: int) -> str:
-    return f"{n} point{'' if n == 1 else 's'}"
+    return f"{int(n)} point{'' if n == 1 else 's'}"
 
 
 def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), summary: bool = False) -> str:
@@ -42,11 +42,11 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
     if log is not None:
         lines += ["", "== Setup =="]
         for seat, hand in enumerate(_dealt_hands(state, log, n)):
-            cards = ", ".join(f"card {c} ({_points(CARD_POINTS[c])})" for c in hand)
+            cards = ", ".join(f"card {c} ({_points(game.card_table[c])})" for c in hand)
             lines.append(f"seat {seat + 1}: hand {cards}, start points {int(game.field(state, 'start_points')[seat])}")
         if not summary:
             lines += ["", "== Turns =="]
-            lines += [_event_text(event) for event in events(log)]
+            lines += [_event_text(game, event) for event in events(log)]
     lines += ["", "== Final scoring =="]
     sheet = game.score_sheet(state)
     names = [k for k in sheet if k != "rank"]
