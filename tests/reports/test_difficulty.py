@@ -306,7 +306,7 @@ def test_outcome_and_source_tables_on_known_games():
                          "tie": [m == 0 for m in margins], "final_vp": [100 + m for m in margins],
                          "anna_vp": [100] * 6, "anna_vp_start": [0] * 6, "anna_vp_banner": [10] * 6,
                          "anna_vp_villa": [30] * 6, "anna_vp_majority": [50] * 6, "anna_vp_fountain": [10] * 6})
-    out = outcome_table(rows, automa_score="anna_vp").iloc[0]
+    out = outcome_table(rows, score="final_vp", automa_score="anna_vp").iloc[0]
     assert out.games == 6 and out.wins == 4 and out.win_rate == pytest.approx(4 / 6)
     assert out.tie_rate == pytest.approx(1 / 6) and out.mean_margin == pytest.approx(20 / 6)
     assert out.margin_p50 == pytest.approx(2.5) and out.mean_margin_low < out.mean_margin < out.mean_margin_high
