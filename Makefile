@@ -37,9 +37,8 @@ test: setup browser ## Set up if needed (Chromium included), compile each game o
 	$(BIN)/pytest -q -n 2 --dist worksteal
 
 .PHONY: bench
-bench: setup ## Print games/s per core of the rules engines
-	$(BIN)/python -m bgsim.experiments.carpe_diem.bench
-	$(BIN)/python -m bgsim.experiments.capitol.bench
+bench: setup ## Print games/s per core of every game's rules engine (each game's entry names its bench)
+	$(BIN)/python -m bgsim.experiments.bench
 
 .PHONY: lint
 lint: setup ## Static checks (ruff)

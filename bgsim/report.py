@@ -3,22 +3,22 @@
 The top layer: it loads runs and studies through the experiments' loaders and hands the report
 modules plain data (frames, the study's marker, the game profile stored with the runs, progress
 numbers), so that reports only render and never load a study themselves. Extras a game adds to
-its reports are found by name in ``bgsim.reports.<game>`` (``report_extras``).
+its reports are the ``ReportExtras`` its entry declares (``parts.reports``).
 """
 
-import importlib
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pandas as pd
 
 from bgsim.experiments import difficulty as difficulty_study
 from bgsim.experiments import robustness as robustness_study
 from bgsim.experiments import seat_order as seat_study
+from bgsim.reports.extras import NO_EXTRAS, ReportExtras
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.profile import GameProfile
+from bgsim.sim.registry import available_games
 from bgsim.sim.results.progress import run_progress, runs_done
 from bgsim.sim.results.store import RunStoreError, load, read_meta, read_profile, study_resume_command
 from bgsim.sim.stats.lazy import is_empty
@@ -57,15 +57,11 @@ def build_report(directory: str | Path):
     return report, seats
 
 
-def report_extras(profile: GameProfile) -> ModuleType | None:
-    """The game's own report additions (``bgsim.reports.<game>``), or None for a game without."""
-    name = f"bgsim.reports.{profile.game}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise
-        return None
+def report_extras(profile: GameProfile) -> ReportExtras:
+    """The game's own report additions, as its entry declares them (``NO_EXTRAS`` for a game without,
+    or a game no longer registered)."""
+    entry = available_games(unlisted=True).get(profile.game)
+    return (entry.parts.load("reports") if entry else None) or NO_EXTRAS
 
 
 # --- runs

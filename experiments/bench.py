@@ -1,23 +1,42 @@
-"""What every game's benchmark shares: games per second of a game's compiled loop on one core, and
-the C speed yardstick beside the project (``../shared/perf/``)."""
+"""``make bench``: every listed game's benchmark, found through its entry (``parts.bench``), and what
+they share: games per second of a game's compiled loop on one core, and the C speed yardstick beside
+the project (``../shared/perf/``).
 
+``python -m bgsim.experiments.bench`` runs every listed game's rows in the order of ``bgsim games``;
+``--game NAME`` runs one game's, and the options after it go to that game's benchmark
+(``--game capitol --games 2000``).
+"""
+
+import argparse
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from bgsim.sim import make_game
+from bgsim.sim.registry import available_games, did_you_mean
 from bgsim.sim.seeding import block_key, deal_seeds, seat_streams
 from bgsim.strategies import make_strategy
 
-__all__ = ["Yardstick", "alternating_rates", "engine_rate", "runs_text"]
+__all__ = ["GameBench", "Yardstick", "alternating_rates", "engine_rate", "main", "runs_text"]
 
 # The yardstick's source, beside the repository; BGSIM_YARDSTICK names another folder.
 YARDSTICK_DIR = Path(os.environ.get("BGSIM_YARDSTICK", Path(__file__).resolve().parents[1].parent / "shared" / "perf"))
+
+
+@dataclass(frozen=True)
+class GameBench:
+    """A game's rows of ``make bench``: ``main(argv)`` reads the game's own options from ``argv`` (its
+    defaults when empty) and prints its rows."""
+
+    main: Callable[[list[str]], None]
 
 
 def engine_rate(game_name: str, n_players: int, strategy_id: str, n_games: int, repeats: int) -> list[float]:
@@ -106,3 +125,25 @@ def alternating_rates(game_name: str, n_players: int, strategy_id: str, n_games:
 def runs_text(rates: list[float], digits: int = 0) -> str:
     """The single runs of a row, e.g. '5,120 5,311 4,987'."""
     return " ".join(f"{x:,.{digits}f}" for x in rates)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Every listed game's benchmark in turn, or ``--game NAME``'s with the options that follow."""
+    parser = argparse.ArgumentParser(description="games per second of every game's engine (make bench)")
+    parser.add_argument("--game", help="one game's benchmark; the options after it go to that benchmark")
+    args, rest = parser.parse_known_args(sys.argv[1:] if argv is None else argv)
+    games = available_games(unlisted=args.game is not None)
+    if args.game is not None and args.game not in games:
+        parser.error(f"unknown game {args.game!r}{did_you_mean(args.game, games)}")
+    if args.game is None and rest:
+        parser.error(f"options {' '.join(rest)} need --game NAME (each game's benchmark has its own)")
+    for name, entry in games.items():
+        bench = entry.parts.load("bench")
+        if args.game in (None, name) and bench is not None:
+            bench.main(rest if args.game == name else [])
+        elif args.game == name:
+            parser.error(f"{name} declares no benchmark")
+
+
+if __name__ == "__main__":
+    main()

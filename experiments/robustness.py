@@ -6,27 +6,24 @@ complete seat-order studies under ``<dir>/studies/<study-id>/``, all with the sa
 deals, up to what a changed component file deals differently). ``robustness.json`` records them;
 the robustness report compares their conclusions.
 
-A game's variants live in its own experiments package, ``bgsim.experiments.<game>.variants``
-(e.g. experiments/carpe_diem/variants.py), which provides ``robustness_variants(names=None)`` (the
-variants in report order, each with ``name`` and ``description``; a ValueError names an unknown
-one) and ``variant_spec(base_doc, variant, data_dir, base_dir)`` (the spec dict played with the
-variant, its data files written under ``data_dir``). A game without that module has no variants.
+A game declares its variants in its profile (``sim.profile.VariantInfo``: the parameters each
+sets, the data files each replaces by a recipe) and how their data files are derived in its entry's
+variants part (``experiments.variants``). A game whose profile declares none has no robustness study.
 """
 
 import copy
 import hashlib
-import importlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from types import ModuleType
-from typing import Any
 
 from bgsim.experiments.seat_order import SeatOrderSpec, run_seat_order, seat_order_from_dict
+from bgsim.experiments.variants import declared_variants, variant_spec
 from bgsim.sim.errors import GameIdError
-from bgsim.sim.registry import parse_id
+from bgsim.sim.profile import VariantInfo
+from bgsim.sim.registry import make_game, parse_id
 from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file
 from bgsim.sim.results.store import open_study_dir, write_json
 
@@ -42,7 +39,7 @@ class RobustnessSpec:
     name: str
     base_doc: dict  # the seat-order spec with the overrides applied
     base_dir: Path  # where the base spec's relative paths point
-    variants: tuple[Any, ...]  # the game's variants (its variants module's), each with name and description
+    variants: tuple[VariantInfo, ...]  # the variants to play, as the game's profile declares them
     description: str = ""
 
     def baseline(self) -> SeatOrderSpec:
@@ -52,7 +49,7 @@ class RobustnessSpec:
 
     def variant_study(self, variant, data_dir: Path) -> SeatOrderSpec:
         """The baseline with ``variant``'s parameters and data (its data files written to ``data_dir``)."""
-        doc = game_variants(self.base_doc["game"]["id"]).variant_spec(self.base_doc, variant, data_dir, self.base_dir)
+        doc = variant_spec(self.base_doc, variant, data_dir, self.base_dir)
         doc["name"] = f"{self.name}_{variant.name}"
         return seat_order_from_dict(doc, self.base_dir, source=f"variant {variant.name}")
 
@@ -86,7 +83,7 @@ def load_robustness(path: str | Path) -> RobustnessSpec:
     if not isinstance(game_id, str):
         raise SpecError(f"{base_path.name}: [game] id is missing")
     try:
-        variants = tuple(game_variants(game_id).robustness_variants(doc.get("variants")))
+        variants = tuple(declared_variants(game_variants(game_id), doc.get("variants")))
     except (ValueError, GameIdError) as exc:
         raise SpecError(f"{source}: {exc}") from None
     spec = RobustnessSpec(name=doc.get("name", path.stem), base_doc=base_doc, base_dir=base_path.parent,
@@ -95,17 +92,13 @@ def load_robustness(path: str | Path) -> RobustnessSpec:
     return spec
 
 
-def game_variants(game_id: str) -> ModuleType:
-    """The variants module of a game (``bgsim.experiments.<game>.variants``); a SpecError for a game without."""
-    name = parse_id(game_id)[0]
-    module = f"bgsim.experiments.{name}.variants"
-    try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name not in (module, f"bgsim.experiments.{name}"):
-            raise
-        raise SpecError(f"{name} declares no variants of its components (no module {module}); "
-                        f"a robustness study needs them") from None
+def game_variants(game_id: str) -> tuple[VariantInfo, ...]:
+    """The variants a game's profile declares; a SpecError for a game without."""
+    variants = make_game(game_id).profile.variants
+    if not variants:
+        raise SpecError(f"{parse_id(game_id)[0]} declares no variants of its components (its profile lists none); "
+                        f"a robustness study needs them")
+    return variants
 
 
 def run_robustness(spec: RobustnessSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,

@@ -4,16 +4,14 @@ its lines in the Answers and its paragraph of the Method.
 
 Every word comes from the game's attribution (``sim.profile.Attribution``: its label, singular and
 group label), the catalogue from the profile stored with the runs. A game's report extras
-(``bgsim.reports.<game>``) may add how its events are valued (``VALUATION`` and ``valuation_note``),
-its own method paragraph (``ATTRIBUTION_METHOD``), a label for penalties (``PENALTY_LABEL``) and why
-whole groups differ (``group_split_reason``).
+(``reports.extras.ReportExtras``) may add how its events are valued (``valuation`` and
+``valuation_note``), its own method paragraph, a label for penalties and why whole groups differ.
 """
-
-from types import ModuleType
 
 import pandas as pd
 import polars as pl
 from bgsim.reports.attribution_charts import Words, group_chart, pair_heatmap, payoff_forest
+from bgsim.reports.extras import NO_EXTRAS, ReportExtras
 from bgsim.reports.report_builder import Report, fmt_p
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.stats import attribution as stats
@@ -25,10 +23,6 @@ __all__ = ["MAX_NAMED", "add_attribution_sections", "attribution_answers", "attr
 MAX_NAMED = 4  # cards named in the Answers: the ones that stand out most, both directions if both occur
 ALPHA = 0.05
 
-def _valuation(extras: ModuleType | None) -> stats.Valuation:
-    return getattr(extras, "VALUATION", None) or stats.Valuation()
-
-
 def _words(profile: GameProfile) -> Words:
     a = profile.attribution()
     catalogue = stats.catalogue_frame(a)
@@ -37,10 +31,10 @@ def _words(profile: GameProfile) -> Words:
                  label_column=label)
 
 
-def attribution_method(profile: GameProfile, extras: ModuleType | None = None) -> str:
+def attribution_method(profile: GameProfile, extras: ReportExtras = NO_EXTRAS) -> str:
     """The method in one paragraph (the game's own, if its extras give one)."""
-    if getattr(extras, "ATTRIBUTION_METHOD", None):
-        return extras.ATTRIBUTION_METHOD
+    if extras.attribution_method:
+        return extras.attribution_method
     w = _words(profile)
     return (f"{w.plural.capitalize()} are judged against the other {w.plural} of their own {w.group}, because "
             f"the {w.group}s may differ as a whole. The times a seat scored with a {w.singular} are set against "
@@ -69,16 +63,16 @@ def played_rows(rows: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame | pl.LazyFram
 
 
 def study_spreads(rows: pl.DataFrame | pl.LazyFrame, profile: GameProfile,
-                  extras: ModuleType | None = None) -> pd.DataFrame:
+                  extras: ReportExtras = NO_EXTRAS) -> pd.DataFrame:
     """``spreads`` of ``played_rows(rows)``: what ``add_attribution_sections`` shows and
     ``attribution_answers`` reads."""
-    return stats.spreads(played_rows(rows), profile.attribution(), _valuation(extras))
+    return stats.spreads(played_rows(rows), profile.attribution(), extras.valuation)
 
 
 # --- answers
 
 
-def attribution_answers(spreads: pd.DataFrame, profile: GameProfile, extras: ModuleType | None = None) -> list[str]:
+def attribution_answers(spreads: pd.DataFrame, profile: GameProfile, extras: ReportExtras = NO_EXTRAS) -> list[str]:
     """Markdown bullet lines for the report's Answers: the few items that stand out within their group,
     by how much (pp with 95 % interval, q), or plainly that none differs from its group detectably;
     and one line on the raw group effect when whole groups lean one way.
@@ -161,7 +155,7 @@ def _q(q: float) -> str:
     return text if text.startswith("<") else f"= {text}"
 
 
-def _group_sentence(spreads: pd.DataFrame, w: Words, extras: ModuleType | None) -> str | None:
+def _group_sentence(spreads: pd.DataFrame, w: Words, extras: ReportExtras) -> str | None:
     """One sentence on the raw effect when whole groups lean one way, else None. A group leans low (high)
     when at least a quarter of its item rows (pooled over player counts) are significantly below
     (above) 0 and at least four times as many as on the other side."""
@@ -174,8 +168,7 @@ def _group_sentence(spreads: pd.DataFrame, w: Words, extras: ModuleType | None) 
     high = sorted(d for d, r in totals.iterrows() if r.more >= max(1, r.rows / 4, 4 * r.less))
     if not low or not high:
         return None
-    reason = getattr(extras, "group_split_reason", None)
-    why = (reason(set(low), set(high)) if reason else None) or f"the {w.group}s differ as a whole"
+    why = extras.group_split_reason(set(low), set(high)) or f"the {w.group}s differ as a whole"
     return (f"Against the same seats in games without the {w.singular} instead, {int(totals.loc[low, 'less'].sum())} "
             f"of {int(totals.loc[low, 'rows'].sum())} {w.singular} × player-count rows of {_groups(low, w)} win "
             f"significantly less and {int(totals.loc[high, 'more'].sum())} of {int(totals.loc[high, 'rows'].sum())} "
@@ -190,14 +183,14 @@ def _groups(groups: list[str], w: Words) -> str:
 
 
 def add_attribution_sections(rep: Report, rows: pl.DataFrame | pl.LazyFrame, profile: GameProfile,
-                             extras: ModuleType | None = None, spreads: pd.DataFrame | None = None) -> pd.DataFrame:
+                             extras: ReportExtras = NO_EXTRAS, spreads: pd.DataFrame | None = None) -> pd.DataFrame:
     """The attribution section: what each item pays and wins against the other items of its group
     (text, figures, tables), the groups as a whole, and the pairs scored together. ``rows``: the
     study's rows, a LazyFrame or a DataFrame (``played_rows`` picks the games); ``spreads``:
     ``study_spreads(rows, ...)`` if already computed (e.g. for ``attribution_answers``). Returns the
     spreads."""
     w = _words(profile)
-    valuation = _valuation(extras)
+    valuation = extras.valuation
     comp = profile.compensation
     rep.heading(w.plural.capitalize())
     played = played_rows(rows)
@@ -208,8 +201,8 @@ def add_attribution_sections(rep: Report, rows: pl.DataFrame | pl.LazyFrame, pro
         return spreads
     pairs = stats.component_pair_effects(played, profile.attribution(), valuation, alpha=ALPHA)
     groups = stats.group_summary(spreads, alpha=ALPHA)
-    note = extras.valuation_note() if hasattr(extras, "valuation_note") else (
-        f"Payoffs are the {profile.attribution().payoff_field} of each event, in {w.unit}.")
+    note = (extras.valuation_note()
+            or f"Payoffs are the {profile.attribution().payoff_field} of each event, in {w.unit}.")
     start = f"rulebook {comp.label}" if comp else "the rules as written"
     rep.text(f"All populations pooled ({start}, random players left out). {note}")
     rep.text(f"Each {w.singular} is judged against the other {w.plural} of its own {w.group} (see Method): *pays too "
@@ -226,7 +219,7 @@ def add_attribution_sections(rep: Report, rows: pl.DataFrame | pl.LazyFrame, pro
                f"The raw effect, for reference: each {w.singular}'s seats against the same seats in games without "
                f"the {w.singular} (dots), and the {w.group} mean (bars). Whole {w.group}s may lean one way: that "
                f"is the {w.group}.")
-    _tables(rep, spreads, groups, w, getattr(extras, "PENALTY_LABEL", "penalty rate"), valuation)
+    _tables(rep, spreads, groups, w, extras.penalty_label, valuation)
     if not pairs.empty:
         _pair_section(rep, pairs, w)
     return spreads

@@ -4,16 +4,16 @@ and the difficulty levels with their fresh-deal check; every rate with its 95 % 
 
 ``build_difficulty_report`` renders a study that ``bgsim.report`` has loaded (``DifficultyStudy``);
 the automa's name, knobs, table texts and score columns come from ``profile.automa`` as stored with
-the study's runs. A game's report extras (``bgsim.reports.<game>``) may add ``DIFFICULTY_TEXTS``:
+the study's runs. A game's report extras (``reports.extras.ReportExtras``) may add ``difficulty_texts``:
 paragraphs with the rule references of its automa ("outcomes", "sources", "method").
 """
 
 from dataclasses import dataclass
-from types import ModuleType
 
 import pandas as pd
 import polars as pl
 from bgsim.reports import difficulty_charts
+from bgsim.reports.extras import NO_EXTRAS, ReportExtras
 from bgsim.reports.progress import progress_warning
 from bgsim.reports.report_builder import Report, fmt_mean, fmt_rate
 from bgsim.sim.profile import GameProfile
@@ -31,7 +31,7 @@ class DifficultyStudy:
     """A difficulty study as loaded for its report: its marker (``meta``), the rows of its base, sweep
     and calibration runs (one row per game, labelled rung, knob, value, level; LazyFrames over the
     chunks, which the tables aggregate, or frames), the game's profile, each knob's one-line
-    description (``knob_docs``) and the game's report extras (or None)."""
+    description (``knob_docs``) and the game's report extras."""
 
     meta: dict
     base: pl.LazyFrame | pl.DataFrame
@@ -39,14 +39,14 @@ class DifficultyStudy:
     calibrate: pl.LazyFrame | pl.DataFrame
     profile: GameProfile
     knob_docs: dict[str, str]
-    extras: ModuleType | None = None
+    extras: ReportExtras = NO_EXTRAS
 
     @property
     def name(self) -> str:
         return self.profile.automa.name
 
     def text(self, key: str, default: str) -> str:
-        return getattr(self.extras, "DIFFICULTY_TEXTS", {}).get(key, default)
+        return self.extras.difficulty_texts.get(key, default)
 
     def doc(self, knob: str) -> str:
         return self.knob_docs.get(knob) or self.profile.automa.knob(knob).label

@@ -172,14 +172,15 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
     base, base_seats = conclusions(baseline)
     base = base[(base["kind"] != "card") | (base["value"] != "not flagged")]
     tables, seat_tables, variants = [], [base_seats.assign(variant="baseline")], []
-    game_measures = getattr(baseline.extras, "study_measures", None)  # the game's own measures, if any
-    measures = [game_measures(baseline.rows, baseline.profile).assign(variant="baseline")] if game_measures else []
+    game_measures = baseline.extras.study_measures  # the game's own measures (None for a game without)
+    first = game_measures(baseline.rows, baseline.profile)
+    measures = [] if first is None else [first.assign(variant="baseline")]
     for name, study in studies:
         found, seats = conclusions(study)
         variants.append(name)
         tables.append(compare(base, found).assign(variant=name))
         seat_tables.append(seats.assign(variant=name))
-        if game_measures:
+        if measures:
             measures.append(game_measures(study.rows, study.profile).assign(variant=name))
     table = pd.concat(tables, ignore_index=True) if tables else pd.DataFrame()
     planned_variants = len(meta.get("variants", [])) or len(variants)
@@ -228,9 +229,9 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
 def _measures_section(rep: Report, table: pd.DataFrame, baseline: SeatStudy) -> None:
     """The game's own measures (its report extras) in the baseline and under every variant."""
     rep.heading(f"{baseline.profile.title} measures per variant")
-    answers = getattr(baseline.extras, "measure_answers", None)
-    if answers is not None:
-        rep.text("\n".join(f"- {line}" for line in answers(table)))
+    answers = baseline.extras.measure_answers(table)
+    if answers:
+        rep.text("\n".join(f"- {line}" for line in answers))
     rep.table(table, "game_measures_by_variant", "The game's measures in each study (95 % intervals).",
               show=["measure", "n_players", "variant", "text", "trials"], columns={"text": "value [95 % CI]"})
 

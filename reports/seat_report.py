@@ -7,7 +7,6 @@ comes from the game's profile as stored with the study's runs.
 """
 
 from dataclasses import dataclass
-from types import ModuleType
 
 import pandas as pd
 import polars as pl
@@ -18,6 +17,7 @@ from bgsim.reports.attribution_report import (
     attribution_method,
     study_spreads,
 )
+from bgsim.reports.extras import NO_EXTRAS, ReportExtras
 from bgsim.reports.progress import progress_warning
 from bgsim.reports.report_builder import Report, fmt_p, fmt_rate
 from bgsim.sim.profile import GameProfile
@@ -37,13 +37,13 @@ class SeatStudy:
     chunks (a polars DataFrame works too); every table is aggregated from it lazily; ``compensation``: the
     solver's table (compensation.csv; empty if none); ``confirm``: the confirmation runs' rows (None
     or empty if none); ``profile``: the game's; ``extras``: the game's report additions
-    (``bgsim.reports.<game>``) or None."""
+    (``reports.extras.ReportExtras``)."""
 
     rows: pl.LazyFrame
     compensation: pd.DataFrame
     confirm: pl.LazyFrame | None
     profile: GameProfile
-    extras: ModuleType | None = None
+    extras: ReportExtras = NO_EXTRAS
 
 
 def _words(profile: GameProfile) -> tuple[str, str]:
@@ -105,17 +105,13 @@ def add_seat_sections(rep: Report, study: SeatStudy, complete: bool = True) -> p
     attribution = profile.attribution()
     spreads = study_spreads(rows, profile, study.extras) if attribution else None
     lines = attribution_answers(spreads, profile, study.extras) if attribution else []
-    game_answers = getattr(study.extras, "study_answers", None)  # the game's own answers, if any
-    if game_answers is not None:
-        lines += game_answers(rows, profile)
+    lines += study.extras.study_answers(rows, profile)
     _answers(rep, seats, compensation, lines, profile)
     _seat_section(rep, seats, _score_counts(rows, profile), profile)
     if "equal" in set(seats["start"]) and seats["start"].nunique() > 1:
         _start_section(rep, start_effect(rows), profile)
     _category_section(rep, category_table(rows, profile.category_columns, profile.score_column), profile)
-    game_sections = getattr(study.extras, "add_study_sections", None)
-    if game_sections is not None:
-        game_sections(rep, rows, profile)
+    study.extras.add_study_sections(rep, rows, profile)
     if not compensation.empty:
         _compensation_section(rep, compensation, profile, complete)
     if attribution:
@@ -336,11 +332,11 @@ def _confirmation_text(confirmed: bool, complete: bool) -> str:
     return "then to be played again on fresh deals, which the study has not reached yet."
 
 
-    confirmed = "rate_confirmed" in table and table["rate_confirmed"].notna().any()
 def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile, complete: bool = True) -> None:
     comp = profile.compensation
     label = comp.label
     adds = (f" ({label} only add to the final score)" if comp.adds_to_score else "")
+    confirmed = "rate_confirmed" in table and table["rate_confirmed"].notna().any()
     rep.heading(f"Compensating {label}")
     rep.text(f"The start vector (seat 1 fixed at {comp.fixed_first}) that makes the seats' win rates as equal as "
              f"possible: found by re-scoring the stored rulebook games under every candidate{adds}, with a bootstrap "
@@ -355,11 +351,11 @@ def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile
     shown["seat"] += 1
     shown["interval"] = [f"{lo}-{hi}" for lo, hi in zip(shown["low"], shown["high"], strict=True)]
     rates = ["rate_rulebook", "rate_solved"] + (["rate_confirmed"] if "rate_confirmed" in shown else [])
-    labels = {c: text for c, text in labels.items() if c in shown}  # no confirmation column when it was skipped
     labels = {"n_players": "players", "population": "population", "seat": "seat", "rulebook": "rulebook",
               "solved": "solved", "interval": "95 % interval", "agreement": "agreement",
               "rate_rulebook": "win rate, rulebook", "rate_solved": "win rate, solved (stored games)",
               "rate_confirmed": "win rate, solved (fresh deals)"}
+    labels = {c: text for c, text in labels.items() if c in shown}  # no confirmation column when it was skipped
     rep.table(shown, "compensation", f"Solved {label} per seat and the seat win rates it gives.", columns=labels,
               rates=rates, show=list(labels), formats={"agreement": ".0%"})
     notes = []

@@ -1,14 +1,44 @@
-"""How a game package declares itself to the registry: ``ENTRY = GameEntry(...)`` in its ``__init__``.
+"""How a game package declares itself: ``ENTRY = GameEntry(...)`` in its ``__init__``.
 
 The registry finds every package under ``sim/games/`` (``sim.games.BUILTIN``) and reads its entry,
-so a game imports nothing from the registry and adding one touches no other file.
+so a game imports nothing from the registry and adding one touches no other file. The entry names
+every part of the game: its rules (the factory), its parameters, and in ``parts`` the modules of
+the layers above the engine (strategies, variants, report extras, bench), so that each layer finds
+a game's parts through its entry and never by the game's name.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any
 
-__all__ = ["GameEntry"]
+__all__ = ["GameEntry", "GameParts"]
+
+
+@dataclass(frozen=True)
+class GameParts:
+    """A game's parts above the engine, as ``"module"`` or ``"module:object"`` (None: the game has none).
+
+    Each names one object of its layer's contract, checked by the conformance suite: ``strategies``
+    a module that registers the game's strategies when imported (``strategies.weights``);
+    ``variants`` an ``experiments.variants.VariantData``, how the data files of the variants in the
+    game's profile are derived; ``reports`` a ``reports.extras.ReportExtras``; ``bench`` an
+    ``experiments.bench.GameBench``, the game's rows of ``make bench``.
+    """
+
+    strategies: str | None = None
+    variants: str | None = None
+    reports: str | None = None
+    bench: str | None = None
+
+    def load(self, part: str) -> Any:
+        """The object ``part`` names (one of the fields), imported; None when the game declares none."""
+        target = getattr(self, part)
+        if target is None:
+            return None
+        module, _, name = target.partition(":")
+        loaded = import_module(module)
+        return getattr(loaded, name) if name else loaded
 
 
 @dataclass(frozen=True)
@@ -22,6 +52,7 @@ class GameEntry:
     listed: bool = True  # False: a game kept for the test suite; it builds and plays, but `bgsim games` omits it
     order: int = 100  # place in `bgsim games` (lower first, then by name); the first game is the default of
     # commands that take --game
+    parts: GameParts = field(default_factory=GameParts)  # the game's modules above the engine
 
     def __post_init__(self):
         if self.parameters is None and self.parameter_docs is not None:

@@ -107,12 +107,14 @@ class AutomaProfile:
 
 @dataclass(frozen=True)
 class VariantInfo:
-    """A named variant of a reconstructed component: what it changes, as shown in reports."""
+    """A named variant of a reconstructed component, declared once in the game's profile: the game
+    parameters it sets and the data files it replaces, each by a recipe of the game's variants part
+    (``experiments.variants.VariantData``)."""
 
     name: str
     description: str
-    params: dict[str, Any] = field(default_factory=dict)  # game parameters it sets
-    data: tuple[str, ...] = ()  # data files it replaces
+    params: dict[str, Any] = field(default_factory=dict)  # game parameter -> the value it sets
+    data: dict[str, str] = field(default_factory=dict)  # data file it replaces -> the recipe that derives it
 
 
 @dataclass(frozen=True)
@@ -175,8 +177,14 @@ class GameProfile:
                                     for k in automa["knobs"])
             automa["rules_parameters"] = tuple(automa.get("rules_parameters", ()))
             doc["automa"] = AutomaProfile(**automa)
-        doc["variants"] = tuple(VariantInfo(**{**v, "data": tuple(v.get("data", ()))}) for v in doc.get("variants", ()))
+        doc["variants"] = tuple(VariantInfo(**{**v, "data": _recipes(v.get("data", {}))})
+                                for v in doc.get("variants", ()))
         return cls(**doc)
+
+
+def _recipes(data) -> dict[str, str]:
+    """A variant's data recipes as stored; profiles written before recipes listed the file names only."""
+    return dict(data) if isinstance(data, dict) else {name: "" for name in data}
 
 
 def _plain(value):

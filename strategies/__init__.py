@@ -4,8 +4,6 @@ A short id (``greedy``) is looked up for the game at hand; ``random`` works for 
 Parameters in brackets override the strategy's feature weights.
 """
 
-import importlib
-import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -77,8 +75,8 @@ def strategy_rows(game) -> list[tuple[str, str, dict[str, int]]]:
 
 
 def _load_builtin() -> None:
-    """Register ``random`` (every game), then import ``bgsim.strategies.<name>`` for each
-    registered game that has such a package (a new game needs no line here)."""
+    """Register ``random`` (every game), then import each registered game's strategies part (its
+    entry's ``parts.strategies``), which registers the game's own strategies."""
     from bgsim.sim.registry import available_games
 
     if ("*", "random") not in _STRATEGIES:
@@ -91,11 +89,10 @@ def _load_builtin() -> None:
 
         register_strategy("*", "random", _random, "uniform choice among the legal actions")
 
-    for name in available_games(unlisted=True):
+    for name, entry in available_games(unlisted=True).items():
         if name not in _LOOKED_FOR:
-            if importlib.util.find_spec(f"{__name__}.{name}") is not None:
-                importlib.import_module(f"{__name__}.{name}")
+            entry.parts.load("strategies")
             _LOOKED_FOR.add(name)
 
 
-_LOOKED_FOR: set[str] = set()  # games whose strategy package was imported or found missing
+_LOOKED_FOR: set[str] = set()  # games whose strategies part was imported (or that declare none)

@@ -7,6 +7,7 @@ survives determinisation, and its package has the template's files and spec-page
 
 import hashlib
 import importlib
+import inspect
 import json
 import os
 import re
@@ -16,6 +17,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from bgsim.experiments.bench import GameBench
+from bgsim.experiments.variants import VariantData, write_variant_data
+from bgsim.reports.extras import HOOKS, ReportExtras
 from bgsim.sim import game_seeds, make_game
 from bgsim.sim.api import CompiledPlay, Determinisation, Game, LockstepBatches, Stepping, supports
 from bgsim.sim.batch import play_batch
@@ -24,6 +28,7 @@ from bgsim.sim.profile import round_trip
 from bgsim.sim.registry import available_games, player_counts
 from bgsim.sim.rng import below, new_stream
 from bgsim.sim.seeding import GameSeeds
+from bgsim.strategies import available_strategies
 from bgsim.strategies.base import RandomStrategy, WeightStrategy
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -278,3 +283,51 @@ def test_game_package_has_the_template_files_and_headings(name):
 @pytest.mark.parametrize(("name", "n_players"), CASES)
 def test_every_game_has_a_golden_playthrough(name, n_players):
     assert path_for(name, n_players).exists()
+
+
+# --- the parts a game's entry declares above the engine
+
+
+def _entry(name: str):
+    return available_games(unlisted=True)[name]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_declared_strategies_part_registers_the_games_own_strategies(name):
+    assert _entry(name).parts.strategies is not None, f"{name} declares no strategies part"
+    own = [s.name for s in available_strategies(name) if s.game == name]
+    assert "greedy" in own, f"{name}'s strategies part registers {own}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_declared_report_extras_follow_their_contract(name):
+    extras = _entry(name).parts.load("reports")
+    if extras is None:
+        return  # the generic reports alone
+    assert isinstance(extras, ReportExtras), f"{name}'s reports part is a {type(extras).__name__}"
+    for hook, default in HOOKS.items():
+        wanted = list(inspect.signature(default).parameters)
+        given = list(inspect.signature(getattr(extras, hook)).parameters)
+        assert len(given) == len(wanted), f"{name}: {hook} takes {given}, the contract {wanted}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_declared_variant_sets_real_parameters_and_derives_its_data(name, tmp_path):
+    profile = make_game(name).profile
+    part = _entry(name).parts.load("variants")
+    if any(v.data for v in profile.variants):
+        assert isinstance(part, VariantData), f"{name}'s variants replace data files, but it declares no VariantData"
+    assert len({v.name for v in profile.variants}) == len(profile.variants)
+    for variant in profile.variants:
+        assert variant.params or variant.data, f"{variant.name} changes nothing"
+        assert set(variant.data) <= set(profile.data_overrides), f"{variant.name} replaces an unknown data file"
+        files = write_variant_data(variant, {"id": name}, tmp_path)
+        game = make_game(name, **variant.params, **{f"{k}_file": v for k, v in files.items()})
+        assert all(game.data_files[k]["sha256"] != make_game(name).data_files[k]["sha256"] for k in files)
+        assert game.id != make_game(name).id
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_declared_bench_is_a_game_bench(name):
+    bench = _entry(name).parts.load("bench")
+    assert bench is None or isinstance(bench, GameBench)

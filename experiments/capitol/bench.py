@@ -7,14 +7,14 @@ heuristic. Each rate is the median of several timed runs after an untimed warm-u
 import argparse
 import statistics
 
-from bgsim.experiments.bench import engine_rate, runs_text
+from bgsim.experiments.bench import GameBench, engine_rate, runs_text
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000, help="games per timed run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per row (median reported)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     from bgsim.strategies.capitol import BEST_HEURISTIC
 
     print(f"\nCapitol: engine alone, compiled loop, one core, median of {args.repeats} runs")
@@ -26,6 +26,8 @@ def main() -> None:
         rates = engine_rate("capitol", n_players, strategy_id, args.games, args.repeats)
         print(f"   {n_players:>7}  {strategy_id:<8} {statistics.median(rates):>9,.0f}   {runs_text(rates)}", flush=True)
 
+
+BENCH = GameBench(main=main)
 
 if __name__ == "__main__":
     main()

@@ -1,39 +1,21 @@
-"""Named robustness variants of Capitol: the reconstructed board (AMB-18) and two rule readings.
+"""How Capitol's robustness variants derive their boards (``VARIANT_DATA``, declared in the game's entry).
 
 The board's small spaces per prefecture, which prefectures hold the single printed fountains and
-the colour groups are reconstructions (research note, Item 1 RECON). A balance conclusion is worth
-reporting only if it survives plausible alternatives, so each :class:`Variant` names one as rule
-parameters and/or a board transform, and :func:`variant_spec` turns any run spec into the same
-spec played with it. Board transforms start from the base spec's own board (``game.data.board``,
-else ``board_file``, else ``data_dir/board.toml``, else the default) and keep the exact facts:
-nine prefectures, three per colour, two printed fountains on the Capitoline, four in all.
+the colour groups are reconstructions (research note, Item 1 RECON). The variants themselves, the
+rule parameters they set and the board transform each plays on, are declared in the game's profile
+(``sim/games/capitol/profile.py``); a board transform starts from the board the base spec plays
+with and keeps the exact facts: nine prefectures, three per colour, two printed fountains on the
+Capitoline, four in all.
 """
 
-import copy
-import hashlib
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from bgsim.sim.games.capitol.components import DATA_DIR
-from bgsim.sim.games.capitol.profile import VARIANTS
+from bgsim.experiments.variants import VariantData, VariantError
+from bgsim.sim.profile import VariantInfo
 
-__all__ = ["Variant", "VariantError", "board_of", "robustness_variants", "variant_spec"]
-
-BASE_BOARD = DATA_DIR / "board.toml"
-
-
-class VariantError(ValueError):
-    """An unknown variant name."""
-
-
-@dataclass(frozen=True)
-class Variant:
-    name: str
-    description: str
-    params: dict = field(default_factory=dict, hash=False)  # rule parameters to set
-    board: Callable[[list[dict]], list[dict]] | None = field(default=None, hash=False)  # board transform
+__all__ = ["BOARD_TRANSFORMS", "VARIANT_DATA", "board_of", "derive_board"]
 
 
 # --- board transforms (each returns new prefecture dicts in the file's order)
@@ -80,32 +62,13 @@ def _groups_by_size(prefs: list[dict]) -> list[dict]:
     return out
 
 
-_BOARD_TRANSFORMS = {
-    "board_even_spaces": _even_spaces,
-    "board_tight": _tight,
-    "board_fountains_large": lambda prefs: _single_fountains(prefs, largest=True),
-    "board_fountains_small": lambda prefs: _single_fountains(prefs, largest=False),
-    "board_groups_by_size": _groups_by_size,
+BOARD_TRANSFORMS: dict[str, Callable[[list[dict]], list[dict]]] = {  # recipe -> prefectures in, prefectures out
+    "even_spaces": _even_spaces,
+    "tight": _tight,
+    "fountains_large": lambda prefs: _single_fountains(prefs, largest=True),
+    "fountains_small": lambda prefs: _single_fountains(prefs, largest=False),
+    "groups_by_size": _groups_by_size,
 }
-_PARAMS = {
-    "no_catch_up": {"tied_bid": "remove"},
-    "temple_next_round": {"temple_from": "next_round"},
-}
-
-
-def robustness_variants(names=None) -> list[Variant]:
-    """The variants in report order (the profile's ``VARIANTS``), or those named (unknown names are an error)."""
-    variants = [Variant(name, text, _PARAMS.get(name, {}), _BOARD_TRANSFORMS.get(name)) for name, text in VARIANTS]
-    if names is None:
-        return variants
-    by_name = {v.name: v for v in variants}
-    unknown = [n for n in names if n not in by_name]
-    if unknown:
-        raise VariantError(f"unknown variant {unknown[0]!r} (known: {', '.join(by_name)})")
-    return [by_name[n] for n in names]
-
-
-# --- specs
 
 
 def board_of(path: Path) -> tuple[dict, list[dict]]:
@@ -114,7 +77,17 @@ def board_of(path: Path) -> tuple[dict, list[dict]]:
     return {k: v for k, v in doc.items() if k != "prefecture"}, [dict(p) for p in doc["prefecture"]]
 
 
-def _render_board(header: dict, prefs: list[dict], variant: Variant, source: Path) -> str:
+def derive_board(variant: VariantInfo, name: str, source: Path) -> str:
+    """The board.toml text of ``variant``: its recipe's transform of the board in ``source``."""
+    transform = BOARD_TRANSFORMS.get(variant.data.get(name, ""))
+    if name != "board" or transform is None:
+        raise VariantError(f"variant {variant.name}: no Capitol recipe for {name} {variant.data.get(name)!r} "
+                           f"(board recipes: {', '.join(BOARD_TRANSFORMS)})")
+    header, prefs = board_of(source)
+    return _render_board(header, transform(prefs), variant, source)
+
+
+def _render_board(header: dict, prefs: list[dict], variant: VariantInfo, source: Path) -> str:
     lines = [f"# Capitol board, robustness variant {variant.name}: {variant.description}",
              f"# Derived from {source.name} by experiments/capitol/variants.py.",
              'status = "reconstructed"',
@@ -125,34 +98,4 @@ def _render_board(header: dict, prefs: list[dict], variant: Variant, source: Pat
     return "\n".join(lines)
 
 
-def _board_source(params: dict, data: dict, base_dir: Path) -> Path:
-    if "board" in data:
-        return base_dir / data["board"]
-    if params.get("board_file"):
-        return Path(params["board_file"])
-    if params.get("data_dir") and (Path(params["data_dir"]) / "board.toml").exists():
-        return Path(params["data_dir"]) / "board.toml"
-    return BASE_BOARD
-
-
-def variant_spec(base_spec: dict, variant: Variant, directory: str | Path, base_dir: str | Path = ".") -> dict:
-    """A copy of a run-spec dict played with ``variant``: its params set, its board (if it changes
-    the board) derived from the base spec's own and written to ``directory``."""
-    doc = copy.deepcopy(base_spec)
-    game = doc.setdefault("game", {})
-    params, data = dict(game.get("params", {})), dict(game.get("data", {}))
-    if variant.board is not None:
-        source = _board_source(params, data, Path(base_dir))
-        header, prefs = board_of(source)
-        text = _render_board(header, variant.board(prefs), variant, source)
-        digest = hashlib.sha256(text.encode()).hexdigest()[:10]
-        target = Path(directory) / f"{variant.name}_{digest}.toml"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
-        params.pop("board_file", None)  # the data override replaces it (both would clash in make_game)
-        data["board"] = str(target.resolve())
-    game["params"] = params | variant.params
-    game["data"] = data
-    doc["name"] = f"{doc.get('name', 'run')}_{variant.name}"
-    doc["description"] = f"{doc.get('description', '')} [variant {variant.name}: {variant.description}]".strip()
-    return doc
+VARIANT_DATA = VariantData(derive=derive_board)

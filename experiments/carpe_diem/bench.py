@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bgsim.experiments.bench import Yardstick, alternating_rates, runs_text
+from bgsim.experiments.bench import GameBench, Yardstick, alternating_rates, runs_text
 from bgsim.experiments.bench import engine_rate as shared_engine_rate
 from bgsim.experiments.report_cost import report_cost_rows
 from bgsim.experiments.runner import run
@@ -79,7 +79,7 @@ def warm_start(out: Path) -> float:
     return time.perf_counter() - start
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4000, help="games per timed run, compiled rows")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per row (median reported)")
@@ -89,7 +89,7 @@ def main() -> None:
                         help="run sizes to time `bgsim report` on (multiples of 20,000; copies of one run)")
     parser.add_argument("--search-games", type=int, default=12, help="games per timed run, search row")
     parser.add_argument("--yardstick-games", type=int, default=20_000, help="games per run of the C yardstick")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     print(f"bgsim bench: {os.cpu_count()} cores, median of {args.repeats} runs", flush=True)
 
     print("\n1. Engine alone, compiled loop, one core")
@@ -201,6 +201,8 @@ class _CountingChoices:
     def compiled_policy(self, game):
         return None
 
+
+BENCH = GameBench(main=main)
 
 if __name__ == "__main__":
     main()

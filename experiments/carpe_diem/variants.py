@@ -1,10 +1,11 @@
-"""Named robustness variants of Carpe Diem's reconstructed components.
+"""How Carpe Diem's robustness variants derive their tiles (``VARIANT_DATA``, declared in the game's entry).
 
 Several components are reconstructions (research/carpe_diem_components.md): the villa table,
 the reading of a frame task's line (AMB-1) and the tile manifest. A balance conclusion is only
-worth reporting if it survives their plausible alternatives, so each :class:`Variant` names one
-alternative as rule parameters and/or a replacement tiles.toml, and :func:`variant_spec` turns
-any run spec into the same spec played with it.
+worth reporting if it survives their plausible alternatives; the variants, the rule parameters
+they set and the tile shift each plays with (a recipe ``"<family> <percent>"``), are declared in
+the game's profile (``sim/games/carpe_diem/profile.py``). This module turns a recipe into a
+replacement tiles.toml derived from the tiles the base spec plays with.
 
 Tile-family shift (one rule for every family and both signs):
 
@@ -31,28 +32,28 @@ import copy
 import hashlib
 import textwrap
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+from bgsim.experiments.variants import VariantData, VariantError, declared_variants
 from bgsim.sim.games.carpe_diem.components import DATA_DIR
 from bgsim.sim.games.carpe_diem.params import Params
+from bgsim.sim.games.carpe_diem.profile import VARIANTS
+from bgsim.sim.profile import VariantInfo
 
 __all__ = [
     "FAMILIES",
     "TileShift",
-    "Variant",
-    "VariantError",
-    "robustness_variants",
+    "VARIANT_DATA",
+    "derive_tiles",
     "shift_tiles",
+    "tile_shift",
     "variant_rows",
-    "variant_spec",
     "variant_tiles",
-    "write_variant_data",
 ]
 
 BASE_TILES = DATA_DIR / "tiles.toml"
-SHIFT_PERCENT = 25
 FAMILIES = {
     "villas": ("villa",),
     "landscapes": ("pond", "garden", "vineyard", "chicken_yard"),
@@ -66,10 +67,6 @@ _NBSP = "\u00a0"
 _REPO = Path(__file__).resolve().parents[2]
 
 
-class VariantError(ValueError):
-    """An unknown variant name, or a tile shift that cannot be realised on the manifest."""
-
-
 @dataclass(frozen=True)
 class TileShift:
     """Shift the part count of one tile family by ``percent`` (see the module doc for the rule)."""
@@ -78,45 +75,16 @@ class TileShift:
     percent: int
 
 
-@dataclass(frozen=True)
-class Variant:
-    name: str
-    description: str
-    params: dict = field(default_factory=dict, hash=False)  # rule parameters to set
-    tiles: TileShift | None = None  # None: the tile manifest of the base spec is kept
-
-
-# --- the named variants
-
-
-def robustness_variants(names=None) -> list[Variant]:
-    """The standard variants in report order, or those named (unknown names are an error)."""
-    variants = [
-        Variant("villa_table_alternative",
-                "the alternative villa table of RN §5 (2c - 3 up to 13 chimneys, 26 at 14): "
-                "1 VP less for villas of 10-13 chimneys", {"villa_vp_table": "linear"}),
-        Variant("frame_line_straddle",
-                "AMB-1 reading (b): a frame task's arrow marks a grid line the feature must straddle",
-                {"frame_line_mode": "straddle"}),
-    ]
-    for family in FAMILIES:
-        for percent in (SHIFT_PERCENT, -SHIFT_PERCENT):
-            variants.append(_shift_variant(family, percent))
-    if names is None:
-        return variants
-    by_name = {v.name: v for v in variants}
-    unknown = [n for n in names if n not in by_name]
-    if unknown:
-        raise VariantError(f"unknown variant {unknown[0]!r} (known: {', '.join(by_name)})")
-    return [by_name[n] for n in names]
-
-
-def _shift_variant(family: str, percent: int) -> Variant:
-    word = "plus" if percent > 0 else "minus"
-    what = family.replace("_", " ")
-    return Variant(f"tiles_{family}_{word}{abs(percent)}",
-                   f"{what}: part count {percent:+d} % (rounded per type); the other families give or take "
-                   f"the difference in proportion; 84 light + 39 dark tiles", tiles=TileShift(family, percent))
+def tile_shift(variant: VariantInfo) -> TileShift | None:
+    """The tile shift of a variant's tiles recipe (``"villas +25"``), or None for a variant that keeps the tiles."""
+    recipe = variant.data.get("tiles")
+    if recipe is None:
+        return None
+    family, _, percent = recipe.partition(" ")
+    if family not in FAMILIES or not percent.lstrip("+-").isdigit():
+        raise VariantError(f"variant {variant.name}: tiles recipe {recipe!r} is not '<family> <percent>' "
+                           f"with a family of {', '.join(FAMILIES)}")
+    return TileShift(family, int(percent))
 
 
 # --- counts
@@ -285,61 +253,30 @@ def _set_part(part: dict, ptype: str, shape: str, chimneys: dict) -> None:
 # --- files and specs
 
 
-def variant_tiles(variant: Variant, source: str | Path = BASE_TILES) -> tuple[str, dict, dict]:
+def variant_tiles(variant: VariantInfo, source: str | Path = BASE_TILES) -> tuple[str, dict, dict]:
     """(tiles.toml text, counts before, counts after) of a tile variant, derived from ``source``."""
-    if variant.tiles is None:
+    shift = tile_shift(variant)
+    if shift is None:
         raise VariantError(f"variant {variant.name} keeps the tiles")
     source = Path(source)
     doc, tiles = read_tiles(source)
-    shifted = shift_tiles(tiles, variant.tiles)
+    shifted = shift_tiles(tiles, shift)
     before, after = manifest_summary(tiles), manifest_summary(shifted)
-    header = _header(variant, source, part_counts(tiles), part_counts(shifted), before, after)
+    header = _header(variant.name, shift, source, part_counts(tiles), part_counts(shifted), before, after)
     # The generated files name this module by its first path, experiments/variants.py: a data file counts by
     # its content in a run id, so other words would change the run ids of every stored robustness study.
-    origin = f"{doc['source']}; {variant.name}: {variant.tiles.family} {variant.tiles.percent:+d} % " \
-             f"(experiments/variants.py)"
+    origin = f"{doc['source']}; {variant.name}: {shift.family} {shift.percent:+d} % (experiments/variants.py)"
     return _render(header, doc.get("status", "reconstructed"), origin, shifted), before, after
 
 
-def write_variant_data(variant: Variant, directory: str | Path, source: str | Path = BASE_TILES) -> dict:
-    """Write the variant's data files under ``directory/<name>/`` and return what a spec needs:
-    ``{"params": {...}, "data": {"tiles": path}}`` (data empty for a parameter-only variant)."""
-    data = {}
-    if variant.tiles is not None:
-        text, _, _ = variant_tiles(variant, source)
-        path = Path(directory) / variant.name / "tiles.toml"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        data["tiles"] = str(path.resolve())
-    return {"params": dict(variant.params), "data": data}
+def derive_tiles(variant: VariantInfo, name: str, source: Path) -> str:
+    """The tiles.toml text of ``variant``, derived from the tiles in ``source``."""
+    if name != "tiles":
+        raise VariantError(f"variant {variant.name}: Carpe Diem variants derive tiles only, not {name}")
+    return variant_tiles(variant, source)[0]
 
 
-def variant_spec(base_spec: dict, variant: Variant, directory: str | Path, base_dir: str | Path = ".") -> dict:
-    """A copy of a run-spec dict (as ``spec_from_dict`` takes it) played with ``variant``: its
-    params set, its tiles derived from the base spec's own tiles (``game.data.tiles``, else
-    ``tiles_file``, else ``data_dir/tiles.toml``, else the default) and written to ``directory``.
-    The name gets the variant's name appended, so the runs sit side by side."""
-    doc = copy.deepcopy(base_spec)
-    game = doc.setdefault("game", {})
-    params, data = dict(game.get("params", {})), dict(game.get("data", {}))
-    overrides = write_variant_data(variant, directory, _tiles_source(params, data, Path(base_dir)))
-    if overrides["data"]:
-        params.pop("tiles_file", None)  # the data override replaces it (both would clash in make_game)
-    game["params"] = params | overrides["params"]
-    game["data"] = data | overrides["data"]
-    doc["name"] = f"{doc.get('name', 'run')}_{variant.name}"
-    doc["description"] = f"{doc.get('description', '')} [variant {variant.name}: {variant.description}]".strip()
-    return doc
-
-
-def _tiles_source(params: dict, data: dict, base_dir: Path) -> Path:
-    if "tiles" in data:
-        return base_dir / data["tiles"]
-    if params.get("tiles_file"):
-        return Path(params["tiles_file"])
-    if params.get("data_dir") and (Path(params["data_dir"]) / "tiles.toml").exists():
-        return Path(params["data_dir"]) / "tiles.toml"
-    return BASE_TILES
+VARIANT_DATA = VariantData(derive=derive_tiles)
 
 
 def _display(path: Path) -> str:
@@ -349,13 +286,12 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def _header(variant: Variant, source: Path, types_before: dict, types_after: dict, before: dict,
+def _header(name: str, shift: TileShift, source: Path, types_before: dict, types_after: dict, before: dict,
             after: dict) -> list[str]:
     """The comment block of a generated tiles.toml: status, origin, rule and resulting counts."""
     sha = hashlib.sha256(source.read_bytes()).hexdigest()[:16]
-    shift = variant.tiles
     paragraphs = [
-        f"Carpe Diem building tiles, robustness variant {variant.name}: 84 light + 39 dark = 123.",
+        f"Carpe Diem building tiles, robustness variant {name}: 84 light + 39 dark = 123.",
         f'status = "reconstructed": derived from {_display(source)} (sha256 {sha}...) by experiments/variants.py.',
         f"Rule: each type of {shift.family.replace('_', ' ')} {shift.percent:+d} % of its parts (rounded, halves to "
         "even); the other families give or take the difference in proportion to their part counts, in whole "
@@ -406,8 +342,8 @@ def variant_rows(names=None) -> list[dict]:
     """One row per variant for reports: name, what changes, and the values before -> after."""
     rows = []
     defaults = Params()
-    for variant in robustness_variants(names):
-        if variant.tiles is None:
+    for variant in declared_variants(VARIANTS, names):
+        if tile_shift(variant) is None:
             before = ", ".join(f"{k} = {getattr(defaults, k)}" for k in variant.params)
             after = ", ".join(f"{k} = {v}" for k, v in variant.params.items())
         else:

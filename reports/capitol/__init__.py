@@ -1,25 +1,22 @@
-"""Capitol's additions to the generic reports, found by ``bgsim.report.report_extras`` by the game's
-name: how an auction item's payoff is valued, the consul schedule, what each kind of item costs and
-brings, and the game measures a robustness study compares (how strong the catch-up rule is).
-Everything else in Capitol's reports comes from its profile.
+"""Capitol's additions to the generic reports (``EXTRAS``, declared in the game's entry): how an
+auction item's payoff is valued, the consul schedule, what each kind of item costs and brings, and
+the game measures a robustness study compares (how strong the catch-up rule is). Everything else in
+Capitol's reports comes from its profile.
 
-The hooks the generic reports call when a game's extras define them: ``study_answers(rows,
-profile)`` (answer lines of a seat-order report), ``add_study_sections(rep, rows, profile)`` (its
-game sections), ``study_measures(rows, profile)`` (one table row per measure and player count,
-compared across the variants of a robustness report) and ``measure_answers(table)``. ``rows`` is
-a LazyFrame over a study's chunks (or a polars or pandas DataFrame): every table is aggregated from
-it lazily, so only per-value counts and per-game sums are ever held.
+``rows`` is a LazyFrame over a study's chunks (or a polars or pandas DataFrame): every table is
+aggregated from it lazily, so only per-value counts and per-game sums are ever held.
 """
 
 import numpy as np
 import pandas as pd
 import polars as pl
+from bgsim.reports.extras import ReportExtras
 from bgsim.sim.stats.attribution import Valuation, deal_slices
 from bgsim.sim.stats.intervals import wilson
 from bgsim.sim.stats.lazy import collect, column_names, lazy
 from scipy import stats
 
-__all__ = ["ATTRIBUTION_METHOD", "VALUATION", "add_study_sections", "consul_schedule", "item_values",
+__all__ = ["ATTRIBUTION_METHOD", "EXTRAS", "VALUATION", "add_study_sections", "consul_schedule", "item_values",
            "measure_answers", "study_answers", "study_measures"]
 
 VALUATION = Valuation(weights={"points": 1.0})
@@ -253,3 +250,8 @@ def add_study_sections(rep, rows, profile) -> None:
               "round 2 wins, the share of auctions a tied bid gave to the lower score, the share of items unsold "
               "(Wilson 95 % intervals).", show=["measure", "n_players", "text", "trials"],
               columns={"text": "share [95 % CI]"})
+
+
+EXTRAS = ReportExtras(valuation=VALUATION, attribution_method=ATTRIBUTION_METHOD, study_answers=study_answers,
+                      add_study_sections=add_study_sections, study_measures=study_measures,
+                      measure_answers=measure_answers)

@@ -1,10 +1,12 @@
-"""Carpe Diem's additions to the generic reports, found by ``bgsim.report.report_extras`` by the
-game's name: how a scoring card's payout is valued, the paragraphs that explain it, and why the decks
-differ as a whole. Everything else in Carpe Diem's reports comes from its profile."""
+"""Carpe Diem's additions to the generic reports (``EXTRAS``, declared in the game's entry): how a
+scoring card's payout is valued, the paragraphs that explain it, why the decks differ as a whole, and
+the rule references of the difficulty report. Everything else in Carpe Diem's reports comes from its
+profile."""
 
+from bgsim.reports.extras import ReportExtras
 from bgsim.sim.stats.attribution import Valuation
 
-__all__ = ["ATTRIBUTION_METHOD", "DIFFICULTY_TEXTS", "PENALTY_LABEL", "VALUATION", "group_split_reason",
+__all__ = ["ATTRIBUTION_METHOD", "DIFFICULTY_TEXTS", "EXTRAS", "PENALTY_LABEL", "VALUATION", "group_split_reason",
            "valuation_note"]
 
 # VP-equivalent of one unit of each payout kind: coins, bread and goods 0.5 VP each, since leftover
@@ -64,3 +66,7 @@ DIFFICULTY_TEXTS = {
     "method": "Every game is a solo game of the rules engine (CD-ANNA): the rung plays the human, Anna follows her "
               "automa cards; her dice and cards come from the game's chance stream.",
 }
+
+EXTRAS = ReportExtras(valuation=VALUATION, attribution_method=ATTRIBUTION_METHOD, penalty_label=PENALTY_LABEL,
+                      difficulty_texts=DIFFICULTY_TEXTS, valuation_note=valuation_note,
+                      group_split_reason=group_split_reason)

@@ -5,7 +5,6 @@ import re
 import pandas as pd
 import polars as pl
 import pytest
-from bgsim.reports import carpe_diem as EXTRAS
 from bgsim.reports.attribution_report import (
     MAX_NAMED,
     _tables,
@@ -15,6 +14,7 @@ from bgsim.reports.attribution_report import (
     played_rows,
     study_spreads,
 )
+from bgsim.reports.carpe_diem import EXTRAS
 from bgsim.reports.report_builder import Report
 from bgsim.sim.stats import attribution as stats
 
@@ -99,7 +99,7 @@ def test_q_values_of_zero_print_as_below_1e_16(spreads):
     assert any("(q < 1e-16)" in line for line in lines)
     assert not any(re.search(r"q = 0(?![.\d])", line) for line in lines)
     rep = Report("cards")
-    _tables(rep, zero, stats.group_summary(zero), _words(PROFILE), EXTRAS.PENALTY_LABEL, VALUATION)
+    _tables(rep, zero, stats.group_summary(zero), _words(PROFILE), EXTRAS.penalty_label, VALUATION)
     markdown = rep.markdown()
     for table in ("card_flags", "cards"):
         rows = _table_rows(markdown, table)
@@ -135,7 +135,7 @@ def test_card_section_writes_its_figures_and_tables(section, spreads):
     assert (directory / "tables" / "card_decks.csv").exists()
     assert (directory / "tables" / "card_pairs.csv").exists()
     assert "## Scoring cards" in markdown and "### Pairs scored together" in markdown
-    assert "(see Method)" in markdown and "clustered by deal" in EXTRAS.ATTRIBUTION_METHOD
+    assert "(see Method)" in markdown and "clustered by deal" in EXTRAS.attribution_method
 
 
 def test_card_section_prints_q_with_fmt_p(section):

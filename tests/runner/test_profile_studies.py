@@ -71,10 +71,9 @@ def test_the_difficulty_defaults_come_from_the_automa():
 
 
 def test_a_game_without_variants_has_no_robustness_study(tmp_path, monkeypatch):
-    def missing(name):
-        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-
-    monkeypatch.setattr(robustness.importlib, "import_module", missing)
+    profile = make_game("carpe_diem").profile
+    without = dataclasses.replace(profile, variants=())
+    monkeypatch.setattr(robustness, "make_game", lambda game_id: SimpleNamespace(profile=without))
     (tmp_path / "base.toml").write_text(textwrap.dedent("""\
         name = "s"
         [game]

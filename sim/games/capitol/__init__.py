@@ -1,6 +1,6 @@
 """Capitol (Alan R. Moon and Aaron Weissblum, Schmidt Spiele 2001), 2-4 players; README.md is its spec page."""
 
-from bgsim.sim.game_entry import GameEntry
+from bgsim.sim.game_entry import GameEntry, GameParts
 from bgsim.sim.games.capitol.game import RULES_VERSION, Capitol
 from bgsim.sim.games.capitol.params import PARAM_DOCS, Params
 
@@ -13,4 +13,8 @@ def make(**params) -> Capitol:
 
 
 ENTRY = GameEntry("capitol", make, "Capitol (Moon/Weissblum, Schmidt 2001), 2-4 players",
-                  player_counts=(2, 3, 4), parameter_docs=PARAM_DOCS, order=2)
+                  player_counts=(2, 3, 4), parameter_docs=PARAM_DOCS, order=2,
+                  parts=GameParts(strategies="bgsim.strategies.capitol",
+                                  variants="bgsim.experiments.capitol.variants:VARIANT_DATA",
+                                  reports="bgsim.reports.capitol:EXTRAS",
+                                  bench="bgsim.experiments.capitol.bench:BENCH"))

@@ -13,17 +13,25 @@ SEAT_VIEW = ("A seat sees the board, every player's area (houses, unused roofs),
              "dealt to the other seats, the values of cards played face down (AMB-14), the other bids until the "
              "reveal, and the draw piles below their top cards (digest §5.2).")
 
-# Variants for the robustness study (name, what changes), in report order; experiments/capitol/variants.py
-# builds them (its test checks that both lists agree). Board variants keep the exact facts: nine
-# prefectures, three per colour, the Capitoline's two printed fountains, four in all.
-VARIANTS: tuple[tuple[str, str], ...] = (
-    ("no_catch_up", "CAP-AUCTION-7 off: every tied highest bid removes the item (tied_bid = remove)"),
-    ("temple_next_round", "AMB-3 reading (b): a temple doubles from the next round's scoring on"),
-    ("board_even_spaces", "board: every prefecture 6 small spaces (54 in all, as reconstructed)"),
-    ("board_tight", "board: one small space fewer in every prefecture (45 in all)"),
-    ("board_fountains_large", "board: the single printed fountains on the largest prefecture of their colour"),
-    ("board_fountains_small", "board: the single printed fountains on the smallest prefecture of their colour"),
-    ("board_groups_by_size", "board: colour groups of alike prefectures (5/5/5, 6/6/6, 7/7/7 small spaces)"),
+# Variants for the robustness study, in report order: the parameters they set and the board they
+# play on, by the name of a board transform (experiments/capitol/variants.py derives the file). Board
+# variants keep the exact facts: nine prefectures, three per colour, the Capitoline's two printed
+# fountains, four in all.
+VARIANTS: tuple[VariantInfo, ...] = (
+    VariantInfo("no_catch_up", "CAP-AUCTION-7 off: every tied highest bid removes the item (tied_bid = remove)",
+                params={"tied_bid": "remove"}),
+    VariantInfo("temple_next_round", "AMB-3 reading (b): a temple doubles from the next round's scoring on",
+                params={"temple_from": "next_round"}),
+    VariantInfo("board_even_spaces", "board: every prefecture 6 small spaces (54 in all, as reconstructed)",
+                data={"board": "even_spaces"}),
+    VariantInfo("board_tight", "board: one small space fewer in every prefecture (45 in all)",
+                data={"board": "tight"}),
+    VariantInfo("board_fountains_large", "board: the single printed fountains on the largest prefecture of their "
+                "colour", data={"board": "fountains_large"}),
+    VariantInfo("board_fountains_small", "board: the single printed fountains on the smallest prefecture of their "
+                "colour", data={"board": "fountains_small"}),
+    VariantInfo("board_groups_by_size", "board: colour groups of alike prefectures (5/5/5, 6/6/6, 7/7/7 small "
+                "spaces)", data={"board": "groups_by_size"}),
 )
 
 START = TABLE.compensation  # start_points, the parameter seat-order studies vary
@@ -64,6 +72,6 @@ def capitol_profile(game) -> GameProfile:
             fixed_first=START.vectors[2][0], rulebook=dict(START.vectors),
             named={"rulebook": "every seat starts with 0 points (CAP-SETUP-10)", "equal": "every seat starts with 0"},
             tiebreak_column="tiebreak", adds_to_score=True),
-        variants=tuple(VariantInfo(name, text) for name, text in VARIANTS),
+        variants=VARIANTS,
         data_overrides={"board": "board.toml in sim/games/capitol/data/: prefectures, colours, spaces, fountains"},
     )

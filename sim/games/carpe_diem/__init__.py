@@ -1,6 +1,6 @@
 """Carpe Diem (Stefan Feld, alea 2018), 2nd-edition rules, 2-4 players."""
 
-from bgsim.sim.game_entry import GameEntry
+from bgsim.sim.game_entry import GameEntry, GameParts
 from bgsim.sim.games.carpe_diem.game import RULES_VERSION, CarpeDiem
 from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
 
@@ -14,4 +14,8 @@ def make(**params) -> CarpeDiem:
 
 ENTRY = GameEntry("carpe_diem", make,
                   "Carpe Diem (Feld, alea 2018), 2nd-edition rules, 2-4 players and solo against Anna",
-                  player_counts=(1, 2, 3, 4), parameter_docs=PARAM_DOCS, order=1)
+                  player_counts=(1, 2, 3, 4), parameter_docs=PARAM_DOCS, order=1,
+                  parts=GameParts(strategies="bgsim.strategies.carpe_diem",
+                                  variants="bgsim.experiments.carpe_diem.variants:VARIANT_DATA",
+                                  reports="bgsim.reports.carpe_diem:EXTRAS",
+                                  bench="bgsim.experiments.carpe_diem.bench:BENCH"))

@@ -21,15 +21,20 @@ PAYOUT_KINDS = ("vp", "coins", "bread", "steps")
 _PAYOUT_NAMES = {"vp": "VP", "coins": "coin", "bread": "bread", "steps": "step"}
 _GOODS = ("fish", "herb", "grape", "chicken")
 
-# Variants of reconstructed components (name, what changes), in report order; the robustness study
-# builds them (experiments/carpe_diem/variants.py, whose test checks that both lists agree).
+# Variants of reconstructed components, in report order: the parameters they set and the data files
+# they replace. A tile file's recipe, "<family> <percent>", is a shift of one tile family
+# (experiments/carpe_diem/variants.py derives the file).
 _SHIFTED_FAMILIES = ("villas", "landscapes", "lodgings", "small_buildings")
-VARIANTS: tuple[tuple[str, str], ...] = (
-    ("villa_table_alternative", "the alternative villa table of RN §5 (2c - 3 up to 13 chimneys, 26 at 14): "
-                                "1 VP less for villas of 10-13 chimneys"),
-    ("frame_line_straddle", "AMB-1 reading (b): a frame task's arrow marks a grid line the feature must straddle"),
-    *((f"tiles_{family}_{word}25", f"{family.replace('_', ' ')}: part count {sign}25 % (rounded per type); the other "
-                                    "families give or take the difference in proportion; 84 light + 39 dark tiles")
+_SHIFT_PERCENT = 25
+VARIANTS: tuple[VariantInfo, ...] = (
+    VariantInfo("villa_table_alternative", "the alternative villa table of RN §5 (2c - 3 up to 13 chimneys, 26 at "
+                "14): 1 VP less for villas of 10-13 chimneys", params={"villa_vp_table": "linear"}),
+    VariantInfo("frame_line_straddle", "AMB-1 reading (b): a frame task's arrow marks a grid line the feature must "
+                "straddle", params={"frame_line_mode": "straddle"}),
+    *(VariantInfo(f"tiles_{family}_{word}{_SHIFT_PERCENT}",
+                  f"{family.replace('_', ' ')}: part count {sign}{_SHIFT_PERCENT} % (rounded per type); the other "
+                  "families give or take the difference in proportion; 84 light + 39 dark tiles",
+                  data={"tiles": f"{family} {sign}{_SHIFT_PERCENT}"})
       for family in _SHIFTED_FAMILIES for word, sign in (("plus", "+"), ("minus", "-"))),
 )
 
@@ -111,7 +116,7 @@ def carpe_diem_profile(game) -> GameProfile:
             named={"rulebook": "the rulebook's start VP (CD-SETUP-14)", "equal": "every seat starts with 8 VP"},
             tiebreak_column="tiebreak"),
         automa=automa,
-        variants=tuple(VariantInfo(name, text) for name, text in VARIANTS),
+        variants=VARIANTS,
         data_overrides={name: f"{name}.toml in sim/games/carpe_diem/data/" for name in DATA_FILES},
     )
 

@@ -4,7 +4,7 @@ It exercises every part of the game interface with a few dozen lines of rules; R
 spec page. Declared unlisted (``ENTRY``): it builds and plays everywhere, but ``bgsim games`` omits it.
 """
 
-from bgsim.sim.game_entry import GameEntry
+from bgsim.sim.game_entry import GameEntry, GameParts
 from bgsim.sim.games.sealed_bids.game import RULES_VERSION, SealedBids
 from bgsim.sim.games.sealed_bids.params import PARAM_DOCS, Params
 
@@ -18,4 +18,5 @@ def make(**params) -> SealedBids:
 
 ENTRY = GameEntry("sealed_bids", make,
                   "Sealed Bids, a small auction game with hidden hands (2-4 players, for the tests)",
-                  player_counts=(2, 3, 4), parameter_docs=PARAM_DOCS, listed=False)
+                  player_counts=(2, 3, 4), parameter_docs=PARAM_DOCS, listed=False,
+                  parts=GameParts(strategies="bgsim.strategies.sealed_bids"))

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from bgsim.experiments.capitol.variants import robustness_variants, variant_spec
+from bgsim.experiments.capitol.variants import BOARD_TRANSFORMS
+from bgsim.experiments.variants import VariantError, declared_variants, variant_spec
 from bgsim.reports.capitol import consul_schedule, item_values, study_measures
 from bgsim.sim import make_game
 from bgsim.sim.games.capitol.profile import VARIANTS
@@ -107,22 +108,24 @@ def test_robustness_study_compares_the_catch_up_measures(work):
     assert "no_catch_up: 0.0 %" in line  # with the rule off no auction is won on a tie
 
 
-def test_variants_agree_with_the_profile_and_keep_the_exact_board_facts(tmp_path):
-    assert [(v.name, v.description) for v in robustness_variants()] == list(VARIANTS)
-    for variant in robustness_variants():
+def test_every_variant_keeps_the_exact_board_facts(tmp_path):
+    assert {v.data["board"] for v in VARIANTS if v.data} == set(BOARD_TRANSFORMS)  # every transform is played
+    assert {v.name: v.params for v in VARIANTS if v.params} == {"no_catch_up": {"tied_bid": "remove"},
+                                                                "temple_next_round": {"temple_from": "next_round"}}
+    for variant in VARIANTS:
         doc = variant_spec({"name": "s", "game": {"id": "capitol"}}, variant, tmp_path)
         params = doc["game"]["params"] | ({"board_file": doc["game"]["data"]["board"]} if doc["game"]["data"] else {})
         game = make_game("capitol", n_players=3, **params)
         prefs = game.board.prefectures
         assert len(prefs) == 9 and sorted(sum(p.colour == c for p in prefs) for c in range(3)) == [3, 3, 3]
         assert sum(p.fountains for p in prefs) == 4 and prefs[0].name == "capitoline" and prefs[0].fountains == 2
-        if variant.board is not None:
+        if variant.data:
             board = tomllib.loads(Path(doc["game"]["data"]["board"]).read_text())
             assert board["status"] == "reconstructed" and variant.name in board["source"]
-    tight = variant_spec({"game": {"id": "capitol"}}, robustness_variants(["board_tight"])[0], tmp_path)
+    tight = variant_spec({"game": {"id": "capitol"}}, declared_variants(VARIANTS, ["board_tight"])[0], tmp_path)
     assert sum(p["small"] for p in tomllib.loads(Path(tight["game"]["data"]["board"]).read_text())["prefecture"]) == 45
-    with pytest.raises(ValueError, match="unknown variant 'nope'"):
-        robustness_variants(["nope"])
+    with pytest.raises(VariantError, match="unknown variant 'nope'"):
+        declared_variants(VARIANTS, ["nope"])
 
 
 def test_tune_and_replay_read_the_score_column(work, capsys):

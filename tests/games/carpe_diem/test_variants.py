@@ -10,22 +10,20 @@ import pytest
 from bgsim.experiments.carpe_diem.variants import (
     BASE_TILES,
     FAMILIES,
-    VariantError,
     part_counts,
     read_tiles,
-    robustness_variants,
+    tile_shift,
     variant_rows,
-    variant_spec,
-    write_variant_data,
 )
 from bgsim.experiments.runner import run
+from bgsim.experiments.variants import VariantError, declared_variants, variant_spec, write_variant_data
 from bgsim.sim import game_seeds, make_game
 from bgsim.sim.play import play_game
 from bgsim.sim.results.spec import spec_from_dict
 from bgsim.strategies import make_strategy
 
-VARIANTS = robustness_variants()
-TILE_VARIANTS = [v for v in VARIANTS if v.tiles is not None]
+VARIANTS = make_game("carpe_diem").profile.variants
+TILE_VARIANTS = [v for v in VARIANTS if tile_shift(v) is not None]
 BASE_SPEC = {
     "name": "base",
     "game": {"id": "carpe_diem", "players": [2]},
@@ -34,9 +32,13 @@ BASE_SPEC = {
 }
 
 
+def named(*names):
+    return declared_variants(VARIANTS, names)
+
+
 def _game_kwargs(variant, directory) -> dict:
-    overrides = write_variant_data(variant, directory)
-    return overrides["params"] | {f"{name}_file": path for name, path in overrides["data"].items()}
+    files = write_variant_data(variant, BASE_SPEC["game"], directory)
+    return dict(variant.params) | {f"{name}_file": path for name, path in files.items()}
 
 
 def test_the_required_variants_are_there():
@@ -44,9 +46,9 @@ def test_the_required_variants_are_there():
     required = {"villa_table_alternative", "frame_line_straddle"} | {
         f"tiles_{family}_{sign}25" for family in ("villas", "landscapes", "lodgings") for sign in ("plus", "minus")}
     assert required <= names
-    assert [v.name for v in robustness_variants(["frame_line_straddle"])] == ["frame_line_straddle"]
+    assert [v.name for v in named("frame_line_straddle")] == ["frame_line_straddle"]
     with pytest.raises(VariantError, match="unknown variant"):
-        robustness_variants(["tiles_meadows_plus25"])
+        named("tiles_meadows_plus25")
 
 
 @pytest.mark.parametrize("variant", VARIANTS, ids=lambda v: v.name)
@@ -62,19 +64,20 @@ def test_every_variant_loads_and_plays_to_the_end(variant, tmp_path):
 
 @pytest.mark.parametrize("variant", TILE_VARIANTS, ids=lambda v: v.name)
 def test_a_shift_moves_its_family_by_25_percent_and_keeps_the_manifest_valid(variant, tmp_path):
-    path = write_variant_data(variant, tmp_path)["data"]["tiles"]
+    path = write_variant_data(variant, BASE_SPEC["game"], tmp_path)["tiles"]
+    shift = tile_shift(variant)
     _, base = read_tiles(BASE_TILES)
     _, tiles = read_tiles(path)
     before, after = part_counts(base), part_counts(tiles)
-    shifted = FAMILIES[variant.tiles.family]
+    shifted = FAMILIES[shift.family]
     for t in shifted:  # each type by round(25 % of its count), halves to even
-        assert after[t] - before[t] == round(Fraction(variant.tiles.percent, 100) * before[t])
+        assert after[t] - before[t] == round(Fraction(shift.percent, 100) * before[t])
     change = sum(after[t] - before[t] for t in shifted) / sum(before[t] for t in shifted)
-    assert abs(abs(change) - 0.25) <= 0.04 and (change > 0) == (variant.tiles.percent > 0)
+    assert abs(abs(change) - 0.25) <= 0.04 and (change > 0) == (shift.percent > 0)
     for family, types in FAMILIES.items():  # every family keeps its types equal
         assert len({after[t] for t in types}) == 1, family
-        if family != variant.tiles.family:  # the others pay (or receive) it, in the opposite direction
-            assert all((after[t] - before[t]) * variant.tiles.percent <= 0 for t in types)
+        if family != shift.family:  # the others pay (or receive) it, in the opposite direction
+            assert all((after[t] - before[t]) * shift.percent <= 0 for t in types)
     assert sum(t["back"] == "light" for t in tiles) == 84 and sum(t["back"] == "dark" for t in tiles) == 39
     assert [t["id"] for t in tiles] == [t["id"] for t in base]
     for tile in tiles:
@@ -87,9 +90,9 @@ def test_a_shift_moves_its_family_by_25_percent_and_keeps_the_manifest_valid(var
 
 
 def test_generated_files_say_what_they_are(tmp_path):
-    variant = robustness_variants(["tiles_villas_plus25"])[0]
+    (variant,) = named("tiles_villas_plus25")
     text = (tmp_path / "tiles_villas_plus25" / "tiles.toml")
-    write_variant_data(variant, tmp_path)
+    write_variant_data(variant, BASE_SPEC["game"], tmp_path)
     body = text.read_text(encoding="utf-8")
     header = "\n".join(line for line in body.splitlines() if line.startswith("#"))
     assert 'status = "reconstructed"' in header
@@ -102,8 +105,8 @@ def test_generation_is_deterministic_and_leaves_the_base_file_alone(tmp_path):
     digest = hashlib.sha256(BASE_TILES.read_bytes()).hexdigest()
     first = {v.name: (tmp_path / "a" / v.name / "tiles.toml") for v in TILE_VARIANTS}
     for v in TILE_VARIANTS:
-        write_variant_data(v, tmp_path / "a")
-        write_variant_data(v, tmp_path / "b")
+        write_variant_data(v, BASE_SPEC["game"], tmp_path / "a")
+        write_variant_data(v, BASE_SPEC["game"], tmp_path / "b")
     for name, path in first.items():
         assert path.read_bytes() == (tmp_path / "b" / name / "tiles.toml").read_bytes()
     assert len({p.read_bytes() for p in first.values()}) == len(first)  # every variant is a different manifest
@@ -118,11 +121,11 @@ def test_a_variant_spec_is_a_valid_distinct_run(variant, tmp_path):
     base = spec_from_dict(BASE_SPEC)
     assert spec.run_id != base.run_id and spec.name == f"base_{variant.name}"
     assert spec.params == variant.params
-    assert set(spec.data) == ({"tiles"} if variant.tiles else set())
+    assert set(spec.data) == set(variant.data)
 
 
 def test_a_tile_variant_runs_through_the_runner_with_its_data_copied(tmp_path):
-    variant = robustness_variants(["tiles_landscapes_minus25"])[0]
+    (variant,) = named("tiles_landscapes_minus25")
     spec = spec_from_dict(variant_spec(BASE_SPEC, variant, tmp_path / "data"))
     result = run(spec, out=tmp_path / "runs")
     stored = result.run_dir / "data" / "tiles.toml"
@@ -130,8 +133,8 @@ def test_a_tile_variant_runs_through_the_runner_with_its_data_copied(tmp_path):
 
 
 def test_a_base_tiles_override_is_the_source_of_the_shift(tmp_path):
-    variant = robustness_variants(["tiles_villas_minus25"])[0]
-    plus = write_variant_data(robustness_variants(["tiles_villas_plus25"])[0], tmp_path / "plus")["data"]["tiles"]
+    (variant,) = named("tiles_villas_minus25")
+    plus = write_variant_data(named("tiles_villas_plus25")[0], BASE_SPEC["game"], tmp_path / "plus")["tiles"]
     base = BASE_SPEC | {"game": BASE_SPEC["game"] | {"params": {"tiles_file": plus}}}
     doc = variant_spec(base, variant, tmp_path / "out")
     assert "tiles_file" not in doc["game"]["params"]
@@ -147,6 +150,13 @@ def test_variant_rows_describe_every_variant():
     assert next(r for r in rows if r["name"] == "villa_table_alternative")["after"] == "villa_vp_table = linear"
 
 
-def test_the_profile_names_every_variant_with_its_description():
-    profile = make_game("carpe_diem").profile
-    assert [(v.name, v.description) for v in profile.variants] == [(v.name, v.description) for v in VARIANTS]
+def test_every_tile_recipe_of_the_profile_is_a_shift_of_one_family_by_25_percent():
+    shifts = [tile_shift(v) for v in TILE_VARIANTS]
+    assert sorted((s.family, s.percent) for s in shifts) == sorted((f, p) for f in FAMILIES for p in (25, -25))
+    assert all(v.data == {} and v.params for v in VARIANTS if v not in TILE_VARIANTS)
+
+
+def test_a_recipe_the_module_cannot_read_is_a_variant_error(tmp_path):
+    broken = VARIANTS[-1].__class__("tiles_dragons", "a family that does not exist", data={"tiles": "dragons +25"})
+    with pytest.raises(VariantError, match="tiles recipe 'dragons \\+25'"):
+        write_variant_data(broken, BASE_SPEC["game"], tmp_path)
