@@ -27,7 +27,7 @@ from rich.progress import (
 from bgsim.experiments.destinations import os_error_text
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.numba_cache import cache_is_cold
-from bgsim.sim.registry import make_game
+from bgsim.sim.registry import make_game, parse_id
 
 app = typer.Typer(
     name="bgsim",
@@ -81,15 +81,15 @@ COMPILING = "compiling the engine once (about a minute) ..."
 
 
 @contextlib.contextmanager
-def _games_progress(label: str, total: int, quiet: bool, what: str):
+def _games_progress(label: str, total: int, quiet: bool, what: str, game_id: str | None = None):
     """A Rich bar on stderr (games, games/s, ETA); yields the ``on_progress(done, total)``
     callback. Ctrl-C stops cleanly: finished chunks are on disk, ``--resume`` completes ``what``.
-    A cold engine cache is named above the bar, which would otherwise sit at 0 games without a
-    word for the minute numba takes to compile."""
+    A cold engine cache (of ``game_id``'s game, else of any game) is named above the bar, which would
+    otherwise sit at 0 games without a word for the minute numba takes to compile."""
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[rate]} games/s"), TimeElapsedColumn(), TextColumn("ETA"),
                TimeRemainingColumn())
-    cold = not quiet and cache_is_cold()
+    cold = not quiet and cache_is_cold(parse_id(game_id)[0] if game_id else None)
     if cold:
         err.print(COMPILING, highlight=False)
     with Progress(*columns, console=err, disable=quiet, transient=True) as progress:

@@ -82,7 +82,7 @@ def _run_and_print(spec, out_dir: str, jobs: int, resume: bool, quiet: bool, no_
     from bgsim.experiments.difficulty import run_difficulty
 
     check_study_destinations(Path(out_dir) / spec.study_id, no_report)
-    with _games_progress(spec.study_id, spec.total_games, quiet, "study") as update:
+    with _games_progress(spec.study_id, spec.total_games, quiet, "study", spec.game) as update:
         result = run_difficulty(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
                                 on_stage=None if quiet else lambda text: err.print(text, highlight=False))
     _print_levels(result.directory)

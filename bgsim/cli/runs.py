@@ -113,7 +113,7 @@ def play(
     game = _game(game_id, 1 if solo else players)
     seats = [make_strategy(sid, game) for sid in _strategy_ids(strategies_, game.n_players)]
     seeds = game_seeds(seed)
-    if cache_is_cold():
+    if cache_is_cold(game.name):
         err.print(COMPILING, highlight=False)
     played = play_game(game, seats, seeds, log=True, validate=validate)
     ids = [s.id for s in seats]
@@ -283,7 +283,7 @@ def _default_chunk(n_games: int, jobs: int) -> int:
 def _run_with_progress(spec, out_dir, jobs, resume, scheduler, quiet, run_dir):
     from bgsim.experiments.runner import run as run_spec
 
-    with _games_progress(spec.run_id, spec.total_games, quiet, "run") as update:
+    with _games_progress(spec.run_id, spec.total_games, quiet, "run", spec.game) as update:
         return run_spec(spec, out=out_dir, jobs=jobs, resume=resume, scheduler=scheduler,
                         on_progress=update, run_dir=run_dir)
 
@@ -328,7 +328,7 @@ def tournament(
 def _tournament_with_progress(spec, out_dir, jobs, resume, quiet):
     from bgsim.experiments.tournament import run_tournament
 
-    with _games_progress(spec.tournament_id, spec.total_games, quiet, "tournament") as update:
+    with _games_progress(spec.tournament_id, spec.total_games, quiet, "tournament", spec.game) as update:
         return run_tournament(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update)
 
 

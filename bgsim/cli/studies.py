@@ -30,7 +30,7 @@ def seat_order(
 
     spec = load_seat_order(spec_path)
     check_study_destinations(Path(out_dir) / spec.study_id, no_report)
-    with _games_progress(spec.study_id, spec.total_games, quiet, "study") as update:
+    with _games_progress(spec.study_id, spec.total_games, quiet, "study", spec.game) as update:
         result = run_seat_order(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
                                 on_stage=None if quiet else lambda text: err.print(text, highlight=False))
     out.print(f"{result.directory}: {result.games_played:,} games played now in {result.seconds:.0f} s",
@@ -55,7 +55,7 @@ def robustness(
     spec = load_robustness(spec_path)
     check_study_destinations(Path(out_dir) / spec.study_id, no_report)
     total = spec.baseline().total_games * (1 + len(spec.variants))
-    with _games_progress(spec.study_id, total, quiet, "study") as update:
+    with _games_progress(spec.study_id, total, quiet, "study", spec.base_doc["game"]["id"]) as update:
         directory = run_robustness(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
                                    on_stage=None if quiet else lambda text: err.print(text, highlight=False))
     out.print(f"{directory}: {len(spec.variants)} variants and the baseline", highlight=False)
