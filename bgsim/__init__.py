@@ -11,7 +11,7 @@ named ``sim/`` or ``reports/`` never shadows them. The names below are imported 
 which keeps ``import bgsim.sim`` in a worker process free of the runner and the reports.
 """
 
-from importlib import import_module
+from bgsim.sim.exports import lazy_exports
 
 _EXPORTS = {
     "RunReport": "bgsim.experiments.runner",
@@ -28,13 +28,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'bgsim' has no attribute {name!r}")
-    value = getattr(import_module(_EXPORTS[name]), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(globals(), _EXPORTS)

@@ -6,7 +6,7 @@ before their first kernel, so importing the statistics alone never loads numba. 
 imported on first use, so that importing ``bgsim.sim.results`` or ``bgsim.sim.stats`` (which runs
 this file first) does not load the registry either."""
 
-from importlib import import_module
+from bgsim.sim.exports import lazy_exports
 
 _EXPORTS = {
     "BgsimError": "bgsim.sim.errors",
@@ -19,13 +19,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module 'bgsim.sim' has no attribute {name!r}")
-    value = getattr(import_module(_EXPORTS[name]), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__ = lazy_exports(globals(), _EXPORTS)
