@@ -75,9 +75,9 @@ def test_a_cold_engine_cache_is_named_while_the_first_chunk_compiles(capsys, tmp
     monkeypatch.setattr(cli, "cache_is_cold", lambda *_: True)
     monkeypatch.setattr(runs, "cache_is_cold", lambda *_: True)
     code, _, err = run(capsys, "simulate", "carpe_diem", "-n", "4", "--out", str(tmp_path))
-    assert code == 0 and "compiling the engine once (about a minute) ..." in err
+    assert code == 0 and "compiling the engine once (a few minutes) ..." in err
     code, out, err = run(capsys, "play", "carpe_diem", "--json")
-    assert code == 0 and json.loads(out)["events"] and err == "compiling the engine once (about a minute) ...\n"
+    assert code == 0 and json.loads(out)["events"] and err == "compiling the engine once (a few minutes) ...\n"
     monkeypatch.setattr(cli, "cache_is_cold", lambda *_: False)
     monkeypatch.setattr(runs, "cache_is_cold", lambda *_: False)
     code, _, err = run(capsys, "simulate", "carpe_diem", "-n", "4", "--out", str(tmp_path / "again"))

@@ -77,7 +77,7 @@ SchedulerOpt = Annotated[
 ]
 
 
-COMPILING = "compiling the engine once (about a minute) ..."
+COMPILING = "compiling the engine once (a few minutes) ..."
 
 
 @contextlib.contextmanager
