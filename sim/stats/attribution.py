@@ -792,7 +792,10 @@ class _PairExcess:
     def __init__(self, stratum: np.ndarray, a: np.ndarray, b: np.ndarray, count: np.ndarray,
                  wins: np.ndarray) -> None:
         """(P,) each: ``stratum``, ``a``, ``b`` (item_a < item_b) int64, ``count`` seat-strata and
-        ``wins`` their wins (float64) per (stratum, pair)."""
+        ``wins`` their wins (float64) per (stratum, pair), in any order (they are sorted, so that the
+        residuals are summed in one order every time)."""
+        order = np.lexsort((b, a, stratum))
+        stratum, a, b, count, wins = (x[order] for x in (stratum, a, b, count, wins))
         self.strata, st = np.unique(stratum, return_inverse=True)
         self.coef = _additive_coef(st, a, b, wins, count)
         self.pairs, index = np.unique(a * _PAIR_KEY + b, return_inverse=True)

@@ -20,6 +20,7 @@ from bgsim.sim.stats.attribution import (
     NEVER,
     PAIR_WORDS,
     TOO_FEW,
+    _PairExcess,
     _within_effects,
 )
 from matplotlib.figure import Figure
@@ -426,3 +427,19 @@ def test_tiny_real_run_matches_the_engine_records(tmp_path, catalogue):
     assert spreads["on_board"].sum() == int((boards >= 0).sum())
     on_board = t.join(rows.select("game_index", "seat", "board_cards"), on=["game_index", "seat"])
     assert on_board.select(pl.col("board_cards").arr.contains(pl.col("item")).all()).item()
+
+
+def test_pair_excess_is_bit_identical_whatever_order_the_cells_arrive_in():
+    """The cells come from a group-by whose output order varies from run to run: the excess of every
+    pair must not depend on it (same spec and seed, same report)."""
+    rng = np.random.default_rng(5)
+    stratum, a = rng.integers(0, 200, 3000), rng.integers(0, 20, 3000)
+    b = a + 1 + rng.integers(0, 20, 3000)
+    unique = np.unique(stratum * 10_000 + a * 100 + b, return_index=True)[1]  # one cell per (stratum, pair)
+    stratum, a, b = stratum[unique], a[unique], b[unique]
+    count = rng.integers(1, 9, len(stratum)).astype(np.float64)
+    wins = np.floor(count * rng.random(len(stratum)))
+    first = _PairExcess(stratum, a, b, count, wins).mean
+    for seed in range(5):
+        order = np.random.default_rng(seed).permutation(len(stratum))
+        assert np.array_equal(_PairExcess(stratum[order], a[order], b[order], count[order], wins[order]).mean, first)
