@@ -73,17 +73,17 @@ def data_source(game: dict, name: str, base_dir: Path) -> Path:
 
 
 def write_variant_data(variant: VariantInfo, game: dict, directory: str | Path, base_dir: str | Path = ".",
-                       derive: VariantData | None = None) -> dict[str, str]:
+                       variant_data: VariantData | None = None) -> dict[str, str]:
     """Write the data files ``variant`` replaces to ``directory/<variant>/<name>.toml``, each derived
     from the file the spec's ``[game]`` table plays with; returns data name -> absolute path."""
     if not variant.data:
         return {}
-    derive = derive or game_variant_data(parse_id(game["id"])[0])
-    if derive is None:
+    variant_data = variant_data or game_variant_data(parse_id(game["id"])[0])
+    if variant_data is None:
         raise VariantError(f"variant {variant.name} replaces data files, but its game declares no variants part")
     written = {}
     for name in variant.data:
-        text = derive.derive(variant, name, data_source(game, name, Path(base_dir)))
+        text = variant_data.derive(variant, name, data_source(game, name, Path(base_dir)))
         path = Path(directory) / variant.name / f"{name}.toml"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -92,14 +92,14 @@ def write_variant_data(variant: VariantInfo, game: dict, directory: str | Path, 
 
 
 def variant_spec(base_spec: dict, variant: VariantInfo, directory: str | Path, base_dir: str | Path = ".",
-                 derive: VariantData | None = None) -> dict:
+                 variant_data: VariantData | None = None) -> dict:
     """A copy of a run-spec dict played with ``variant``: its parameters set, its data files derived
     from the base spec's own and written under ``directory``; the name gets the variant's appended,
     so the runs sit side by side."""
     doc = copy.deepcopy(base_spec)
     game = doc.setdefault("game", {})
     params, data = dict(game.get("params", {})), dict(game.get("data", {}))
-    written = write_variant_data(variant, game, directory, base_dir, derive)
+    written = write_variant_data(variant, game, directory, base_dir, variant_data)
     for name in written:
         params.pop(f"{name}_file", None)  # the data override replaces it (both would clash in make_game)
     game["params"] = params | dict(variant.params)
