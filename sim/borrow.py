@@ -6,8 +6,9 @@ loop of many small calls this dominates (about 40 % of the Carpe Diem play loop'
 half of a placement's evaluation). Two remedies:
 
 * ``borrow(array)``: a view with the same data, shape and strides but no owner, so the counts
-  do nothing. Valid only while its owner is alive: borrow the arguments of a compiled function
-  whose caller holds the owners for the whole call; never return or keep a borrowed view.
+  do nothing; a tuple (named or not) gives the same tuple with each array in it borrowed. Valid
+  only while its owner is alive: borrow the arguments of a compiled function whose caller holds
+  the owners for the whole call; never return or keep a borrowed view.
 * ``njit_without_refcounts``: ``njit(cache=True)`` with the counting left out. Numba compiles
   the callees of such a kernel without it too, so only for kernels whose whole call tree
   allocates no array (an allocation below it fails to compile); indexing, slicing and passing
@@ -26,32 +27,43 @@ configure_numba_cache()  # before the first kernel is compiled
 __all__ = ["borrow", "njit_inline_without_refcounts", "njit_without_refcounts"]
 
 
-@intrinsic
-def _view_without_owner(typingctx, array):
-    if not isinstance(array, types.Array):
-        return None
-
-    def codegen(context, builder, signature, args):
-        view = context.make_array(array)(context, builder, value=args[0])  # a copy of the struct
+def _without_owner(context, builder, typ, value):
+    """``value`` of numba type ``typ`` with every array in it (through nested tuples) unowned."""
+    if isinstance(typ, types.Array):
+        view = context.make_array(typ)(context, builder, value=value)  # a copy of the struct
         view.meminfo = cgutils.get_null_value(view.meminfo.type)
         view.parent = cgutils.get_null_value(view.parent.type)
         return view._getvalue()
+    if isinstance(typ, types.BaseTuple):
+        items = [_without_owner(context, builder, item, builder.extract_value(value, i)) for i, item in enumerate(typ)]
+        return context.make_tuple(builder, typ, items)
+    return value
 
-    return array(array), codegen
+
+@intrinsic
+def _view_without_owner(typingctx, value):
+    if not isinstance(value, (types.Array, types.BaseTuple)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return _without_owner(context, builder, value, args[0])
+
+    return value(value), codegen
 
 
 if config.DISABLE_JIT:
 
-    def borrow(array):
-        """``array`` itself (no reference counts to avoid without compilation)."""
-        return array
+    def borrow(value):
+        """``value`` itself (no reference counts to avoid without compilation)."""
+        return value
 
 else:
 
     @njit(cache=True)
-    def borrow(array):
-        """A view of ``array`` (any NumPy array) without an owner: see the module doc."""
-        return _view_without_owner(array)
+    def borrow(value):
+        """A view of ``value`` (a NumPy array, or a tuple holding arrays) without an owner: see
+        the module doc."""
+        return _view_without_owner(value)
 
 
 def njit_without_refcounts(function):

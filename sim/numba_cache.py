@@ -7,7 +7,8 @@ lives under a directory named by a hash of every source it may inline:
 - a game's function (in ``sim/games/<game>/`` or ``strategies/<game>/``): that game's sources
   and the generic ones, so an edit of Carpe Diem recompiles Carpe Diem only;
 - a generic function (anywhere else in ``sim/`` or ``strategies/``): the generic sources, so an
-  edit of, say, ``sim/rng.py`` recompiles every game.
+  edit of, say, ``sim/rng.py`` recompiles every game;
+- a shared loop bound to a game (``sim.kernel_binding``): that game's key, like its own kernels.
 
 Games never import each other and generic modules never name a game (tests/test_import_graph.py),
 so nothing else can be inlined. Plain Python no kernel reads (``sim/results/``, ``sim/stats/``,
@@ -90,6 +91,13 @@ def _key_directory(py_file: str) -> str | None:
     return _current_keys().get(scope) or _current_keys()[GENERIC]
 
 
+def _keying_file(py_func, py_file: str) -> str:
+    """The file whose scope keys a function: the module it was compiled for (``__file__`` of its
+    globals), which is its source file except for a shared loop bound to a game
+    (``sim.kernel_binding``: written in ``sim/loops.py``, compiled with that game's kernels)."""
+    return getattr(py_func, "__globals__", {}).get("__file__") or py_file
+
+
 def _keyed_locator_class():
     """A Numba cache locator like the one for ``NUMBA_CACHE_DIR``, one keyed directory deeper; it
     declines functions outside bgsim, which then go to Numba's own locators."""
@@ -101,11 +109,11 @@ def _keyed_locator_class():
         def __init__(self, py_func, py_file):
             super().__init__(py_func, py_file)
             subpath = self.get_suitable_cache_subpath(py_file)
-            self._cache_path = os.path.join(config.CACHE_DIR, _key_directory(py_file), subpath)
+            self._cache_path = os.path.join(config.CACHE_DIR, _key_directory(_keying_file(py_func, py_file)), subpath)
 
         @classmethod
         def from_function(cls, py_func, py_file):
-            if _key_directory(py_file) is None:
+            if _key_directory(_keying_file(py_func, py_file)) is None:
                 return None
             return super().from_function(py_func, py_file)
 

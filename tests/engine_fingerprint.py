@@ -1,7 +1,7 @@
 """Fingerprints of played games: one hash per scenario that changes whenever any game changes.
 
 Performance work on the kernels must leave every game bit-identical. The scenarios cover the
-compiled loop (``play_batch`` and ``play_to_end``) with the greedy weights, uniform random
+compiled loop (``play_into_states`` and ``play_to_end``) with the greedy weights, uniform random
 choice, random small integer weights (many ties, every feature weighed) and mixed seats, for
 2, 3 and 4 players and for parameter variants that change candidate generation; the
 per-decision table path (every candidate table of a game is hashed, not only the final
@@ -84,25 +84,27 @@ def _policies(game, mode: str, rng: np.random.Generator) -> tuple[np.ndarray, np
 
 
 def compiled_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
-    """Hash of ``play_batch`` results and of every final state played by ``play_to_end``."""
-    from bgsim.sim.games.carpe_diem.events import new_log
-    from bgsim.sim.games.carpe_diem.kernels.play import play_batch, play_to_end
+    """Hash of the final scores and ranks of a batch (``play_into_states``), and of every final
+    state played by ``play_to_end``."""
     from bgsim.sim.games.carpe_diem.kernels.setup import new_game
+    from bgsim.sim.games.carpe_diem.state import FIN_TOTAL, RANK
 
     rng = np.random.default_rng(seed)
     chance = np.random.SeedSequence(seed).generate_state(n_games, dtype=np.uint64)
     streams = np.random.SeedSequence([seed, 1]).generate_state(n_games * game.n_players, dtype=np.uint64)
     streams = streams.reshape(n_games, game.n_players)
     kinds, weights = _policies(game, mode, rng)
-    log = new_log(enabled=False)
-    out = np.zeros((n_games, game.n_players, 2), dtype=np.int32)
-    play_batch(game.tables, game.param_array, game.empty_slots, chance, streams.copy(), kinds, weights,
-               game._feats, game._acts, log, out)
+    seat_strategy = np.tile(np.arange(game.n_players, dtype=np.int64), (n_games, 1))  # seat i plays policy i
+    states = np.empty((n_games, game.state_size), dtype=np.int32)
+    game.kernels.play_into_states(game.deal_args, game.rules_args, chance, streams.copy(), seat_strategy, kinds,
+                                  weights, game._feats, game._acts, game._no_log, states)
+    n = game.n_players
+    out = np.stack([states[:, FIN_TOTAL: FIN_TOTAL + n], states[:, RANK: RANK + n]], axis=2).astype(np.int32)
     h = hashlib.sha256(_digest(out).encode())
     for g in range(n_games):
         s = new_game(game.tables, game.param_array, chance[g], game.empty_slots)
-        play_to_end(s, game.tables, game.param_array, kinds, weights, streams[g].copy(), game._feats,
-                    game._acts, log)
+        game.kernels.play_to_end(s, game.rules_args, kinds, weights, streams[g].copy(), game._feats, game._acts,
+                                 game._no_log)
         h.update(_digest(s[:BASE_STATE_SIZE]).encode())
     return h.hexdigest()[:20]
 

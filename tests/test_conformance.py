@@ -280,6 +280,19 @@ def test_game_package_has_the_template_files_and_headings(name):
     assert (strategies / "__init__.py").exists() and list((strategies / "weights").glob("*.toml"))
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_the_games_compiled_loops_are_the_shared_ones_bound_to_its_kernels(name):
+    from bgsim.sim import loops
+
+    game = make_game(name, n_players=player_counts(name)[0])
+    assert game.kernels.RULES.candidates is game.kernels.candidates
+    for shared in loops.LOOPS:
+        bound = getattr(game.kernels, shared.__name__)
+        assert bound.py_func.__code__ is shared.__code__, f"{name} writes its own {shared.__name__}"
+        for name_in_loop in loops.BOUND_NAMES:
+            assert bound.py_func.__globals__[name_in_loop] is not None, f"{name_in_loop} unbound in {shared.__name__}"
+
+
 @pytest.mark.parametrize(("name", "n_players"), CASES)
 def test_every_game_has_a_golden_playthrough(name, n_players):
     assert path_for(name, n_players).exists()

@@ -1,6 +1,9 @@
 """The Numba cache is keyed per game: an edit of one game recompiles that game only, an edit of the
 generic compiled sources every game, an edit of plain Python no kernel reads none."""
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numba
@@ -96,6 +99,36 @@ def test_kernels_are_cached_under_their_games_key_and_generic_ones_under_the_gen
     for kernel in kernels:
         assert Path(kernel._cache._cache_path).parent == base / keys["carpe_diem"]
     assert Path(first_best_row._cache._cache_path).parent == base / keys[GENERIC]
+
+
+def test_the_shared_loops_are_cached_under_the_key_of_each_game_they_are_bound_to():
+    from bgsim.sim.games.capitol.kernels import loops as capitol
+    from bgsim.sim.games.sealed_bids.kernels import loops as sealed_bids
+
+    keys = numba_cache._current_keys()
+    base = Path(numba.config.CACHE_DIR)
+    for game, kernels in (("capitol", capitol), ("sealed_bids", sealed_bids)):
+        for loop in (kernels.play_to_end, kernels.play_loop, kernels.rollout_values):
+            assert Path(loop._cache._cache_path).parent == base / keys[game]
+
+
+def test_a_games_bound_loops_load_from_the_cache_in_a_fresh_process():
+    code = """if True:
+        import json
+        import numpy as np
+        from bgsim.sim import make_game
+        from bgsim.strategies import make_strategy
+        game = make_game("sealed_bids", n_players=2)
+        streams = np.arange(4, dtype=np.uint64).reshape(2, 2)
+        game.play_states(np.arange(2, dtype=np.uint64), streams, np.zeros((2, 2), np.int64),
+                         [make_strategy("greedy", game).compiled_policy(game)])
+        stats = game.kernels.play_into_states.stats
+        print(json.dumps([sum(stats.cache_hits.values()), sum(stats.cache_misses.values())]))
+    """
+    for _ in range(2):  # the first process compiles if no earlier one did
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    assert json.loads(proc.stdout) == [1, 0]
 
 
 def test_a_function_outside_bgsim_goes_to_numbas_own_cache_directory(tmp_path, monkeypatch):

@@ -10,15 +10,18 @@ traces. The optional capabilities come from the mixins in ``sim.games.capabiliti
 What a game writes itself: ``new_state(seeds)``, ``records(states)``, ``score_sheet(state)``,
 ``profile``, ``data_files`` for a game with data files, and ``__init__`` setting ``rules_args``.
 
-Kernel calling convention (a game's kernels are module-level ``@njit(cache=True)`` functions:
-numba caches no function built in a factory, so they cannot be shared between games):
+Kernels (compiled, ``@njit``) live in the game's ``kernels/`` package; ``kernels`` is its
+``kernels/loops.py``, which declares the game's rules kernels to the loops every game shares
+(``sim.kernel_binding.RulesKernels``) and binds them (``sim.loops``: play to the end, batches,
+lockstep, the per-decision step, rollouts). Every game's kernels take the same arguments:
 
-- ``batch_kernels`` is the game's ``kernels/batch.py``; it offers ``candidates(state, *rules,
-  feats, acts) -> n`` and ``apply_action(state, *rules, action, *log)``, and the capability
-  kernels listed in ``sim.games.capabilities``;
-- ``rules_args``: what every rules kernel takes after the state (component tables, parameter
-  array ...); ``deal_args``: what the dealing kernels take first (``rules_args`` unless set);
-- ``_log_args(log)``: the trailing event-log argument, ``()`` for a game without an event log.
+- ``candidates(state, *rules, feats, acts) -> n`` and ``apply_action(state, *rules, action, log)``,
+  ``rules`` being ``rules_args`` (component tables, parameter array ...);
+- ``deal_into(state, *deal, chance_seed, log)``, ``deal`` being ``deal_args`` (``rules_args``
+  unless the game sets it);
+- ``observe(state, seat, view_out)`` and ``determinise(state, seat, rng)`` for the hidden information;
+- ``log``: the event log (``sim.event_log``) of ``event_capacity`` events of ``event_width``
+  columns; a game played without a log passes a disabled one, so every kernel takes one.
 """
 
 import functools
@@ -27,6 +30,7 @@ import json
 from types import ModuleType
 
 import numpy as np
+from bgsim.sim import event_log
 from bgsim.sim.api import CandidateTable, CompiledPolicy, GameResult, Observation
 from bgsim.sim.errors import IllegalActionError
 
@@ -49,8 +53,9 @@ class GameBase:
     phase_index: int = 0  # state entry holding the pending decision kind (``over_kind`` once over)
     seat_index: int = 0  # state entry holding the seat to decide
     decisions_index: int | None = None  # state entry counting decisions made, if the game counts them
-    batch_kernels: ModuleType | None = None  # the game's kernels/batch.py (see the module docstring)
-    search_kernels: ModuleType | None = None  # the game's kernels/search.py: observe, determinise, rollouts
+    kernels: ModuleType | None = None  # the game's kernels/loops.py: its kernels and the shared loops bound to them
+    event_capacity: int = 0  # events one game can log (0: the game logs no events)
+    event_width: int = 2  # columns of an event: code, seat, then the game's values
     renderer: ModuleType | None = None  # the game's render.py: trace_text(game, ...), trace_json(game, ...)
 
     def __init_subclass__(cls, **kwargs):
@@ -64,15 +69,16 @@ class GameBase:
         self._feats = np.zeros((max(self.max_rows, 1), len(self.feature_names)), dtype=np.int32)
         self._acts = np.zeros((max(self.max_rows, 1), len(self.action_fields)), dtype=np.int32)
         self.rules_args: tuple = ()  # set by the game: see the module docstring
+        self._no_log = event_log.new_log(self.event_capacity, self.event_width, enabled=False)
 
     @property
     def deal_args(self) -> tuple:
         """What the dealing kernels take first; ``rules_args`` unless the game needs more."""
         return self.rules_args
 
-    def _log_args(self, log: np.ndarray | None) -> tuple:
-        """The trailing event-log argument of the kernels: none for a game without an event log."""
-        return ()
+    def _log(self, log: np.ndarray | None) -> np.ndarray:
+        """The event log a kernel writes: ``log``, or a disabled one for a game played without."""
+        return self._no_log if log is None else log
 
     # --- identity
 
@@ -98,7 +104,9 @@ class GameBase:
 
     def new_log(self) -> np.ndarray | None:
         """An empty event log for ``apply`` and ``play_compiled``; None for a game without one."""
-        return None
+        if not self.event_capacity:
+            return None
+        return event_log.new_log(self.event_capacity, self.event_width)
 
     def decision(self, state: np.ndarray) -> CandidateTable:
         """The pending decision. Its arrays are views, valid until the next call on this game."""
@@ -140,16 +148,16 @@ class GameBase:
 
     def _candidates(self, state: np.ndarray, feats: np.ndarray, acts: np.ndarray) -> int:
         """Fill the first n rows of ``feats`` (R, F) / ``acts`` (R, A) int32 with the pending table."""
-        return self.batch_kernels.candidates(state, *self.rules_args, feats, acts)
+        return self.kernels.candidates(state, *self.rules_args, feats, acts)
 
     def _apply(self, state: np.ndarray, action: np.ndarray, log: np.ndarray | None) -> None:
         """Apply one action row ((A,) int32) without checks."""
-        self.batch_kernels.apply_action(state, *self.rules_args, action, *self._log_args(log))
+        self.kernels.apply_action(state, *self.rules_args, action, self._log(log))
 
     def observe(self, state: np.ndarray, seat: int) -> Observation:
         """What ``seat`` may see: a copy of ``state`` with every hidden part in a canonical arrangement."""
         view = np.empty_like(state)
-        self.search_kernels.observe(state, seat, view)
+        self.kernels.observe(state, seat, view)
         return Observation(seat, view)
 
     # --- results and traces

@@ -4,20 +4,14 @@ A game lists the mixins of the capabilities its kernels offer before ``GameBase`
 
     class MyGame(SteppingKernels, CompiledPlayKernels, LockstepKernels, DeterminisationKernels, GameBase)
 
-and drops a mixin (and its kernels) for a capability it cannot offer. Each mixin calls the
-game's kernels by the convention of ``sim.games.base`` (``rules_args``, ``deal_args`` and the
-trailing ``_log_args``). Kernels each mixin needs in ``batch_kernels`` / ``search_kernels``:
+and drops a mixin for a capability it cannot offer. Each mixin calls the game's ``kernels``
+(its ``kernels/loops.py``): the shared loops of ``sim.loops`` bound to the game's rules kernels,
+by the convention of ``sim.games.base`` (``rules_args``, ``deal_args``, the event log):
 
-- ``SteppingKernels``: ``apply_row_and_decide(state, *rules, row, feats, acts, *log) -> n``;
-- ``CompiledPlayKernels``: ``play_to_end(state, *rules, kinds, weights, streams, feats, acts,
-  *log)`` and ``play_into_states(*deal, chance, streams, seat_strategy, kinds, weights, feats,
-  acts, *log, states_out)``;
-- ``LockstepKernels``: ``deal_states(*deal, chance, states_out)``, ``stack_tables(states, games,
-  *rules, feats, acts, offsets) -> m`` and ``apply_best_rows(states, games, *rules, acts, offsets,
-  values, *log)``;
-- ``DeterminisationKernels`` (search): ``determinise(state, seat, rng)`` and
-  ``rollout_values(view, *rules, seat, actions, determinisations, rng, kinds, weights,
-  margin_scale, feats, acts, *log, values_out)``.
+- ``SteppingKernels``: ``apply_row_and_decide``;
+- ``CompiledPlayKernels``: ``play_to_end`` and ``play_into_states``;
+- ``LockstepKernels``: ``deal_states``, ``stack_tables`` and ``apply_best_rows``;
+- ``DeterminisationKernels`` (search): the game's ``determinise`` and ``rollout_values``.
 """
 
 import functools
@@ -34,8 +28,7 @@ class SteppingKernels:
     def step(self, state: np.ndarray, row: int, log: np.ndarray | None = None) -> CandidateTable:
         """Apply row ``row`` of the table that ``decision`` or ``step`` last returned for ``state``
         and return the next table."""
-        n = self.batch_kernels.apply_row_and_decide(state, *self.rules_args, row, self._feats, self._acts,
-                                                    *self._log_args(log))
+        n = self.kernels.apply_row_and_decide(state, self.rules_args, row, self._feats, self._acts, self._log(log))
         return self._table(state, n)
 
 
@@ -46,8 +39,8 @@ class CompiledPlayKernels:
                       log: np.ndarray | None = None) -> None:
         """Play to the end with compiled policies, one per seat; ``streams`` (P,) uint64 in place."""
         kinds, weights = self.policy_arrays(policies)
-        self.batch_kernels.play_to_end(state, *self.rules_args, kinds, weights, streams, self._feats, self._acts,
-                                       *self._log_args(log))
+        self.kernels.play_to_end(state, self.rules_args, kinds, weights, streams, self._feats, self._acts,
+                                 self._log(log))
 
     def play_states(self, chance: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
                     policies: list[CompiledPolicy], out: np.ndarray | None = None) -> np.ndarray:
@@ -59,9 +52,9 @@ class CompiledPlayKernels:
         """
         kinds, weights = self.policy_arrays(policies)
         states = np.empty((len(chance), self.state_size), dtype=np.int32) if out is None else out[: len(chance)]
-        self.batch_kernels.play_into_states(*self.deal_args, np.asarray(chance, np.uint64), streams,
-                                            np.asarray(seat_strategy, np.int64), kinds, weights, self._feats,
-                                            self._acts, *self._log_args(None), states)
+        self.kernels.play_into_states(self.deal_args, self.rules_args, np.asarray(chance, np.uint64), streams,
+                                      np.asarray(seat_strategy, np.int64), kinds, weights, self._feats, self._acts,
+                                      self._no_log, states)
         return states
 
 
@@ -71,7 +64,7 @@ class LockstepKernels:
     def deal_states(self, chance: np.ndarray) -> np.ndarray:
         """One dealt game per chance seed ((G,) uint64): (G, state size) int32."""
         states = np.empty((len(chance), self.state_size), dtype=np.int32)
-        self.batch_kernels.deal_states(*self.deal_args, np.asarray(chance, np.uint64), states)
+        self.kernels.deal_states(self.deal_args, np.asarray(chance, np.uint64), self._no_log, states)
         return states
 
     def pending_seats(self, states: np.ndarray) -> np.ndarray:
@@ -81,12 +74,11 @@ class LockstepKernels:
     def stack_tables(self, states, games, feats, acts, offsets) -> int:
         """Stack the tables of ``states[games]`` into ``feats`` / ``acts``; ``offsets`` gets each
         table's first row. Returns how many games fitted."""
-        return self.batch_kernels.stack_tables(states, games, *self.rules_args, feats, acts, offsets)
+        return self.kernels.stack_tables(states, games, self.rules_args, feats, acts, offsets)
 
     def apply_best_rows(self, states, games, acts, offsets, values) -> None:
         """Apply each stacked table's first row of highest ``values``."""
-        self.batch_kernels.apply_best_rows(states, games, *self.rules_args, acts, offsets, values,
-                                           *self._log_args(None))
+        self.kernels.apply_best_rows(states, games, self.rules_args, acts, offsets, values, self._no_log)
 
 
 class DeterminisationKernels:
@@ -101,7 +93,7 @@ class DeterminisationKernels:
         """A full state consistent with ``observation``: what its seat cannot see arranged at
         random; ``rng`` (1,) uint64 stream, advanced."""
         state = observation.view.copy()
-        self.search_kernels.determinise(state, observation.seat, rng)
+        self.kernels.determinise(state, observation.seat, rng)
         return state
 
     def rollout_values(self, observation: Observation, actions: np.ndarray, determinisations: int,
@@ -113,7 +105,7 @@ class DeterminisationKernels:
         kinds, weights = self.policy_arrays(policies)
         feats, acts = self._search_buffers
         values = np.empty(len(actions), dtype=np.float64)
-        self.search_kernels.rollout_values(observation.view, *self.rules_args, observation.seat,
-                                           np.ascontiguousarray(actions, np.int32), determinisations, rng, kinds,
-                                           weights, float(margin_scale), feats, acts, *self._log_args(None), values)
+        self.kernels.rollout_values(observation.view, self.rules_args, observation.seat,
+                                    np.ascontiguousarray(actions, np.int32), determinisations, rng, kinds, weights,
+                                    float(margin_scale), feats, acts, self._no_log, values)
         return values

@@ -8,13 +8,13 @@ import numpy as np
 from bgsim.sim.games._template import render
 from bgsim.sim.games._template.decisions import ACTION_FIELDS, DECISION_NAMES, OVER
 from bgsim.sim.games._template.features import FEATURE_DOCS, FEATURE_NAMES
-from bgsim.sim.games._template.kernels import batch, search
+from bgsim.sim.games._template.kernels import loops
 from bgsim.sim.games._template.kernels.candidates import MAX_ROWS
 from bgsim.sim.games._template.kernels.setup import new_game
 from bgsim.sim.games._template.params import Params
 from bgsim.sim.games._template.profile import template_profile
 from bgsim.sim.games._template.records import RECORD_DOCS, seat_records
-from bgsim.sim.games._template.state import DECISIONS, PHASE, SEAT, STATE, card_table, new_log
+from bgsim.sim.games._template.state import DECISIONS, EVENT_CAP, EVENT_WIDTH, PHASE, SEAT, STATE, card_table
 from bgsim.sim.games.base import GameBase
 from bgsim.sim.games.capabilities import CompiledPlayKernels, DeterminisationKernels, LockstepKernels, SteppingKernels
 from bgsim.sim.seeding import GameSeeds
@@ -40,29 +40,21 @@ class TemplateGame(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determ
     phase_index = PHASE
     seat_index = SEAT
     decisions_index = DECISIONS
-    batch_kernels = batch
-    search_kernels = search
+    kernels = loops
+    event_capacity = EVENT_CAP
+    event_width = EVENT_WIDTH
     renderer = render
 
     def __init__(self, params: Params | None = None):
         super().__init__(params or Params())
         self.card_table = card_table()
         self.param_array = self.params.to_array()
-        self._no_log = new_log(enabled=False)
         # what every rules kernel takes after the state: the component table, then the parameters
         self.rules_args = (self.card_table, self.param_array)
 
     @property
     def profile(self):
         return template_profile(self)
-
-    def _log_args(self, log: np.ndarray | None) -> tuple:
-        # every kernel writes events; a game played without a log writes into a disabled one
-        return (self._no_log if log is None else log,)
-
-    def new_log(self) -> np.ndarray:
-        """An empty event log for ``apply``/``play_compiled`` (``state.new_log``)."""
-        return new_log()
 
     def new_state(self, seeds: GameSeeds) -> np.ndarray:
         """A dealt game, (STATE_SIZE,) int32, waiting for seat 0."""

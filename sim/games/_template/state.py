@@ -7,10 +7,12 @@ through the offsets below (``s[HAND_N + seat]``); -1 means "none".
 """
 
 import numpy as np
+from bgsim.sim import event_log
+from bgsim.sim.event_log import log_event
 from bgsim.sim.layout import Layout
-from numba import njit
 
-__all__ = ["CARD_POINTS", "EVENT_NAMES", "STATE", "STATE_SIZE", "card_table", "events", "log_event", "new_log"]
+__all__ = ["CARD_POINTS", "EVENT_CAP", "EVENT_NAMES", "EVENT_WIDTH", "STATE", "STATE_SIZE", "card_table", "events",
+           "log_event"]
 
 MAX_P = 4
 HAND = 3  # cards dealt to each seat (XX-SETUP-2)
@@ -55,8 +57,7 @@ def card_table() -> np.ndarray:
     return np.array(CARD_POINTS, dtype=np.int32)
 
 
-# The event log: (EVENT_CAP + 1, EVENT_WIDTH) int32, row 0 column 0 the number of events written.
-# A log of one row is off (the fast path for batches), so every kernel can take one.
+# The events the kernels write into the event log (``sim.event_log``): code, seat, values.
 EVENT_WIDTH = 5  # code, seat, then up to 3 values
 EVENT_CAP = 2 * N_CARDS  # at most one draw and one play per card
 EV_DRAW = 1  # seat, card
@@ -64,28 +65,8 @@ EV_PLAY = 2  # seat, card, points, bonus
 EVENT_NAMES = {EV_DRAW: "draw", EV_PLAY: "play"}
 
 
-def new_log(enabled: bool = True) -> np.ndarray:
-    """An empty event log; ``enabled=False`` gives the one-row log that records nothing."""
-    return np.zeros((EVENT_CAP + 1 if enabled else 1, EVENT_WIDTH), dtype=np.int32)
-
-
-@njit(cache=True)
-def log_event(log, code, seat, a=0, b=0, c=0):
-    """Append one event (nothing when the log is off or full)."""
-    n = log[0, 0]
-    if log.shape[0] == 1 or n >= log.shape[0] - 1:
-        return
-    row = log[n + 1]
-    row[0] = code
-    row[1] = seat
-    row[2] = a
-    row[3] = b
-    row[4] = c
-    log[0, 0] = n + 1
-
-
 def events(log: np.ndarray | None) -> np.ndarray:
     """The events written, (n, EVENT_WIDTH) int32 (none without a log)."""
     if log is None:
         return np.zeros((0, EVENT_WIDTH), dtype=np.int32)
-    return log[1: int(log[0, 0]) + 1]
+    return event_log.events(log)

@@ -1,13 +1,10 @@
-"""Event log of a Capitol game: what happened, written by the kernels, read by ``render.py``.
+"""The events of a Capitol game: what happened, written by the kernels into the event log
+(``sim.event_log``: one row per event, its code, the seat, then the values below), read by
+``render.py``."""
 
-The log is an (EVENT_CAP + 1, EVENT_WIDTH) int32 array; row 0 column 0 holds the number of
-events written. Logging is off when the array has a single row (the fast path).
-"""
+from bgsim.sim.event_log import events, log_event
 
-import numpy as np
-from bgsim.sim.borrow import njit_without_refcounts
-
-__all__ = ["EVENT_NAMES", "EVENT_WIDTH", "events", "log_event", "new_log"]
+__all__ = ["EVENT_CAP", "EVENT_NAMES", "EVENT_WIDTH", "events", "log_event"]
 
 EVENT_WIDTH = 8  # code, seat, then up to 6 values
 EVENT_CAP = 2048
@@ -40,33 +37,3 @@ EVENT_NAMES = {
     EV_DRAW_STOP: "draw_stop", EV_TURNOVER: "turnover", EV_BONUS: "bonus", EV_END: "end",
     EV_PREFECTURE: "prefecture",
 }
-
-
-def new_log(enabled: bool = True) -> np.ndarray:
-    """An empty log; ``enabled=False`` gives the 1-row array that switches logging off."""
-    return np.zeros((EVENT_CAP + 1 if enabled else 1, EVENT_WIDTH), dtype=np.int32)
-
-
-@njit_without_refcounts
-def log_event(log, code, seat, a=0, b=0, c=0, d=0, e=0, f=0):
-    """Append one event (no-op when logging is off or the log is full)."""
-    if log.shape[0] == 1:
-        return
-    n = log[0, 0]
-    if n >= log.shape[0] - 1:
-        return
-    row = log[n + 1]
-    row[0] = code
-    row[1] = seat
-    row[2] = a
-    row[3] = b
-    row[4] = c
-    row[5] = d
-    row[6] = e
-    row[7] = f
-    log[0, 0] = n + 1
-
-
-def events(log: np.ndarray) -> np.ndarray:
-    """The written events, (n, EVENT_WIDTH) int32."""
-    return log[1: int(log[0, 0]) + 1]

@@ -7,9 +7,9 @@ from bgsim.sim.games.capabilities import CompiledPlayKernels, DeterminisationKer
 from bgsim.sim.games.capitol import render
 from bgsim.sim.games.capitol.components import board_table, load_board
 from bgsim.sim.games.capitol.decisions import ACTION_FIELDS, DECISION_NAMES, OVER
-from bgsim.sim.games.capitol.events import new_log
+from bgsim.sim.games.capitol.events import EVENT_CAP, EVENT_WIDTH
 from bgsim.sim.games.capitol.features import FEATURE_DOCS, FEATURE_NAMES
-from bgsim.sim.games.capitol.kernels import batch, search
+from bgsim.sim.games.capitol.kernels import loops
 from bgsim.sim.games.capitol.kernels.candidates import MAX_ROWS
 from bgsim.sim.games.capitol.kernels.setup import new_game
 from bgsim.sim.games.capitol.params import Params
@@ -39,8 +39,9 @@ class Capitol(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
     phase_index = PHASE
     seat_index = SEAT
     decisions_index = DECISIONS
-    batch_kernels = batch
-    search_kernels = search
+    kernels = loops
+    event_capacity = EVENT_CAP
+    event_width = EVENT_WIDTH
     renderer = render
 
     def __init__(self, params: Params | None = None):
@@ -48,7 +49,6 @@ class Capitol(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
         self.board = load_board(self.params.data_dir, self.params.board_file)
         self.board_table = board_table(self.board)
         self.param_array = self.params.to_array()
-        self._no_log = new_log(enabled=False)
         self.rules_args = (self.board_table, self.param_array)
 
     @property
@@ -60,17 +60,9 @@ class Capitol(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
         """The board table in use: {"board": {"path", "status", "source", "sha256"}}."""
         return dict(self.board.files)
 
-    def _log_args(self, log: np.ndarray | None) -> tuple:
-        # every kernel writes events; a game played without a log writes into a disabled one
-        return (self._no_log if log is None else log,)
-
     def new_state(self, seeds: GameSeeds) -> np.ndarray:
         """A dealt game, (STATE_SIZE,) int32, waiting for the first consul's build turn."""
         return new_game(self.board_table, self.param_array, np.uint64(seeds.chance), self._no_log)
-
-    def new_log(self) -> np.ndarray:
-        """An empty event log for ``apply``/``play_compiled`` (see ``events.py``)."""
-        return new_log()
 
     def records(self, states: np.ndarray) -> dict:
         """Result columns of finished games ((G, STATE_SIZE) int32): G * P rows, game-major."""

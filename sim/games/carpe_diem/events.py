@@ -1,13 +1,10 @@
-"""Event log of a game: what happened, written by the kernels, read by ``render.py``.
+"""The events of a Carpe Diem game: what happened, written by the kernels into the event log
+(``sim.event_log``: one row per event, its code, the seat, then the values below), read by
+``render.py``."""
 
-The log is an (EVENT_CAP + 1, EVENT_WIDTH) int32 array; row 0 column 0 holds the number of
-events written. Logging is off when the array has a single row (the fast path).
-"""
+from bgsim.sim.event_log import events, log_event
 
-import numpy as np
-from bgsim.sim.borrow import njit_without_refcounts
-
-__all__ = ["EVENT_NAMES", "EVENT_WIDTH", "new_log", "log_event", "events"]
+__all__ = ["EVENT_CAP", "EVENT_NAMES", "EVENT_WIDTH", "events", "log_event"]
 
 EVENT_WIDTH = 12  # code, seat, then up to 10 values
 EVENT_CAP = 4096
@@ -57,37 +54,3 @@ EVENT_NAMES = {
     EV_ANNA_TAKE: "anna_take", EV_ANNA_TRACK: "anna_track", EV_ANNA_ROLL: "anna_roll",
     EV_ANNA_DRAW: "anna_draw", EV_ANNA_CONVERT: "anna_convert", EV_ANNA_FINAL: "anna_final",
 }
-
-
-def new_log(enabled: bool = True) -> np.ndarray:
-    """An empty log; ``enabled=False`` gives the 1-row array that switches logging off."""
-    return np.zeros((EVENT_CAP + 1 if enabled else 1, EVENT_WIDTH), dtype=np.int32)
-
-
-@njit_without_refcounts
-def log_event(log, code, seat, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0, j=0):
-    """Append one event (no-op when logging is off or the log is full)."""
-    if log.shape[0] == 1:
-        return
-    n = log[0, 0]
-    if n >= log.shape[0] - 1:
-        return
-    row = log[n + 1]
-    row[0] = code
-    row[1] = seat
-    row[2] = a
-    row[3] = b
-    row[4] = c
-    row[5] = d
-    row[6] = e
-    row[7] = f
-    row[8] = g
-    row[9] = h
-    row[10] = i
-    row[11] = j
-    log[0, 0] = n + 1
-
-
-def events(log: np.ndarray) -> np.ndarray:
-    """The written events, (n, EVENT_WIDTH) int32."""
-    return log[1: int(log[0, 0]) + 1]

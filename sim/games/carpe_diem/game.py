@@ -9,9 +9,9 @@ from bgsim.sim.games.carpe_diem import render
 from bgsim.sim.games.carpe_diem.anna_data import load_anna
 from bgsim.sim.games.carpe_diem.components import DATA_DIR, load_components
 from bgsim.sim.games.carpe_diem.decisions import ACTION_FIELDS, DECISION_NAMES, OVER
-from bgsim.sim.games.carpe_diem.events import new_log
+from bgsim.sim.games.carpe_diem.events import EVENT_CAP, EVENT_WIDTH
 from bgsim.sim.games.carpe_diem.features import FEATURE_DOCS, FEATURE_NAMES
-from bgsim.sim.games.carpe_diem.kernels import batch, search
+from bgsim.sim.games.carpe_diem.kernels import loops
 from bgsim.sim.games.carpe_diem.kernels.candidates import MAX_ROWS
 from bgsim.sim.games.carpe_diem.kernels.setup import new_game
 from bgsim.sim.games.carpe_diem.params import Params
@@ -44,8 +44,9 @@ class CarpeDiem(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determini
     phase_index = PHASE
     seat_index = SEAT
     decisions_index = DECISIONS
-    batch_kernels = batch
-    search_kernels = search
+    kernels = loops
+    event_capacity = EVENT_CAP
+    event_width = EVENT_WIDTH
     renderer = render
 
     def __init__(self, params: Params | None = None):
@@ -56,7 +57,6 @@ class CarpeDiem(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determini
         self.tables = build_tables(self.components, self.params, self.anna)
         self.param_array = self.params.to_array()
         self.empty_slots = np.array(self._empty_slots(), dtype=np.int64)
-        self._no_log = new_log(enabled=False)
         self.rules_args = (self.tables, self.param_array)
 
     @property
@@ -81,17 +81,9 @@ class CarpeDiem(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determini
         """Dealing also needs the board's empty slots (CD-SETUP)."""
         return (self.tables, self.param_array, self.empty_slots)
 
-    def _log_args(self, log: np.ndarray | None) -> tuple:
-        # every kernel writes events; a game played without a log writes into a disabled one
-        return (self._no_log if log is None else log,)
-
     def new_state(self, seeds: GameSeeds) -> np.ndarray:
         """A dealt game, (STATE_SIZE,) int32, waiting for seat 0's patrician (D01)."""
         return new_game(self.tables, self.param_array, np.uint64(seeds.chance), self.empty_slots)
-
-    def new_log(self) -> np.ndarray:
-        """An empty event log for ``apply``/``play_compiled`` (see ``events.py``)."""
-        return new_log()
 
     # ``observe`` (CD-INFO) is kernels/search.py's: a copy of the state with the stock order, the
     # unrevealed depot, the fountain deck and hands, an opponent's fresh draw and Anna's dice canonical.

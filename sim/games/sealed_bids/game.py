@@ -7,7 +7,7 @@ from bgsim.sim.games.capabilities import CompiledPlayKernels, DeterminisationKer
 from bgsim.sim.games.sealed_bids import render
 from bgsim.sim.games.sealed_bids.decisions import ACTION_FIELDS, DECISION_NAMES, OVER
 from bgsim.sim.games.sealed_bids.features import FEATURE_DOCS, FEATURE_NAMES
-from bgsim.sim.games.sealed_bids.kernels import batch, search
+from bgsim.sim.games.sealed_bids.kernels import loops
 from bgsim.sim.games.sealed_bids.kernels.candidates import MAX_ROWS
 from bgsim.sim.games.sealed_bids.kernels.setup import new_game
 from bgsim.sim.games.sealed_bids.params import Params
@@ -35,8 +35,7 @@ class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determin
     state_layout = STATE
     phase_index = PHASE
     seat_index = SEAT
-    batch_kernels = batch
-    search_kernels = search
+    kernels = loops
     renderer = render
 
     def __init__(self, params: Params | None = None):
@@ -50,7 +49,7 @@ class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determin
 
     def new_state(self, seeds: GameSeeds) -> np.ndarray:
         """A dealt game, (STATE_SIZE,) int32, waiting for seat 0's bid."""
-        return new_game(self.param_array, np.uint64(seeds.chance))
+        return new_game(self.param_array, np.uint64(seeds.chance), self._no_log)
 
     def records(self, states: np.ndarray) -> dict:
         return seat_records(states, self.n_players)

@@ -1,4 +1,4 @@
-"""What a seat may see (digest §5.2), determinisation and rollouts for search players.
+"""What a seat may see (digest §5.2) and determinisation for search players.
 
 ``observe`` writes the seat's view: another seat's hand shrinks to the cards every seat has seen
 go into it (``known``: drawn face up, or shown in a losing bid), another seat's bid in progress is
@@ -11,8 +11,6 @@ random bid from its dealt hand; the result depends only on the view and the rand
 import numpy as np
 from bgsim.sim.games.capitol.decisions import BID as BIDDING
 from bgsim.sim.games.capitol.decisions import DISCARD
-from bgsim.sim.games.capitol.kernels.flow import apply_action
-from bgsim.sim.games.capitol.kernels.play import play_to_end
 from bgsim.sim.games.capitol.state import (
     BID,
     BID_IN,
@@ -38,10 +36,8 @@ from bgsim.sim.games.capitol.state import (
     PILE_OPEN,
     PILE_SEEN,
     QCAP,
-    RANK,
-    SCORE,
 )
-from bgsim.sim.rng import below, next_u64, shuffle
+from bgsim.sim.rng import below, shuffle
 from numba import njit
 
 HIDDEN = -1  # a pile entry the seat has not seen
@@ -168,37 +164,3 @@ def _random_bid(s, seat, rng):
                     s[BID_SUM + seat] += CLASS_VALUE[k]
                     s[BID_IN + seat * N_CLASSES + k] += 1
                     break
-
-
-@njit(cache=True)
-def seat_outcome(s, seat, margin_scale):
-    """1 for a win (shared included), plus the margin over the best opponent / ``margin_scale``."""
-    best_other = -(1 << 30)
-    for other in range(s[N_PLAYERS]):
-        if other != seat and s[SCORE + other] > best_other:
-            best_other = s[SCORE + other]
-    won = 1.0 if s[RANK + seat] == 1 else 0.0
-    return won + (s[SCORE + seat] - best_other) / margin_scale
-
-
-@njit(cache=True)
-def rollout_values(view, t, p, seat, root_acts, n_det, rng, kinds, weights, margin_scale, feats, acts, log, values):
-    """Mean outcome for ``seat`` of each action ``root_acts`` ((K, A) int32, legal in ``view``)
-    into ``values`` ((K,) float64): each played to the end on the same ``n_det`` determinisations
-    by ``kinds`` (P,) int64 / ``weights`` (P, F) int64 policies; ``rng`` (1,) uint64, advanced."""
-    base = np.empty_like(view)
-    work = np.empty_like(view)
-    streams = np.empty(kinds.shape[0], dtype=np.uint64)
-    values[:] = 0.0
-    for _ in range(n_det):
-        base[:] = view
-        determinise(base, seat, rng)
-        stream_seed = next_u64(rng, 0)
-        for k in range(root_acts.shape[0]):
-            work[:] = base
-            for i in range(streams.shape[0]):
-                streams[i] = stream_seed + np.uint64(i)  # the same policy draws for every candidate
-            apply_action(work, t, p, root_acts[k], log)
-            play_to_end(work, t, p, kinds, weights, streams, feats, acts, log)
-            values[k] += seat_outcome(work, seat, margin_scale)
-    values /= n_det

@@ -1,7 +1,7 @@
 """Placement decisions (TURN, CRAFTSMAN) chosen without writing their candidate tables.
 
-The compiled play loop uses these instead of ``candidates`` + ``choose_row``; they pick exactly
-the row those would pick:
+The shared play loop (``sim.loops``) calls ``direct_action`` before ``candidates`` + ``choose_row``;
+the functions here pick exactly the row those would pick:
 
 * weights: the first row of highest ``features @ weights``. A TURN row's features are those of
   its placement plus two movement columns (``bread_spent``, ``depot_tiles``), so each depot's
@@ -16,8 +16,9 @@ of a ``DiscWork`` instead of fresh arrays.
 
 Each function returns False when it cannot decide (no rows), and the caller falls back to the
 table. Arrays: ``s`` (STATE_SIZE,) int32; ``t`` (TABLES_SIZE,) int32; ``p`` (N_PARAMS,) int32;
-``weights`` (N_FEATURES,) int64; ``streams`` (P,) uint64; ``work`` a ``PlacementWork``;
-``disc_work`` a ``DiscWork``; ``action`` (N_ACTION_FIELDS,) int32, filled with the chosen row's action.
+``weights`` (N_FEATURES,) int64; ``streams`` (P,) uint64; ``scratch`` (``new_scratch``) a
+``PlacementWork`` (``work``) and a ``DiscWork`` (``disc_work``); ``action`` (N_ACTION_FIELDS,)
+int32, filled with the chosen row's action.
 """
 
 from typing import NamedTuple
@@ -104,6 +105,7 @@ from bgsim.sim.games.carpe_diem.kernels.work import (
     MV_DEST,
     MV_TARGET,
     NO_ROW,
+    new_placement_work,
 )
 from bgsim.sim.games.carpe_diem.params import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
 from bgsim.sim.games.carpe_diem.state import (
@@ -145,11 +147,18 @@ def new_disc_work():
                     np.empty(RES_SIZE, dtype=np.int64), np.empty(O_SIZE, dtype=np.int64))
 
 
+@njit(cache=True)
+def new_scratch():
+    """The working memory of ``direct_action``, made once per batch of games: (PlacementWork, DiscWork)."""
+    return new_placement_work(), new_disc_work()
+
+
 @njit_without_refcounts
-def direct_action(s, t, p, policy, weights, streams, work, disc_work, action):
+def direct_action(s, t, p, policy, weights, streams, scratch, action):
     """Choose the pending TURN, CRAFTSMAN, DISC, CARD_ORDER, FULFIL or FOUNTAIN row for ``policy``
     into ``action``; False if the decision is of another kind or has no rows (then use the
     candidate table)."""
+    work, disc_work = scratch
     kind = s[PHASE]
     if kind == TURN:
         if policy == POLICY_WEIGHTS:

@@ -1,4 +1,4 @@
-"""Compiled kernels for what a seat may see (CD-INFO) and for search players.
+"""Compiled kernels for what a seat may see (CD-INFO) and determinisation for search players.
 
 Hidden from a seat (CD-INFO-2/4): the order of the undealt light and dark tiles, the pass-1 depot
 before it is revealed (AMB-14), which fountain cards lie in the deck and in the opponents' hands
@@ -13,18 +13,10 @@ the hidden parts at random. Hidden values are sorted before they are shuffled, s
 depends only on the visible state and the random stream, never on the true hidden arrangement.
 (A seat also knows which fountain cards it put under the deck; a view forgets that, which only
 costs it a little information.)
-
-``rollout_values`` plays every candidate action to the end on the same determinisations
-(common random numbers across candidates) with compiled weight or random policies.
 """
 
 import numpy as np
 from bgsim.sim.games.carpe_diem.constants import DEPOT_SIZE, N_DARK, N_FOUNTAIN_CARDS, N_LIGHT, N_SEALS, N_SPACES
-from bgsim.sim.games.carpe_diem.decisions import N_ACTION_FIELDS
-from bgsim.sim.games.carpe_diem.kernels.choice import new_disc_work
-from bgsim.sim.games.carpe_diem.kernels.flow import apply_action
-from bgsim.sim.games.carpe_diem.kernels.play import play_borrowed
-from bgsim.sim.games.carpe_diem.kernels.work import new_placement_work
 from bgsim.sim.games.carpe_diem.state import (
     ANNA_DECK,
     ANNA_RAND,
@@ -37,7 +29,6 @@ from bgsim.sim.games.carpe_diem.state import (
     FDECK,
     FDECK_COUNT,
     FDECK_HEAD,
-    FIN_TOTAL,
     FOUNTAIN_HELD,
     FOUNTAIN_N,
     LIGHT_STOCK,
@@ -45,14 +36,13 @@ from bgsim.sim.games.carpe_diem.state import (
     PASS_NO,
     PATRICIANS_REVEALED,
     RAND_RANGE,
-    RANK,
     SEAT,
     SOLO,
 )
-from bgsim.sim.rng import below, next_u64, shuffle
+from bgsim.sim.rng import below, shuffle
 from numba import njit
 
-__all__ = ["determinise", "observe", "rollout_values", "seat_outcome"]
+__all__ = ["determinise", "observe"]
 
 _PASS_TILES = N_SPACES * DEPOT_SIZE  # light tiles dealt per pass (28)
 
@@ -178,50 +168,3 @@ def determinise(s, seat, rng):
         side[0] = rng[0] ^ _SIDE
         for i in range(s[ANNA_RAND_NEXT]):
             s[ANNA_RAND + i] = below(side, 0, RAND_RANGE)
-
-
-@njit(cache=True)
-def seat_outcome(s, seat, margin_scale):
-    """Value of a finished game for ``seat``: 1 for a win (CD-TIE ranks are strict), plus the VP
-    margin over the best opponent divided by ``margin_scale`` (a tie-breaker between actions
-    that win or lose equally often)."""
-    n = s[N_PLAYERS]
-    best_other = -(1 << 30)
-    for other in range(n):
-        if other != seat and s[FIN_TOTAL + other] > best_other:
-            best_other = s[FIN_TOTAL + other]
-    won = 1.0 if s[RANK + seat] == 1 else 0.0
-    return won + (s[FIN_TOTAL + seat] - best_other) / margin_scale
-
-
-@njit(cache=True)
-def rollout_values(s, t, p, seat, root_acts, n_det, rng, kinds, weights, margin_scale, feats, acts, log, values):
-    """Mean outcome for ``seat`` of each candidate action, written to ``values`` ((K,) float64).
-
-    ``s`` (STATE_SIZE,) int32, the seat's view (``observe``), is not changed. ``root_acts`` (K, A)
-    int32 are legal actions of the pending decision. For each of ``n_det`` determinisations (drawn from ``rng``, (1,)
-    uint64) every action is applied to a copy and played to the end by ``kinds`` (P,) int64 /
-    ``weights`` (P, F) int64 policies, seat streams derived from ``rng``; ``feats``/``acts``
-    are candidate buffers.
-    """
-    n_rows = root_acts.shape[0]
-    base = np.empty_like(s)
-    work = np.empty_like(s)
-    streams = np.empty(kinds.shape[0], dtype=np.uint64)
-    values[:n_rows] = 0.0
-    placement_work = new_placement_work()  # the play loop's scratch, once for every rollout
-    disc_work = new_disc_work()
-    action = np.empty(N_ACTION_FIELDS, dtype=np.int32)
-    for _ in range(n_det):
-        base[:] = s
-        determinise(base, seat, rng)
-        stream_seed = next_u64(rng, 0)
-        for k in range(n_rows):
-            work[:] = base
-            for i in range(streams.shape[0]):
-                streams[i] = stream_seed + np.uint64(i)  # same policy draws for every candidate
-            apply_action(work, t, p, root_acts[k], log)
-            play_borrowed(work, t, p, kinds, weights, streams, feats, acts, log, placement_work, disc_work, action)
-            values[k] += seat_outcome(work, seat, margin_scale)
-    for k in range(n_rows):
-        values[k] /= n_det

@@ -226,3 +226,10 @@ def _anna_setup(s, rng):
     for i in range(ANNA_RAND_N):
         s[ANNA_RAND + i] = below(rng, 0, RAND_RANGE)
     s[ANNA_RAND_NEXT] = 0
+
+
+@njit(cache=True)
+def deal_into(s, t, p, empty_slots, chance_seed, log):
+    """``new_game`` into ``s`` ((STATE_SIZE,) int32): the dealing kernel of every game's signature
+    (``sim.games.base``); the deal writes no events."""
+    s[:] = new_game(t, p, chance_seed, empty_slots)

@@ -40,8 +40,9 @@ def card_value(c):
 
 
 @njit(cache=True)
-def apply_action(s, p, action):
-    """Apply one action row ((N_ACTION_FIELDS,) int32, legal) to ``s`` in place.
+def apply_action(s, p, action, log):
+    """Apply one action row ((N_ACTION_FIELDS,) int32, legal) to ``s`` in place. ``log``: the event
+    log every game's kernels take (``sim.games.base``); this game writes none.
 
     SB-BID-1: the seat puts one card of the chosen value from its hand face down (the lower card
     id of the two copies); SB-BID-2: the next seat in order bids; the last bid resolves the round.

@@ -1,4 +1,4 @@
-"""What a seat may see (SB-INFO), determinisation and rollouts for search players.
+"""What a seat may see (SB-INFO) and determinisation for search players.
 
 ``observe`` writes the seat's view: every card the seat cannot locate (the other hands,
 their face-down bids, the cards left in the box) becomes HIDDEN, and the prize cards still to
@@ -8,8 +8,6 @@ the prizes to come; the result depends only on the view and the random stream.
 """
 
 import numpy as np
-from bgsim.sim.games.sealed_bids.kernels.flow import apply_action
-from bgsim.sim.games.sealed_bids.kernels.play import play_to_end
 from bgsim.sim.games.sealed_bids.state import (
     BID_CARD,
     BID_DOWN,
@@ -23,13 +21,11 @@ from bgsim.sim.games.sealed_bids.state import (
     N_PRIZES,
     PLAYED,
     PRIZE_DECK,
-    RANK,
     ROUND,
     ROUNDS,
-    TOTAL,
     UNDEALT,
 )
-from bgsim.sim.rng import next_u64, shuffle
+from bgsim.sim.rng import shuffle
 from numba import njit
 
 
@@ -88,37 +84,3 @@ def determinise(s, seat, rng):
     prizes = np.sort(s[PRIZE_DECK + first: PRIZE_DECK + N_PRIZES])
     shuffle(prizes, rng, 0)
     s[PRIZE_DECK + first: PRIZE_DECK + N_PRIZES] = prizes
-
-
-@njit(cache=True)
-def seat_outcome(s, seat, margin_scale):
-    """1 for a win, plus the margin over the best opponent / ``margin_scale``."""
-    best_other = -(1 << 30)
-    for other in range(s[N_PLAYERS]):
-        if other != seat and s[TOTAL + other] > best_other:
-            best_other = s[TOTAL + other]
-    won = 1.0 if s[RANK + seat] == 1 else 0.0
-    return won + (s[TOTAL + seat] - best_other) / margin_scale
-
-
-@njit(cache=True)
-def rollout_values(view, p, seat, root_acts, n_det, rng, kinds, weights, margin_scale, feats, acts, values):
-    """Mean outcome for ``seat`` of each action ``root_acts`` ((K, A) int32, legal in ``view``)
-    into ``values`` ((K,) float64): each played to the end on the same ``n_det`` determinisations
-    by ``kinds`` (P,) int64 / ``weights`` (P, F) int64 policies; ``rng`` (1,) uint64, advanced."""
-    base = np.empty_like(view)
-    work = np.empty_like(view)
-    streams = np.empty(kinds.shape[0], dtype=np.uint64)
-    values[:] = 0.0
-    for _ in range(n_det):
-        base[:] = view
-        determinise(base, seat, rng)
-        stream_seed = next_u64(rng, 0)
-        for k in range(root_acts.shape[0]):
-            work[:] = base
-            for i in range(streams.shape[0]):
-                streams[i] = stream_seed + np.uint64(i)  # the same policy draws for every candidate
-            apply_action(work, p, root_acts[k])
-            play_to_end(work, p, kinds, weights, streams, feats, acts)
-            values[k] += seat_outcome(work, seat, margin_scale)
-    values /= n_det

@@ -29,10 +29,10 @@ from numba import njit
 
 
 @njit(cache=True)
-def deal_into(s, p, chance):
+def deal_into(s, p, chance, log):
     """Deal a new game into ``s`` ((STATE_SIZE,) int32) from ``p`` ((N_PARAMS,) int32) and the
     64-bit chance seed: SB-SETUP-1 shuffle both decks, SB-SETUP-2 six cards to each seat,
-    SB-SETUP-3 start points; seat 0 bids first (SB-BID-1)."""
+    SB-SETUP-3 start points; seat 0 bids first (SB-BID-1). ``log``: the event log, unused."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = chance
     n = p[PR_N_PLAYERS]
@@ -62,8 +62,8 @@ def deal_into(s, p, chance):
 
 
 @njit(cache=True)
-def new_game(p, chance):
+def new_game(p, chance, log):
     """A dealt game, (STATE_SIZE,) int32."""
     s = np.empty(STATE_SIZE, dtype=np.int32)
-    deal_into(s, p, chance)
+    deal_into(s, p, chance, log)
     return s

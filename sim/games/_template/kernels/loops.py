@@ -1,0 +1,22 @@
+"""The game's kernels as the game class and the shared loops reach them (``GameBase.kernels``):
+the rules kernels, and every loop of ``sim.loops`` (play to the end, batches, lockstep, rollouts)
+compiled for them. ``rules`` is (component table, parameters).
+
+FILL IN: where the state keeps what the loops read. A game that can choose some decisions faster
+than through its candidate table adds ``direct_action`` and ``new_scratch`` (see Carpe Diem's);
+one whose rules kernels allocate arrays sets ``play_allocates=True``."""
+
+from bgsim.sim.games._template.decisions import N_ACTION_FIELDS, OVER
+from bgsim.sim.games._template.kernels.candidates import MAX_ROWS, candidates
+from bgsim.sim.games._template.kernels.flow import apply_action
+from bgsim.sim.games._template.kernels.search import determinise, observe
+from bgsim.sim.games._template.kernels.setup import deal_into
+from bgsim.sim.games._template.state import N_PLAYERS, PHASE, RANK, SEAT, TOTAL
+from bgsim.sim.kernel_binding import RulesKernels, bind_loops
+
+__all__ = ["RULES", "apply_action", "candidates", "deal_into", "determinise", "observe"]
+
+RULES = RulesKernels(candidates=candidates, apply_action=apply_action, deal_into=deal_into, determinise=determinise,
+                     max_rows=MAX_ROWS, n_action_fields=N_ACTION_FIELDS, phase=PHASE, seat=SEAT, over=OVER,
+                     n_players=N_PLAYERS, final_score=TOTAL, rank=RANK)
+globals().update(bind_loops(RULES, __name__))  # play_to_end, play_into_states, ... (sim.loops.LOOPS)

@@ -1,0 +1,24 @@
+"""Carpe Diem's kernels as the game class and the shared loops reach them (``GameBase.kernels``):
+the rules kernels, and every loop of ``sim.loops`` (play to the end, batches, lockstep, rollouts)
+compiled for them. ``rules`` is (tables, parameters); ``deal`` adds the empty card slots.
+
+The play loop chooses placements and scoring decisions without their tables
+(``choice.direct_action``, the same rows); its call tree allocates, so it keeps reference counts
+and borrows its arrays instead."""
+
+from bgsim.sim.games.carpe_diem.decisions import N_ACTION_FIELDS, OVER
+from bgsim.sim.games.carpe_diem.kernels.candidates import MAX_ROWS, candidates
+from bgsim.sim.games.carpe_diem.kernels.choice import direct_action, new_scratch
+from bgsim.sim.games.carpe_diem.kernels.flow import apply_action
+from bgsim.sim.games.carpe_diem.kernels.search import determinise, observe
+from bgsim.sim.games.carpe_diem.kernels.setup import deal_into
+from bgsim.sim.games.carpe_diem.state import FIN_TOTAL, N_PLAYERS, PHASE, RANK, SEAT
+from bgsim.sim.kernel_binding import RulesKernels, bind_loops
+
+__all__ = ["RULES", "apply_action", "candidates", "deal_into", "determinise", "observe"]
+
+RULES = RulesKernels(candidates=candidates, apply_action=apply_action, deal_into=deal_into, determinise=determinise,
+                     max_rows=MAX_ROWS, n_action_fields=N_ACTION_FIELDS, phase=PHASE, seat=SEAT, over=OVER,
+                     n_players=N_PLAYERS, final_score=FIN_TOTAL, rank=RANK, direct_action=direct_action,
+                     new_scratch=new_scratch, play_allocates=True)
+globals().update(bind_loops(RULES, __name__))  # play_to_end, play_into_states, ... (sim.loops.LOOPS)
