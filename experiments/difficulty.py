@@ -6,7 +6,7 @@ Everything game-specific comes from the game's profile (``profile.automa``: the 
 plays at, its knobs with their rulebook values and table texts, its score and margin columns, the
 default calibration knob); a game without an automa has no difficulty study.
 
-A spec (e.g. ``experiments/configs/anna.toml``) names the ladder (rung name = strategy id, weakest
+A spec (``experiments/configs/`` has one per automa) names the ladder (rung name = strategy id, weakest
 first), the rule parameters, a knob sweep and the calibration. The study plays ordinary runs at the
 automa's player count (one row per game, the human's, with the automa's score by source) under
 ``<dir>/``:

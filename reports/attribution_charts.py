@@ -97,7 +97,7 @@ def payoff_forest(spreads: pd.DataFrame, confidence_label: str = "95 %", measure
 
     ``spreads``: columns ``n_players, item, id, group, payout, flagged`` and the measure's value
     and bounds: ``win_diff, diff_low, diff_high`` or ``net_vs_group, net_vs_group_low/high`` (as
-    ``reports.items.card_spreads``).
+    ``sim.stats.attribution.spreads``).
     """
     column, low, high, scale, label = _MEASURES[measure]
     items = _items(spreads) if len(spreads) else pd.DataFrame(columns=["item", "id", "group"])
@@ -165,7 +165,7 @@ def group_chart(spreads: pd.DataFrame, words: Words = Words()) -> Figure:
     groups sit on one side of 0, the raw effect is the group's, not the single items'.
 
     ``spreads``: columns ``n_players, group, raw_diff, raw_q, trigger_seats`` (as
-    ``reports.items.card_spreads``).
+    ``sim.stats.attribution.spreads``).
     """
     counts = _player_counts(spreads) or [0]
     cols = min(3, len(counts))

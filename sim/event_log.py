@@ -32,29 +32,12 @@ def log_event(log, code, seat, a=0, b=0, c=0, d=0, e=0, f=0, g=0, h=0, i=0, j=0)
     if n >= log.shape[0] - 1:
         return
     row = log[n + 1]
-    width = row.shape[0]
     row[0] = code
     row[1] = seat
-    if width > 2:
-        row[2] = a
-    if width > 3:
-        row[3] = b
-    if width > 4:
-        row[4] = c
-    if width > 5:
-        row[5] = d
-    if width > 6:
-        row[6] = e
-    if width > 7:
-        row[7] = f
-    if width > 8:
-        row[8] = g
-    if width > 9:
-        row[9] = h
-    if width > 10:
-        row[10] = i
-    if width > 11:
-        row[11] = j
+    values = (np.int32(a), np.int32(b), np.int32(c), np.int32(d), np.int32(e), np.int32(f), np.int32(g),
+              np.int32(h), np.int32(i), np.int32(j))  # one type, so that a loop may index them
+    for k in range(min(row.shape[0] - 2, MAX_VALUES)):
+        row[2 + k] = values[k]
     log[0, 0] = n + 1
 
 

@@ -11,8 +11,10 @@ lives under a directory named by a hash of every source it may inline:
 - a shared loop bound to a game (``sim.kernel_binding``): that game's key, like its own kernels.
 
 Games never import each other and generic modules never name a game (tests/test_import_graph.py),
-so nothing else can be inlined. Plain Python no kernel reads (``sim/results/``, ``sim/stats/``,
-``sim/profile.py``) is in no key: edits there keep the cache.
+so nothing else can be inlined. Plain Python that no kernel imports, directly or not (results,
+statistics, the registry, the game classes and drivers, strategies; in a game's package its
+``__init__``, ``game``, ``profile``, ``records`` and ``render`` modules; tests/test_import_graph.py
+checks the list) is in no key: edits there keep the cache.
 
 Layout: ``<base>/<scope>-<hash>/<numba's folder per source folder>/``, ``<scope>`` being
 ``generic`` or the game's package name. ``<base>`` is ``~/.cache/bgsim/numba`` (under
@@ -29,7 +31,11 @@ __all__ = ["GENERIC", "cache_is_cold", "configure_numba_cache", "source_keys"]
 GENERIC = "generic"  # the scope of functions outside any game's package
 ROOT = Path(__file__).resolve().parent.parent  # the folder holding sim/ and strategies/
 _PACKAGES = ("sim", "strategies")
-_NOT_COMPILED = ("sim/results/", "sim/stats/", "sim/profile.py")  # plain Python no kernel reads: edits keep the cache
+# Plain Python no kernel reads (tests/test_import_graph.py checks): edits keep the cache.
+_NOT_COMPILED = ("sim/results/", "sim/stats/", "sim/profile.py", "sim/__init__.py", "sim/registry.py",
+                 "sim/game_entry.py", "sim/play.py", "sim/batch.py", "sim/exports.py", "sim/games/__init__.py",
+                 "sim/games/base.py", "sim/games/capabilities.py", "strategies/")
+PLAIN_GAME_MODULES = ("__init__.py", "game.py", "profile.py", "records.py", "render.py")  # in a game's package
 
 
 def scope_of(relative: Path) -> str | None:
@@ -45,13 +51,20 @@ def scope_of(relative: Path) -> str | None:
     return GENERIC
 
 
+def plain(relative: Path) -> bool:
+    """True for a source (relative to the root) that no compiled function reads."""
+    parts = relative.parts
+    in_game_package = len(parts) == 4 and parts[:2] == ("sim", "games")
+    return relative.as_posix().startswith(_NOT_COMPILED) or (in_game_package and parts[3] in PLAIN_GAME_MODULES)
+
+
 def _sources_by_scope(root: Path) -> dict[str, list[Path]]:
     """Every source file that compiled code may read, by scope, in a fixed order."""
     scopes: dict[str, list[Path]] = {GENERIC: []}
     for package in _PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
             relative = path.relative_to(root)
-            if not relative.as_posix().startswith(_NOT_COMPILED):
+            if not plain(relative):
                 scopes.setdefault(scope_of(relative), []).append(path)
     return scopes
 

@@ -7,12 +7,10 @@ strings. Paths with slashes must be quoted.
 
 import ast
 import dataclasses
-import difflib
 import functools
-from collections.abc import Iterable
 from typing import Any
 
-from bgsim.sim.errors import GameIdError
+from bgsim.sim.errors import GameIdError, closest_match, did_you_mean
 from bgsim.sim.game_entry import GameEntry
 
 __all__ = ["register", "make_game", "available_games", "parse_id", "player_counts", "parameter_defaults",
@@ -27,18 +25,6 @@ _GAMES: dict[str, GameEntry] = {}
 def register(entry: GameEntry) -> None:
     """Add a game that does not live under ``sim/games/`` (a game of one's own)."""
     _GAMES[entry.name] = entry
-
-
-def closest_match(word: str, known: Iterable[str]) -> str | None:
-    """The known word a misspelt ``word`` was most likely meant to be (difflib), or None."""
-    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
-    return close[0] if close else None
-
-
-def did_you_mean(word: str, known: Iterable[str]) -> str:
-    """``"; did you mean 'greedy'?"`` for the known word closest to a misspelt one, else ``""``."""
-    best = closest_match(word, known)
-    return f"; did you mean {best!r}?" if best else ""
 
 
 def available_games(unlisted: bool = False) -> dict[str, GameEntry]:

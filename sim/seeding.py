@@ -1,7 +1,7 @@
 """Seeds: one ``SeedSequence`` per run, separate streams for chance and for strategies.
 
-A game is identified by two independent 64-bit seeds: ``chance`` (the whole deal: tile
-stocks, scoring cards, fountain deck, frames, boards) and ``strategy`` (from which each seat
+A game is identified by two independent 64-bit seeds: ``chance`` (the whole deal and every
+later chance event of the rules: shuffles, draws, dice) and ``strategy`` (from which each seat
 gets its own SplitMix64 stream). Replaying a deal with seats permuted or with other
 strategies keeps ``chance`` and changes only the seating or the strategies, which gives
 common random numbers for paired comparisons.

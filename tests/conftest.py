@@ -6,6 +6,8 @@ HYPOTHESIS_PROFILE=quick for a fast local loop.
 Under pytest-xdist (``make test`` runs two workers), a test marked ``own_workers`` starts worker
 processes of its own (``--jobs 2``, a Dask cluster): it runs alone, the other test worker waiting
 between its tests, so the machine's cores are never oversubscribed. Results do not depend on it.
+A test that starts a pool of workers (``joblib.Parallel``, which the runner uses for local workers
+and for Dask) without the mark fails and says so.
 """
 
 import contextlib
@@ -69,3 +71,23 @@ def pytest_runtest_protocol(item, nextitem):
         return (yield)
     with lock.exclusive() if item.get_closest_marker("own_workers") else lock.shared():
         return (yield)
+
+
+@pytest.fixture(autouse=True)
+def _pools_only_with_the_own_workers_mark(request, monkeypatch):
+    """Fail a test that starts worker processes without the ``own_workers`` mark: unmarked, it would
+    run beside the other test worker on cores the pool already fills."""
+    if request.node.get_closest_marker("own_workers"):
+        return
+    import joblib
+
+    unchecked = joblib.Parallel
+    test = request.node.nodeid
+
+    class CheckedParallel(unchecked):
+        def __init__(self, n_jobs=None, *args, **kwargs):
+            if n_jobs not in (None, 1):
+                pytest.fail(f"{test} starts {n_jobs} workers: mark it own_workers (tests/conftest.py)")
+            super().__init__(n_jobs, *args, **kwargs)
+
+    monkeypatch.setattr(joblib, "Parallel", CheckedParallel)

@@ -34,6 +34,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.golden.playthroughs import path_for
+from tests.spec_pages import parameter_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "sim" / "games" / "_template"
@@ -278,6 +279,12 @@ def test_game_package_has_the_template_files_and_headings(name):
     assert _headings(TEMPLATE / "README.md") <= _headings(package / "README.md")
     strategies = ROOT / "strategies" / name
     assert (strategies / "__init__.py").exists() and list((strategies / "weights").glob("*.toml"))
+
+
+@pytest.mark.parametrize("page", sorted(parameter_tables()), ids=lambda page: page.parent.name)
+def test_the_spec_pages_parameter_table_is_written_from_the_games_parameter_table(page):
+    text = page.read_text(encoding="utf-8")
+    assert parameter_tables()[page].on_page(text) == text, f"{page}: run python -m tests.spec_pages"
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -239,3 +239,26 @@ def _code_words(path: Path) -> list[tuple[int, str]]:
 def test_generic_modules_name_no_game(module):
     hits = [f"line {line}: {word[:60]}" for line, word in _code_words(MODULES[module]) if GAME_WORDS.search(word)]
     assert not hits, f"{MODULES[module].relative_to(ROOT)} names a game: {hits[:5]}"
+
+
+_TYPE_CHECKING_ONLY = {"bgsim.sim.api": {"bgsim.sim.profile"}}  # imported for annotations, never at run time
+
+
+def test_no_kernel_reads_a_module_the_numba_cache_leaves_out_of_its_keys():
+    """The Numba cache keys a compiled function by the sources it may read and leaves plain modules
+    out (sim/numba_cache.py): no module that defines kernels may import one, directly or not."""
+    from bgsim.sim.numba_cache import plain
+
+    decorated = re.compile(r"^@njit", flags=re.M)  # @njit(...), @njit_without_refcounts ...
+    compiled = [name for name, path in MODULES.items() if decorated.search(path.read_text(encoding="utf-8"))]
+    assert "bgsim.sim.loops" not in compiled and "bgsim.sim.games.capitol.kernels.flow" in compiled
+    reached = set()
+    todo = [*compiled, "bgsim.sim.loops"]  # the shared loops are compiled where a game binds them
+    while todo:
+        module = todo.pop()
+        if module not in reached:
+            reached.add(module)
+            todo.extend(GRAPH[module] - _TYPE_CHECKING_ONLY.get(module, set()))
+    leaks = sorted(name for name in reached if plain(MODULES[name].relative_to(ROOT)))
+    assert not leaks, f"kernels read modules outside the cache keys: {leaks}"
+    assert plain(Path("sim/games/capitol/profile.py")) and plain(Path("sim/registry.py"))

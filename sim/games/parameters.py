@@ -42,11 +42,13 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
 import numpy as np
-from bgsim.sim.errors import GameIdError
-from bgsim.sim.registry import did_you_mean
+from bgsim.sim.errors import GameIdError, did_you_mean
 
 __all__ = ["KINDS", "LEVERS", "GameParams", "Param", "ParamTable", "Slot", "check_start_text", "start_vector"]
 
+# The generated parameter table of a game's spec page sits between these two lines.
+PAGE_BEGIN = "<!-- parameters: generated from params.py by `python -m tests.spec_pages`; do not edit -->"
+PAGE_END = "<!-- end of parameters -->"
 KINDS = ("players", "choice", "flag", "int", "seat", "start", "text", "path")
 LEVERS = ("compensation", "tunable")  # seat-order compensation; a knob players may set at the table
 MAX_SEATS = 4  # most values a start vector may list
@@ -132,6 +134,7 @@ class ParamTable:
             raise ValueError(f"{game}: parameter names must be unique, with one players row and at most one "
                              "compensation lever")
         self.players = players[0]
+        self.player_counts = tuple(range(self.players.low, self.players.high + 1))  # the counts the game plays
         self.compensation = compensation[0] if compensation else None
         self.tunable = tuple(row for row in self.params if row.lever == "tunable")
         self.automa_rules = tuple(row.name for row in self.params if row.automa and row.lever is None)
@@ -175,6 +178,22 @@ class ParamTable:
         n_players = players.clean(values.get(players.name, players.default), 0, self.game)
         return {name: self.by_name[name].clean(value, n_players, self.game) for name, value in values.items()}
 
+    def markdown(self) -> str:
+        """The parameter table of the game's spec page (its README.md, between ``PAGE_BEGIN`` and
+        ``PAGE_END``): one row per parameter with its rule, default, values and doc."""
+        lines = ["| parameter | rule | default | values | what it settles |", "|---|---|---|---|---|"]
+        for row in self.params:
+            cells = (f"`{row.name}`", row.rule, _default_text(row), _values_text(row), row.doc)
+            lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+        return "\n".join(lines)
+
+    def on_page(self, page: str) -> str:
+        """``page`` (a spec page's text) with its generated parameter table replaced by ``markdown()``."""
+        begin, end = page.find(PAGE_BEGIN), page.find(PAGE_END)
+        if begin < 0 or end < begin:
+            raise ValueError(f"{self.game}'s spec page has no parameter table between {PAGE_BEGIN} and {PAGE_END}")
+        return page[: begin + len(PAGE_BEGIN)] + "\n" + self.markdown() + "\n" + page[end:]
+
     def to_array(self, params) -> np.ndarray:
         """The ``(N_PARAMS,) int32`` array the kernels read: each packed row's code at its slot."""
         array = np.zeros(self.size, dtype=np.int32)
@@ -212,6 +231,32 @@ class GameParams:
     def non_default(self) -> dict:
         """The parameters that differ from their defaults (the canonical game id lists these)."""
         return {k: v for k, v in asdict(self).items() if self.table.by_name[k].default != v}
+
+
+def _default_text(row: Param) -> str:
+    if row.default is None:
+        return "none"
+    if isinstance(row.default, bool):
+        return "`true`" if row.default else "`false`"
+    return f"`{row.default}`"
+
+
+def _values_text(row: Param) -> str:
+    """What a value of ``row`` may be, in words."""
+    if row.kind == "choice":
+        return ", ".join(f"`{choice}`" for choice in row.choices)
+    if row.kind == "flag":
+        return "`true`, `false`"
+    if row.kind in ("players", "int"):
+        span = f"{row.low}..{row.high}" if row.high is not None else f"an integer ≥ {row.low or 0}"
+        return span + (", none" if row.none is not None else "")
+    if row.kind == "seat":
+        return "a seat 0..n-1, or `random`"
+    if row.kind == "start":
+        return f"`rulebook`, `equal` or one value per seat (`{row.example}`)"
+    if row.kind == "path":
+        return "a file path"
+    return "text"
 
 
 def _layout(game: str, rows: tuple[Param | Slot, ...]) -> tuple[tuple[tuple[Param | Slot, int], ...], dict[str, int]]:

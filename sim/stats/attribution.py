@@ -408,11 +408,11 @@ def _within_effects(group: np.ndarray, item: np.ndarray, cluster: np.ndarray, st
     return pd.concat(tables, ignore_index=True)[columns] if tables else pd.DataFrame(columns=columns)
 
 
-# --- raw win effect (against games without the card)
+# --- raw win effect (against games without the item)
 
 
 def _raw_effect(n1: np.ndarray, w1: np.ndarray, n0: np.ndarray, w0: np.ndarray) -> tuple[float, float, float]:
-    """(base rate, difference, its standard error) of one card from per-seat counts, each
+    """(base rate, difference, its standard error) of one item from per-seat counts, each
     (n_players,) int64: treated seat-games ``n1`` with ``w1`` wins, control seat-games ``n0`` with
     ``w0`` wins. The difference is the treated win rate minus the control rate standardised to the
     treated seats (per-seat control rates weighted by the treated seat-games), its variance from the
@@ -463,7 +463,7 @@ def _flag(table: pd.DataFrame, alpha: float, effect: str = "win_diff",
     return table
 
 
-# --- per card
+# --- per item
 
 
 def _pooled_moments(t: pl.LazyFrame, keys: list[str], attribution: Attribution,
@@ -485,33 +485,33 @@ def _pooled_moments(t: pl.LazyFrame, keys: list[str], attribution: Attribution,
 def spreads(rows, attribution: Attribution, valuation: Valuation | None = None, confidence: float = 0.95,
             alpha: float = 0.05, min_triggers: int = MIN_TRIGGERS) -> pd.DataFrame:
     """One row per (player count, item), every item of the attribution's catalogue even if never seen.
-    Below, *card* is an item, *deck* its group, *trigger* an event; payoffs are in the game's score units.
+    An item is triggered by a seat when an event credits it; payoffs are in the game's score units.
 
     Columns:
 
     - ``n_players, item, id, group`` and the catalogue's text columns; ``games`` (games of that player count);
-    - ``on_board`` games with the card on the board, ``on_board_rate`` with ``on_board_low/high``;
+    - ``on_board`` games with the item in play, ``on_board_rate`` with ``on_board_low/high``;
     - ``triggered`` seat-triggers; ``triggered_games`` on-board games in which some seat triggered it,
       ``trigger_rate`` = triggered_games / on_board with ``trigger_low/high``; ``triggers_per_game``
-      = triggered / on_board (a card can be triggered by more than one seat);
+      = triggered / on_board (an item can be triggered by more than one seat);
     - ``payoff`` mean payout per trigger in score units (``Valuation.weights``), ``payoff_sd``,
       ``payoff_low/high`` (t); ``net_payoff``, ``net_sd``, ``net_low/high`` the same minus the costs;
-      ``net_vs_deck`` with ``net_vs_deck_low/high``: net payoff per trigger minus that of the other
-      cards of its deck in the same strata (``_GroupWithin``); ``mean_<field>`` the raw mean per
+      ``net_vs_group`` with ``net_vs_group_low/high``: net payoff per trigger minus that of the other
+      items of its group in the same strata (``_GroupWithin``); ``mean_<field>`` the raw mean per
       trigger of every payoff field (``Attribution.payoff_fields``, e.g. ``mean_points``);
     - ``penalties`` (events ``Valuation.penalty_field`` marks), ``penalty_rate`` per trigger with ``penalty_low/high``;
-    - the flag, within the deck (``_GroupWithin``): ``trigger_seats`` seat-games that triggered the
-      card; ``compared_triggers`` its triggers in strata where other cards of its deck were
-      triggered, ``deck_triggers`` those other cards' triggers there; ``win_rate`` share of the
-      compared triggers whose seat won, ``deck_rate`` the deck's other cards' rate standardised to
-      them, ``win_diff`` = win_rate - deck_rate with ``diff_low/high``, ``p_value``, ``q_value``
-      (Benjamini–Hochberg over every tested card of every player count), ``flagged`` (q < alpha),
-      ``direction`` ("pays too much" / "pays too little" for flagged cards, else "");
-    - the raw effect, descriptive: ``control_seats`` seat-games in games without the card,
+    - the flag, within the group (``_GroupWithin``): ``trigger_seats`` seat-games that triggered the
+      item; ``compared_triggers`` its triggers in strata where other items of its group were
+      triggered, ``group_triggers`` those other items' triggers there; ``win_rate`` share of the
+      compared triggers whose seat won, ``group_rate`` the group's other items' rate standardised to
+      them, ``win_diff`` = win_rate - group_rate with ``diff_low/high``, ``p_value``, ``q_value``
+      (Benjamini–Hochberg over every tested item of every player count), ``flagged`` (q < alpha),
+      ``direction`` ("pays too much" / "pays too little" for flagged items, else "");
+    - the raw effect, descriptive: ``control_seats`` seat-games in games without the item,
       ``base_rate`` their win rate standardised to the triggering seats, ``raw_diff`` = the triggering
       seat-games' win rate - base_rate with ``raw_low/high``, ``raw_q`` (Benjamini–Hochberg as above);
     - ``note``: "" or why there is no win effect ("never on the board", "too few games" when fewer
-      than ``min_triggers`` triggering seat-games, "no other card of its deck to compare").
+      than ``min_triggers`` triggering seat-games, or the group has no other item to compare).
     """
     valuation = valuation or Valuation()
     catalogue = catalogue_frame(attribution)
@@ -555,7 +555,7 @@ def _spreads_for(n: int, wins: pl.DataFrame, on_board: pl.DataFrame, within: pd.
     table.insert(0, "n_players", n)
     table["games"] = n_games
     on_board = on_board.filter(pl.col("n_players") == n).to_pandas()
-    on_wins = np.zeros((len(table), n), dtype=np.int64)  # (cards, seats) on-board games won by seat
+    on_wins = np.zeros((len(table), n), dtype=np.int64)  # (items, seats) on-board games won by seat
     position = pd.Series(np.arange(len(table)), index=table["item"].to_numpy())
     rows = position.reindex(on_board["item"].to_numpy()).to_numpy()
     ok = ~np.isnan(rows)
@@ -615,9 +615,9 @@ def _within_by_slices(frame: pl.LazyFrame, strata: pl.DataFrame, attribution: At
     does. So each slice is read on its own and summed per (player count, item, stratum, cluster),
     the least its clusters' sums come from (about a row per trigger), and only the squares of those
     sums are kept: what is held grows with the slice, not with the games."""
-    deck = _deck_index(catalogue)
+    group_of = _group_index(catalogue)
     plans = {}
-    for (n, g), part in _with_group(strata, deck).partition_by("n_players", "group", as_dict=True).items():
+    for (n, g), part in _with_group(strata, group_of).partition_by("n_players", "group", as_dict=True).items():
         plans[n, g] = _GroupWithin(part["item"].to_numpy().astype(np.int64), part["stratum"].to_numpy(),
                                    part["count"].to_numpy().astype(np.float64), _sums(part), min_triggers)
     games = []
@@ -627,7 +627,7 @@ def _within_by_slices(frame: pl.LazyFrame, strata: pl.DataFrame, attribution: At
             t.group_by("n_players", "item", "stratum", "cluster").agg(*_UNIT_SUMS),
             t.group_by("n_players", "item").agg(pl.col("game").n_unique().alias("triggered_games")), shared=True)
         games.append(hit)
-        cells = _with_group(cells, deck)
+        cells = _with_group(cells, group_of)
         for (n, g), part in cells.partition_by("n_players", "group", as_dict=True).items():
             plans[n, g].add(part["item"].to_numpy().astype(np.int64), part["stratum"].to_numpy(),
                             part["cluster"].to_numpy(), part["count"].to_numpy().astype(np.float64), _sums(part))
@@ -635,16 +635,16 @@ def _within_by_slices(frame: pl.LazyFrame, strata: pl.DataFrame, attribution: At
     return plans, games
 
 
-def _deck_index(catalogue: pd.DataFrame) -> np.ndarray:
+def _group_index(catalogue: pd.DataFrame) -> np.ndarray:
     """The index of each item's group (in catalogue order), by item index: (M,) int64."""
     groups = list(dict.fromkeys(catalogue["group"]))
-    deck = np.zeros(int(catalogue["item"].max()) + 1 if len(catalogue) else 0, dtype=np.int64)
-    deck[catalogue["item"].to_numpy()] = [groups.index(g) for g in catalogue["group"]]
-    return deck
+    group_of = np.zeros(int(catalogue["item"].max()) + 1 if len(catalogue) else 0, dtype=np.int64)
+    group_of[catalogue["item"].to_numpy()] = [groups.index(g) for g in catalogue["group"]]
+    return group_of
 
 
-def _with_group(cells: pl.DataFrame, deck: np.ndarray) -> pl.DataFrame:
-    return cells.with_columns(pl.Series("group", deck[cells["item"].to_numpy().astype(np.int64)]))
+def _with_group(cells: pl.DataFrame, group_of: np.ndarray) -> pl.DataFrame:
+    return cells.with_columns(pl.Series("group", group_of[cells["item"].to_numpy().astype(np.int64)]))
 
 
 def _sums(cells: pl.DataFrame) -> dict[str, np.ndarray]:
@@ -910,25 +910,25 @@ _PAIR_COLUMNS = (
 )
 
 
-# --- decks
+# --- groups
 
 
 def group_summary(spreads: pd.DataFrame, confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFrame:
-    """One row per (player count, deck), pooled from the per-card counts of ``card_spreads`` (the
-    pooled means and rates of all triggers of the deck's cards, not averages of card averages).
+    """One row per (player count, group), pooled from the per-item counts of ``spreads`` (the
+    pooled means and rates of all triggers of the group's items, not averages of item averages).
 
     Columns: ``n_players, group, items``; ``items_seen`` (triggered at least once); ``on_board``
-    card-games; ``triggered``; ``trigger_rate`` = on-board card-games with a trigger / on-board
-    card-games with ``trigger_low/high``; ``payoff`` and ``net_payoff`` pooled means per trigger with
+    item-games; ``triggered``; ``trigger_rate`` = on-board item-games with a trigger / on-board
+    item-games with ``trigger_low/high``; ``payoff`` and ``net_payoff`` pooled means per trigger with
     ``payoff_low/high``, ``net_low/high`` (t, pooled sd); ``penalty_rate`` per trigger with
-    ``penalty_low/high``; the raw effect: ``raw_diff`` (the cards' ``raw_diff`` weighted by their
-    triggering seat-games), ``raw_more`` and ``raw_less`` (cards whose raw effect is significant,
-    raw_q < alpha, above or below 0); the flag within the deck: ``flagged`` cards, of them
+    ``penalty_low/high``; the raw effect: ``raw_diff`` (the items' ``raw_diff`` weighted by their
+    triggering seat-games), ``raw_more`` and ``raw_less`` (items whose raw effect is significant,
+    raw_q < alpha, above or below 0); the flag within the group: ``flagged`` items, of them
     ``too_much`` and ``too_little``.
     """
     rows = []
-    for (n, deck), g in spreads.groupby(["n_players", "group"], sort=True):
-        row = {"n_players": int(n), "group": deck, "items": len(g), "items_seen": int((g["triggered"] > 0).sum()),
+    for (n, group), g in spreads.groupby(["n_players", "group"], sort=True):
+        row = {"n_players": int(n), "group": group, "items": len(g), "items_seen": int((g["triggered"] > 0).sum()),
                "on_board": int(g["on_board"].sum()), "triggered": int(g["triggered"].sum()),
                "triggered_games": int(g["triggered_games"].sum()), "penalties": int(g["penalties"].sum())}
         for column, sd in (("payoff", "payoff_sd"), ("net_payoff", "net_sd")):

@@ -10,7 +10,7 @@ is not a registered game (``tests/test_template_copy.py`` plays a renamed copy).
 
 from bgsim.sim.game_entry import GameEntry, GameParts
 from bgsim.sim.games._template.game import RULES_VERSION, TemplateGame
-from bgsim.sim.games._template.params import PARAM_DOCS, Params
+from bgsim.sim.games._template.params import PARAM_DOCS, TABLE, Params
 
 __all__ = ["ENTRY", "Params", "RULES_VERSION", "TemplateGame", "make"]
 
@@ -24,5 +24,5 @@ def make(**params) -> TemplateGame:
 # the game's modules above the engine; add bench="bgsim.experiments.<game>.bench:BENCH" (README.md,
 # step 5), and variants and reports when the game has them.
 ENTRY = GameEntry("template", make, "Template game (FILL IN: title, edition, 2-4 players)",
-                  player_counts=(2, 3, 4), parameter_docs=PARAM_DOCS,
+                  player_counts=TABLE.player_counts, parameter_docs=PARAM_DOCS,
                   parts=GameParts(strategies="bgsim.strategies._template"))

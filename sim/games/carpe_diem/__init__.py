@@ -2,7 +2,7 @@
 
 from bgsim.sim.game_entry import GameEntry, GameParts
 from bgsim.sim.games.carpe_diem.game import RULES_VERSION, CarpeDiem
-from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
+from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, TABLE, Params
 
 __all__ = ["ENTRY", "CarpeDiem", "Params", "RULES_VERSION", "make"]
 
@@ -14,7 +14,7 @@ def make(**params) -> CarpeDiem:
 
 ENTRY = GameEntry("carpe_diem", make,
                   "Carpe Diem (Feld, alea 2018), 2nd-edition rules, 2-4 players and solo against Anna",
-                  player_counts=(1, 2, 3, 4), parameter_docs=PARAM_DOCS, order=1,
+                  player_counts=TABLE.player_counts, parameter_docs=PARAM_DOCS, order=1,
                   parts=GameParts(strategies="bgsim.strategies.carpe_diem",
                                   variants="bgsim.experiments.carpe_diem.variants:VARIANT_DATA",
                                   reports="bgsim.reports.carpe_diem:EXTRAS",
