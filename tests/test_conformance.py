@@ -108,7 +108,9 @@ def test_game_follows_the_common_interface(name, n_players):
         game.apply(state, table.actions[int(below(rng, 0, len(table)))].copy(), validate=True)
         decisions += 1
     result = game.result(state)
-    assert sorted(result.rank.tolist()) == list(range(1, _scoring_seats(game) + 1))
+    ranks = sorted(result.rank.tolist())  # competition ranking: a shared place skips the places it fills
+    assert len(ranks) == _scoring_seats(game) and ranks[0] == 1
+    assert all(r == ranks[i - 1] or r == i + 1 for i, r in enumerate(ranks) if i), ranks
     assert (sum(result.categories.values()) == result.final_score).all()
     assert decisions > 0
     assert set(game.feature_docs) == set(game.feature_names)
@@ -261,6 +263,49 @@ def test_determinisations_differ_in_what_is_hidden(name):
         b = game.determinise(observation, new_stream(2 * seed + 1))
         differ += int(not (a == b).all())
     assert differ > 0
+
+
+def _sealed_run(game, state: np.ndarray, seat: int, rng: np.ndarray) -> np.ndarray:
+    """``state`` after random choices of ``seat`` for as long as it decides sealed decisions in the
+    sealed round under way (until the reveal)."""
+    state = state.copy()
+    sealed_round = state[game.sealed_round_index]
+    while not game.is_over(state) and state[game.sealed_round_index] == sealed_round:
+        table = game.decision(state)
+        if table.seat != seat or table.kind_name not in game.sealed_decisions:
+            break
+        game.apply(state, table.actions[int(below(rng, 0, len(table)))].copy())
+    return state
+
+
+@pytest.mark.parametrize(("name", "n_players"), CASES)
+def test_another_seats_sealed_choices_change_nothing_a_seat_sees(name, n_players):
+    """Two histories that differ only in one seat's sealed choices (a bid it keeps hidden until the
+    reveal) give the next seat to decide before the reveal the same observation and the same candidate
+    table: no counter, size or step count may betray the hidden choices."""
+    game = make_game(name, n_players=n_players)
+    if not game.sealed_decisions:
+        return
+    compared = 0
+    for seed in range(6):
+        state = game.new_state(game_seeds(seed))
+        rng = new_stream(seed)
+        while not game.is_over(state) and compared < 40 * (seed + 1):
+            table = game.decision(state)
+            if table.kind_name in game.sealed_decisions:
+                a = _sealed_run(game, state, table.seat, new_stream(1000 * seed + compared))
+                b = _sealed_run(game, state, table.seat, new_stream(1000 * seed + compared + 500))
+                kinds = {game.decision(a).kind_name, game.decision(b).kind_name}
+                (seat_a, feats_a, acts_a), (seat_b, feats_b, acts_b) = _table_copy(game, a), _table_copy(game, b)
+                index = game.sealed_round_index
+                before_the_reveal = a[index] == b[index] == state[index] and kinds <= set(game.sealed_decisions)
+                if before_the_reveal and seat_a == seat_b != table.seat and not (a == b).all():
+                    compared += 1
+                    assert game.observe(a, seat_a) == game.observe(b, seat_b), f"seed {seed}: the observations differ"
+                    assert feats_a.shape == feats_b.shape and (feats_a == feats_b).all() and (acts_a == acts_b).all()
+                table = game.decision(state)
+            game.apply(state, table.actions[int(below(rng, 0, len(table)))].copy())
+    assert compared > 0, f"{name} never reached two sealed histories to compare"
 
 
 # --- packages, spec pages, golden files

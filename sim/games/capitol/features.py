@@ -11,7 +11,8 @@ __all__ = ["FEATURE_DOCS", "FEATURE_NAMES", "N_FEATURES"]
 _FEATURES = (
     ("pass", "build: 1 for passing (CAP-BUILD-3)"),
     ("null_play", "build: 1 for a card played without its action (CAP-BUILD-5)"),
-    ("card_value", "value of the card spent (build), added to the bid (bid), or drawn (draw)"),
+    ("card_value", "value of the card spent (build: the bidding strength it takes from the hand), added to the "
+                   "bid (bid), or drawn (draw)"),
     ("stones", "build: stones taken from the supply"),
     ("new_houses", "build: unfinished houses started"),
     ("tallest_unfinished", "build (stone): height of the tallest unfinished house after the action"),

@@ -15,12 +15,12 @@ from bgsim.sim.games.capitol.kernels.setup import new_game
 from bgsim.sim.games.capitol.params import Params
 from bgsim.sim.games.capitol.profile import capitol_profile
 from bgsim.sim.games.capitol.records import RECORD_DOCS, seat_records
-from bgsim.sim.games.capitol.state import DECISIONS, PHASE, SEAT, STATE
+from bgsim.sim.games.capitol.state import AUCTION, DECISIONS, PHASE, SEAT, STATE
 from bgsim.sim.seeding import GameSeeds
 
 __all__ = ["Capitol", "RULES_VERSION"]
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"
 
 
 class Capitol(SteppingKernels, CompiledPlayKernels, LockstepKernels, DeterminisationKernels, GameBase):
@@ -35,6 +35,8 @@ class Capitol(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
     record_docs = RECORD_DOCS
     max_rows = MAX_ROWS
     over_kind = OVER
+    sealed_decisions = ("bid",)  # bids stay hidden until every seat has bid
+    sealed_round_index = AUCTION  # the reveal ends the auction
     state_layout = STATE
     phase_index = PHASE
     seat_index = SEAT

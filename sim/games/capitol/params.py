@@ -50,12 +50,17 @@ TABLE = ParamTable("capitol", (
     Param("tied_bid", "choice", "lower_score", "equal highest bids: lower_score (the rule: the lower score wins) "
           "or remove (every tie removes the item), to measure the catch-up rule", rule="CAP-AUCTION-7",
           choices=("lower_score", "remove"), slot="PR_CATCH_UP", encode=lambda value, _: int(value == "lower_score")),
-    Param("build_card", "choice", "lowest", "which card of a type a build action spends: lowest (the lowest value, "
-          "or lowest of the permit's colour; values do not matter when building, CAP-BUILD-6) or any (every "
-          "distinct card is a row)", choices=("lowest", "any"), slot="PR_BUILD_CARD"),
+    Param("build_card", "choice", "any", "which cards a build action may spend: any (the rules: every distinct "
+          "card of the right type is a row, and the card kept is the one bid with later) or lowest (a "
+          "simplification: only the lowest card of each type, of each colour for permits)", rule="CAP-BUILD-6",
+          choices=("lowest", "any"), slot="PR_BUILD_CARD"),
     Param("start_points", "start", "rulebook", "start points by seat: rulebook (all 0), equal, or a list such as "
           "'0/1/2'", rule="CAP-SETUP-10", vectors=START_POINTS, example="0/1/2", slot="PR_START", width=4,
           lever="compensation"),
+    Param("height_tie_losers", "choice", "second", "seats that tie for first on stones and lose on the tallest "
+          "house: second (they take second place, the digest's reading of the sidebar) or none (second place "
+          "goes to the next stone group, the main text's \"zweitmeisten Bausteinen\"; they score nothing)",
+          rule="CAP-SCORE-6", choices=("second", "none"), slot="PR_HEIGHT_TIE_LOSERS"),
     Param("data_dir", "path", None, "directory with a replacement board.toml"),
     Param("board_file", "path", None, "replacement board.toml (AMB-18: prefectures, colours, small spaces, large "
           "sites, fountains)"),

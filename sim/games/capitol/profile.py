@@ -22,6 +22,10 @@ VARIANTS: tuple[VariantInfo, ...] = (
                 params={"tied_bid": "remove"}),
     VariantInfo("temple_next_round", "AMB-3 reading (b): a temple doubles from the next round's scoring on",
                 params={"temple_from": "next_round"}),
+    VariantInfo("second_next_group", "CAP-SCORE-6 main-text reading: after a height tie-break second place goes to "
+                "the next stone group (height_tie_losers = none)", params={"height_tie_losers": "none"}),
+    VariantInfo("build_lowest_card", "the former simplification: a build spends the lowest card of its type "
+                "(build_card = lowest)", params={"build_card": "lowest"}),
     VariantInfo("board_even_spaces", "board: every prefecture 6 small spaces (54 in all, as reconstructed)",
                 data={"board": "even_spaces"}),
     VariantInfo("board_tight", "board: one small space fewer in every prefecture (45 in all)",

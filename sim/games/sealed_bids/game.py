@@ -13,7 +13,7 @@ from bgsim.sim.games.sealed_bids.kernels.setup import new_game
 from bgsim.sim.games.sealed_bids.params import Params
 from bgsim.sim.games.sealed_bids.profile import sealed_bids_profile
 from bgsim.sim.games.sealed_bids.records import seat_records
-from bgsim.sim.games.sealed_bids.state import PHASE, SEAT, STATE
+from bgsim.sim.games.sealed_bids.state import PHASE, ROUND, SEAT, STATE
 from bgsim.sim.seeding import GameSeeds
 
 __all__ = ["RULES_VERSION", "SealedBids"]
@@ -32,6 +32,8 @@ class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determin
     decision_names = DECISION_NAMES
     max_rows = MAX_ROWS
     over_kind = OVER
+    sealed_decisions = ("bid",)  # bids stay hidden until every seat has bid
+    sealed_round_index = ROUND  # the reveal ends the round
     state_layout = STATE
     phase_index = PHASE
     seat_index = SEAT

@@ -110,8 +110,9 @@ def test_robustness_study_compares_the_catch_up_measures(work):
 
 def test_every_variant_keeps_the_exact_board_facts(tmp_path):
     assert {v.data["board"] for v in VARIANTS if v.data} == set(BOARD_TRANSFORMS)  # every transform is played
-    assert {v.name: v.params for v in VARIANTS if v.params} == {"no_catch_up": {"tied_bid": "remove"},
-                                                                "temple_next_round": {"temple_from": "next_round"}}
+    assert {v.name: v.params for v in VARIANTS if v.params} == {
+        "no_catch_up": {"tied_bid": "remove"}, "temple_next_round": {"temple_from": "next_round"},
+        "second_next_group": {"height_tie_losers": "none"}, "build_lowest_card": {"build_card": "lowest"}}
     for variant in VARIANTS:
         doc = variant_spec({"name": "s", "game": {"id": "capitol"}}, variant, tmp_path)
         params = doc["game"]["params"] | ({"board_file": doc["game"]["data"]["board"]} if doc["game"]["data"] else {})

@@ -401,7 +401,7 @@ def test_CAP_BUILD_5_null_play_discards_the_card_without_its_action():
 
 
 def test_CAP_BUILD_6_card_values_do_not_matter_when_building():
-    g = game(3, build_card="any")
+    g = game(3)
     s = fresh(g, 26)
     set_hand(g, s, 0, [stone(1), stone(8), permit(LILAC, 2), permit(LILAC, 7)])
     set_area(g, s, 0, unfinished=[1, 2], finished=[(1, ROUND)])
@@ -418,12 +418,44 @@ def test_CAP_BUILD_6_card_values_do_not_matter_when_building():
     assert results[0] == results[1] == ((1, 4), 70)
     # the permit's colour, not its value, picks the colour group
     assert {z for _, _, z in permit_targets(g, s)} == set(GROUP[LILAC])
-    # by default the lowest card of a type (of a colour, for permits) is the one spent
-    g2 = game(3)
+    # the simplification build_card = lowest spends the lowest card of a type (of a colour, for permits)
+    g2 = game(3, build_card="lowest")
     s2 = fresh(g2, 26)
     set_hand(g2, s2, 0, [stone(1), stone(8), permit(LILAC, 2), permit(LILAC, 7), permit(PINK, 8)])
     cards = {r[D.A_CARD] for r in rows(g2, s2) if r[D.A_OP] != D.OP_PASS}
     assert cards == {stone(1), permit(LILAC, 2), permit(PINK, 8)}
+
+
+def _group(k: int) -> int:
+    """The cards a build treats alike: roofs, stones, and permits of one colour."""
+    return 2 + int(S.CLASS_COLOUR[k]) if S.CLASS_TYPE[k] == S.PERMIT else int(S.CLASS_TYPE[k])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_CAP_BUILD_6_every_card_of_a_hand_may_be_spent_by_default(seed):
+    """The default build table is the rules' full set: every distinct card in hand, with every action
+    its type (a permit: its colour) allows, i.e. the lowest-card table with each row repeated for
+    every other card of that group in hand."""
+    rng = np.random.default_rng(seed)
+    hand = [stone(v) for v in (1, 4, 8)] + [roof(v) for v in (2, 5)] + \
+        [permit(LILAC, 2), permit(LILAC, 7), permit(PINK, 3), permit(LIGHT_BLUE, 6), permit(LIGHT_BLUE, 1)]
+    hand = [int(k) for k in rng.permutation(hand)[: 6 + seed % 5]]
+    full, lowest = game(3), game(3, build_card="lowest")
+    tables = []
+    for g in (full, lowest):
+        s = fresh(g, 40 + seed)
+        set_hand(g, s, 0, hand)
+        set_area(g, s, 0, unfinished=[1, 2, 2], finished=[(1, ROUND), (2, SQUARE), (3, ROUND)])
+        tables.append({tuple(r) for r in rows(g, s)})
+    full_rows, lowest_rows = tables
+    classes = set(hand)
+    expected = {r for r in lowest_rows if r[D.A_OP] == D.OP_PASS}
+    for r in lowest_rows - expected:
+        for k in classes:
+            if _group(k) == _group(r[D.A_CARD]):
+                expected.add(r[: D.A_CARD] + (k,) + r[D.A_CARD + 1:])
+    assert full_rows == expected
+    assert {r[D.A_CARD] for r in full_rows if r[D.A_OP] == D.OP_NULL} == classes  # every card, at least discarded
 
 
 def test_CAP_BUILD_7_played_cards_go_face_down_on_their_discard_pile():
@@ -488,7 +520,8 @@ def test_CAP_BUILD_10_roof_card_finishes_an_unfinished_house():
     set_hand(g, s, 0, [roof(3), roof(6), stone(2)])
     set_area(g, s, 0, unfinished=[3], finished=[], roofs=[1, 0])
     roofs = build_rows(g, s, D.OP_ROOF)
-    assert [(r[D.A_X], r[D.A_Y]) for r in roofs] == [(3, ROUND)]  # only the shape still in stock
+    assert {(r[D.A_X], r[D.A_Y]) for r in roofs} == {(3, ROUND)}  # only the shape still in stock
+    assert {r[D.A_CARD] for r in roofs} == {roof(3), roof(6)}  # with either roof card (CAP-BUILD-6)
     do(g, s, roofs[0])
     assert field(g, s, "finished")[0, ROUND, 3] == 1 and field(g, s, "unfinished")[0].sum() == 0
     assert field(g, s, "roofs_left")[0].tolist() == [0, 0]

@@ -224,8 +224,9 @@ def test_CAP_SCORE_6_first_place_tie_tallest_house_then_shared():
     assert field(g, s, "firsts")[:3].tolist() == [1, 1, 0]
 
 
-def _reference_rank(stones, tops, tiebreak_tallest, shared_next_group):
-    """CAP-SCORE-7 as printed in the digest."""
+def _reference_rank(stones, tops, tiebreak_tallest, shared_next_group, height_losers_second=True):
+    """CAP-SCORE-7 as printed in the digest; ``height_losers_second=False`` the main text's reading
+    (second place to the next stone group, the seats that lost on height score nothing)."""
     present = [p for p in range(len(stones)) if stones[p] >= 1]
     if not present:
         return set(), set()
@@ -241,7 +242,7 @@ def _reference_rank(stones, tops, tiebreak_tallest, shared_next_group):
     rest = set(present) - tied
     if len(present) == 1:
         second = set()
-    elif tied - first:
+    elif tied - first and height_losers_second:
         second = tied - first
     elif len(first) >= 2 and not shared_next_group:
         second = set()
@@ -253,12 +254,30 @@ def _reference_rank(stones, tops, tiebreak_tallest, shared_next_group):
     return first, second
 
 
+def test_CAP_SCORE_6_height_tie_losers_second_or_nothing():
+    """The sidebar (the digest's reading, default): a seat that ties for first on stones and loses on
+    the tallest house is second. The main text's "zweitmeisten Bausteinen" (height_tie_losers =
+    none): second place goes to the next stone group and the seat that lost on height gets nothing."""
+    for value, want_ranks, want_points in (("second", ({A}, {B}), [3, 1, 0]), ("none", ({A}, {C}), [3, 0, 1])):
+        g = game(3, height_tie_losers=value)
+        s = fresh(g, 664)
+        build_houses(g, s, QUIRINAL, TV6["S5"][1])  # A4 B4 C2, tallest A3 B2; Quirinal has one fountain
+        assert ranks(g, s, QUIRINAL) == want_ranks, value
+        assert points(g, s, QUIRINAL) == want_points, value
+    g = game(3, height_tie_losers="none")
+    s = fresh(g, 665)
+    build_houses(g, s, QUIRINAL, TV6["S9"][1])  # A4 B4 C4, tallest 3/2/2: no stone group below the tie
+    assert ranks(g, s, QUIRINAL) == ({A}, set())
+
+
 @pytest.mark.parametrize("first_tiebreak", ["tallest_house", "none"])
 @pytest.mark.parametrize("shared_first_second", ["next_group", "none"])
-def test_CAP_SCORE_7_ranking_algorithm_matches_the_digest(first_tiebreak, shared_first_second):
+@pytest.mark.parametrize("height_tie_losers", ["second", "none"])
+def test_CAP_SCORE_7_ranking_algorithm_matches_the_digest(first_tiebreak, shared_first_second, height_tie_losers):
     rng = np.random.default_rng(7)
     for n in (2, 3, 4):
-        g = game(n, first_tiebreak=first_tiebreak, shared_first_second=shared_first_second)
+        g = game(n, first_tiebreak=first_tiebreak, shared_first_second=shared_first_second,
+                 height_tie_losers=height_tie_losers)
         s = fresh(g, 670)
         st = field(g, s, "stones")
         top = field(g, s, "top")
@@ -270,7 +289,7 @@ def test_CAP_SCORE_7_ranking_algorithm_matches_the_digest(first_tiebreak, shared
             first, second = rank_masks(s, g.param_array, TIBER, -1, 0)
             got = ({p for p in range(n) if first >> p & 1}, {p for p in range(n) if second >> p & 1})
             want = _reference_rank(stones, tops, first_tiebreak == "tallest_house",
-                                   shared_first_second == "next_group")
+                                   shared_first_second == "next_group", height_tie_losers == "second")
             assert got == want, (stones, tops)
             for p in range(n):
                 f = int(rng.integers(0, 4))

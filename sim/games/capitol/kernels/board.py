@@ -3,7 +3,12 @@ item may go (CAP-AUCTION-9), and the ranking of a prefecture (CAP-SCORE-7)."""
 
 from bgsim.sim.borrow import njit_without_refcounts
 from bgsim.sim.games.capitol.components import BT_COLOUR
-from bgsim.sim.games.capitol.params import PR_FIRST_TIEBREAK, PR_SHARED_FIRST_SECOND, PR_TEMPLE_FROM
+from bgsim.sim.games.capitol.params import (
+    PR_FIRST_TIEBREAK,
+    PR_HEIGHT_TIE_LOSERS,
+    PR_SHARED_FIRST_SECOND,
+    PR_TEMPLE_FROM,
+)
 from bgsim.sim.games.capitol.state import (
     FOUNTAIN,
     FOUNTAINS,
@@ -112,9 +117,10 @@ def rank_masks(s, p, pref, extra_seat, extra_height):
     if present == 1:  # CAP-SCORE-4
         return first, 0
     lost_on_height = tied & ~first
-    if lost_on_height != 0:  # CAP-SCORE-6: lost the tie on height only
+    if lost_on_height != 0 and p[PR_HEIGHT_TIE_LOSERS] == 0:  # CAP-SCORE-6: lost the tie on height only
         return first, lost_on_height
-    if n_tied >= 2 and p[PR_SHARED_FIRST_SECOND] == 1:  # AMB-1 none
+    shared_first = (first & (first - 1)) != 0  # two seats or more (the height losers are not among them)
+    if shared_first and p[PR_SHARED_FIRST_SECOND] == 1:  # AMB-1 none
         return first, 0
     second_best = 0
     for seat in range(n):

@@ -3,8 +3,9 @@
 
 Rows are canonical (digest §5.1): a stone card's allocations are told apart only by the heights
 of the unfinished houses they leave, a permit target is (height, roof shape, prefecture), and
-equal cards are one row. A build action spends the lowest card of its type (a permit: of its
-colour) unless ``build_card = any``. Every row is built from what the deciding seat can see.
+equal cards are one row. A build action may spend any card of its type (``build_card = lowest``
+offers only the lowest of each type, of each colour for permits). Every row is built from what the
+deciding seat can see.
 """
 
 from bgsim.sim.borrow import njit_without_refcounts
@@ -170,7 +171,8 @@ def candidates(s, t, p, feats, acts):
 
 @njit_without_refcounts
 def _card_group(k):
-    """0 roof cards, 1 stone cards, 2 + colour permits: a build action spends the lowest card of a group."""
+    """0 roof cards, 1 stone cards, 2 + colour permits: under ``build_card = lowest`` a build action
+    spends the lowest card of a group."""
     if CLASS_TYPE[k] == PERMIT:
         return 2 + CLASS_COLOUR[k]
     return CLASS_TYPE[k]
@@ -190,7 +192,7 @@ def _build_rows(s, t, p, feats, acts):
     seat = s[SEAT]
     n = _row(feats, acts, 0, BUILD, OP_PASS, -1, 0, 0, 0)
     feats[0, F_PASS] = 1
-    seen = 0  # bit g: the lowest card of group g has been offered
+    seen = 0  # bit g: the lowest card of group g has been offered (build_card = lowest)
     any_card = p[PR_BUILD_CARD] == 1
     for k in range(N_CLASSES):  # ascending value within each group
         if s[HAND + seat * N_CLASSES + k] <= 0:

@@ -3,6 +3,8 @@
 ``observe`` writes the seat's view: another seat's hand shrinks to the cards every seat has seen
 go into it (``known``: drawn face up, or shown in a losing bid), another seat's bid in progress is
 empty, and a pile entry the seat has not seen becomes -1 (a draw pile's top card is seen by all).
+The count of decisions made is 0 in a view: each card put on a sealed bid is a decision, so the
+count would tell the other seats how many cards a bid holds.
 ``determinise`` deals the unseen cards of each type at random into the unseen places of that type
 (hand sizes per type are public), and gives each opponent that has already bid in this auction a
 random bid from its dealt hand; the result depends only on the view and the random stream.
@@ -21,6 +23,7 @@ from bgsim.sim.games.capitol.state import (
     CLASS_TYPE,
     CLASS_VALUE,
     CONSUL,
+    DECISIONS,
     HAND,
     HAND_TYPE,
     KNOWN,
@@ -47,6 +50,7 @@ HIDDEN = -1  # a pile entry the seat has not seen
 def _hide(s, seat):
     """In place: everything ``seat`` cannot see made canonical (the view of ``observe``)."""
     n = s[N_PLAYERS]
+    s[DECISIONS] = 0  # digest §5.2: it would count the cards of the sealed bids
     for other in range(n):
         if other == seat:
             continue
