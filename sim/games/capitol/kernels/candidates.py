@@ -194,7 +194,10 @@ def _build_rows(s, t, p, feats, acts):
     feats[0, F_PASS] = 1
     seen = 0  # bit g: the lowest card of group g has been offered (build_card = lowest)
     any_card = p[PR_BUILD_CARD] == 1
-    for k in range(N_CLASSES):  # ascending value within each group
+    block_group = -1  # the group whose first card's rows are rows block_start..block_end
+    block_start = 0
+    block_end = 0
+    for k in range(N_CLASSES):  # ascending value within each group, the groups one after another
         if s[HAND + seat * N_CLASSES + k] <= 0:
             continue
         group = _card_group(k)
@@ -202,6 +205,10 @@ def _build_rows(s, t, p, feats, acts):
             continue
         seen |= 1 << group
         v = CLASS_VALUE[k]
+        if group == block_group:  # CAP-BUILD-6: the same builds as the group's first card
+            n = _rows_for_card(feats, acts, block_start, block_end, n, k, v)
+            continue
+        block_group, block_start = group, n
         if p[PR_NULL_PLAY] == 1 and _row(feats, acts, n, BUILD, OP_NULL, k, 0, 0, 0):  # CAP-BUILD-5
             feats[n, F_NULL] = 1
             feats[n, F_CARD_VALUE] = v
@@ -213,6 +220,24 @@ def _build_rows(s, t, p, feats, acts):
             n = _stone_rows(s, p, seat, k, v, feats, acts, n)
         else:
             n = _permit_rows(s, t, p, seat, k, v, feats, acts, n)
+        block_end = n
+    return n
+
+
+@njit_without_refcounts
+def _rows_for_card(feats, acts, start, end, n, k, v):
+    """Rows ``start..end`` (one card's builds) again from row ``n`` for card ``k`` of value ``v``:
+    a card's value changes no build, so only the card and ``card_value`` differ. Returns the rows."""
+    for r in range(start, end):
+        if n >= feats.shape[0] or n >= MAX_ROWS:
+            return n
+        for f in range(feats.shape[1]):
+            feats[n, f] = feats[r, f]
+        for a in range(acts.shape[1]):
+            acts[n, a] = acts[r, a]
+        acts[n, A_CARD] = k
+        feats[n, F_CARD_VALUE] = v
+        n += 1
     return n
 
 
