@@ -47,10 +47,10 @@ class GameBase:
     max_rows: int = 0
     state_size: int = 0
     over_kind: int = -1  # decision kind of a finished game
-    # Decision kinds whose choices the other seats do not see until a reveal (sealed bids), and the
-    # state entry that changes at each reveal (the auction or round number): until then nothing the
-    # other seats observe may depend on those choices (tests/test_conformance.py plays two such
-    # histories and compares).
+    # Decision kinds whose choices the other seats do not see, and the state entry that changes when
+    # they are revealed (the auction or round number of sealed bids; None: never revealed). Until
+    # then nothing the other seats observe may depend on those choices (tests/test_conformance.py
+    # plays two such histories and compares).
     sealed_decisions: tuple[str, ...] = ()
     sealed_round_index: int | None = None
     params = None  # the game's parameter dataclass, with ``non_default()`` and ``n_players``

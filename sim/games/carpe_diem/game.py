@@ -40,6 +40,7 @@ class CarpeDiem(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determini
     record_docs = RECORD_DOCS  # the per-(game, seat) result columns, see ``records``
     max_rows = MAX_ROWS  # most rows one candidate table can have
     over_kind = OVER
+    sealed_decisions = ("fountain",)  # D07: the card put under the deck stays hidden (CD-INFO)
     state_layout = STATE  # gives state_size, the int32 entries of one state
     phase_index = PHASE
     seat_index = SEAT
