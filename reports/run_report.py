@@ -11,6 +11,7 @@ import pandas as pd
 import polars as pl
 from bgsim.reports import run_charts, seat_charts
 from bgsim.reports.progress import progress_warning
+from bgsim.reports.provenance import provenance
 from bgsim.reports.report_builder import Report, fmt_mean, fmt_p, fmt_rate
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.results.progress import RunProgress
@@ -66,8 +67,10 @@ def _header(meta: dict, spec: dict, progress: RunProgress) -> dict[str, str]:
                        for n, done in progress.done_by_players.items())
     games = f"{progress.games_done:,}" if progress.complete else \
         f"{progress.games_done:,} of {progress.games_planned:,} planned (incomplete)"
-    return {"run": meta.get("run_id", "-"), "game": spec.get("game", {}).get("id", "-"), "seating": seating,
-            "games": f"{games} ({counts})", "seed": str(spec.get("run", {}).get("seed", "-"))}
+    header = {"run": meta.get("run_id", "-"), "game": spec.get("game", {}).get("id", "-"), "seating": seating,
+              "games": f"{games} ({counts})", "seed": str(spec.get("run", {}).get("seed", "-"))}
+    played = {k: v for k, v in provenance(meta, spec).items() if k != "description"}  # the subtitle has it
+    return header | played  # the game as played: parameters, data, versions
 
 
 def _focus(spec: dict, names: list[str]) -> str | None:

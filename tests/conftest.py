@@ -18,6 +18,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+# The width of piped output follows COLUMNS (bgsim.cli.common): tests read tables at the default 120.
+os.environ.pop("COLUMNS", None)
+
 settings.register_profile("default", max_examples=200, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("quick", max_examples=20, deadline=None,

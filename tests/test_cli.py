@@ -1,6 +1,7 @@
 """The bgsim command line: traces, tables, and one-line errors with exit status 2 for bad input."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -158,3 +159,54 @@ def test_the_installed_script_exits_2_on_bad_input():
     assert proc.returncode == 2
     assert proc.stderr == "bgsim: error: carpe_diem is for 2 to 4 players or solo (1), not 7\n"
     assert "Traceback" not in proc.stderr
+
+
+def test_games_lists_one_game_by_name_and_names_a_misspelt_one(capsys):
+    code, out, _ = run(capsys, "games", "capitol")
+    assert code == 0 and out.startswith("capitol:") and "carpe_diem" not in out and "tied_bid" in out
+    code, out, err = run(capsys, "games", "capitl")
+    assert code == 2 and out == "" and "did you mean 'capitol'?" in err and err.count("\n") == 1
+
+
+def test_a_misspelt_file_in_a_data_folder_is_named_not_ignored(capsys, tmp_path):
+    from bgsim.sim.games.capitol.components import DATA_DIR as CAPITOL_DATA
+
+    (tmp_path / "bord.toml").write_text((CAPITOL_DATA / "board.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not data", encoding="utf-8")  # other files are left alone
+    code, out, err = run(capsys, "data", "capitol", "--data-dir", str(tmp_path))
+    assert code == 2 and "all data files are valid" not in out
+    assert "bord.toml: not a data file of this game (its files: board.toml); did you mean 'board'?" in err
+    (tmp_path / "bord.toml").rename(tmp_path / "board.toml")
+    code, out, _ = run(capsys, "data", "capitol", "--data-dir", str(tmp_path))
+    assert code == 0 and "all data files are valid" in out
+
+
+def test_a_carpe_diem_data_folder_may_hold_annas_file_for_a_solo_game(capsys, tmp_path):
+    (tmp_path / "anna.toml").write_text((DATA_DIR / "anna.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    code, out, err = run(capsys, "data", "carpe_diem(n_players=1)", "--data-dir", str(tmp_path))
+    assert code == 0, err
+    from bgsim.sim import make_game
+
+    solo = make_game("carpe_diem", n_players=1, data_dir=str(tmp_path))
+    assert solo.data_files["anna"]["path"] == str(tmp_path / "anna.toml")  # read from the folder
+
+
+def test_piped_output_takes_its_width_from_columns():
+    from bgsim.cli import common
+
+    assert common._piped_width({"COLUMNS": "80"}) == 80
+    assert common._piped_width({}) == 120  # unset: wide enough that tables are not wrapped
+    proc = subprocess.run([sys.executable, "-m", "bgsim", "games", "capitol"], capture_output=True, text=True,
+                          env={**os.environ, "COLUMNS": "60"}, timeout=120)
+    assert proc.returncode == 0 and max(len(line) for line in proc.stdout.splitlines()) <= 60
+
+
+def test_an_interrupt_anywhere_exits_130_and_says_so(capsys, monkeypatch):
+    from bgsim.cli import runs
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runs, "available_games", interrupted)
+    code, out, err = run(capsys, "games")
+    assert code == 130 and out == "" and err.strip() == "bgsim: interrupted"

@@ -37,6 +37,21 @@ def test_canonical_id_lists_the_non_default_parameters():
     assert make_game("carpe_diem").id == "carpe_diem(n_players=4)"
 
 
+def test_the_id_names_replaced_data_by_content_not_by_path(tmp_path):
+    from bgsim.sim.games.capitol.components import DATA_DIR
+
+    board = (DATA_DIR / "board.toml").read_text(encoding="utf-8")
+    here, there, changed = tmp_path / "a" / "board.toml", tmp_path / "b" / "board.toml", tmp_path / "c" / "board.toml"
+    for path, text in ((here, board), (there, board), (changed, board.replace("fountains = 2", "fountains = 1", 1))):
+        path.parent.mkdir()
+        path.write_text(text, encoding="utf-8")
+    ids = [make_game("capitol", n_players=3, board_file=str(path), tied_bid="remove").id for path in (here, there)]
+    default_hash = make_game("capitol", n_players=3).data_hash  # a copy of the default board: its content
+    assert ids[0] == ids[1] == f"capitol(n_players=3, tied_bid=remove, data={default_hash})"
+    assert str(tmp_path) not in ids[0]  # the same file in another folder: the same game
+    assert make_game("capitol", n_players=3, board_file=str(changed)).id != ids[0].replace(", tied_bid=remove", "")
+
+
 def test_an_unlisted_game_builds_but_is_not_listed(monkeypatch):
     from bgsim.sim import registry
 

@@ -36,7 +36,15 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     no_args_is_help=True,
 )
-out = Console(width=None if sys.stdout.isatty() else 120)  # piped output: no wrapped tables
+
+
+def _piped_width(environ=os.environ) -> int:
+    """The width of piped output: ``COLUMNS`` when set, else 120, so tables are not wrapped at 80."""
+    columns = environ.get("COLUMNS", "")
+    return int(columns) if columns.isdigit() and int(columns) > 0 else 120
+
+
+out = Console(width=None if sys.stdout.isatty() else _piped_width())
 err = Console(stderr=True)
 
 GameArg = Annotated[str, typer.Argument(help="Game id: a name from `bgsim games`, optionally with parameters, "
@@ -78,6 +86,8 @@ SchedulerOpt = Annotated[
 
 
 COMPILING = "compiling the engine once (a few minutes) ..."
+INTERRUPTED = 130  # the exit status of a Ctrl-C (128 + SIGINT)
+LOG_EVERY = 15.0  # seconds between progress lines when stderr is a log, not a terminal
 
 
 @contextlib.contextmanager
@@ -92,18 +102,26 @@ def _games_progress(label: str, total: int, quiet: bool, what: str, game_id: str
     cold = not quiet and cache_is_cold(parse_id(game_id)[0] if game_id else None)
     if cold:
         err.print(COMPILING, highlight=False)
-    with Progress(*columns, console=err, disable=quiet, transient=True) as progress:
+    lines = not quiet and not err.is_terminal  # a log, not a terminal: a line now and then instead of a bar
+    with Progress(*columns, console=err, disable=quiet or lines, transient=True) as progress:
         task = progress.add_task(label, total=total, rate="-")
         first = {}
+        last_line = {"time": time.perf_counter()}
 
         def update(done: int, total: int) -> None:
             if cold and "done" in first and done > first["done"] and not first.get("compiled"):
                 first.update(done=done, time=time.perf_counter(), compiled=True)  # games/s without the compiling
             first.setdefault("done", done)
             first.setdefault("time", time.perf_counter())
-            elapsed = time.perf_counter() - first["time"]
+            now = time.perf_counter()
+            elapsed = now - first["time"]
             rate = (done - first["done"]) / elapsed if elapsed > 0 else 0.0
             progress.update(task, completed=done, total=total, rate=f"{rate:,.0f}" if rate else "-")
+            if lines and (done >= total or now - last_line["time"] >= LOG_EVERY):
+                last_line["time"] = now
+                share = f" ({100 * done / total:.0f} %)" if total else ""
+                speed = f", {rate:,.0f} games/s" if rate else ""
+                err.print(f"{label}: {done:,} of {total:,} games{share}{speed}", highlight=False)
 
         try:
             yield update
@@ -122,8 +140,8 @@ def main(argv: list[str] | None = None) -> None:
             sys.stdout.write(exc.format_message() + "\n")
             sys.exit(0)
         _fail(exc.format_message())
-    except typer.Abort:
-        err.print("aborted")
+    except typer.Abort:  # end of input at a prompt
+        sys.stderr.write("bgsim: aborted\n")
         sys.exit(130)
     except BgsimError as exc:
         _fail(str(exc))
@@ -132,6 +150,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(1)
     except OSError as exc:  # a folder that cannot be written, a file that cannot be read
         _fail(os_error_text(exc))
+    if code == INTERRUPTED:  # typer turns Ctrl-C anywhere into this exit status, without a word
+        sys.stderr.write("bgsim: interrupted\n")
     sys.exit(code if isinstance(code, int) else 0)
 
 

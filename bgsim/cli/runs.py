@@ -36,14 +36,19 @@ from bgsim.sim.registry import available_games, make_game, parameter_defaults, p
 
 
 @app.command()
-def games() -> None:
+def games(name: Annotated[str | None, typer.Argument(help="One game's name: only that game.",
+                                                    show_default=False)] = None) -> None:
     """List the games, their player counts and their parameters with what each one sets."""
     import textwrap
 
     from rich.markup import escape
 
     width = max(40, out.width - 6)  # a parameter's doc goes below it, indented and wrapped to the terminal
-    for name, entry in available_games().items():
+    shown = available_games()
+    if name is not None:
+        player_counts(name)  # an unknown name: a one-line error with "did you mean"
+        shown = {name: available_games(unlisted=True)[name]}
+    for name, entry in shown.items():
         out.print(f"[bold]{name}[/bold]: {escape(entry.summary)}", highlight=False)
         out.print(f"  players: {', '.join(map(str, player_counts(name)))}", highlight=False)
         docs, defaults = entry.parameter_docs or {}, parameter_defaults(name)

@@ -90,9 +90,15 @@ class GameBase:
 
     @property
     def id(self) -> str:
-        """``name(n_players=3, key=value, ...)`` with every parameter that differs from its default."""
-        extra = {k: v for k, v in self.params.non_default().items() if k != "n_players"}
-        args = [f"n_players={self.n_players}"] + [f"{k}={id_literal(v)}" for k, v in sorted(extra.items())]
+        """``name(n_players=3, key=value, ...)`` with every parameter that differs from its default.
+        Replaced data files are named by content, not by path: ``data=<data_hash>`` stands for every
+        file parameter, so a run's id is the same wherever its files lie (a worker's copies included)."""
+        changed = {k: v for k, v in self.params.non_default().items() if k != "n_players"}
+        files = {k for k in changed if self.params.table.by_name[k].kind == "path"}
+        args = [f"n_players={self.n_players}"]
+        args += [f"{k}={id_literal(v)}" for k, v in sorted(changed.items()) if k not in files]
+        if files:
+            args.append(f"data={self.data_hash}")
         return f"{self.name}({', '.join(args)})"
 
     @property

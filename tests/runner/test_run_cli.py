@@ -239,3 +239,12 @@ def test_run_prints_one_seat_table_per_player_count_that_fits_80_columns(tmp_pat
     interval = r"-?\d+\.\d \[-?\d+\.\d, -?\d+\.\d\]"
     assert all(re.search(rf"{interval}\s+{interval}\s+\d\.\d\d$", row.rstrip()) for row in rows), rows
     assert {row.split()[0] for row in rows} == {"1", "2", "3"}
+
+
+def test_a_run_logged_to_a_file_says_how_far_it_got(tmp_path, capsys):
+    """Stderr that is no terminal (a log of make run) gets progress lines instead of a bar: at least
+    the last one, with the games played of the total."""
+    code, out, err = cli(capsys, "run", write_spec(tmp_path), "--out", tmp_path / "runs")
+    assert code == 0, err
+    lines = [line for line in err.splitlines() if " of 24 games" in line]
+    assert lines and lines[-1].split(": ", 1)[1].startswith("24 of 24 games (100 %)")

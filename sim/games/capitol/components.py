@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from bgsim.sim.data_dir import checked_data_dir
 from bgsim.sim.errors import DataError
 from bgsim.sim.games.capitol.state import COLOUR_NAMES, MAX_PREF, N_COLOURS
 
@@ -43,11 +44,10 @@ class Board:
 
 def load_board(data_dir: str | Path | None = None, board_file: str | Path | None = None) -> Board:
     """The board from ``board_file``, else ``data_dir/board.toml``, else the default file."""
-    if data_dir is not None and not Path(data_dir).is_dir():
-        raise DataError(f"data_dir {str(data_dir)!r} is not a directory")
+    folder = checked_data_dir(data_dir, ("board",))
     path = DATA_DIR / "board.toml"
-    if data_dir is not None and (Path(data_dir) / "board.toml").exists():
-        path = Path(data_dir) / "board.toml"
+    if folder is not None and (folder / "board.toml").exists():
+        path = folder / "board.toml"
     if board_file:
         path = Path(board_file)
     try:

@@ -61,7 +61,7 @@ TABLE = ParamTable("capitol", (
           "house: second (they take second place, the digest's reading of the sidebar) or none (second place "
           "goes to the next stone group, the main text's \"zweitmeisten Bausteinen\"; they score nothing)",
           rule="CAP-SCORE-6", choices=("second", "none"), slot="PR_HEIGHT_TIE_LOSERS"),
-    Param("data_dir", "path", None, "directory with a replacement board.toml"),
+    Param("data_dir", "path", None, "directory with a replacement board.toml; any other TOML file there is an error"),
     Param("board_file", "path", None, "replacement board.toml (AMB-18: prefectures, colours, small spaces, large "
           "sites, fountains)"),
 ))

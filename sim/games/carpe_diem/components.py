@@ -11,6 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from bgsim.sim.data_dir import checked_data_dir
 from bgsim.sim.errors import DataError
 from bgsim.sim.games.carpe_diem import constants as K
 
@@ -103,18 +104,15 @@ class Components:
 
 def load_components(data_dir: str | Path | None = None, files: dict | None = None) -> Components:
     """Load every data file: ``files[name]`` first, then ``data_dir/<name>.toml``, then the default."""
+    folder = checked_data_dir(data_dir, (*DATA_FILES, "anna"))  # anna.toml: the solo automa's (anna_data.py)
     paths = {}
     for name in DATA_FILES:
         path = DATA_DIR / f"{name}.toml"
-        if data_dir is not None:
-            candidate = Path(data_dir) / f"{name}.toml"
-            if candidate.exists():
-                path = candidate
+        if folder is not None and (folder / f"{name}.toml").exists():
+            path = folder / f"{name}.toml"
         if files and files.get(name):
             path = Path(files[name])
         paths[name] = path
-    if data_dir is not None and not Path(data_dir).is_dir():
-        raise DataError(f"data_dir {str(data_dir)!r} is not a directory")
     docs = {name: _read(path) for name, path in paths.items()}
     info = {
         name: {

@@ -1,6 +1,8 @@
 """Carpe Diem behind the common game interface (``sim.api.Game``): its rules hooks on
 ``sim.games.base.GameBase`` and every capability from its kernels (``sim.games.capabilities``)."""
 
+from pathlib import Path
+
 import numpy as np
 from bgsim.sim.games.base import GameBase
 from bgsim.sim.games.capabilities import CompiledPlayKernels, DeterminisationKernels, LockstepKernels, SteppingKernels
@@ -54,7 +56,7 @@ class CarpeDiem(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determini
         super().__init__(params or Params())
         self.components = load_components(self.params.data_dir, self.params.data_files())
         self.solo = self.params.solo
-        self.anna = load_anna(self.params.anna_file) if self.solo else None  # CD-ANNA-2
+        self.anna = load_anna(self._anna_path()) if self.solo else None  # CD-ANNA-2
         self.tables = build_tables(self.components, self.params, self.anna)
         self.param_array = self.params.to_array()
         self.empty_slots = np.array(self._empty_slots(), dtype=np.int64)
@@ -71,7 +73,7 @@ class CarpeDiem(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determini
         and Anna's cards in a solo game (``anna_file``)."""
         files = dict(self.components.files)
         if self.anna is not None:
-            files["anna"] = {"path": str(self.params.anna_file or DATA_DIR / "anna.toml"),
+            files["anna"] = {"path": str(self._anna_path()),
                              "status": self.anna.status, "source": self.anna.source, "sha256": self.anna.sha256}
         return files
 
@@ -114,6 +116,14 @@ class CarpeDiem(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determini
         sheet["total"] = f("final_total")
         sheet["rank"] = f("rank")
         return sheet
+
+    def _anna_path(self) -> Path:
+        """Anna's file: ``anna_file``, else ``anna.toml`` in ``data_dir``, else the package's."""
+        if self.params.anna_file:
+            return Path(self.params.anna_file)
+        if self.params.data_dir and (Path(self.params.data_dir) / "anna.toml").exists():
+            return Path(self.params.data_dir) / "anna.toml"
+        return DATA_DIR / "anna.toml"
 
     def _empty_slots(self) -> tuple[int, ...]:
         if self.solo:

@@ -193,7 +193,8 @@ TABLE = ParamTable("carpe_diem", (
     Param("anna_extra_steps", "int", 0, "difficulty knob: banner steps Anna moves at the start of each pass "
           "(rulebook 0)", low=0, slot="PR_ANNA_EXTRA_STEPS", lever="tunable", automa=True),
     Param("anna_file", "path", None, "replacement anna.toml (Anna's automa cards and tracker)"),
-    Param("data_dir", "path", None, "directory with replacement data files (any subset of the 7 TOML files)"),
+    Param("data_dir", "path", None, "directory with replacement data files (any subset of the 7 TOML files, and "
+          "anna.toml for a solo game); any other TOML file there is an error"),
     *(Param(f"{name}_file", "path", None, f"replacement {name}.toml") for name in DATA_NAMES),
 ))
 globals().update(TABLE.constants)  # PR_N_PLAYERS ... PR_ANNA_EXTRA_STEPS: the indices the kernels import
