@@ -6,6 +6,7 @@ numbers), so that reports only render and never load a study themselves. Extras 
 its reports are the ``ReportExtras`` its entry declares (``parts.reports``).
 """
 
+import json
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from bgsim.experiments import difficulty as difficulty_study
 from bgsim.experiments import robustness as robustness_study
 from bgsim.experiments import seat_order as seat_study
 from bgsim.reports.extras import NO_EXTRAS, ReportExtras
+from bgsim.reports.provenance import provenance
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.registry import available_games
@@ -97,7 +99,20 @@ def seat_study_data(study_dir: Path, partial: bool):
     compensation = pd.read_csv(path) if path.exists() else pd.DataFrame()
     confirm = seat_study.load_study_rows(study_dir, "confirm", partial=partial) if not compensation.empty else None
     return SeatStudy(rows=rows, compensation=compensation, confirm=confirm, profile=profile,
-                     extras=report_extras(profile))
+                     extras=report_extras(profile),
+                     played=_played([d for d in run_dirs if d.parent.name == "cells"], study_dir / "seat_order.toml"))
+
+
+def _played(run_dirs: list[Path], spec_path: Path) -> dict[str, str]:
+    """What a study's runs played (``reports.provenance``): every run's game ids, the data of the first
+    (the confirmation runs of compensating vectors are left out: the report has their section)."""
+    metas = [json.loads((d / "meta.json").read_text(encoding="utf-8")) for d in run_dirs if (d / "meta.json").is_file()]
+    if not metas:
+        return {}
+    spec = tomllib.loads(spec_path.read_text(encoding="utf-8")) if spec_path.is_file() else {}
+    merged = {"blocks": [b for m in metas for b in m.get("blocks") or []], "versions": metas[0].get("versions"),
+              "git": metas[0].get("git")}
+    return provenance(merged, spec)
 
 
 def _seat_order(study_dir: Path):

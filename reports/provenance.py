@@ -21,12 +21,12 @@ def provenance(meta: dict, spec: dict) -> dict[str, str]:
     files = blocks[0].get("data_files") or {} if blocks else {}
     if files:
         lines["data files"] = "; ".join(
-            f"{name}.toml {info.get('status', '')} {info.get('sha256', '')[:12]}".replace("  ", " ")
+            f"{name}.toml {info.get('status') or ''} {(info.get('sha256') or '')[:12]}".replace("  ", " ")
             + (" (replaced by the spec)" if name in replaced else "") for name, info in sorted(files.items()))
     if spec.get("description"):
         lines["description"] = " ".join(str(spec["description"]).split())
     version = (meta.get("versions") or {}).get("bgsim")
     if version:
-        sha = (meta.get("git") or {}).get("sha", "")[:10]
+        sha = ((meta.get("git") or {}).get("sha") or "")[:10]  # none outside a git checkout
         lines["bgsim"] = version + (f" ({sha})" if sha else "")
     return lines

@@ -6,7 +6,7 @@ word about the game (its title, score unit, compensation parameter and rulebook 
 comes from the game's profile as stored with the study's runs.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 import polars as pl
@@ -44,6 +44,7 @@ class SeatStudy:
     confirm: pl.LazyFrame | None
     profile: GameProfile
     extras: ReportExtras = NO_EXTRAS
+    played: dict = field(default_factory=dict)  # what the runs played (reports.provenance), for the header
 
 
 def _words(profile: GameProfile) -> tuple[str, str]:
@@ -71,7 +72,7 @@ def build_seat_order_report(meta: dict, study: SeatStudy, done: int, planned: in
                  meta={"study": meta["study_id"], "runs": str(len(games)),
                        "games per run": f"{min(games):,}" + (f" to {max(games):,}" if max(games) > min(games) else ""),
                        "games": f"{done:,}" + ("" if done >= planned else f" of {planned:,} planned (incomplete)"),
-                       "seed": str(meta.get("seed", "-"))})
+                       "seed": str(meta.get("seed", "-"))} | study.played)
     progress_warning(rep, done, planned, finish, "study")
     seats = add_seat_sections(rep, study, complete=meta.get("status") == "complete")
     _method(rep, meta, study)

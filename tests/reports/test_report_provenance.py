@@ -61,3 +61,9 @@ def test_provenance_marks_only_the_files_the_spec_replaced():
     assert lines["game"] == "g(n_players=2)" and lines["rules version"] == "2"
     assert lines["data files"] == f"a.toml exact {'0' * 12}; b.toml reconstructed {'f' * 12} (replaced by the spec)"
     assert lines["bgsim"] == "0.1.0 (abcdef0123)" and "description" not in lines
+
+
+def test_provenance_of_a_run_played_outside_a_git_checkout():
+    meta = {"blocks": [{"game_id": "g(n_players=2)", "rules_version": "1"}], "versions": {"bgsim": "0.1.0"},
+            "git": {"sha": None, "dirty": None}}
+    assert provenance(meta, {})["bgsim"] == "0.1.0"

@@ -108,6 +108,19 @@ def test_report_is_written_with_every_part(tiny_study):
     assert "src=\"data:image/png;base64," in html and "http://" not in html and "https://" not in html
 
 
+def test_the_report_header_says_what_the_cells_played(tiny_study):
+    _, directory = tiny_study
+    md = (directory / "report" / "index.md").read_text()
+    header = md.split("**Contents**")[0]
+    game = next(line for line in header.splitlines() if line.startswith("- game: "))
+    assert set(game.removeprefix("- game: ").split("; ")) == {
+        "carpe_diem(n_players=2)", "carpe_diem(n_players=3)", "carpe_diem(n_players=2, start_vp=equal)",
+        "carpe_diem(n_players=3, start_vp=equal)"}, game
+    assert "- rules version: 1" in header and "- data files: boards.toml reconstructed " in header
+    assert "replaced" not in header  # the tiny study plays the game's own data
+    assert "start_vp='8/" not in header  # confirmation runs have their own section
+
+
 def test_report_renders_in_a_browser_without_errors(tiny_study, browser):
     _, directory = tiny_study
     result = check_page(directory / "report" / "index.html", browser)
