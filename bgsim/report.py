@@ -6,7 +6,6 @@ numbers), so that reports only render and never load a study themselves. Extras 
 its reports are the ``ReportExtras`` its entry declares (``parts.reports``).
 """
 
-import json
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -106,7 +105,7 @@ def seat_study_data(study_dir: Path, partial: bool):
 def _played(run_dirs: list[Path], spec_path: Path) -> dict[str, str]:
     """What a study's runs played (``reports.provenance``): every run's game ids, the data of the first
     (the confirmation runs of compensating vectors are left out: the report has their section)."""
-    metas = [json.loads((d / "meta.json").read_text(encoding="utf-8")) for d in run_dirs if (d / "meta.json").is_file()]
+    metas = [read_meta(d) for d in run_dirs if (d / "meta.json").is_file()]
     if not metas:
         return {}
     spec = tomllib.loads(spec_path.read_text(encoding="utf-8")) if spec_path.is_file() else {}

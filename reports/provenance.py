@@ -18,7 +18,7 @@ def provenance(meta: dict, spec: dict) -> dict[str, str]:
     if versions:
         lines["rules version"] = ", ".join(versions)
     replaced = set(spec.get("data") or (spec.get("game") or {}).get("data") or {})  # [data] or [game.data]
-    files = blocks[0].get("data_files") or {} if blocks else {}
+    files = (blocks[0].get("data_files") or {}) if blocks else {}
     if files:
         lines["data files"] = "; ".join(
             f"{name}.toml {info.get('status') or ''} {(info.get('sha256') or '')[:12]}".replace("  ", " ")
