@@ -5,13 +5,17 @@ its lines in the Answers and its paragraph of the Method.
 Every word comes from the game's attribution (``sim.profile.Attribution``: its label, singular and
 group label), the catalogue from the profile stored with the runs. A game's report extras
 (``reports.extras.ReportExtras``) may add how its events are valued (``valuation`` and
-``valuation_note``), its own method paragraph, a label for penalties and why whole groups differ.
+``valuation_note``), what an event is called (``event_words``), its own method paragraph, a label
+for penalties and why whole groups differ. Tables and figures are named after the attribution
+(``<name>_flags.csv``), so no game's files speak of another game's components.
 """
+
+from dataclasses import dataclass
 
 import pandas as pd
 import polars as pl
 from bgsim.reports.attribution_charts import Words, group_chart, pair_heatmap, payoff_forest
-from bgsim.reports.extras import NO_EXTRAS, ReportExtras
+from bgsim.reports.extras import NO_EXTRAS, EventWords, ReportExtras
 from bgsim.reports.report_builder import Report, fmt_p
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.stats import attribution as stats
@@ -20,7 +24,7 @@ from bgsim.sim.stats.lazy import collect, column_names, is_empty, lazy
 __all__ = ["MAX_NAMED", "add_attribution_sections", "attribution_answers", "attribution_method", "played_rows",
            "study_spreads"]
 
-MAX_NAMED = 4  # cards named in the Answers: the ones that stand out most, both directions if both occur
+MAX_NAMED = 4  # items named in the Answers: the ones that stand out most, both directions if both occur
 ALPHA = 0.05
 
 def _words(profile: GameProfile) -> Words:
@@ -29,6 +33,25 @@ def _words(profile: GameProfile) -> Words:
     label = next((c for c in ("payout", "label", "name") if c in catalogue.columns), None)
     return Words(singular=a.singular, plural=a.label, group=a.group_label, unit=profile.score_unit,
                  label_column=label)
+
+
+@dataclass(frozen=True)
+class _Terms:
+    """The section's words beyond the charts' ``Words``: what an event is called, the unit of a
+    payoff, the penalty column and the prefix of its file names."""
+
+    event: EventWords
+    unit: str  # the score unit, or "<score unit>-equivalents" when the valuation converts other amounts
+    penalty: str  # the penalty column's label; "" when the game's events carry no penalty
+    files: str  # the attribution's name: tables and figures are "<files>_flags" and so on
+
+
+def _terms(profile: GameProfile, extras: ReportExtras) -> _Terms:
+    a, valuation = profile.attribution(), extras.valuation
+    plain = dict(valuation.weights) in ({}, {a.payoff_field: 1.0}) and not valuation.costs
+    unit = profile.score_unit if plain else f"{profile.score_unit}-equivalents"
+    penalty = extras.penalty_label if valuation.penalty_field else ""
+    return _Terms(event=extras.event_words, unit=unit, penalty=penalty, files=a.name)
 
 
 def attribution_method(profile: GameProfile, extras: ReportExtras = NO_EXTRAS) -> str:
@@ -79,7 +102,7 @@ def attribution_answers(spreads: pd.DataFrame, profile: GameProfile, extras: Rep
 
     ``spreads``: as ``sim.stats.attribution.spreads``.
     """
-    w = _words(profile)
+    w, terms = _words(profile), _terms(profile, extras)
     title = w.plural.capitalize()
     tested = spreads[spreads["p_value"].notna()]
     if tested.empty:
@@ -98,7 +121,7 @@ def attribution_answers(spreads: pd.DataFrame, profile: GameProfile, extras: Rep
         catalogue = stats.catalogue_frame(profile.attribution()).set_index("id")
         requirement = catalogue["requirement"] if "requirement" in catalogue else None
         lines += [_item_line(rows.assign(requirement=rows["id"].map(requirement)) if requirement is not None
-                             else rows, w) for rows in _standouts(flagged)]
+                             else rows, w, terms) for rows in _standouts(flagged)]
     split = _group_sentence(spreads, w, extras)
     if split:
         lines.append(f"- {split}")
@@ -107,7 +130,8 @@ def attribution_answers(spreads: pd.DataFrame, profile: GameProfile, extras: Rep
 
 def _count_phrase(flagged: pd.DataFrame, tested: pd.DataFrame, w: Words) -> str:
     much = int((flagged["direction"] == "pays too much").sum())
-    return f"{len(flagged)} of {len(tested)} {w.plural} ({much} pay too much, {len(flagged) - much} too little)"
+    return (f"{len(flagged)} of {len(tested)} {w.plural} ({much} {'pays' if much == 1 else 'pay'} too much, "
+            f"{len(flagged) - much} too little)")
 
 
 def _standouts(flagged: pd.DataFrame) -> list[pd.DataFrame]:
@@ -124,18 +148,14 @@ def _standouts(flagged: pd.DataFrame) -> list[pd.DataFrame]:
     return [flagged[flagged["id"] == item].sort_values("n_players") for item in chosen]
 
 
-def _item_line(rows: pd.DataFrame, w: Words) -> str:
+def _item_line(rows: pd.DataFrame, w: Words, terms: _Terms) -> str:
     """One item's bullet: its direction, the within-group difference at each flagged player count and
     what it pays against its group where the difference is largest."""
     first = rows.iloc[0]
     effects = ", ".join(f"{_pp(r.win_diff, r.diff_low, r.diff_high)} at {r.n_players} players (q {_q(r.q_value)})"
                         for r in rows.itertuples())
     top = rows.loc[rows["win_diff"].abs().idxmax()]
-    pays = ""
-    if pd.notna(top["net_vs_group"]):
-        pays = (f"; per trigger it pays {top['net_vs_group']:+.1f} {w.unit}-equivalents "
-                f"[{top['net_vs_group_low']:+.1f}, {top['net_vs_group_high']:+.1f}] against them "
-                f"({top['n_players']} players)")
+    pays = _pays_clause(top, terms)
     label = first[w.label_column] if w.label_column and w.label_column in rows else ""
     if "requirement" in rows:  # a card with a requirement pays its label per fulfilment
         what = f": {first['requirement']} → {label} per fulfilment"
@@ -143,6 +163,17 @@ def _item_line(rows: pd.DataFrame, w: Words) -> str:
         what = f": {label}" if label else ""
     return (f"- **{first['id']}** ({w.group} {first['group']}{what}) **{first['direction']}** for its "
             f"{w.group}: its seats' win rate against the {w.group}'s other {w.plural} is {effects}{pays}.")
+
+
+def _pays_clause(row: pd.Series, terms: _Terms) -> str:
+    """"; per trigger it pays +1.0 VP-equivalents [...] against them (3 players)", or "" when there is no
+    net payoff or it and its interval all round to zero (an item that pays in something else, such as
+    draws, says nothing there)."""
+    net = (row["net_vs_group"], row["net_vs_group_low"], row["net_vs_group_high"])
+    if pd.isna(net[0]) or all(abs(x) < 0.05 for x in net):
+        return ""
+    return (f"; per {terms.event.noun} it pays {net[0]:+.1f} {terms.unit} [{net[1]:+.1f}, {net[2]:+.1f}] against "
+            f"them ({row['n_players']} players)")
 
 
 def _pp(value: float, low: float, high: float) -> str:
@@ -189,7 +220,7 @@ def add_attribution_sections(rep: Report, rows: pl.DataFrame | pl.LazyFrame, pro
     study's rows, a LazyFrame or a DataFrame (``played_rows`` picks the games); ``spreads``:
     ``study_spreads(rows, ...)`` if already computed (e.g. for ``attribution_answers``). Returns the
     spreads."""
-    w = _words(profile)
+    w, terms = _words(profile), _terms(profile, extras)
     valuation = extras.valuation
     comp = profile.compensation
     rep.heading(w.plural.capitalize())
@@ -201,28 +232,37 @@ def add_attribution_sections(rep: Report, rows: pl.DataFrame | pl.LazyFrame, pro
         return spreads
     pairs = stats.component_pair_effects(played, profile.attribution(), valuation, alpha=ALPHA)
     groups = stats.group_summary(spreads, alpha=ALPHA)
-    note = (extras.valuation_note()
-            or f"Payoffs are the {profile.attribution().payoff_field} of each event, in {w.unit}.")
+    note = extras.valuation_note() or _payoff_note(profile, w, terms)
     start = f"rulebook {comp.label}" if comp else "the rules as written"
+    verb = terms.event.verb
     rep.text(f"All populations pooled ({start}, random players left out). {note}")
     rep.text(f"Each {w.singular} is judged against the other {w.plural} of its own {w.group} (see Method): *pays too "
-             f"much (too little)* means that the seats that triggered it won more (less) often than the seats that "
-             f"triggered the {w.group}'s other {w.plural} in the same stratum. That is an association, not a "
+             f"much (too little)* means that the seats that {verb} it won more (less) often than the seats that "
+             f"{verb} the {w.group}'s other {w.plural} in the same stratum. That is an association, not a "
              f"measured cause; read a flag as *look at this {w.singular}*, and check it with a run that changes the "
              f"{w.singular}.")
     rep.text("\n".join(_flag_counts(spreads, w)))
-    rep.figure(payoff_forest(spreads, words=w), "card_payoff_forest",
-               f"Every {w.singular} against the other {w.plural} of its {w.group}: how much more often its seats win "
-               "(percentage points, 95 % interval clustered by deal), one panel per player count; filled: flagged "
-               "after Benjamini–Hochberg.")
-    rep.figure(group_chart(spreads, w), "card_deck_effects",
+    rep.figure(payoff_forest(spreads, words=w), f"{terms.files}_payoff_forest",
+               f"Every {w.singular} against the other {w.plural} of its {w.group}: by how many percentage points its "
+               "seats win more (or less) often (95 % interval clustered by deal), one panel per player count; "
+               "filled: flagged after Benjamini–Hochberg.")
+    rep.figure(group_chart(spreads, w), f"{terms.files}_group_effects",
                f"The raw effect, for reference: each {w.singular}'s seats against the same seats in games without "
                f"the {w.singular} (dots), and the {w.group} mean (bars). Whole {w.group}s may lean one way: that "
                f"is the {w.group}.")
-    _tables(rep, spreads, groups, w, extras.penalty_label, valuation)
+    _tables(rep, spreads, groups, w, terms)
     if not pairs.empty:
-        _pair_section(rep, pairs, w)
+        _pair_section(rep, pairs, w, terms)
     return spreads
+
+
+def _payoff_note(profile: GameProfile, w: Words, terms: _Terms) -> str:
+    """What a payoff is, when the game's extras do not say."""
+    field = profile.attribution().payoff_field
+    if terms.unit == profile.score_unit == field:
+        article = "an" if w.singular[:1] in "aeiou" else "a"
+        return f"Payoffs are the {field} {article} {w.singular} brought the seat that {terms.event.verb} it."
+    return f"Payoffs are the {field} of each {terms.event.noun}, in {terms.unit}."
 
 
 def _flag_counts(spreads: pd.DataFrame, w: Words) -> list[str]:
@@ -250,17 +290,15 @@ def _bounds(frame: pd.DataFrame, pairs: dict, scale: float = 1.0) -> pd.DataFram
     return out
 
 
-def _tables(rep: Report, spreads: pd.DataFrame, groups: pd.DataFrame, w: Words, penalty: str,
-            valuation: stats.Valuation) -> None:
-    eq = f"{w.unit}-equivalents"
+def _tables(rep: Report, spreads: pd.DataFrame, groups: pd.DataFrame, w: Words, terms: _Terms) -> None:
+    """The flagged items, the groups as a whole and every item, as tables."""
+    ev = terms.event
     labels = {"n_players": "players", "id": w.singular, "group": w.group, "board": "on the board",
-              "trig": "triggered when there", "triggered": "triggers", "pay": "payoff",
-              "net_deck": f"net payoff vs {w.group}", "pen": penalty, "effect_pp": f"win vs {w.group} (pp)",
+              "trig": f"{ev.verb} when there", "triggered": ev.plural, "pay": "payoff",
+              "net_deck": f"net payoff vs {w.group}", "pen": terms.penalty, "effect_pp": f"win vs {w.group} (pp)",
               "q_value": "q", "direction": f"within its {w.group}", "raw_pp": "raw win effect (pp)", "note": "note"}
     if w.label_column:
         labels[w.label_column] = w.label_column
-    label_shown = [w.label_column] if w.label_column else []
-    pen_shown = ["pen"] if valuation.penalty_field else []
     shown = _bounds(spreads, {"board": ("on_board_rate", "on_board_low", "on_board_high"),
                               "trig": ("trigger_rate", "trigger_low", "trigger_high"),
                               "pen": ("penalty_rate", "penalty_low", "penalty_high"),
@@ -268,63 +306,89 @@ def _tables(rep: Report, spreads: pd.DataFrame, groups: pd.DataFrame, w: Words, 
                               "net_deck": ("net_vs_group", "net_vs_group_low", "net_vs_group_high")})
     shown = _bounds(shown, {"effect_pp": ("win_diff", "diff_low", "diff_high"),
                             "raw_pp": ("raw_diff", "raw_low", "raw_high")}, scale=100)
-    pp = {"effect_pp": "+.1f", "raw_pp": "+.1f", "net_deck": "+.1f"}
+    _flag_table(rep, shown, w, terms, labels)
+    _group_table(rep, groups, w, terms)
+    _item_table(rep, shown, w, terms, labels)
+
+
+_PP = {"effect_pp": "+.1f", "raw_pp": "+.1f", "net_deck": "+.1f"}
+
+
+def _penalty(terms: _Terms) -> tuple[str, list[str]]:
+    """The penalty's words in a caption (", -4 rate") and its shown column, both empty without penalties."""
+    return (f", {terms.penalty}", ["pen"]) if terms.penalty else ("", [])
+
+
+def _flag_table(rep: Report, shown: pd.DataFrame, w: Words, terms: _Terms, labels: dict) -> None:
     flagged = shown[shown["flagged"]].sort_values(["n_players", "win_diff"], ascending=[True, False])
-    if len(flagged):
-        rep.table(flagged, "card_flags", f"{w.plural.capitalize()} flagged against their {w.group}, per player "
-                  "count from the largest positive to the largest negative difference: win rate of the triggering "
-                  f"seats minus the {w.group}'s other {w.plural} (pp, 95 % interval), q after Benjamini–Hochberg "
-                  f"over every {w.singular} and player count, and the net payoff per trigger minus the {w.group}'s "
-                  f"other {w.plural} ({eq}).",
-                  means=["effect_pp", "net_deck"], formats={**pp, "q_value": fmt_p}, columns=labels,
-                  show=["n_players", "id", *label_shown, "effect_pp", "q_value", "direction", "net_deck"])
-    group_shown = _bounds(groups, {"pay": ("payoff", "payoff_low", "payoff_high"),
-                                   "trig": ("trigger_rate", "trigger_low", "trigger_high"),
-                                   "pen": ("penalty_rate", "penalty_low", "penalty_high")})
-    group_shown["raw_pp"] = 100 * group_shown["raw_diff"]
+    if not len(flagged):
+        return
+    label_shown = [w.label_column] if w.label_column else []
+    rep.table(flagged, f"{terms.files}_flags", f"{w.plural.capitalize()} flagged against their {w.group}, per "
+              f"player count from the largest positive to the largest negative difference: win rate of the seats "
+              f"that {terms.event.verb} them minus the {w.group}'s other {w.plural} (pp, 95 % interval), q after "
+              f"Benjamini–Hochberg over every {w.singular} and player count, and the net payoff per "
+              f"{terms.event.noun} minus the {w.group}'s other {w.plural} ({terms.unit}).",
+              means=["effect_pp", "net_deck"], formats={**_PP, "q_value": fmt_p}, columns=labels,
+              show=["n_players", "id", *label_shown, "effect_pp", "q_value", "direction", "net_deck"])
+
+
+def _group_table(rep: Report, groups: pd.DataFrame, w: Words, terms: _Terms) -> None:
+    ev = terms.event
+    pen_words, pen_shown = _penalty(terms)
+    shown = _bounds(groups, {"pay": ("payoff", "payoff_low", "payoff_high"),
+                             "trig": ("trigger_rate", "trigger_low", "trigger_high"),
+                             "pen": ("penalty_rate", "penalty_low", "penalty_high")})
+    shown["raw_pp"] = 100 * shown["raw_diff"]
     names = "/".join(sorted(groups["group"].astype(str).unique()))
-    rep.table(group_shown, "card_decks", f"{w.group.capitalize()}s {names}: share of on-board games in which the "
-              f"{w.group}'s {w.plural} were triggered, payoff per trigger ({eq}), {penalty}; the raw win effect "
-              f"(mean over the {w.group}'s {w.plural}, pp) with the {w.plural} significantly above and below 0; the "
-              f"{w.plural} flagged against their {w.group}.",
+    rep.table(shown, f"{terms.files}_groups", f"{w.group.capitalize()}s {names}: share of on-board games in which "
+              f"the {w.group}'s {w.plural} were {ev.verb}, payoff per {ev.noun} ({terms.unit}){pen_words}; the raw "
+              f"win effect (mean over the {w.group}'s {w.plural}, pp) with the {w.plural} significantly above and "
+              f"below 0; the {w.plural} flagged against their {w.group}.",
               rates=["trig", "pen"], means=["pay"],
               show=["n_players", "group", "items", "triggered", "trig", "pay", *pen_shown, "raw_pp", "raw_more",
                     "raw_less", "flagged", "too_much", "too_little"],
-              columns={"n_players": "players", "group": w.group, "items": w.plural,
-                       "trig": "triggered when on the board", "pay": "payoff per trigger",
-                       "pen": penalty, "raw_pp": "raw win effect (pp)", "raw_more": "raw above 0",
+              columns={"n_players": "players", "group": w.group, "items": w.plural, "triggered": ev.plural,
+                       "trig": f"{ev.verb} when on the board", "pay": f"payoff per {ev.noun}",
+                       "pen": terms.penalty, "raw_pp": "raw win effect (pp)", "raw_more": "raw above 0",
                        "raw_less": "raw below 0", "flagged": f"flagged vs {w.group}", "too_much": "too much",
                        "too_little": "too little"},
               formats={"triggered": ",d", "raw_pp": "+.1f"})
-    rep.table(shown, "cards", f"Every {w.singular}: share of games on the board, share of those in which it was "
-              f"triggered, payoff per trigger and net payoff against the {w.group}'s other {w.plural} ({eq}), "
-              f"{penalty}, the triggering seats' win rate against the {w.group}'s other {w.plural} (pp) with its q "
-              f"after Benjamini–Hochberg, and, for reference, the raw win effect against the same seats in games "
-              f"without the {w.singular} (pp).",
+
+
+def _item_table(rep: Report, shown: pd.DataFrame, w: Words, terms: _Terms, labels: dict) -> None:
+    ev = terms.event
+    pen_words, pen_shown = _penalty(terms)
+    label_shown = [w.label_column] if w.label_column else []
+    rep.table(shown, terms.files, f"Every {w.singular}: share of games on the board, share of those in which it "
+              f"was {ev.verb}, payoff per {ev.noun} and net payoff against the {w.group}'s other {w.plural} "
+              f"({terms.unit}){pen_words}, the win rate of the seats that {ev.verb} it against the {w.group}'s other "
+              f"{w.plural} (pp) with its q after Benjamini–Hochberg, and, for reference, the raw win effect against "
+              f"the same seats in games without the {w.singular} (pp).",
               rates=["board", "trig", "pen"], means=["pay", "net_deck", "effect_pp", "raw_pp"],
               show=["n_players", "id", *label_shown, "board", "trig", "triggered", "pay", "net_deck", *pen_shown,
                     "effect_pp", "q_value", "direction", "raw_pp", "note"],
-              columns=labels, formats={**pp, "triggered": ",d", "q_value": fmt_p})
+              columns=labels, formats={**_PP, "triggered": ",d", "q_value": fmt_p})
 
 
-def _pair_section(rep: Report, pairs: pd.DataFrame, w: Words) -> None:
+def _pair_section(rep: Report, pairs: pd.DataFrame, w: Words, terms: _Terms) -> None:
     rep.heading("Pairs scored together", level=3)
     tested = pairs[pairs["q_value"].notna()].sort_values(["q_value", "n_players"])
     flagged = int(tested["flagged"].sum())
     rep.text(f"A seat may score two {w.plural} together. A pair is judged by how much more often its seat wins "
              f"than its two {w.plural} predict (see Method), and by its payoff excess over the two {w.plural}' own "
              f"payoffs. {flagged:,} of {len(tested):,} pairs with enough games are flagged (q < {ALPHA:g}).")
-    rep.figure(pair_heatmap(pairs, words=w), "card_pair_heatmap",
+    rep.figure(pair_heatmap(pairs, words=w), f"{terms.files}_pair_heatmap",
                f"Pairs, one panel per player count: win rate minus what the pair's two {w.plural} predict "
                "(pp; colours saturate beyond the 95th percentile); grey: never seen or too few games; dots: flagged.")
     shown = _bounds(tested, {"excess_pp": ("win_diff", "diff_low", "diff_high")}, scale=100)
     shown = _bounds(shown, {"pay": ("payoff", "payoff_low", "payoff_high")})
-    rep.table(shown, "card_pairs", f"Pairs with enough games, smallest q first: combined payoff and its excess over "
-              f"the two {w.plural}' own payoffs ({w.unit}-equivalents), win excess over what the two {w.plural} "
+    rep.table(shown, f"{terms.files}_pairs", f"Pairs with enough games, smallest q first: combined payoff and its "
+              f"excess over the two {w.plural}' own payoffs ({terms.unit}), win excess over what the two {w.plural} "
               "predict (pp, 95 % interval), q after Benjamini–Hochberg over every pair and player count.", head=40,
               means=["pay", "excess_pp"],
               show=["n_players", "id_a", "id_b", "count", "pay", "payoff_excess", "excess_pp", "q_value", "direction"],
-              columns={"n_players": "players", "id_a": w.singular, "id_b": "beside", "count": "triggers",
+              columns={"n_players": "players", "id_a": w.singular, "id_b": "beside", "count": terms.event.plural,
                        "pay": "payoff", "payoff_excess": "payoff excess", "excess_pp": "win excess (pp)",
                        "q_value": "q"},
               formats={"count": ",d", "q_value": fmt_p, "payoff_excess": "+.1f", "excess_pp": "+.1f"})

@@ -16,7 +16,17 @@ from dataclasses import dataclass, field
 import pandas as pd
 from bgsim.sim.stats.attribution import Valuation
 
-__all__ = ["NO_EXTRAS", "ReportExtras", "HOOKS"]
+__all__ = ["NO_EXTRAS", "EventWords", "ReportExtras", "HOOKS"]
+
+
+@dataclass(frozen=True)
+class EventWords:
+    """How a report says that a seat scored with a component: a card is "triggered", an auction item
+    "bought". The defaults fit any game."""
+
+    verb: str = "used"  # past tense, the component its object: "the seats that used it"
+    noun: str = "use"  # one event: "payoff per use"
+    plural: str = "uses"
 
 
 def _no_valuation_note() -> str | None:
@@ -56,6 +66,7 @@ class ReportExtras:
     valuation: Valuation = field(default_factory=Valuation)  # how an attributed event's payout is valued
     attribution_method: str = ""  # the game's own Method paragraph on attribution ("": the generic one)
     penalty_label: str = "penalty rate"  # heading of the attribution's penalty-rate column
+    event_words: EventWords = field(default_factory=EventWords)  # how its reports call an attributed event
     difficulty_texts: dict[str, str] = field(default_factory=dict)  # difficulty paragraph key -> the game's text
     valuation_note: Callable[[], str | None] = _no_valuation_note
     group_split_reason: Callable[[set[str], set[str]], str | None] = _no_group_split_reason

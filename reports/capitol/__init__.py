@@ -10,7 +10,7 @@ aggregated from it lazily, so only per-value counts and per-game sums are ever h
 import numpy as np
 import pandas as pd
 import polars as pl
-from bgsim.reports.extras import ReportExtras
+from bgsim.reports.extras import EventWords, ReportExtras
 from bgsim.sim.stats.attribution import Valuation, deal_slices
 from bgsim.sim.stats.intervals import wilson
 from bgsim.sim.stats.lazy import collect, column_names, lazy
@@ -148,19 +148,26 @@ def study_answers(rows, profile) -> list[str]:
         lines.append(f"- An amphitheatre: {text}.")
     for name in KINDS.values():
         part = values[values["item"] == name]
-        text = "; ".join(f"{r.n_players} players {100 * r.win_difference:+.1f} pp "
-                         f"[{100 * r.difference_low:+.1f}, {100 * r.difference_high:+.1f}]"
-                         for r in part.itertuples() if np.isfinite(r.win_difference))
+        text = "; ".join(f"{_how_often(r.win_difference, r.difference_low, r.difference_high)} at {r.n_players} "
+                         f"players" for r in part.itertuples() if np.isfinite(r.win_difference))
         if text:
             article = "an" if name[0] in "aeiou" else "a"
-            lines.append(f"- Seats that won {article} {name} won the game more often than seats that did not by: "
-                         f"{text} (an association: strategies choose what to bid for).")
+            lines.append(f"- Seats that won {article} {name} won the game, against seats that did not: {text} "
+                         f"(an association: strategies choose what to bid for).")
     measures = study_measures(rows, None)
     tie = measures[measures["measure"] == "auctions decided by the catch-up rule"]
     if not tie.empty:
         lines.append("- The catch-up rule (a tied highest bid goes to the lower score, CAP-AUCTION-7) decided "
-                     + "; ".join(f"{r.text} at {r.n_players} players" for r in tie.itertuples()) + " of the auctions.")
+                     + "; ".join(f"{r.text} of the auctions at {r.n_players} players" for r in tie.itertuples()) + ".")
     return lines
+
+
+def _how_often(diff: float, low: float, high: float) -> str:
+    """A win-rate difference in words: "15.6 pp less often [-40.6, +9.5]" (the interval keeps its signs)."""
+    size = f"{100 * abs(diff):.1f}"
+    if size == "0.0":
+        return f"as often [{100 * low:+.1f}, {100 * high:+.1f}]"
+    return f"{size} pp {'more' if diff > 0 else 'less'} often [{100 * low:+.1f}, {100 * high:+.1f}]"
 
 
 def study_measures(rows, profile) -> pd.DataFrame:
@@ -252,6 +259,8 @@ def add_study_sections(rep, rows, profile) -> None:
               columns={"text": "share [95 % CI]"})
 
 
-EXTRAS = ReportExtras(valuation=VALUATION, attribution_method=ATTRIBUTION_METHOD, study_answers=study_answers,
+EXTRAS = ReportExtras(valuation=VALUATION, attribution_method=ATTRIBUTION_METHOD,
+                      event_words=EventWords(verb="bought", noun="purchase", plural="purchases"),
+                      study_answers=study_answers,
                       add_study_sections=add_study_sections, study_measures=study_measures,
                       measure_answers=measure_answers)

@@ -3,7 +3,7 @@ scoring card's payout is valued, the paragraphs that explain it, why the decks d
 the rule references of the difficulty report. Everything else in Carpe Diem's reports comes from its
 profile."""
 
-from bgsim.reports.extras import ReportExtras
+from bgsim.reports.extras import EventWords, ReportExtras
 from bgsim.sim.stats.attribution import Valuation
 
 __all__ = ["ATTRIBUTION_METHOD", "DIFFICULTY_TEXTS", "EXTRAS", "PENALTY_LABEL", "VALUATION", "group_split_reason",
@@ -68,5 +68,6 @@ DIFFICULTY_TEXTS = {
 }
 
 EXTRAS = ReportExtras(valuation=VALUATION, attribution_method=ATTRIBUTION_METHOD, penalty_label=PENALTY_LABEL,
+                      event_words=EventWords(verb="triggered", noun="trigger", plural="triggers"),
                       difficulty_texts=DIFFICULTY_TEXTS, valuation_note=valuation_note,
                       group_split_reason=group_split_reason)

@@ -7,7 +7,9 @@ import polars as pl
 import pytest
 from bgsim.reports.attribution_report import (
     MAX_NAMED,
+    _pays_clause,
     _tables,
+    _terms,
     _words,
     add_attribution_sections,
     attribution_answers,
@@ -99,9 +101,9 @@ def test_q_values_of_zero_print_as_below_1e_16(spreads):
     assert any("(q < 1e-16)" in line for line in lines)
     assert not any(re.search(r"q = 0(?![.\d])", line) for line in lines)
     rep = Report("cards")
-    _tables(rep, zero, stats.group_summary(zero), _words(PROFILE), EXTRAS.penalty_label, VALUATION)
+    _tables(rep, zero, stats.group_summary(zero), _words(PROFILE), _terms(PROFILE, EXTRAS))
     markdown = rep.markdown()
-    for table in ("card_flags", "cards"):
+    for table in ("scoring_cards_flags", "scoring_cards"):
         rows = _table_rows(markdown, table)
         q = rows[0].index("q")
         cells = [row[q].replace("\\<", "<") for row in rows[1:]]
@@ -126,21 +128,39 @@ def section(planted_rows, tmp_path_factory):
 def test_card_section_writes_its_figures_and_tables(section, spreads):
     returned, markdown, directory = section
     pd.testing.assert_frame_equal(returned, spreads)
-    for figure in ("card_payoff_forest", "card_deck_effects", "card_pair_heatmap"):
+    for figure in ("scoring_cards_payoff_forest", "scoring_cards_group_effects", "scoring_cards_pair_heatmap"):
         assert (directory / "figures" / f"{figure}.png").exists()
-    cards = pd.read_csv(directory / "tables" / "cards.csv")
+    cards = pd.read_csv(directory / "tables" / "scoring_cards.csv")
     assert len(cards) == 180 and {"win_diff", "group_rate", "net_vs_group", "raw_diff", "flagged"} <= set(cards)
-    flags = pd.read_csv(directory / "tables" / "card_flags.csv")
+    flags = pd.read_csv(directory / "tables" / "scoring_cards_flags.csv")
     assert len(flags) == int(spreads["flagged"].sum()) and set(flags["id"]) >= {"A06", "B09"}
-    assert (directory / "tables" / "card_decks.csv").exists()
-    assert (directory / "tables" / "card_pairs.csv").exists()
+    assert (directory / "tables" / "scoring_cards_groups.csv").exists()
+    assert (directory / "tables" / "scoring_cards_pairs.csv").exists()
     assert "## Scoring cards" in markdown and "### Pairs scored together" in markdown
     assert "(see Method)" in markdown and "clustered by deal" in EXTRAS.attribution_method
 
 
+def test_card_section_speaks_of_triggers_and_vp_equivalents(section):
+    """Carpe Diem's own words come from its extras: cards are triggered, payoffs are VP-equivalents and
+    a failed card's -4 has its column."""
+    _, markdown, _ = section
+    assert "the seats that triggered it won more (less) often than the seats that triggered the deck's" in markdown
+    assert "payoff per trigger (VP-equivalents), -4 rate;" in markdown
+    assert "| triggers |" in markdown and "(tables/scoring_cards_flags.csv)" in markdown
+
+
+def test_a_payoff_clause_that_only_says_zero_is_left_out():
+    terms = _terms(PROFILE, EXTRAS)
+    row = pd.Series({"net_vs_group": 0.01, "net_vs_group_low": -0.04, "net_vs_group_high": 0.04, "n_players": 3},
+                    dtype=object)
+    assert _pays_clause(row, terms) == ""
+    row["net_vs_group_low"] = -0.6
+    assert _pays_clause(row, terms) == "; per trigger it pays +0.0 VP-equivalents [-0.6, +0.0] against them (3 players)"
+
+
 def test_card_section_prints_q_with_fmt_p(section):
     _, markdown, _ = section
-    flags = _table_rows(markdown, "card_flags")
+    flags = _table_rows(markdown, "scoring_cards_flags")
     q = flags[0].index("q")
     assert all(re.fullmatch(r"(\\< 1e-16|\d(\.\d+)?(e-\d+)?|0\.\d+)", row[q]) for row in flags[1:])
     assert "q = 0 " not in markdown and "(q = 0)" not in markdown

@@ -100,8 +100,8 @@ def test_report_is_written_with_every_part(tiny_study):
         assert part in html
     assert {p.name for p in (report / "figures").iterdir()} >= {
         "seat_win_rates.png", "score_distributions.png", "score_categories.png", "compensation.png",
-        "card_payoff_forest.png", "card_pair_heatmap.png"}
-    assert {"seats.csv", "compensation.csv", "cards.csv", "card_decks.csv"} <= {
+        "scoring_cards_payoff_forest.png", "scoring_cards_pair_heatmap.png"}
+    assert {"seats.csv", "compensation.csv", "scoring_cards.csv", "scoring_cards_groups.csv"} <= {
         p.name for p in (report / "tables").iterdir()}
     # too few games: the report says it cannot tell instead of claiming a difference
     assert "cannot be told apart from chance" in html
@@ -176,7 +176,7 @@ def test_report_of_a_plain_self_play_run_has_seat_verdicts_but_no_study_question
     text = (run_dir / "report" / "index.md").read_text()
     assert "in every seat: no seat differs detectably" in text or "favoured" in text
     assert "Is the 3-player 13" not in text and "Scoring cards" not in text
-    assert not (run_dir / "report" / "figures" / "card_payoff_forest.png").exists()
+    assert not any((run_dir / "report" / "figures").glob("*payoff_forest.png"))
 
 
 def test_a_finished_study_is_kept_and_resumed_without_replaying(tiny_study, capsys):

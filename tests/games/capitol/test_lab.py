@@ -3,6 +3,7 @@ sections (consul schedule, auction items, catch-up measures), a robustness study
 the variants themselves, and the tuner and replay reading the game's score column."""
 
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import polars as pl
 import pytest
 from bgsim.experiments.capitol.variants import BOARD_TRANSFORMS
 from bgsim.experiments.variants import VariantError, declared_variants, variant_spec
-from bgsim.reports.capitol import consul_schedule, item_values, study_measures
+from bgsim.reports.capitol import _how_often, consul_schedule, item_values, study_measures
 from bgsim.sim import make_game
 from bgsim.sim.games.capitol.profile import VARIANTS
 from bgsim.sim.results.store import load
@@ -63,14 +64,20 @@ def work(tmp_path_factory) -> Path:
     return directory
 
 
+@pytest.fixture(scope="module")
+def study(work) -> Path:
+    """The seat-order study of ``SEAT_ORDER``, run once through the CLI with its report."""
+    _cli("seat-order", str(work / "seat_order.toml"), "--out", str(work / "studies"), "--quiet")
+    (directory,) = (work / "studies").iterdir()
+    return directory
+
+
 def test_consul_schedule_gives_seat_1_two_rounds_at_3_players():
     assert consul_schedule(3) == [1, 2, 3, 1]  # CAP-DRAW-10: the consul moves left after each draw phase
     assert consul_schedule(4) == [1, 2, 3, 4] and consul_schedule(2) == [1, 2, 1, 2]
 
 
-def test_seat_order_report_has_the_consul_the_items_and_the_balancing_vector(work):
-    _cli("seat-order", str(work / "seat_order.toml"), "--out", str(work / "studies"), "--quiet")
-    (study,) = (work / "studies").iterdir()
+def test_seat_order_report_has_the_consul_the_items_and_the_balancing_vector(study):
     text = (study / "report" / "index.md").read_text()
     assert "The consul (the start player) in rounds 1-4: 3 players: seats 1, 2, 3, 1" in text
     assert "Start points that balance the seats (seat 1 holds 0), *greedy*: 3 players 0/" in text
@@ -80,8 +87,29 @@ def test_seat_order_report_has_the_consul_the_items_and_the_balancing_vector(wor
     assert items[0].startswith("n_players,item,won_per_game") and len(items) == 4  # fountain, amphitheatre, temple
 
 
-def test_item_values_and_measures_follow_the_records(work):
-    (study,) = (work / "studies").iterdir()
+def test_seat_order_report_speaks_of_auction_items_in_points(study):
+    """No word of another game's components: no triggers, penalties, card files or VP; a negative
+    difference reads "less often", and a payoff clause that would only say +0.0 is left out."""
+    report = study / "report"
+    text = "\n".join((report / name).read_text() for name in ("index.md", "index.html"))
+    text += "\n".join(p.name for p in report.rglob("*")) + (report / "tables" / "seats.csv").read_text()
+    for word in ("trigger", "penalty rate", "card_flags", "cards.csv", " VP", "VP-", "mean_vp", "+0.0 points",
+                 "points-equivalents"):
+        assert word not in text, word
+    assert not re.search(r"more often [^\n\[]*-\d", text)  # no "more often by -24.3 pp"
+    assert "the seats that bought it won more (less) often" in text and "payoff per purchase" in text
+    assert (report / "tables" / "items_flags.csv").exists() and (report / "tables" / "items.csv").exists()
+    line = next(s for s in text.splitlines() if s.startswith("- Seats that won a fountain won the game"))
+    assert re.search(r": \d+\.\d pp (more|less) often \[[-+]\d+\.\d, [-+]\d+\.\d\] at 3 players", line), line
+
+
+def test_a_win_rate_difference_reads_more_or_less_often():
+    assert _how_often(-0.243, -0.40, -0.086) == "24.3 pp less often [-40.0, -8.6]"
+    assert _how_often(0.05, -0.01, 0.11) == "5.0 pp more often [-1.0, +11.0]"
+    assert _how_often(-0.0004, -0.1, 0.1) == "as often [-10.0, +10.0]"
+
+
+def test_item_values_and_measures_follow_the_records(study):
     (run_dir,) = (study / "cells").iterdir()
     rows = load(run_dir).collect().with_columns(start=pl.lit("rulebook"))
     values = item_values(rows)
@@ -129,12 +157,11 @@ def test_every_variant_keeps_the_exact_board_facts(tmp_path):
         declared_variants(VARIANTS, ["nope"])
 
 
-def test_tune_and_replay_read_the_score_column(work, capsys):
+def test_tune_and_replay_read_the_score_column(work, study, capsys):
     out = work / "tuned.toml"
     _cli("tune", "greedy", "--game", "capitol", "--players", "2", "--games", "8", "--rounds", "1",
          "--features", "pass", "--out", str(out))
     assert "[weights]" in out.read_text()
-    (study,) = (work / "studies").iterdir()
     (run_dir,) = (study / "cells").iterdir()
     capsys.readouterr()
     _cli("replay", str(run_dir), "3", "--summary")
