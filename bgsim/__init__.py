@@ -2,7 +2,7 @@
 
     import bgsim
     report = bgsim.run(bgsim.load_spec("experiments/configs/greedy_4p.toml"), jobs=2)
-    games = bgsim.load(report.run_dir)          # polars LazyFrame, one row per (game, seat)
+    games = bgsim.load(report.run_dir)          # polars LazyFrame, one row per (game, seat); a study too
     played = bgsim.replay(report.run_dir, 17)   # game 17 again, traced
 
 Everything lives under this one import name: ``bgsim.sim`` (the engine), ``bgsim.strategies``,
@@ -17,7 +17,7 @@ _EXPORTS = {
     "RunReport": "bgsim.experiments.runner",
     "RunSpec": "bgsim.sim.results.spec",
     "game_seeds": "bgsim.sim",
-    "load": "bgsim.sim.results.store",
+    "load": "bgsim.experiments.loading",
     "load_spec": "bgsim.experiments.spec_check",
     "make_game": "bgsim.sim",
     "make_strategy": "bgsim.strategies",

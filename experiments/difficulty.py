@@ -545,26 +545,28 @@ def study_progress(directory: str | Path) -> tuple[list[Path], int]:
     return started, load_difficulty(directory / SPEC_FILE).total_games
 
 
-def load_rows(directory: str | Path, kind: str) -> pl.LazyFrame:
+def load_rows(directory: str | Path, kind: str | None) -> pl.LazyFrame:
     """Rows of every run of ``kind`` (base, sweep, calibrate or verify), labelled with rung, knob,
-    value and level; one row per game (the human's, with the automa's score by source). A LazyFrame
-    over the runs' chunks (no column, if the study has no such run yet): the tables aggregate it
-    without ever holding the rows. Every run of the study is checked against its chunk hashes first,
-    so one error names every damaged chunk."""
+    value and level; one row per game (the human's, with the automa's score by source). ``kind``
+    None: the runs of every kind, each row labelled with its ``kind`` too (``bgsim.load``). A
+    LazyFrame over the runs' chunks (no column, if the study has no such run yet): the tables
+    aggregate it without ever holding the rows. Every run of the study is checked against its chunk
+    hashes first, so one error names every damaged chunk."""
     directory = Path(directory)
     meta = read_study(directory, partial=True)
     every = [entry["dir"] for entry in meta["runs"]]
     files = dict(zip(every, verify_runs(directory / d for d in every), strict=True))
     frames = []
     for entry in meta["runs"]:
-        if entry["kind"] != kind:
+        if kind is not None and entry["kind"] != kind:
             continue
         columns = row_columns(read_profile(directory / entry["dir"]))
         frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(columns)
-        frames.append(frame.with_columns(pl.lit(entry["rung"]).alias("rung"),
-                                         pl.lit(entry["knob"], pl.Utf8).alias("knob"),
-                                         pl.lit(entry["value"], pl.Int64).alias("value"),
-                                         pl.lit(entry["level"], pl.Utf8).alias("level")))
+        labels = [pl.lit(entry["rung"]).alias("rung"), pl.lit(entry["knob"], pl.Utf8).alias("knob"),
+                  pl.lit(entry["value"], pl.Int64).alias("value"), pl.lit(entry["level"], pl.Utf8).alias("level")]
+        if kind is None:
+            labels.append(pl.lit(entry["kind"]).alias("kind"))
+        frames.append(frame.with_columns(*labels))
     if not frames:
         return pl.LazyFrame()
     return pl.concat(frames, how="vertical_relaxed")

@@ -61,8 +61,10 @@ from bgsim.sim.stats import ratings as stats
 from bgsim.sim.stats.ratings import TournamentSummary
 from bgsim.strategies import make_strategy
 
-__all__ = ["Pairing", "TournamentReport", "TournamentSpec", "check_strategies", "load_results", "load_tournament",
-           "result_parts", "run_tournament", "scan_results", "summarise", "tournament_from_dict"]
+__all__ = ["MARKER", "Pairing", "TournamentReport", "TournamentSpec", "check_strategies", "load_results", "load_rows",
+           "load_tournament", "result_parts", "run_tournament", "scan_results", "summarise", "tournament_from_dict"]
+
+MARKER = "tournament.json"
 
 PAIRING_MODES = ("all", "ladder")
 _KEYS = {
@@ -281,7 +283,7 @@ def run_tournament(spec: TournamentSpec, out: str | Path = "runs", jobs: int = 1
     total = sum(p.games for p in pairings)
     session = {"started": _now(), "jobs": jobs}
     meta.setdefault("sessions", []).append(session)
-    write_json(directory / "tournament.json", meta)
+    write_json(directory / MARKER, meta)
     reports, offset = [], 0
     try:
         for pairing in pairings:
@@ -295,18 +297,18 @@ def run_tournament(spec: TournamentSpec, out: str | Path = "runs", jobs: int = 1
     except BaseException:
         session.update(ended=_now(), status="interrupted")
         meta["status"] = "interrupted"
-        write_json(directory / "tournament.json", meta)
+        write_json(directory / MARKER, meta)
         raise
     seconds = time.perf_counter() - started
     played = sum(r.games_played for r in reports)
     session.update(ended=_now(), games_played=played, wall_seconds=round(seconds, 3))
     meta["status"] = "complete"
-    write_json(directory / "tournament.json", meta)
+    write_json(directory / MARKER, meta)
     return TournamentReport(spec, directory, tuple(pairings), tuple(reports), total, played, seconds)
 
 
 def _prepare_dir(spec: TournamentSpec, directory: Path, resume: bool, canonical: dict, pairings) -> dict:
-    meta = open_study_dir(directory, "tournament.json", "tournament", "tournament_id", spec.tournament_id, resume,
+    meta = open_study_dir(directory, MARKER, "tournament", "tournament_id", spec.tournament_id, resume,
                           "tournament.toml", spec.to_dict())
     if meta is not None:
         return meta
@@ -322,7 +324,7 @@ def _prepare_dir(spec: TournamentSpec, directory: Path, resume: bool, canonical:
 
 
 def _read_tournament_meta(directory: Path) -> dict:
-    return read_meta(directory, "tournament.json", "tournament")
+    return read_meta(directory, MARKER, "tournament")
 
 
 def _now() -> str:
@@ -354,6 +356,14 @@ def result_parts(directory: str | Path) -> list[pl.LazyFrame]:
     return _parts(_finished_runs(Path(directory)))
 
 
+def load_rows(directory: str | Path) -> pl.LazyFrame:
+    """Every column of every pairing's rows (``bgsim.load``), ``strategy`` as listed in the spec and
+    each row labelled with its ``pairing`` (the pairing's strategies joined by " vs ")."""
+    return pl.concat([scan_chunks(run.directory, run.files).with_columns(_as_listed(run.listed),
+                                                                         pl.lit(run.pairing).alias("pairing"))
+                      for run in _finished_runs(Path(directory))], how="diagonal_relaxed")
+
+
 @dataclass(frozen=True)
 class _Run:
     """A finished pairing's run: its directory, its chunk files (checked), players, games per chunk,
@@ -365,6 +375,7 @@ class _Run:
     chunk_size: int
     score: str
     listed: dict  # canonical strategy id -> as listed in the spec
+    pairing: str  # its strategies as listed, joined by " vs "
 
 
 def _finished_runs(directory: Path) -> list[_Run]:
@@ -378,7 +389,8 @@ def _finished_runs(directory: Path) -> list[_Run]:
         if status != "complete":
             raise RunStoreError(f"{directory.name}: pairing {' vs '.join(pairing['strategies'])} at "
                                 f"{pairing['n_players']} players is {status}; finish the tournament with --resume")
-    return [_Run(run_dir, files, pairing["n_players"], chunk_size, read_profile(run_dir).score_column, listed)
+    return [_Run(run_dir, files, pairing["n_players"], chunk_size, read_profile(run_dir).score_column, listed,
+                 " vs ".join(pairing["strategies"]))
             for pairing, run_dir, files in zip(meta["pairings"], run_dirs, verify_runs(run_dirs), strict=True)]
 
 

@@ -160,6 +160,19 @@ def test_every_level_is_solved_in_order_and_checked_on_fresh_deals(tiny_study):
     assert verify.height == 4 * 40
 
 
+def test_bgsim_load_reads_every_run_of_the_study_labelled(tiny_study):
+    import bgsim
+
+    _, directory = tiny_study
+    rows = bgsim.load(directory).collect()
+    for kind in ("base", "sweep", "calibrate", "verify"):
+        part = rows.filter(pl.col("kind") == kind).drop("kind")
+        assert part.equals(load_rows(directory, kind).collect()), kind
+    sweep = rows.filter(pl.col("kind") == "sweep").group_by("rung", "knob", "value").len()
+    assert sorted(sweep.iter_rows()) == [("weak", "anna_extra_steps", 0, 40), ("weak", "anna_extra_steps", 3, 40),
+                                         ("weak", "anna_majority_vp", 6, 40), ("weak", "anna_majority_vp", 14, 40)]
+
+
 def test_calibration_runs_agree_with_the_base_games_rescored(tiny_study):
     """Anna's start VP changes no decision of the random player, and every run shares the deals:
     the games at start VP k must be the base games with Anna's score shifted by k, the VP ties

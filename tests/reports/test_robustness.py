@@ -10,6 +10,7 @@ from bgsim.experiments.robustness import load_robustness, run_robustness
 from bgsim.reports.robustness_report import compare
 from bgsim.sim.results.spec import SpecError
 
+import bgsim
 from bgsim.report import write_report
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,6 +83,9 @@ def test_tiny_robustness_study_and_report(tmp_path):
     meta = json.loads((directory / "robustness.json").read_text())
     assert meta["status"] == "complete"
     assert [s["variant"] for s in meta["studies"]] == ["baseline", "villa_table_alternative", "tiles_villas_plus25"]
+    rows = bgsim.load(directory).group_by("variant", "n_players", "population", "start", "kind").len().collect()
+    assert sorted(rows.iter_rows()) == [(v, 3, "greedy", "rulebook", "cell", 60 * 3) for v in sorted(
+        ["baseline", "villa_table_alternative", "tiles_villas_plus25"])]
     report, _ = write_report(directory)
     html = report.read_text()
     assert "Robustness: robust" in html and (report.parent / "figures" / "robustness_summary.png").exists()

@@ -171,6 +171,17 @@ def test_every_pairing_is_a_run_on_the_same_deals(played):
     assert meta["status"] == "complete" and len(meta["pairings"]) == 3
 
 
+def test_bgsim_load_reads_every_pairing_with_all_its_columns(played):
+    import bgsim
+
+    _, report, _ = played
+    rows = bgsim.load(report.directory).collect()
+    assert {"pairing", "final_vp", "vp_cards", "cards"} <= set(rows.columns)  # the runs' columns, not the summary's
+    assert dict(rows.group_by("pairing").len().iter_rows()) == {
+        "random vs greedy": 8 * 2, "random vs greedy(vp=30, steps=0)": 4 * 2, "greedy vs greedy(vp=30, steps=0)": 4 * 2}
+    assert set(rows["strategy"]) == set(STRATEGIES)  # as listed, like load_results
+
+
 @pytest.mark.own_workers
 def test_the_same_pairing_gives_the_same_games_with_two_workers(played, tmp_path):
     spec_path, report, _ = played
