@@ -13,7 +13,14 @@ seating (``permutations``), so each strategy visits each seat equally often.
 
 After the cells, the compensation solver (sim/stats/compensation.py) re-scores the rulebook cells
 and the solved vector of every (player count, population) is played again on fresh deals (seed + 1)
-under ``<dir>/confirm/<run-id>/``. ``seat_order.json`` records the cells, the solutions and the
+under ``<dir>/confirm/<run-id>/``. It *holds* when every seat's win-rate interval there contains the
+fair share. Where it does not and rounds remain (``compensation.rounds``; by default more than one
+where the profile says the start value changes play), the vector is solved again from those games
+(the re-scoring is then a step of a stochastic root finder on the seats' win-rate gaps) and the new
+vector is played on fresh deals again (seed + 2, ...), until one holds, the finder repeats a vector, or
+the rounds are spent. Each vector is judged on deals it was not fitted on. ``rounds.csv`` lists every
+round; ``compensation.csv`` gains the final vector (the one that held, else the closest) and whether
+it held. ``seat_order.json`` records the cells, the solutions and the
 status; ``--resume`` finishes an interrupted study.
 """
 
@@ -52,7 +59,8 @@ from bgsim.sim.results.store import (
     verify_runs,
     write_json,
 )
-from bgsim.sim.stats.compensation import game_scores, solve_with_bootstrap
+from bgsim.sim.stats.compensation import game_scores, solve, solve_with_bootstrap
+from bgsim.sim.stats.seats import seat_table
 from bgsim.strategies import make_strategy
 
 __all__ = ["Cell", "SeatOrderSpec", "load_seat_order", "load_study_rows", "run_seat_order", "seat_order_from_dict",
@@ -64,11 +72,12 @@ _KEYS = {
     "game": {"id", "players", "params", "data"},
     "start": {"vectors"},
     "run": {"games", "chunk_size", "seed", "tier", "games_for"},
-    "compensation": {"confirm_games", "bootstrap", "low", "high", "population"},
+    "compensation": {"confirm_games", "bootstrap", "low", "high", "population", "rounds"},
 }
 # The runner's columns of a row; the game's own follow from its profile (``profile.records``).
 RUNNER_COLUMNS = ("run_id", "n_players", "game_index", "deal", "seating", "seat", "strategy")
 NO_START = "rulebook"  # the one start of a game without compensation: its rules as written
+ROUNDS_WHEN_PLAY_CHANGES = 5  # default rounds of fresh deals where the start value changes play
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -105,6 +114,7 @@ class SeatOrderSpec:
     low: int = 0  # range of the start value the solver tries for seats 2..n
     high: int = 30
     compensation_populations: tuple[str, ...] | None = None  # None = every population
+    rounds: int | None = None  # fresh-deal rounds per solved vector; None: 5 where the value changes play, else 1
     params: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)
     description: str = ""
@@ -116,6 +126,8 @@ class SeatOrderSpec:
             object.__setattr__(self, "starts", ("rulebook", "equal") if comp else (NO_START,))
         if self.confirm_games is None:
             object.__setattr__(self, "confirm_games", 9600 if comp else 0)
+        if self.rounds is None:
+            object.__setattr__(self, "rounds", ROUNDS_WHEN_PLAY_CHANGES if comp and comp.changes_play else 1)
         _check(self)
 
     @property
@@ -134,15 +146,18 @@ class SeatOrderSpec:
         games = self.confirm_games if confirm else self.games
         return min(games, self.games_for.get(population, games))
 
-    def cell(self, n: int, population: str, start: str, confirm: bool = False) -> Cell:
-        label = "solved" if confirm else start
+    def cell(self, n: int, population: str, start: str, confirm: bool = False, round_index: int = 0) -> Cell:
+        """The run of ``population`` at ``n`` players with ``start``; a confirmation run of round
+        ``round_index`` (0-based) plays fresh deals: seed + 1 + round_index."""
+        label = (f"solved{round_index + 1}" if round_index else "solved") if confirm else start
         name = f"{self.name}-{n}p-{_slug(population)}-{_slug(label)}"
         comp = self.compensation
         params = dict(self.params) | ({comp.parameter: start} if comp else {})
         description = f"{self.name}: {population} at {n} players" + (f", {comp.label} {start}" if comp else "")
         spec = RunSpec(name=name, game=self.game, players=(n,), strategies=self.strategies(population, n),
                        mode=self.mode(population), games=self.games_of(population, confirm),
-                       chunk_size=self.chunk_size, seed=self.seed + 1 if confirm else self.seed, tier=self.tier,
+                       chunk_size=self.chunk_size, seed=self.seed + 1 + round_index if confirm else self.seed,
+                       tier=self.tier,
                        params=params, data=dict(self.data),
                        description=description + (" (confirmation on fresh deals)" if confirm else ""))
         return Cell("confirm" if confirm else "cell", n, population, start, spec)
@@ -172,7 +187,7 @@ class SeatOrderSpec:
         if not self.compensation:
             return doc
         doc["compensation"] = {"confirm_games": self.confirm_games, "bootstrap": self.bootstrap, "low": self.low,
-                               "high": self.high}
+                               "high": self.high, "rounds": self.rounds}
         if self.compensation_populations is not None:
             doc["compensation"]["population"] = list(self.compensation_populations)
         return doc
@@ -180,6 +195,8 @@ class SeatOrderSpec:
     def fingerprint(self) -> str:
         doc = {"cells": [c.spec.run_id for c in self.cells()], "populations": list(self.populations),
                "compensation": [self.confirm_games, self.bootstrap, self.low, self.high, self.solved_populations()]}
+        if self.rounds != 1:  # one round keeps the ids of studies from before rounds existed
+            doc["compensation"].append(self.rounds)
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:10]
 
     @property
@@ -225,7 +242,7 @@ def _check(spec: SeatOrderSpec) -> None:
         require(key in spec.populations, f"compensation.population names {key!r}, which is not a population")
     # confirm_games = 0 skips the confirmation runs; the solution's interval needs at least one replicate
     for name, value, least in (("compensation.confirm_games", spec.confirm_games, 0),
-                               ("compensation.bootstrap", spec.bootstrap, 1)):
+                               ("compensation.bootstrap", spec.bootstrap, 1), ("compensation.rounds", spec.rounds, 1)):
         require(isinstance(value, int) and not isinstance(value, bool) and value >= least,
                 f"{name} must be {'a non-negative' if least == 0 else 'a positive'} integer")
     require(isinstance(spec.low, int) and isinstance(spec.high, int) and -200 <= spec.low < spec.high <= 200,
@@ -276,7 +293,7 @@ def seat_order_from_dict(doc: dict, base_dir: str | Path = ".", default_name: st
         seed=run_table.get("seed", 1), tier=run_table.get("tier", "auto"),
         games_for=dict(run_table.get("games_for", {})), confirm_games=comp.get("confirm_games"),
         bootstrap=comp.get("bootstrap", 200), low=comp.get("low", 0), high=comp.get("high", 30),
-        compensation_populations=None if comp_pops is None else tuple(comp_pops),
+        compensation_populations=None if comp_pops is None else tuple(comp_pops), rounds=comp.get("rounds"),
         params=dict(game.get("params", {})), data=data)
     try:
         return SeatOrderSpec(**values)
@@ -330,12 +347,20 @@ def run_seat_order(spec: SeatOrderSpec, out: str | Path = "runs", jobs: int = 1,
         meta["solutions"] = solutions
         write_json(directory / MARKER, meta)
         if spec.confirm_games and solutions:
-            stage("confirmation: the solved start vectors on fresh deals")
+            stage("confirmation: the solved start vectors on fresh deals"
+                  + (f", solved again where they do not hold (up to {spec.rounds} rounds)" if spec.rounds > 1 else ""))
+            progress = {"played": played, "done": done, "total": total}
+
+            def play(cell: Cell, extra: bool) -> None:
+                progress["total"] += cell.spec.games if extra else 0  # a later round: more games than planned
+                progress["played"] += _play(cell, directory, jobs, resume, on_progress, progress["done"],
+                                            progress["total"])
+                progress["done"] += cell.spec.games
+
             for entry in solutions:
-                cell = spec.cell(entry["n_players"], entry["population"], entry["vector"], confirm=True)
-                entry["confirm_dir"] = cell.directory
-                played += _play(cell, directory, jobs, resume, on_progress, done, total)
-                done += cell.spec.games
+                _confirm(spec, directory, entry, play, lambda: write_json(directory / MARKER, meta))
+            played = progress["played"]
+            _write_rounds(directory, solutions)
     except BaseException:
         meta["status"] = "interrupted"
         write_json(directory / MARKER, meta)
@@ -349,8 +374,76 @@ def run_seat_order(spec: SeatOrderSpec, out: str | Path = "runs", jobs: int = 1,
     return SeatOrderReport(spec, directory, played, seconds)
 
 
+def planned_games(spec: SeatOrderSpec, meta: dict) -> int:
+    """Games the study plans: its cells, one confirmation run per solved vector, and the later rounds
+    it has begun (their number is known only once the earlier rounds have been judged)."""
+    later = sum(r["games"] for s in meta.get("solutions", []) for r in s.get("rounds", [])[1:])
+    return spec.total_games + later
+
+
 def _play(cell: Cell, directory: Path, jobs: int, resume: bool, on_progress, offset: int, total: int) -> int:
     return play_study_run(cell.spec, directory / cell.directory, jobs, resume, on_progress, offset, total)
+
+
+def _confirm(spec: SeatOrderSpec, directory: Path, entry: dict, play: Callable[[Cell, bool], None],
+             save: Callable[[], None]) -> None:
+    """Play one (player count, population)'s solved vector on fresh deals; while it does not hold and
+    rounds remain, solve it again from the games just played and play the new vector on fresh deals.
+    Sets ``entry``'s ``rounds`` (one dict per vector played), ``final`` and ``held``."""
+    n, pop, vector = entry["n_players"], entry["population"], entry["vector"]
+    entry["rounds"] = []
+    for k in range(spec.rounds):
+        cell = spec.cell(n, pop, vector, confirm=True, round_index=k)
+        play(cell, k > 0)
+        entry["rounds"].append({"round": k + 1, "vector": vector, "dir": cell.directory, "games": cell.spec.games,
+                                "seed": cell.spec.seed, **fresh_verdict(directory / cell.directory)})
+        save()
+        if entry["rounds"][-1]["held"] or k + 1 == spec.rounds:
+            break
+        vector = resolve(directory / cell.directory, spec.low, spec.high)
+        if any(r["vector"] == vector for r in entry["rounds"]):
+            break  # the finder returns to a vector already played: integer steps cannot get closer
+    best = next((r for r in entry["rounds"] if r["held"]), None) or min(entry["rounds"], key=lambda r: r["imbalance"])
+    entry["final"], entry["held"] = best["vector"], best["held"]
+    save()
+
+
+def fresh_verdict(run_dir: Path) -> dict:
+    """Whether a vector held in the games of ``run_dir``: every seat's win-rate interval contains the
+    fair share. With the sum of squared gaps (``imbalance``) and the seat furthest off, with its interval."""
+    profile = read_profile(run_dir)
+    seats = seat_table(load(run_dir), profile.score_column)
+    gap = seats["win_rate"] - seats["fair"]
+    worst = seats.loc[gap.abs().idxmax()]
+    inside = (seats["win_rate_low"] <= seats["fair"]) & (seats["fair"] <= seats["win_rate_high"])
+    return {"held": bool(inside.all()), "imbalance": float((gap ** 2).sum()), "worst_seat": int(worst["seat"]),
+            "worst_rate": float(worst["win_rate"]), "worst_low": float(worst["win_rate_low"]),
+            "worst_high": float(worst["win_rate_high"])}
+
+
+def resolve(run_dir: Path, low: int, high: int) -> str:
+    """The most balanced vector by re-scoring the games of ``run_dir`` (played under another vector):
+    one step of the root finder, which corrects the vector they were played with by what re-scoring
+    says is still off."""
+    profile = read_profile(run_dir)
+    comp = profile.compensation
+    scores = game_scores(load(run_dir), comp.column, profile.score_column, comp.tiebreak_column,
+                         shared=bool(profile.shared_wins))
+    return "/".join(map(str, solve(scores, low, high, first=comp.fixed_first).vector))
+
+
+def _write_rounds(directory: Path, solutions: list[dict]) -> None:
+    """``rounds.csv`` (every vector played on fresh deals) and the final vector in ``compensation.csv``."""
+    rounds = pd.DataFrame([{"n_players": s["n_players"], "population": s["population"],
+                            **{k: v for k, v in r.items() if k != "dir"}} for s in solutions for r in s["rounds"]])
+    rounds.to_csv(directory / "rounds.csv", index=False)
+    table = pd.read_csv(directory / "compensation.csv")
+    final = pd.DataFrame([{"n_players": s["n_players"], "population": s["population"], "seat": seat,
+                           "final": int(value), "held": s["held"], "rounds": len(s["rounds"])}
+                          for s in solutions for seat, value in enumerate(s["final"].split("/"))])
+    table = table.drop(columns=[c for c in ("final", "held", "rounds") if c in table])
+    table.merge(final, on=["n_players", "population", "seat"], how="left").to_csv(directory / "compensation.csv",
+                                                                                  index=False)
 
 
 def solve_all(spec: SeatOrderSpec, directory: Path) -> list[dict]:
@@ -364,7 +457,8 @@ def solve_all(spec: SeatOrderSpec, directory: Path) -> list[dict]:
             profile = read_profile(directory / cell.directory)
             comp = profile.compensation
             columns = (comp.column, profile.score_column, comp.tiebreak_column)
-            scores = game_scores(load(directory / cell.directory), *columns)  # reads only its columns, streamed
+            scores = game_scores(load(directory / cell.directory), *columns,  # reads only its columns, streamed
+                                 shared=bool(profile.shared_wins))
             point, table = solve_with_bootstrap(scores, spec.bootstrap, seed=spec.seed, low=spec.low, high=spec.high,
                                                 first=comp.fixed_first)
             table.insert(0, "population", pop)
@@ -440,6 +534,11 @@ def study_run_dirs(directory: str | Path) -> list[Path]:
 
 
 def _confirm_entries(meta: dict) -> list[dict]:
-    """The confirmation runs begun so far, as cell entries (the solved vector as their start)."""
-    return [{"n_players": s["n_players"], "population": s["population"], "start": s["vector"],
-             "dir": s["confirm_dir"]} for s in meta.get("solutions", []) if "confirm_dir" in s]
+    """The confirmation runs begun so far, as cell entries (each round's vector as their start);
+    studies from before rounds existed name one run, ``confirm_dir``."""
+    entries = []
+    for s in meta.get("solutions", []):
+        rounds = s.get("rounds") or ([{"vector": s["vector"], "dir": s["confirm_dir"]}] if "confirm_dir" in s else [])
+        entries += [{"n_players": s["n_players"], "population": s["population"], "start": r["vector"],
+                     "dir": r["dir"]} for r in rounds]
+    return entries

@@ -8,6 +8,7 @@ from bgsim.sim.registry import parse_id
 from bgsim.sim.results.spec import RunSpec
 from bgsim.sim.stats.lazy import collect
 from bgsim.sim.stats.moments import mean_sd, moment_aggs
+from bgsim.sim.stats.wins import share_interval, win_column
 from scipy import stats
 
 __all__ = ["quick_spec", "seat_table"]
@@ -30,12 +31,15 @@ def seat_table(results: pl.LazyFrame | pl.DataFrame, score: str, confidence: flo
     prints it for people adds 1. ``score``: the game's final-score column (its profile's ``score_column``)."""
     frame = results.lazy()
     schema = frame.collect_schema()
+    win = win_column(schema.names())
     agg = collect(frame.group_by("n_players", "seat", "strategy")
-                  .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
+                  .agg(pl.len().alias("games"), win.sum().alias("wins"), (win * win).sum().alias("win_squares"),
                        *moment_aggs(score, schema[score], "score"), pl.col("rank").mean().alias("mean_rank"))
                   .sort("n_players", "seat", "strategy"))
-    groups = agg.select("n_players", "seat", "strategy", "games", "wins", "mean_rank").to_pandas()
+    groups = agg.select("n_players", "seat", "strategy", "games", "wins", "win_squares", "mean_rank").to_pandas()
     groups["mean_score"], groups["sd_score"] = mean_sd(agg, "score")
+    groups["win_low"], groups["win_high"] = share_interval(groups["wins"], groups["win_squares"], groups["games"],
+                                                           confidence)
     rows = []
     for g in groups.itertuples():
         n = int(g.games)
@@ -43,8 +47,7 @@ def seat_table(results: pl.LazyFrame | pl.DataFrame, score: str, confidence: flo
             lo, hi = stats.t.interval(confidence, n - 1, loc=g.mean_score, scale=g.sd_score / n**0.5)
         else:
             lo = hi = g.mean_score
-        ci = stats.binomtest(int(g.wins), n).proportion_ci(confidence_level=confidence, method="wilson")
         rows.append({"n_players": int(g.n_players), "seat": int(g.seat), "strategy": g.strategy, "games": n,
                      "mean_score": g.mean_score, "score_low": lo, "score_high": hi, "win_rate": g.wins / n,
-                     "win_low": ci.low, "win_high": ci.high, "mean_rank": g.mean_rank})
+                     "win_low": g.win_low, "win_high": g.win_high, "mean_rank": g.mean_rank})
     return pd.DataFrame(rows)

@@ -10,6 +10,7 @@ vectors, compensation, component attribution) belong to those studies' reports, 
 import pandas as pd
 import polars as pl
 from bgsim.reports import run_charts, seat_charts
+from bgsim.reports.method_text import shared_wins_sentence
 from bgsim.reports.progress import progress_warning
 from bgsim.reports.provenance import provenance
 from bgsim.reports.report_builder import Report, fmt_mean, fmt_p, fmt_rate
@@ -48,7 +49,7 @@ def build_run_report(rows: pl.LazyFrame, meta: dict, spec: dict, progress: RunPr
         _head_to_head_section(rep, pairs)
     _seat_section(rep, rows, seats, self_play, strategies, profile)
     _category_section(rep, rows, profile)
-    _method(rep, meta, spec)
+    _method(rep, meta, spec, profile)
     return rep, seats
 
 
@@ -216,7 +217,7 @@ def _category_section(rep: Report, rows: pl.LazyFrame, profile: GameProfile) -> 
               formats={"games": ",d", "share": ".1%"})
 
 
-def _method(rep: Report, meta: dict, spec: dict) -> None:
+def _method(rep: Report, meta: dict, spec: dict, profile: GameProfile) -> None:
     rep.heading("Method")
     run = spec.get("run", {})
     git = meta.get("git", {})
@@ -228,4 +229,5 @@ def _method(rep: Report, meta: dict, spec: dict) -> None:
              f" Engine: bgsim {versions.get('bgsim', '-')}, git {str(git.get('sha') or '-')[:12]}"
              f"{' (uncommitted changes)' if git.get('dirty') else ''}.")
     rep.text("Win rates: Wilson 95 % intervals; means: Student t. A strategy that holds several seats of one game "
-             "contributes seat-games that are not independent, so its interval is a little too narrow.")
+             "contributes seat-games that are not independent, so its interval is a little too narrow. "
+             + shared_wins_sentence(profile))

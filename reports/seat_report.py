@@ -18,6 +18,7 @@ from bgsim.reports.attribution_report import (
     study_spreads,
 )
 from bgsim.reports.extras import NO_EXTRAS, ReportExtras
+from bgsim.reports.method_text import shared_wins_sentence
 from bgsim.reports.progress import progress_warning
 from bgsim.reports.report_builder import Report, fmt_p, fmt_rate
 from bgsim.sim.profile import GameProfile
@@ -36,8 +37,9 @@ class SeatStudy:
     ``rows``: the cells' result rows, labelled ``population`` and ``start``, as a LazyFrame over the
     chunks (a polars DataFrame works too); every table is aggregated from it lazily; ``compensation``: the
     solver's table (compensation.csv; empty if none); ``confirm``: the confirmation runs' rows (None
-    or empty if none); ``profile``: the game's; ``extras``: the game's report additions
-    (``reports.extras.ReportExtras``)."""
+    or empty if none), labelled ``start`` by the vector each played; ``rounds``: one row per vector
+    played on fresh deals (rounds.csv; empty for studies without it); ``profile``: the game's;
+    ``extras``: the game's report additions (``reports.extras.ReportExtras``)."""
 
     rows: pl.LazyFrame
     compensation: pd.DataFrame
@@ -45,6 +47,7 @@ class SeatStudy:
     profile: GameProfile
     extras: ReportExtras = NO_EXTRAS
     played: dict = field(default_factory=dict)  # what the runs played (reports.provenance), for the header
+    rounds: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 def _words(profile: GameProfile) -> tuple[str, str]:
@@ -107,14 +110,14 @@ def add_seat_sections(rep: Report, study: SeatStudy, complete: bool = True) -> p
     spreads = study_spreads(rows, profile, study.extras) if attribution else None
     lines = attribution_answers(spreads, profile, study.extras) if attribution else []
     lines += study.extras.study_answers(rows, profile)
-    _answers(rep, seats, compensation, lines, profile)
+    _answers(rep, seats, compensation, lines, profile, study.rounds)
     _seat_section(rep, seats, _score_counts(rows, profile), profile)
     if "equal" in set(seats["start"]) and seats["start"].nunique() > 1:
         _start_section(rep, start_effect(rows), profile)
     _category_section(rep, category_table(rows, profile.category_columns, profile.score_column), profile)
     study.extras.add_study_sections(rep, rows, profile)
     if not compensation.empty:
-        _compensation_section(rep, compensation, profile, complete)
+        _compensation_section(rep, compensation, profile, complete, study.rounds)
     if attribution:
         add_attribution_sections(rep, rows, profile, study.extras, spreads)
     return seats
@@ -135,26 +138,59 @@ def largest_rulebook_value(profile: GameProfile) -> tuple[int, int, tuple[int, .
     return n, vector.index(max(vector)), vector
 
 
-def balancing_answers(compensation: pd.DataFrame, profile: GameProfile) -> list[str]:
-    """One line per population: the solved start vector per player count, and on fresh deals the seat
-    furthest from its fair share (when the confirmation runs were played)."""
+def balancing_answers(compensation: pd.DataFrame, profile: GameProfile,
+                      rounds: pd.DataFrame | None = None) -> list[str]:
+    """One line per population: per player count the start vector that held on fresh deals (with the
+    seat furthest from its fair share there), or that none did, what was tried and how far the
+    closest stayed off, or that the vector was never played on fresh deals."""
     comp = profile.compensation
     lines = []
     for pop, part in compensation.groupby("population", sort=False):
-        cells = []
-        for n, cell in part.groupby("n_players"):
-            cell = cell.sort_values("seat")
-            text = f"{n} players {'/'.join(str(int(v)) for v in cell['solved'])}"
-            if "rate_confirmed" in cell and cell["rate_confirmed"].notna().all():
-                gap = (cell["rate_confirmed"] - 1 / n).abs()
-                worst = cell.loc[gap.idxmax()]
-                text += (f" (fresh deals: furthest seat {int(worst['seat']) + 1} at "
-                         f"{fmt_rate(worst.rate_confirmed, worst.rate_confirmed_low, worst.rate_confirmed_high)} "
-                         f"against the fair {100 / n:.1f} %)")
-            cells.append(text)
+        cells = [_balancing_cell(int(n), cell.sort_values("seat"), rounds) for n, cell in part.groupby("n_players")]
         lines.append(f"- {comp.label.capitalize()} that balance the seats (seat 1 holds {comp.fixed_first}), "
                      f"*{pop}*: {'; '.join(cells)}.")
     return lines
+
+
+def _balancing_cell(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None) -> str:
+    vector = "/".join(str(int(v)) for v in cell[final_column(cell)])
+    held = held_on_fresh_deals(cell)
+    if held is None:
+        return f"{n} players {vector} (on the stored games only: not played on fresh deals)"
+    gap = (cell["rate_confirmed"] - 1 / n).abs()
+    worst = cell.loc[gap.idxmax()]
+    where = (f"seat {int(worst['seat']) + 1} at "
+             f"{fmt_rate(worst.rate_confirmed, worst.rate_confirmed_low, worst.rate_confirmed_high)} "
+             f"against the fair {100 / n:.1f} %")
+    if held:
+        return f"{n} players {vector} (held on fresh deals: furthest {where})"
+    tried = _tried(n, cell, rounds)
+    return (f"{n} players: **none found that holds** — {tried} on fresh deals; the closest, {vector}, "
+            f"left {where}")
+
+
+def _tried(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None) -> str:
+    """"tried 0/-7, 0/-9" from the rounds of one (player count, population)."""
+    pop = cell["population"].iloc[0]
+    if rounds is None or rounds.empty:
+        return "tried it"
+    mine = rounds[(rounds["n_players"] == n) & (rounds["population"] == pop)]
+    return f"tried {', '.join(mine['vector'])}" if len(mine) else "tried it"
+
+
+def final_column(table: pd.DataFrame) -> str:
+    """The column of the vector a study settled on: ``final`` (after the fresh-deal rounds), or
+    ``solved`` for a study from before the rounds (or one that skips fresh deals)."""
+    return "final" if "final" in table and table["final"].notna().all() else "solved"
+
+
+def held_on_fresh_deals(cell: pd.DataFrame) -> bool | None:
+    """Whether one (player count, population)'s vector held on fresh deals (every seat's interval
+    contains the fair share); None when it was not played on fresh deals."""
+    if "rate_confirmed" not in cell or not cell["rate_confirmed"].notna().all():
+        return None
+    fair = 1 / cell["n_players"].astype(float)
+    return bool(((cell["rate_confirmed_low"] <= fair) & (fair <= cell["rate_confirmed_high"])).all())
 
 
 def largest_value_answer(seats: pd.DataFrame, compensation: pd.DataFrame, population: str,
@@ -180,8 +216,8 @@ def largest_value_answer(seats: pd.DataFrame, compensation: pd.DataFrame, popula
                         & (compensation["seat"] == seat)] if not compensation.empty else compensation
     if not comp.empty:
         c = comp.iloc[0]
-        parts.append(f"the balancing value for seat {seat + 1} is {c.solved} (bootstrap 95 % interval "
-                     f"{c.low}-{c.high})")
+        parts.append(_balancing_value(seat, compensation[(compensation["n_players"] == n)
+                                                         & (compensation["population"] == population)], c))
     if r.favoured > 0:
         verdict = (f"**No: {value} over-compensates** — seat {seat + 1} wins significantly more than its share")
     elif r.favoured < 0:
@@ -193,6 +229,20 @@ def largest_value_answer(seats: pd.DataFrame, compensation: pd.DataFrame, popula
         verdict = (f"**Yes, within what these games can tell**: seat {seat + 1}'s win rate is not detectably off "
                    f"its share (a gap of about {r.detectable_pp:.1f} pp would have shown)")
     return f"{verdict} ({'; '.join(parts)})."
+
+
+def _balancing_value(seat: int, cell: pd.DataFrame, c) -> str:
+    """What the study found for the seat's value: the re-scored solution with its interval, and how
+    the vector it settled on did on fresh deals."""
+    text = f"re-scoring the stored games gives seat {seat + 1} {c.solved} (bootstrap 95 % interval {c.low}-{c.high})"
+    held = held_on_fresh_deals(cell.sort_values("seat"))
+    final = int(c[final_column(cell)])
+    if held is None:
+        return text + ", not played on fresh deals"
+    if held:
+        return text + ("; it held on fresh deals" if final == c.solved else
+                       f"; on fresh deals {final} held")
+    return text + f"; no value held on fresh deals (the closest: {final})"
 
 
 def seat_summary(seats: pd.DataFrame, start: str = "rulebook", label: str = "start vector") -> list[str]:
@@ -216,7 +266,7 @@ def seat_summary(seats: pd.DataFrame, start: str = "rulebook", label: str = "sta
 
 
 def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame, attribution_lines: list[str],
-             profile: GameProfile) -> None:
+             profile: GameProfile, rounds: pd.DataFrame | None = None) -> None:
     rep.heading("Answers")
     label, _ = _words(profile)
     lines = seat_summary(seats, label=label)
@@ -227,7 +277,7 @@ def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame, attri
             n, seat, vector = largest
             lines.append(f"- Is the {n}-player {vector[seat]} justified? *{pop}*: {answer}")
     if largest is None and not compensation.empty:  # no head start in the rules: say what would balance
-        lines += balancing_answers(compensation, profile)
+        lines += balancing_answers(compensation, profile, rounds)
     lines += attribution_lines
     rep.text("\n".join(lines) if lines else "No games.")
     rep.text("Seats are numbered from the start player (seat 1). A seat is called favoured or disfavoured only "
@@ -312,8 +362,12 @@ def _compensation(study: SeatStudy) -> pd.DataFrame:
         return table
     confirm = study.confirm
     if confirm is not None and not is_empty(confirm):
-        confirmed = _seats(confirm, study.profile)[["n_players", "population", "seat", "games", "win_rate",
-                                                    "win_rate_low", "win_rate_high", "favoured"]]
+        settled = final_column(table)
+        final = (table.sort_values("seat").groupby(["n_players", "population"], sort=False)[settled]
+                 .agg(lambda v: "/".join(str(int(x)) for x in v)).rename("start").reset_index())
+        confirmed = _seats(confirm, study.profile).merge(final, on=["n_players", "population", "start"])
+        confirmed = confirmed[["n_players", "population", "seat", "games", "win_rate", "win_rate_low",
+                               "win_rate_high", "favoured"]]
         confirmed = confirmed.rename(columns={"games": "confirm_games", "win_rate": "rate_confirmed",
                                               "win_rate_low": "rate_confirmed_low",
                                               "win_rate_high": "rate_confirmed_high",
@@ -333,16 +387,18 @@ def _confirmation_text(confirmed: bool, complete: bool) -> str:
     return "then to be played again on fresh deals, which the study has not reached yet."
 
 
-def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile, complete: bool = True) -> None:
+def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile, complete: bool = True,
+                          rounds: pd.DataFrame | None = None) -> None:
     comp = profile.compensation
     label = comp.label
-    adds = (f" ({label} only add to the final score)" if comp.adds_to_score else "")
+    adds = (f" (as if {label} only added to the final score)" if comp.adds_to_score else "")
     confirmed = "rate_confirmed" in table and table["rate_confirmed"].notna().any()
     rep.heading(f"Compensating {label}")
     rep.text(f"The start vector (seat 1 fixed at {comp.fixed_first}) that makes the seats' win rates as equal as "
              f"possible: found by re-scoring the stored rulebook games under every candidate{adds}, with a bootstrap "
              f"over deals for its interval, {_confirmation_text(confirmed, complete)} *agreement* is the "
-             "share of bootstrap replicates that found the same value.")
+             "share of bootstrap replicates that found the same value. A vector *holds* when every seat's 95 % "
+             "interval on fresh deals contains the fair share." + _rounds_text(comp, rounds))
     rep.figure(seat_charts.compensation_chart(table, label=label), "compensation",
                f"Top: rulebook and solved {label} per seat (bootstrap 95 % interval). Below: each seat's win rate "
                "minus the fair share (pp) under the rulebook vector"
@@ -352,10 +408,13 @@ def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile
     shown["seat"] += 1
     shown["interval"] = [f"{lo}-{hi}" for lo, hi in zip(shown["low"], shown["high"], strict=True)]
     rates = ["rate_rulebook", "rate_solved"] + (["rate_confirmed"] if "rate_confirmed" in shown else [])
+    if "held" in shown:
+        shown["held"] = shown["held"].map({True: "yes", False: "no"})
     labels = {"n_players": "players", "population": "population", "seat": "seat", "rulebook": "rulebook",
-              "solved": "solved", "interval": "95 % interval", "agreement": "agreement",
+              "solved": "solved (stored games)", "interval": "95 % interval", "agreement": "agreement",
+              "final": "final", "held": "held on fresh deals",
               "rate_rulebook": "win rate, rulebook", "rate_solved": "win rate, solved (stored games)",
-              "rate_confirmed": "win rate, solved (fresh deals)"}
+              "rate_confirmed": "win rate, final (fresh deals)"}
     labels = {c: text for c, text in labels.items() if c in shown}  # no confirmation column when it was skipped
     rep.table(shown, "compensation", f"Solved {label} per seat and the seat win rates it gives.", columns=labels,
               rates=rates, show=list(labels), formats={"agreement": ".0%"})
@@ -372,6 +431,34 @@ def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile
                          f"share.")
     if notes:
         rep.note(" ".join(notes))
+    if rounds is not None and not rounds.empty:
+        _rounds_table(rep, rounds, label)
+
+
+def _rounds_text(comp, rounds: pd.DataFrame | None) -> str:
+    """How the vector was refined where re-scoring alone cannot be trusted."""
+    if rounds is None or rounds.empty:
+        return ""
+    why = (f" Here {comp.label} also change play: {comp.changes_play}; re-scoring stored games then only "
+           "gives a first guess." if comp.changes_play else "")
+    return (why + " Where a vector did not hold, it was solved again by re-scoring the fresh games it was "
+            "played in (a step of a root finder on the seats' win-rate gaps), and the new vector was played on "
+            "fresh deals again, until one held, the finder came back to a vector already played, or the study's "
+            "rounds were spent. *Final* is the vector that held, or else the closest one.")
+
+
+def _rounds_table(rep: Report, rounds: pd.DataFrame, label: str) -> None:
+    shown = rounds.copy()
+    shown["seat furthest off"] = shown["worst_seat"] + 1
+    shown["worst_rate_low"], shown["worst_rate_high"] = shown["worst_low"], shown["worst_high"]
+    shown["held"] = shown["held"].map({True: "yes", False: "no"})
+    rep.table(shown, "rounds", f"Every {label} vector played on fresh deals (each round its own seed), and the "
+              "seat furthest from its fair share there (Wilson 95 %).",
+              columns={"n_players": "players", "population": "population", "round": "round", "vector": label,
+                       "seed": "seed", "games": "games", "held": "held", "seat furthest off": "seat furthest off",
+                       "worst_rate": "its win rate [95 % CI]"},
+              rates=["worst_rate"], show=["n_players", "population", "round", "vector", "seed", "games", "held",
+                                          "seat furthest off", "worst_rate"], formats={"games": ",d"})
 
 
 def _method(rep: Report, meta: dict, study: SeatStudy) -> None:
@@ -382,7 +469,8 @@ def _method(rep: Report, meta: dict, study: SeatStudy) -> None:
              "A population of one strategy is self-play; a mixed table seats its first n strategies in every "
              "order. Win rates: Wilson 95 % intervals; means: t intervals; tests: exact binomial against the fair "
              "share, paired t for start vectors, Benjamini–Hochberg over the many comparisons. Seats of one game "
-             "are not independent, so the per-seat tests are a little conservative for the largest gap.")
+             "are not independent, so the per-seat tests are a little conservative for the largest gap. "
+             + shared_wins_sentence(study.profile))
     attribution = study.profile.attribution()
     if attribution:
         rep.text(attribution_method(study.profile, study.extras))

@@ -67,6 +67,9 @@ class Compensation:
     named: dict[str, str] = field(default_factory=dict)
     tiebreak_column: str | None = None  # per seat place in the tie-break order, to re-rank under other vectors
     adds_to_score: bool = True  # the value is part of the final score (re-scoring adds the difference)
+    # Where the value also changes play (a rule reads the score during the game), re-scoring stored
+    # games only gives a first guess: the seat-order study then refines the vector on fresh deals.
+    changes_play: str = ""  # "" when it only adds to the final score; else how it changes play, with rule ids
 
 
 @dataclass(frozen=True)
@@ -134,6 +137,9 @@ class GameProfile:
     automa: AutomaProfile | None = None
     variants: tuple[VariantInfo, ...] = ()
     data_overrides: dict[str, str] = field(default_factory=dict)  # override name -> what the file holds
+    # The rules share a tied win: every seat with rank 1 wins, and rates count 1/k to each of the k
+    # winners (the ``win_share`` column, sim/stats/wins.py); ``won`` keeps the tie-break's one winner.
+    shared_wins: str = ""  # "" when a tie-break always decides; else the rule that shares, e.g. "CAP-END-2"
 
     @property
     def category_columns(self) -> tuple[str, ...]:

@@ -37,12 +37,15 @@ class GameScores:
     base: (G, P) int32 final score minus start value; tiebreak: (G, P) int32 place in the game's
     tie-break order (1 wins a score tie); deal: (G,) int64 deal number (the bootstrap's unit); start: (P,) int64 the
     start vector the games were played with. (int64 base and tiebreak work too; they are re-scored in int64.)
+    shared: the rules share a tied win (the profile's ``shared_wins``): every seat with the highest
+    score gets 1/k of the game, and the tie-break place is not used.
     """
 
     base: np.ndarray
     tiebreak: np.ndarray
     deal: np.ndarray
     start: np.ndarray
+    shared: bool = False
 
     @property
     def n_players(self) -> int:
@@ -56,10 +59,12 @@ class Solution:
     objective: float
 
 
-def game_scores(rows, start_column: str, score_column: str, tiebreak_column: str) -> GameScores:
+def game_scores(rows, start_column: str, score_column: str, tiebreak_column: str,
+                shared: bool = False) -> GameScores:
     """GameScores from the rows of one (n_players, population, start) group of a run: a polars LazyFrame
     (only the needed columns are read, streamed), a polars or a pandas DataFrame. The columns are the profile's
-    (``compensation.column``, ``score_column``, ``compensation.tiebreak_column``)."""
+    (``compensation.column``, ``score_column``, ``compensation.tiebreak_column``); ``shared``: the
+    profile's ``shared_wins`` is set."""
     frame = _sorted_rows(rows, start_column, score_column, tiebreak_column)
     n = int(frame["n_players"][0])
     if frame["n_players"].n_unique() != 1 or frame.height % n:
@@ -70,7 +75,7 @@ def game_scores(rows, start_column: str, score_column: str, tiebreak_column: str
     return GameScores(base=frame["base"].to_numpy().astype(np.int32, copy=False).reshape(-1, n),
                       tiebreak=frame["tiebreak"].to_numpy().astype(np.int32, copy=False).reshape(-1, n),
                       deal=frame["deal"].gather_every(n).to_numpy().astype(np.int64, copy=False),
-                      start=start[0].astype(np.int64))
+                      start=start[0].astype(np.int64), shared=shared)
 
 
 def _sorted_rows(rows, start_column: str, score_column: str, tiebreak_column: str) -> pl.DataFrame:
@@ -108,13 +113,25 @@ def winners(scores: GameScores, vector, batch: int | None = None) -> np.ndarray:
 
 def win_rates(scores: GameScores, vector, weights: np.ndarray | None = None, batch: int | None = None) -> np.ndarray:
     """(P,) float64 seat win rates under ``vector``; ``weights`` (G,) float64 weights games (bootstrap). The
-    per-batch counts add up exactly: they are whole numbers (the bootstrap's weights are counts)."""
+    per-batch counts add up exactly where they are whole numbers (the bootstrap's weights are counts);
+    shared wins add their shares."""
     vector = np.asarray(vector, dtype=np.int64)
     counts = np.zeros(scores.n_players)
     for games in _batches(len(scores.base), batch):
-        counts += np.bincount(np.argmax(_keys(scores, games, vector), axis=1),
-                              weights=None if weights is None else weights[games], minlength=scores.n_players)
+        w = None if weights is None else weights[games]
+        if scores.shared:
+            shares = _shares(scores.base[games].astype(np.int64) + vector)
+            counts += shares.sum(axis=0) if w is None else w @ shares
+        else:
+            counts += np.bincount(np.argmax(_keys(scores, games, vector), axis=1), weights=w,
+                                  minlength=scores.n_players)
     return counts / (len(scores.base) if weights is None else weights.sum())
+
+
+def _shares(totals: np.ndarray) -> np.ndarray:
+    """(B, P) float64 share of each game's win: 1/k to each of the k seats with the highest of ``totals`` (B, P)."""
+    top = totals == totals.max(axis=1, keepdims=True)
+    return top / top.sum(axis=1, keepdims=True)
 
 
 def imbalance(rates: np.ndarray) -> float:
@@ -171,6 +188,8 @@ def _scan(scores: GameScores, vector: np.ndarray, seat: int, low: int, high: int
     A game goes to ``seat`` from a threshold value on; below it, to the best of the others. ``found``
     (P, R + 1) counts the games by that other and the threshold's bin, added up batch by batch.
     """
+    if scores.shared:
+        return _scan_shared(scores, vector, seat, low, high, weights, batch)
     n, r = scores.n_players, high - low + 1
     found = np.zeros((n, r + 1))
     for games in _batches(len(scores.base), batch):
@@ -193,6 +212,40 @@ def _thresholds(scores: GameScores, games: slice, vector: np.ndarray, seat: int,
     need = other_best + scores.tiebreak[games, seat] - scores.base[games, seat].astype(np.int64) * mult
     threshold = np.floor_divide(need, mult) + 1  # smallest start value with which ``seat`` wins
     return np.clip(threshold - low, 0, r), other_winner
+
+
+def _scan_shared(scores: GameScores, vector: np.ndarray, seat: int, low: int, high: int,
+                 weights: np.ndarray | None, batch: int | None = None) -> np.ndarray:
+    """``_scan`` where ties share the win: at its threshold value ``seat`` ties the best of the others
+    and shares the game with them; below they share it among themselves, above it is ``seat``'s.
+
+    Per game, ``bin`` = threshold - low + 1 clipped to 0 .. r + 1 (0: ``seat`` always wins, r + 1:
+    never reaches a tie); ``below`` (P, r + 2) sums the others' shares while ``seat`` is behind,
+    ``tied`` (P, r + 2) every seat's share at the tie.
+    """
+    n, r = scores.n_players, high - low + 1
+    below, tied = np.zeros((n, r + 2)), np.zeros((n, r + 2))
+    for games in _batches(len(scores.base), batch):
+        totals = scores.base[games].astype(np.int64) + vector
+        totals[:, seat] = np.iinfo(np.int64).min
+        best = totals.max(axis=1)
+        at_best = (totals == best[:, None]).astype(np.float64)  # (B, P): the others sharing the lead
+        count = at_best.sum(axis=1)
+        threshold = best - scores.base[games, seat].astype(np.int64)  # ``seat``'s value that ties the lead
+        bins = np.clip(threshold - low + 1, 0, r + 1)
+        w = np.ones(len(bins)) if weights is None else weights[games]
+        lead = at_best / count[:, None] * w[:, None]  # (B, P) the others' shares while ``seat`` is behind
+        at_tie = at_best / (count + 1)[:, None] * w[:, None]
+        at_tie[:, seat] = w / (count + 1)
+        for j in range(n):
+            below[j] += np.bincount(bins, weights=lead[:, j], minlength=r + 2)
+            tied[j] += np.bincount(bins, weights=at_tie[:, j], minlength=r + 2)
+        below[seat] += np.bincount(bins, weights=w, minlength=r + 2)  # games ``seat`` wins once past the tie
+    index = np.arange(r) + 1  # the bin of value low + i
+    ahead_of = np.cumsum(below[:, ::-1], axis=1)[:, ::-1]  # (P, r + 2): sums over bins >= b
+    wins = (ahead_of[:, index + 1] + tied[:, index]).T  # (R, P): the others lead in bins above, tie in its bin
+    wins[:, seat] = np.cumsum(below[seat])[index - 1] + tied[seat, index]  # bins below: ``seat`` leads
+    return wins / (len(scores.base) if weights is None else weights.sum())
 
 
 def solve_with_bootstrap(scores: GameScores, replicates: int = 200, seed: int = 0, low: int = 0, high: int = 30,

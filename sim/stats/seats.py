@@ -13,7 +13,8 @@ Statistics, stated once:
 - win rates: Wilson 95 % intervals (statsmodels); a seat is *favoured* or *disfavoured* when an
   exact binomial test against the fair share 1/n rejects after Benjamini–Hochberg over every seat
   of the table (q < alpha). Otherwise the table says that no difference was detected and how
-  large a difference the games could have detected.
+  large a difference the games could have detected. Where the rules share a tied win, a seat's
+  win counts its share (``sim.stats.wins``), and interval and test use the effective number of games.
 - means (score, rank, score per category): Student t intervals (scipy).
 - start vectors compared on the same deals (``start_effect``): the paired difference of a seat's
   win indicator in the same game under two start vectors, with a paired t interval.
@@ -22,8 +23,9 @@ Statistics, stated once:
 import numpy as np
 import pandas as pd
 import polars as pl
-from bgsim.sim.stats.intervals import fmt_p, t_bounds, wilson
+from bgsim.sim.stats.intervals import fmt_p, t_bounds
 from bgsim.sim.stats.lazy import collect, column_names, lazy
+from bgsim.sim.stats.wins import effective_games, share_interval, win_column
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import samplesize_confint_proportion
@@ -55,25 +57,35 @@ def seat_table(rows, score: str, start_column: str | None = None, confidence: fl
     ``start_column`` the seat's mean value of it, ``start_value``.
     """
     start = [pl.col(start_column).mean().alias("start_value")] if start_column else []
-    agg = collect(_labelled(rows).group_by([*GROUP, "seat"])
-                  .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
+    frame = _labelled(rows)
+    win = win_column(column_names(frame))
+    agg = collect(frame.group_by([*GROUP, "seat"])
+                  .agg(pl.len().alias("games"), win.sum().alias("wins"), (win * win).sum().alias("win_squares"),
                        pl.col(score).mean().alias("mean_score"), pl.col(score).std().alias("sd_score"),
                        pl.col("rank").mean().alias("mean_rank"), pl.col("rank").std().alias("sd_rank"), *start)
                   .sort([*GROUP, "seat"])).to_pandas()
-    games, wins = agg["games"].to_numpy(), agg["wins"].to_numpy()
+    games, wins, squares = agg["games"].to_numpy(), agg["wins"].to_numpy(), agg["win_squares"].to_numpy()
     agg["win_rate"] = wins / games
-    agg["win_rate_low"], agg["win_rate_high"] = wilson(wins, games, confidence)
+    agg["win_rate_low"], agg["win_rate_high"] = share_interval(wins, squares, games, confidence)
     agg["fair"] = 1.0 / agg["n_players"].astype(float)
     agg["gap_pp"] = 100 * (agg["win_rate"] - agg["fair"])
-    agg["p"] = [stats.binomtest(int(k), int(n), float(f)).pvalue
-                for k, n, f in zip(wins, games, agg["fair"], strict=True)]
+    agg["p"] = _binomial_p(wins, squares, games, agg["fair"].to_numpy())
     agg["q"] = multipletests(agg["p"], method="fdr_bh")[1] if len(agg) else []
     agg["favoured"] = np.where(agg["q"] < alpha, np.sign(agg["gap_pp"]), 0).astype(int)
     agg["detectable_pp"] = [detectable_gap(int(n), float(f)) for n, f in zip(games, agg["fair"], strict=True)]
     for name in ("score", "rank"):
         agg[f"mean_{name}_low"], agg[f"mean_{name}_high"] = t_bounds(agg[f"mean_{name}"], agg[f"sd_{name}"],
                                                                      games, confidence)
-    return agg.drop(columns=["sd_score", "sd_rank"])
+    return agg.drop(columns=["sd_score", "sd_rank", "win_squares"])
+
+
+def _binomial_p(wins: np.ndarray, squares: np.ndarray, games: np.ndarray, fair: np.ndarray) -> list[float]:
+    """Exact binomial p-values against ``fair`` (K,), on the effective games where wins are shares
+    (the plain test for 0/1 outcomes)."""
+    n = effective_games(wins, squares, games)
+    k = np.where(games > 0, wins / np.maximum(games, 1), 0.0) * n
+    return [stats.binomtest(int(round(x)), max(int(round(m)), int(round(x)), 1), float(f)).pvalue
+            for x, m, f in zip(k, n, fair, strict=True)]
 
 
 def category_table(rows, categories: tuple[str, ...], score: str, confidence: float = 0.95,
@@ -112,12 +124,14 @@ def start_effect(rows, baseline: str = "equal", confidence: float = 0.95) -> pd.
     """
     frame = _labelled(rows)
     keys = ["n_players", "population", "start", "seat"]
+    win = win_column(column_names(frame))
     base = frame.filter(pl.col("start") == baseline).select(
-        "n_players", "population", "game_index", "seat", pl.col("won").cast(pl.Int8).alias("won_base"))
+        "n_players", "population", "game_index", "seat", win.alias("won_base"))
     other = frame.filter(pl.col("start") != baseline).select(
-        "n_players", "population", "start", "game_index", "seat", pl.col("won").cast(pl.Int8).alias("won"))
-    diff = (pl.col("won") - pl.col("won_base")).cast(pl.Int64)
-    # a paired difference is -1, 0 or 1: its count, sum and sum of squares give the paired t test
+        "n_players", "population", "start", "game_index", "seat", win.alias("won"))
+    diff = pl.col("won") - pl.col("won_base")
+    # a paired difference lies in -1..1 (shares of a shared win between): count, sum and sum of
+    # squares give the paired t test
     sums = collect(other.join(base, on=["n_players", "population", "game_index", "seat"], how="inner")
                    .group_by(keys).agg(pl.len().alias("pairs"), diff.sum().alias("sum"),
                                        (diff * diff).sum().alias("squares"))).to_pandas()
@@ -136,7 +150,7 @@ def _paired_t(n: np.ndarray, total: np.ndarray, squares: np.ndarray, confidence:
     is the point and p is NaN."""
     n, total, squares = (np.asarray(v, dtype=np.float64) for v in (n, total, squares))
     mean = total / n
-    spread = squares - total * mean  # sum of squared deviations: exact for -1/0/1 differences
+    spread = squares - total * mean  # sum of squared deviations
     varies = (n > 1) & (spread > 0)
     low, high, p = mean.copy(), mean.copy(), np.full(mean.shape, np.nan)
     if varies.any():

@@ -8,7 +8,8 @@ Pure functions over stored result rows (a polars LazyFrame or DataFrame with the
 - a strategy's win rate counts its seats: wins / seat-games, against the fair share 1/n. Wilson 95 %
   intervals. Where a strategy holds one seat per game (the focus of a rotated run, any strategy of a
   permuted table at 2 players) the seat-games are independent games; where it holds several seats of
-  one game they are not, and the interval is a little too narrow;
+  one game they are not, and the interval is a little too narrow. Where the rules share a tied win,
+  each winner's seat counts its share (``sim.stats.wins``);
 - mean score and mean rank: Student t 95 % intervals over seat-games;
 - head-to-head: for every pair of seats of one game held by strategies A and B, did A finish ahead
   of B (ranks are strict: the game's tie-break decides)? The share with a Wilson interval over those
@@ -19,6 +20,7 @@ import pandas as pd
 import polars as pl
 from bgsim.sim.stats.intervals import t_bounds, wilson
 from bgsim.sim.stats.lazy import collect, column_names, lazy
+from bgsim.sim.stats.wins import share_interval, win_column
 
 __all__ = ["head_to_head", "seat_by_strategy", "seats_per_game", "strategy_table"]
 
@@ -43,26 +45,27 @@ def strategy_table(rows, score: str, confidence: float = 0.95) -> pd.DataFrame:
     on average), wins, win_rate with _low/_high (Wilson), fair (1/n), gap_pp (win rate - fair, pp),
     mean_score (of ``score``, the profile's ``score_column``) and mean_rank with _low/_high (t)."""
     rows = lazy(rows)
+    win = win_column(column_names(rows))
     sums = (rows.group_by("n_players", "strategy")
             .agg(pl.len().alias("seat_games"),
-                 pl.col("won").cast(pl.Int64).sum().alias("wins"),
+                 win.sum().alias("wins"), (win * win).sum().alias("win_squares"),
                  pl.col(score).cast(pl.Float64).mean().alias("mean_score"),
                  pl.col(score).cast(pl.Float64).std().alias("sd_score"),
                  pl.col("rank").cast(pl.Float64).mean().alias("mean_rank"),
                  pl.col("rank").cast(pl.Float64).std().alias("sd_rank")))
     agg = collect(sums.join(_games_held(rows), on=["n_players", "strategy"])
-                  .select("n_players", "strategy", "seat_games", "games", "wins", "mean_score", "sd_score", "mean_rank",
-                          "sd_rank").sort("n_players", "strategy")).to_pandas()
+                  .select("n_players", "strategy", "seat_games", "games", "wins", "win_squares", "mean_score",
+                          "sd_score", "mean_rank", "sd_rank").sort("n_players", "strategy")).to_pandas()
     n = agg["seat_games"].to_numpy()
     agg["seats_per_game"] = n / agg["games"].to_numpy()
     agg["win_rate"] = agg["wins"] / n
-    agg["win_rate_low"], agg["win_rate_high"] = wilson(agg["wins"].to_numpy(), n, confidence)
+    agg["win_rate_low"], agg["win_rate_high"] = share_interval(agg["wins"], agg["win_squares"], n, confidence)
     agg["fair"] = 1.0 / agg["n_players"].astype(float)
     agg["gap_pp"] = 100 * (agg["win_rate"] - agg["fair"])
     for name in ("score", "rank"):
         agg[f"mean_{name}_low"], agg[f"mean_{name}_high"] = t_bounds(agg[f"mean_{name}"], agg[f"sd_{name}"], n,
                                                                      confidence)
-    return agg.drop(columns=["sd_score", "sd_rank"])
+    return agg.drop(columns=["sd_score", "sd_rank", "win_squares"])
 
 
 def head_to_head(rows, confidence: float = 0.95) -> pd.DataFrame:
@@ -85,16 +88,18 @@ def head_to_head(rows, confidence: float = 0.95) -> pd.DataFrame:
 def seat_by_strategy(rows, score: str, confidence: float = 0.95) -> pd.DataFrame:
     """One row per (n_players, strategy, seat): seat_games, win_rate with _low/_high (Wilson) and
     mean_score with _low/_high (t): how a strategy's results depend on where it sat."""
-    agg = collect(lazy(rows).group_by("n_players", "strategy", "seat")
-                  .agg(pl.len().alias("seat_games"), pl.col("won").cast(pl.Int64).sum().alias("wins"),
+    rows = lazy(rows)
+    win = win_column(column_names(rows))
+    agg = collect(rows.group_by("n_players", "strategy", "seat")
+                  .agg(pl.len().alias("seat_games"), win.sum().alias("wins"), (win * win).sum().alias("win_squares"),
                        pl.col(score).cast(pl.Float64).mean().alias("mean_score"),
                        pl.col(score).cast(pl.Float64).std().alias("sd_score"))
                   .sort("n_players", "strategy", "seat")).to_pandas()
     n = agg["seat_games"].to_numpy()
     agg["win_rate"] = agg["wins"] / n
-    agg["win_rate_low"], agg["win_rate_high"] = wilson(agg["wins"].to_numpy(), n, confidence)
+    agg["win_rate_low"], agg["win_rate_high"] = share_interval(agg["wins"], agg["win_squares"], n, confidence)
     agg["mean_score_low"], agg["mean_score_high"] = t_bounds(agg["mean_score"], agg["sd_score"], n, confidence)
-    return agg.drop(columns=["sd_score"])
+    return agg.drop(columns=["sd_score", "win_squares"])
 
 
 def seats_per_game(rows) -> pd.DataFrame:

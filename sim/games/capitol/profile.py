@@ -57,7 +57,6 @@ def item_catalogue() -> tuple[dict, ...]:
 
 
 def capitol_profile(game) -> GameProfile:
-    del game  # the profile does not depend on the parameters
     return GameProfile(
         game="capitol",
         title="Capitol",
@@ -75,7 +74,10 @@ def capitol_profile(game) -> GameProfile:
             parameter=START.name, column="start_points", label="start points", unit="points",
             fixed_first=START.vectors[2][0], rulebook=dict(START.vectors),
             named={"rulebook": "every seat starts with 0 points (CAP-SETUP-10)", "equal": "every seat starts with 0"},
-            tiebreak_column="tiebreak", adds_to_score=True),
+            tiebreak_column="tiebreak", adds_to_score=True,
+            changes_play="a tied highest bid goes to the bidder with the lower score (CAP-AUCTION-7), so start "
+                         "points decide auctions"),
         variants=VARIANTS,
         data_overrides={"board": "board.toml in sim/games/capitol/data/: prefectures, colours, spaces, fountains"},
+        shared_wins="CAP-END-2" if game.params.final_tiebreak == "shared" else "",
     )

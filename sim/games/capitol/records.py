@@ -4,6 +4,7 @@ The column meanings are ``RECORD_DOCS``; the final score's parts are ``CATEGORY_
 import numpy as np
 import pyarrow as pa
 from bgsim.sim.games.capitol.state import AUCTION_ITEMS, AUCTIONS, MAX_P, MAX_PREF, N_TYPES, ROUNDS, STATE
+from bgsim.sim.stats.wins import win_shares
 
 __all__ = ["CATEGORY_DOCS", "RECORD_DOCS", "seat_records"]
 
@@ -18,6 +19,7 @@ RECORD_DOCS = {
     "final_points": "final score: start points + majorities + fountains + temples (CAP-END-2)",
     "rank": "place by the rules: 1 = a winner; equal scores share a place (CAP-END-2, AMB-16)",
     "won": "the one winner a study counts: the highest score, a shared win going to the tie-break order",
+    "win_share": "the seat's share of the win: 1/k to each of the k seats with rank 1 (what seat rates count)",
     "shared_win": "rank == 1 together with another seat (AMB-16: the rules share the win)",
     "tie": "another seat has the same final score",
     "tiebreak": "place in the tie-break order alone: more stones on the board first, then the earlier seat",
@@ -85,6 +87,7 @@ def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
         "final_points": pa.array(flat(scores), pa.int16()),
         "rank": pa.array(flat(rank), pa.int8()),
         "won": pa.array(flat(won)),
+        "win_share": pa.array(flat(win_shares(rank))),
         "shared_win": pa.array(flat(shared)),
         "tie": pa.array(flat(tie)),
         "tiebreak": pa.array(flat(tiebreak), pa.int8()),

@@ -1,5 +1,6 @@
 """Sealed Bids parameters: one table (``TABLE``) with the player count, the one rules ambiguity
-(SB-TIE-1) and the start-points vector (the compensation parameter). From it come ``Params``
+(SB-TIE-1), the start-points vector (the compensation parameter)
+and the final tie rule (SB-TIE-2, or a shared win). From it come ``Params``
 (``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS`` and the index constants (``PR_...``)
 of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for the kernels;
 ``sim/games/parameters.py`` says how."""
@@ -20,8 +21,11 @@ TABLE = ParamTable("sealed_bids", (
     Param("start_points", "start", "rulebook", "start points by seat: rulebook (0/1, 0/1/2, 0/1/2/3), equal (all 0) "
           "or a list such as '0/2/3'", rule="SB-SETUP-3", vectors=START_POINTS, example="0/1/2", slot="PR_START",
           width=4, lever="compensation"),
+    Param("final_tie", "choice", "tiebreak", "equal final scores: tiebreak (SB-TIE-2 ranks them) or shared (every "
+          "seat with the highest score wins, so studies count a share of the win to each)", rule="SB-TIE-2",
+          choices=("tiebreak", "shared"), slot="PR_FINAL_TIE"),
 ), listing_hint="bgsim games --all")  # an unlisted game
-globals().update(TABLE.constants)  # PR_N_PLAYERS, PR_BID_TIE, PR_START: the indices the kernels import
+globals().update(TABLE.constants)  # PR_N_PLAYERS, PR_BID_TIE, PR_START, PR_FINAL_TIE: the indices the kernels import
 N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 

@@ -22,7 +22,6 @@ def prize_catalogue() -> tuple[dict, ...]:
 
 
 def sealed_bids_profile(game) -> GameProfile:
-    del game  # the profile does not depend on the parameters
     return GameProfile(
         game="sealed_bids",
         title="Sealed Bids",
@@ -41,4 +40,5 @@ def sealed_bids_profile(game) -> GameProfile:
             fixed_first=START.vectors[2][0], rulebook=dict(START.vectors),
             named={"rulebook": "the rulebook's start points (SB-SETUP-3)", "equal": "every seat starts with 0"},
             tiebreak_column="tiebreak", adds_to_score=True),
+        shared_wins="final_tie = shared" if game.params.final_tie == "shared" else "",
     )

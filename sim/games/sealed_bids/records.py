@@ -4,6 +4,7 @@ The column meanings are ``RECORD_DOCS``; the final score's parts are ``CATEGORY_
 import numpy as np
 import pyarrow as pa
 from bgsim.sim.games.sealed_bids.state import ROUNDS, STATE
+from bgsim.sim.stats.wins import win_shares
 
 __all__ = ["CATEGORY_DOCS", "RECORD_DOCS", "seat_records"]
 
@@ -15,8 +16,9 @@ CATEGORY_DOCS = {
 RECORD_DOCS = {
     "start_points": "points at the start (SB-SETUP-3)",
     "final_points": "final score: start points + prizes + leftover (SB-END-3)",
-    "rank": "1 = winner, after the tie-break (SB-TIE-2)",
-    "won": "rank == 1",
+    "rank": "1 = a winner: after the tie-break (SB-TIE-2), or equal totals share a place (final_tie = shared)",
+    "won": "the one winner a study can count: the highest score, then the tie-break order (SB-TIE-2)",
+    "win_share": "the seat's share of the win: 1/k to each of the k seats with rank 1 (what seat rates count)",
     "tie": "another seat has the same final score, so the tie-break decided between them",
     "tiebreak": "place in the tie-break order alone (SB-TIE-2): 1 = spent least (then the later seat), "
                 "so it wins any score tie; re-ranks games under other start points",
@@ -41,24 +43,28 @@ def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
     totals = _field(states, "total")[:, :n_players]
     same = (totals[:, :, None] == totals[:, None, :]).sum(axis=2) > 1
     rank = per_seat("rank")
+    key = totals.astype(np.int64) * (n_players + 1) - _field(states, "tiebreak")[:, :n_players]
+    won = np.zeros(totals.shape, dtype=bool)
+    won[np.arange(g), np.argmax(key, axis=1)] = True
     winners = _field(states, "round_winner")  # (G, ROUNDS)
     prize_ids = _field(states, "prize_deck")[:, :ROUNDS]  # (G, ROUNDS)
-    won = winners[:, None, :] == np.arange(n_players)[None, :, None]  # (G, P, ROUNDS)
+    took = winners[:, None, :] == np.arange(n_players)[None, :, None]  # (G, P, ROUNDS)
     columns = {
         "start_points": pa.array(per_seat("start_points"), pa.int16()),
         "final_points": pa.array(per_seat("total"), pa.int16()),
         "rank": pa.array(rank, pa.int8()),
-        "won": pa.array(rank == 1),
+        "won": pa.array(won.reshape(-1)),
+        "win_share": pa.array(win_shares(rank.reshape(g, n_players)).reshape(-1)),
         "tie": pa.array(same.reshape(-1)),
         "tiebreak": pa.array(per_seat("tiebreak"), pa.int8()),
         "pts_prizes": pa.array(per_seat("prize_points"), pa.int16()),
         "pts_leftover": pa.array(per_seat("leftover_points"), pa.int16()),
         "spent": pa.array(per_seat("spent"), pa.int16()),
-        "prizes_won": pa.array(won.sum(axis=2).reshape(-1), pa.int8()),
+        "prizes_won": pa.array(took.sum(axis=2).reshape(-1), pa.int8()),
     }
     board = np.repeat(prize_ids, n_players, axis=0).astype(np.int16)  # (G*P, ROUNDS)
     columns["board_prizes"] = pa.FixedSizeListArray.from_arrays(pa.array(board.reshape(-1)), ROUNDS)
-    flat = won.reshape(g * n_players, ROUNDS)
+    flat = took.reshape(g * n_players, ROUNDS)
     ids = np.repeat(prize_ids, n_players, axis=0)[flat]  # row-major: seat by seat, round order
     structs = pa.StructArray.from_arrays([pa.array(ids, pa.int16()), pa.array(ids + 1, pa.int16())],
                                          names=["prize", "points"])

@@ -1,7 +1,7 @@
 """The rules: apply one bid, resolve a round when every seat has bid, score the end."""
 
 from bgsim.sim.games.sealed_bids.decisions import A_VALUE, OVER
-from bgsim.sim.games.sealed_bids.params import PR_BID_TIE
+from bgsim.sim.games.sealed_bids.params import PR_BID_TIE, PR_FINAL_TIE
 from bgsim.sim.games.sealed_bids.state import (
     BID_CARD,
     BID_DOWN,
@@ -32,6 +32,7 @@ from bgsim.sim.games.sealed_bids.state import (
 from numba import njit
 
 TIE_DISCARD = 1
+FINAL_TIE_SHARED = 1  # final_tie = shared: equal totals share a place
 
 
 @njit(cache=True)
@@ -99,13 +100,16 @@ def resolve_round(s, p):
     if r + 1 < ROUNDS:
         s[SEAT] = (r + 1) % n
         return
-    final_scoring(s)
+    final_scoring(s, p)
 
 
 @njit(cache=True)
-def final_scoring(s):
+def final_scoring(s, p):
     """SB-END-2 leftover cards score value // 3; SB-END-3 total = start + prizes + leftovers;
-    SB-TIE-2 ranks: higher total first, on equal totals the seat that spent less, then the later seat."""
+    SB-TIE-2 ranks: higher total first, on equal totals the seat that spent less, then the later seat
+    (``final_tie = shared``: equal totals share a place, so a tied win is shared). ``tiebreak`` keeps
+    the SB-TIE-2 order either way."""
+    shared = p[PR_FINAL_TIE] == FINAL_TIE_SHARED
     n = s[N_PLAYERS]
     for c in range(N_CARDS):
         loc = s[LOC + c]
@@ -121,7 +125,7 @@ def final_scoring(s):
                 continue
             ahead = _tiebreak_ahead(s, other, seat)
             place += ahead
-            if s[TOTAL + other] > s[TOTAL + seat] or (s[TOTAL + other] == s[TOTAL + seat] and ahead):
+            if s[TOTAL + other] > s[TOTAL + seat] or (s[TOTAL + other] == s[TOTAL + seat] and ahead and not shared):
                 rank += 1
         s[TIEBREAK + seat] = place
         s[RANK + seat] = rank
