@@ -28,6 +28,20 @@ def test_play_prints_turns_scorings_districts_and_the_score_sheet(capsys):
         assert needle in out
 
 
+def test_the_capitol_trace_explains_its_marks_and_where_stones_go(capsys):
+    """A reader is told what "+" after a drawn card means before the first one, and where a stone
+    card's new house stands (in the seat's own area, not on the board); every line fits 80 columns."""
+    code, out, err = run(capsys, "play", "capitol", "--players", "3", "--seed", "7")
+    assert code == 0, err
+    legend = out.index("card+ = a bonus draw, earned by an amphitheatre")
+    assert legend < out.index("+,") and legend < out.index("== Setup ==")
+    assert "earns 2 amphitheatre draws (marked +)" in out
+    stones = [line for line in out.splitlines() if ": a new house of 2" in line]
+    assert stones and all("a new house of 2 in its area; supply" in line for line in stones)
+    assert "+2 on a house of height 2 in its area" in out and "(heights " not in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+
+
 def test_the_trace_counts_seats_from_1_and_the_json_from_0(capsys):
     """People read seat 1 to 3 in a 3-player trace; the JSON events keep the engine's indices."""
     import re

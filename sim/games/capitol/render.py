@@ -7,7 +7,15 @@ is read again from the chance seed (``new_state``), since it happens before any 
 import re
 
 import numpy as np
-from bgsim.sim.games.capitol.decisions import ALLOC_NAMES
+from bgsim.sim.games.capitol.decisions import (
+    ALLOC_ADD1,
+    ALLOC_ADD1_ADD1,
+    ALLOC_ADD1_NEW,
+    ALLOC_ADD2,
+    ALLOC_NEW1,
+    ALLOC_NEW1_NEW1,
+    ALLOC_NEW2,
+)
 from bgsim.sim.games.capitol.events import (
     EV_AUCTION,
     EV_BID,
@@ -49,6 +57,11 @@ from bgsim.sim.games.capitol.state import (
 )
 
 __all__ = ["card_name", "trace_json", "trace_text"]
+
+LEGEND = ("marks: card+ = a bonus draw, earned by an amphitheatre (CAP-DRAW-6)",
+          "       houses 2r, 1s, 3- = height 2 with a round roof, height 1 with a",
+          "       square roof, height 3 without one; a seat's houses stand in its area",
+          "       until a permit moves one onto the board")  # at most 80 columns each
 
 
 def card_name(k: int) -> str:
@@ -112,8 +125,7 @@ def _describe(game, ev) -> str | None:
         return f"{who} passes"
     if code == EV_STONE:
         taken = 2 if b <= 4 else 1
-        on = f" (heights {c}" + (f", {d})" if b == 1 else ")") if b in (0, 1, 2, 5) else ""
-        return f"{who} plays {card_name(a)}: {ALLOC_NAMES[b]}{on}; supply {e} (took {taken})"
+        return f"{who} plays {card_name(a)}: {_stones(b, c, d)} in its area; supply {e} (took {taken})"
     if code == EV_ROOF:
         return f"{who} plays {card_name(a)}: {SHAPE_NAMES[c]} roof on the house of height {b}"
     if code == EV_PERMIT:
@@ -144,7 +156,7 @@ def _describe(game, ev) -> str | None:
         return f"   {prefs[b]} ({', '.join(extras)}):"
 
     if code == EV_BONUS:
-        return f"{who} earns {a} amphitheatre draw{'s' if a != 1 else ''}"
+        return f"{who} earns {a} amphitheatre draw{'s' if a != 1 else ''} (marked +)"
     if code == EV_DRAW_STOP:
         return f"{who} stops drawing ({a + b} draw{'s' if a + b != 1 else ''} not taken)"
     if code == EV_TURNOVER:
@@ -152,6 +164,19 @@ def _describe(game, ev) -> str | None:
     if code == EV_END:
         return None
     return f"{EVENT_NAMES.get(code, code)} {who} {a} {b} {c} {d} {e}"
+
+
+def _stones(alloc: int, y: int, z: int) -> str:
+    """What a stone card built, by its allocation and the heights ``y``, ``z`` of the unfinished
+    houses it added to. Stones go to houses in the seat's own area (CAP-BUILD-8); a permit later
+    moves a finished house onto the board."""
+    return {ALLOC_ADD2: f"+2 on a house of height {y}",
+            ALLOC_ADD1_ADD1: f"+1 on two houses of height {y}" if y == z else f"+1 on houses of heights {y} and {z}",
+            ALLOC_ADD1_NEW: f"+1 on a house of height {y} and a new house of 1",
+            ALLOC_NEW1_NEW1: "two new houses of 1",
+            ALLOC_NEW2: "a new house of 2",
+            ALLOC_ADD1: f"+1 on a house of height {y}",
+            ALLOC_NEW1: "a new house of 1"}[alloc]
 
 
 def _draws(drawn) -> str:
@@ -190,6 +215,7 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
     for seat in range(n):
         who = strategies[seat] if seat < len(strategies) else "?"
         lines.append(f"  seat {seat + 1}: {who}{'  (first consul)' if seat == first else ''}")
+    lines += LEGEND
     if seeds is not None:
         lines += ["", "== Setup =="] + _setup_lines(game, game.new_state(seeds))
     if not summary and log is not None:
