@@ -39,6 +39,7 @@ import pandas as pd
 import polars as pl
 from bgsim.experiments.runner import check_jobs, play_study_run
 from bgsim.experiments.spec_check import check_run_settings
+from bgsim.sim.errors import GameIdError
 from bgsim.sim.profile import Compensation, GameProfile
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.spec import (
@@ -132,8 +133,9 @@ class SeatOrderSpec:
 
     @property
     def compensation(self) -> Compensation | None:
-        """The game's compensation parameter (its profile's), None for a game without one."""
-        return game_compensation(self.game)
+        """The game's compensation parameter (its profile's under the spec's parameters), None for a
+        game without one."""
+        return game_compensation(self.game, json.dumps(self.params, sort_keys=True, default=str))
 
     def mode(self, population: str) -> str:
         return "fixed" if len(self.populations[population]) == 1 else "permutations"
@@ -205,9 +207,13 @@ class SeatOrderSpec:
 
 
 @functools.cache
-def game_compensation(game_id: str) -> Compensation | None:
-    """The compensation parameter a game's profile declares (None: the game has none)."""
-    return make_game(game_id).profile.compensation
+def game_compensation(game_id: str, params: str = "{}") -> Compensation | None:
+    """The compensation parameter a game's profile declares under ``params`` (JSON; None: the game
+    has none). A parameter can change what the start value does (``Compensation.changes_play``)."""
+    try:
+        return make_game(game_id, **json.loads(params)).profile.compensation
+    except (GameIdError, TypeError, ValueError):
+        return make_game(game_id).profile.compensation  # a bad parameter is reported by the spec checks
 
 
 def solvable(comp: Compensation | None) -> bool:
@@ -400,9 +406,12 @@ def _confirm(spec: SeatOrderSpec, directory: Path, entry: dict, play: Callable[[
         save()
         if entry["rounds"][-1]["held"] or k + 1 == spec.rounds:
             break
+        tried = {r["vector"] for r in entry["rounds"]}
         vector = resolve(directory / cell.directory, spec.low, spec.high)
-        if any(r["vector"] == vector for r in entry["rounds"]):
-            break  # the finder returns to a vector already played: integer steps cannot get closer
+        if vector in tried:  # re-scoring sees no better vector, yet play says it is off: one step by hand
+            vector = nudge(entry["rounds"][-1], spec.low, spec.high)
+        if vector is None or vector in tried:
+            break  # every step left was played already: integer steps cannot get closer
     best = next((r for r in entry["rounds"] if r["held"]), None) or min(entry["rounds"], key=lambda r: r["imbalance"])
     entry["final"], entry["held"] = best["vector"], best["held"]
     save()
@@ -419,6 +428,18 @@ def fresh_verdict(run_dir: Path) -> dict:
     return {"held": bool(inside.all()), "imbalance": float((gap ** 2).sum()), "worst_seat": int(worst["seat"]),
             "worst_rate": float(worst["win_rate"]), "worst_low": float(worst["win_rate_low"]),
             "worst_high": float(worst["win_rate_high"])}
+
+
+def nudge(played: dict, low: int, high: int) -> str | None:
+    """One integer step from the vector of a round that did not hold, toward its furthest seat's
+    fair share: that seat one value up (it won too little) or down (too much); seat 1's value is fixed,
+    so for seat 1 every other seat moves the other way. None when the step leaves ``low .. high``."""
+    vector = [int(v) for v in played["vector"].split("/")]
+    seat, fair = played["worst_seat"], 1 / len(vector)
+    step = 1 if played["worst_rate"] < fair else -1
+    moved = [v - step if i else v for i, v in enumerate(vector)] if seat == 0 else [
+        v + step if i == seat else v for i, v in enumerate(vector)]
+    return "/".join(map(str, moved)) if all(low <= v <= high for v in moved[1:]) else None
 
 
 def resolve(run_dir: Path, low: int, high: int) -> str:

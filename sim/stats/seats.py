@@ -30,7 +30,7 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import samplesize_confint_proportion
 
-__all__ = ["GROUP", "category_table", "detectable_gap", "games_needed", "q_text", "seat_table",
+__all__ = ["GROUP", "category_table", "detectable_gap", "games_needed", "paired_change", "q_text", "seat_table",
            "start_effect", "verdicts"]
 
 GROUP = ("n_players", "population", "start")
@@ -142,6 +142,41 @@ def start_effect(rows, baseline: str = "equal", confidence: float = 0.95) -> pd.
     sums["diff_pp"], sums["diff_low"], sums["diff_high"], sums["p"] = _paired_t(
         sums["pairs"].to_numpy(), sums["sum"].to_numpy(), sums["squares"].to_numpy(), confidence)
     return sums[columns].sort_values(keys, ignore_index=True)
+
+
+def paired_change(baseline, variant, score: str, confidence: float = 0.95) -> pd.DataFrame:
+    """How a changed rule or component moves each seat, game by game against the baseline on the same deals.
+
+    ``baseline`` and ``variant``: rows of two studies played with the same seed, so game ``i`` of a
+    (n_players, population, start) is the same deal and seating in both (up to what the change itself
+    deals differently). Columns: n_players, population, start, seat, pairs, win_pp with win_low/win_high
+    and win_p (the paired change of the seat's win, shares counted, in percentage points: paired t), and
+    score_diff with score_low/score_high and score_p (the paired change of ``score``)."""
+    keys = ["n_players", "population", "start", "seat"]
+    frames = []
+    for rows, suffix in ((baseline, "_base"), (variant, "")):
+        frame = _labelled(rows)
+        win = win_column(column_names(frame))
+        frames.append(frame.select(*keys, "game_index", win.alias(f"win{suffix}"),
+                                   pl.col(score).cast(pl.Float64).alias(f"score{suffix}")))
+    pairs = frames[1].join(frames[0], on=[*keys, "game_index"], how="inner")
+    sums = collect(pairs.group_by(keys).agg(
+        pl.len().alias("pairs"),
+        *(expr for name in ("win", "score") for expr in (
+            (pl.col(name) - pl.col(f"{name}_base")).sum().alias(f"{name}_sum"),
+            ((pl.col(name) - pl.col(f"{name}_base")) ** 2).sum().alias(f"{name}_squares"))))
+        .sort(keys)).to_pandas()
+    columns = [*keys, "pairs", "win_pp", "win_low", "win_high", "win_p", "score_diff", "score_low", "score_high",
+               "score_p"]
+    if sums.empty:
+        return pd.DataFrame(columns=columns)
+    for name, out in (("win", "win_pp"), ("score", "score_diff")):
+        mean, low, high, p = _paired_t(sums["pairs"].to_numpy(), sums[f"{name}_sum"].to_numpy(),
+                                       sums[f"{name}_squares"].to_numpy(), confidence)
+        scale = 1 if name == "win" else 0.01  # _paired_t answers in percentage points
+        sums[out], sums[f"{name}_low"], sums[f"{name}_high"], sums[f"{name}_p"] = (
+            mean * scale, low * scale, high * scale, p)
+    return sums[columns]
 
 
 def _paired_t(n: np.ndarray, total: np.ndarray, squares: np.ndarray, confidence: float) -> tuple[np.ndarray, ...]:

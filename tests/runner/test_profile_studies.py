@@ -21,7 +21,7 @@ def without(monkeypatch):
     def strip(*parts):
         real = make_game("carpe_diem")
         fake = SimpleNamespace(profile=dataclasses.replace(real.profile, **{p: None for p in parts}))
-        monkeypatch.setattr(seat_order, "game_compensation", lambda _game: fake.profile.compensation)
+        monkeypatch.setattr(seat_order, "game_compensation", lambda _game, _params="{}": fake.profile.compensation)
         monkeypatch.setattr(difficulty, "make_game", lambda *_a, **_k: fake)
         difficulty.game_automa.cache_clear()
     yield strip

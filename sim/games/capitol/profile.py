@@ -75,8 +75,8 @@ def capitol_profile(game) -> GameProfile:
             fixed_first=START.vectors[2][0], rulebook=dict(START.vectors),
             named={"rulebook": "every seat starts with 0 points (CAP-SETUP-10)", "equal": "every seat starts with 0"},
             tiebreak_column="tiebreak", adds_to_score=True,
-            changes_play="a tied highest bid goes to the bidder with the lower score (CAP-AUCTION-7), so start "
-                         "points decide auctions"),
+            changes_play="a tied highest bid goes to the bidder with the lower score (CAP-AUCTION-7), and the "
+                         "strategies bid knowing who would win a tie, so start points change the auctions"),
         variants=VARIANTS,
         data_overrides={"board": "board.toml in sim/games/capitol/data/: prefectures, colours, spaces, fountains"},
         shared_wins="CAP-END-2" if game.params.final_tiebreak == "shared" else "",
