@@ -16,10 +16,11 @@ from bgsim.experiments import difficulty as difficulty_study
 from bgsim.experiments import robustness as robustness_study
 from bgsim.experiments import seat_order as seat_study
 from bgsim.reports.extras import NO_EXTRAS, ReportExtras
-from bgsim.reports.provenance import provenance
+from bgsim.reports.provenance import header
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.registry import available_games
+from bgsim.sim.results.played import played_by
 from bgsim.sim.results.progress import run_progress, runs_done
 from bgsim.sim.results.store import RunStoreError, load, read_meta, read_profile, study_resume_command
 from bgsim.sim.stats.lazy import is_empty
@@ -73,8 +74,10 @@ def _run(run_dir: Path):
 
     profile = read_profile(run_dir)
     spec = tomllib.loads((run_dir / "spec.toml").read_text(encoding="utf-8"))
-    return build_run_report(load(run_dir), read_meta(run_dir), spec, run_progress(run_dir), profile,
-                            finish=f"bgsim run {run_dir} --resume")
+    report, seats = build_run_report(load(run_dir), read_meta(run_dir), spec, run_progress(run_dir), profile,
+                                     finish=f"bgsim run {run_dir} --resume")
+    report.provenance = played_by([run_dir], run_dir / "spec.toml")
+    return report, seats
 
 
 # --- seat-order and robustness studies
@@ -99,19 +102,14 @@ def seat_study_data(study_dir: Path, partial: bool):
     confirm = seat_study.load_study_rows(study_dir, "confirm", partial=partial) if not compensation.empty else None
     return SeatStudy(rows=rows, compensation=compensation, confirm=confirm, profile=profile,
                      extras=report_extras(profile),
-                     played=_played([d for d in run_dirs if d.parent.name == "cells"], study_dir / "seat_order.toml"))
+                     played=header(_cells_played(study_dir)))
 
 
-def _played(run_dirs: list[Path], spec_path: Path) -> dict[str, str]:
-    """What a study's runs played (``reports.provenance``): every run's game ids, the data of the first
-    (the confirmation runs of compensating vectors are left out: the report has their section)."""
-    metas = [read_meta(d) for d in run_dirs if (d / "meta.json").is_file()]
-    if not metas:
-        return {}
-    spec = tomllib.loads(spec_path.read_text(encoding="utf-8")) if spec_path.is_file() else {}
-    merged = {"blocks": [b for m in metas for b in m.get("blocks") or []], "versions": metas[0].get("versions"),
-              "git": metas[0].get("git")}
-    return provenance(merged, spec)
+def _cells_played(study_dir: Path) -> dict:
+    """What a seat-order study's cells played (``sim.results.played``); its confirmation runs of
+    compensating vectors are left out: the report has their section."""
+    cells = [d for d in seat_study.study_run_dirs(study_dir) if d.parent.name == "cells"]
+    return played_by(cells, study_dir / "seat_order.toml")
 
 
 def _seat_order(study_dir: Path):
@@ -123,7 +121,9 @@ def _seat_order(study_dir: Path):
         raise RunStoreError(f"{study_dir}: no games played yet; run `{study_resume_command(study_dir)}` to play them")
     done = runs_done(seat_study.study_run_dirs(study_dir))
     planned = seat_study.load_seat_order(study_dir / "seat_order.toml").total_games  # cells and confirmation runs
-    return build_seat_order_report(meta, study, done, planned, study_resume_command(study_dir) or "--resume")
+    report, seats = build_seat_order_report(meta, study, done, planned, study_resume_command(study_dir) or "--resume")
+    report.provenance = _cells_played(study_dir)
+    return report, seats
 
 
 def _robustness(directory: Path):
@@ -144,7 +144,9 @@ def _robustness(directory: Path):
                if (study / seat_study.MARKER).is_file())
     # every variant study plans as many games as the baseline (one component replaced, same cells)
     planned = seat_study.load_seat_order(studies["baseline"] / "seat_order.toml").total_games * (1 + planned_variants)
-    return build_robustness_report(meta, each(), done, planned, study_resume_command(directory) or "--resume")
+    report, seats = build_robustness_report(meta, each(), done, planned, study_resume_command(directory) or "--resume")
+    report.provenance = {"variants": {name: _cells_played(path) for name, path in studies.items()}}
+    return report, seats
 
 
 # --- difficulty studies
@@ -161,7 +163,12 @@ def _difficulty(study_dir: Path):
     profile = read_profile(study_dir / meta["runs"][0]["dir"])
     runs, planned = difficulty_study.study_progress(study_dir)
     docs = {k.parameter: difficulty_study.knob_doc(k.parameter, profile.game) for k in profile.automa.knobs}
+    # the game as the base runs played it: the sweep and the calibration change only the knobs the report names
+    played = played_by([study_dir / r["dir"] for r in meta["runs"] if r["kind"] == "base"],
+                       study_dir / difficulty_study.SPEC_FILE)
     study = DifficultyStudy(meta=meta, base=base, sweep=difficulty_study.load_rows(study_dir, "sweep"),
                             calibrate=difficulty_study.load_rows(study_dir, "calibrate"), profile=profile,
-                            knob_docs=docs, extras=report_extras(profile))
-    return build_difficulty_report(study, runs_done(runs), planned, study_resume_command(study_dir) or "--resume")
+                            knob_docs=docs, extras=report_extras(profile), played=header(played))
+    report = build_difficulty_report(study, runs_done(runs), planned, study_resume_command(study_dir) or "--resume")
+    report.provenance = played
+    return report

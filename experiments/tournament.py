@@ -40,6 +40,7 @@ import polars as pl
 from bgsim.experiments.runner import RunReport, check_jobs, run
 from bgsim.experiments.spec_check import check_run_settings
 from bgsim.sim.registry import make_game
+from bgsim.sim.results.played import played_by
 from bgsim.sim.results.spec import (
     RunSpec,
     SpecError,
@@ -467,8 +468,10 @@ def _pairing_table(directory: Path, meta: dict) -> pd.DataFrame:
 
 
 def _provenance(directory: Path, meta: dict) -> dict:
-    """Versions, git sha, rules versions and data hashes of the pairing runs (distinct values)."""
-    found: dict[str, list] = {"versions": [], "git": [], "rules_versions": [], "data_hashes": []}
+    """Versions, git sha, rules versions and data hashes of the pairing runs (distinct values), and what
+    they played (``played``: ``sim.results.played``)."""
+    found: dict = {"versions": [], "git": [], "rules_versions": [], "data_hashes": [],
+                   "played": played_by((directory / p["dir"] for p in meta["pairings"]), directory / "tournament.toml")}
     for p in meta["pairings"]:
         run_meta = read_meta(directory / p["dir"])
         for key, value in (("versions", run_meta.get("versions")), ("git", run_meta.get("git"))):

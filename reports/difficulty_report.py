@@ -8,7 +8,7 @@ the study's runs. A game's report extras (``reports.extras.ReportExtras``) may a
 paragraphs with the rule references of its automa ("outcomes", "sources", "method").
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 import polars as pl
@@ -31,7 +31,8 @@ class DifficultyStudy:
     """A difficulty study as loaded for its report: its marker (``meta``), the rows of its base, sweep
     and calibration runs (one row per game, labelled rung, knob, value, level; LazyFrames over the
     chunks, which the tables aggregate, or frames), the game's profile, each knob's one-line
-    description (``knob_docs``) and the game's report extras."""
+    description (``knob_docs``), the game's report extras and what the base runs played
+    (``reports.provenance`` header lines)."""
 
     meta: dict
     base: pl.LazyFrame | pl.DataFrame
@@ -40,6 +41,7 @@ class DifficultyStudy:
     profile: GameProfile
     knob_docs: dict[str, str]
     extras: ReportExtras = NO_EXTRAS
+    played: dict = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -85,7 +87,8 @@ def build_difficulty_report(study: DifficultyStudy, done: int, planned: int, fin
                        "games per rung": f"{games.min():,}" + (f" to {games.max():,}" if games.max() > games.min()
                                                                else ""),
                        "setting": _setting_name(meta),
-                       "games": f"{done:,}" + ("" if complete else f" of about {planned:,} planned (incomplete)")})
+                       "games": f"{done:,}" + ("" if complete else f" of about {planned:,} planned (incomplete)")}
+                 | study.played)
     if not complete:
         progress_warning(rep, done, planned, finish, "study", estimate=True)
     levels = levels_table(meta["levels"])

@@ -17,6 +17,9 @@ Reports are assembled in order and written at the end::
     index.md            the same content; charts as figures/<name>.png, tables as pipe tables
     figures/<name>.png  each chart
     tables/<name>.csv   each table in full: every column, unformatted
+    tables/provenance.json  what the tables were computed from (``Report.provenance``: the game ids,
+                        data files by hash, strategies, seeds, versions), so a CSV keeps its plain
+                        columns and still travels with its origin
 
 Layout: paragraphs keep a readable measure (``TEXT_WIDTH``); tables and figures use the wider
 content box (``CONTENT_WIDTH_PX``, 1152 CSS px once the window is at least 1216 px wide). A table never
@@ -40,6 +43,7 @@ same for means. The CSV keeps the three columns apart.
 import base64
 import html
 import io
+import json
 import math
 import numbers
 import os
@@ -341,6 +345,7 @@ class Report:
         self.meta = dict(meta or {})
         self.lang = lang
         self.fold_rows = fold_rows
+        self.provenance: dict | None = None  # JSON-ready facts of what was played, for tables/provenance.json
         self._warnings: list[str] = []
         self._parts: list[_Heading | _Text | _Note | _Table | _Figure] = []
         self._anchors: set[str] = set()
@@ -514,12 +519,15 @@ class Report:
     def _write_files(self, root: Path) -> None:
         tables = [p for p in self._parts if isinstance(p, _Table)]
         figures = [p for p in self._parts if isinstance(p, _Figure)]
-        for sub, present in (("tables", tables), ("figures", figures)):
+        for sub, present in (("tables", tables or self.provenance is not None), ("figures", figures)):
             if present:
                 (root / sub).mkdir()
         for t in tables:
             text = t.data.to_csv(index=False, lineterminator="\n", float_format=_CSV_FLOAT)
             write_atomic(root / "tables" / f"{t.name}.csv", lambda tmp, text=text: _write_text(tmp, text))
+        if self.provenance is not None:
+            text = json.dumps(self.provenance, indent=2) + "\n"
+            write_atomic(root / "tables" / "provenance.json", lambda tmp: _write_text(tmp, text))
         for f in figures:
             write_atomic(root / "figures" / f"{f.name}.png", lambda tmp, png=f.png: Path(tmp).write_bytes(png))
         for name, text in (("index.md", self.markdown()), ("index.html", self.html())):

@@ -18,6 +18,7 @@ import polars as pl
 from bgsim.reports.attribution_report import study_spreads
 from bgsim.reports.charts import LEGEND_FONT_PT, MAX_FIGURE_WIDTH_IN, MIN_FONT_PT
 from bgsim.reports.progress import progress_warning
+from bgsim.reports.provenance import side_by_side
 from bgsim.reports.report_builder import Report
 from bgsim.reports.seat_charts import seat_win_chart
 from bgsim.reports.seat_report import SeatStudy, largest_rulebook_value
@@ -172,12 +173,14 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
     base, base_seats = conclusions(baseline)
     base = base[(base["kind"] != "card") | (base["value"] != "not flagged")]
     tables, seat_tables, variants = [], [base_seats.assign(variant="baseline")], []
+    played = {"baseline": baseline.played}
     game_measures = baseline.extras.study_measures  # the game's own measures (None for a game without)
     first = game_measures(baseline.rows, baseline.profile)
     measures = [] if first is None else [first.assign(variant="baseline")]
     for name, study in studies:
         found, seats = conclusions(study)
         variants.append(name)
+        played[name] = study.played
         tables.append(compare(base, found).assign(variant=name))
         seat_tables.append(seats.assign(variant=name))
         if measures:
@@ -191,7 +194,8 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
                  meta={"study": meta["study_id"],
                        "variants": f"{len(variants)}" + ("" if len(variants) >= planned_variants else
                                                          f" of {planned_variants} finished"),
-                       "games": f"{done:,}" + ("" if done >= planned else f" of {planned:,} planned (incomplete)")})
+                       "games": f"{done:,}" + ("" if done >= planned else f" of {planned:,} planned (incomplete)")}
+                 | _played(played, meta))
     progress_warning(rep, done, planned, finish, "study")
     rep.heading("Summary")
     plural = title.label if title else "components"
@@ -234,6 +238,16 @@ def _measures_section(rep: Report, table: pd.DataFrame, baseline: SeatStudy) -> 
         rep.text("\n".join(f"- {line}" for line in answers))
     rep.table(table, "game_measures_by_variant", "The game's measures in each study (95 % intervals).",
               show=["measure", "n_players", "variant", "text", "trials"], columns={"text": "value [95 % CI]"})
+
+
+def _played(played: dict[str, dict[str, str]], meta: dict) -> dict[str, str]:
+    """What the baseline and each variant played (``reports.provenance.side_by_side``), under the robustness
+    spec's description: each study's own repeats the base's with its variant's words, which the Variants
+    table gives."""
+    lines = side_by_side({name: {k: v for k, v in study.items() if k != "description"}
+                          for name, study in played.items()})
+    description = " ".join(str(meta.get("description") or "").split())
+    return ({"description": description} if description else {}) | lines
 
 
 def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: list[str], plural: str) -> None:

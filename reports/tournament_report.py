@@ -2,11 +2,14 @@
 
 ``write_report(summary, directory)`` writes::
 
-    README.md         what was played, the spec, standings, pairwise matrix, ratings,
-                      neighbour comparisons, games and run id per pairing, versions and git sha
+    README.md         what was played (first: game ids, data files by hash, strategies, seed,
+                      versions), the spec, standings, pairwise matrix, ratings, neighbour
+                      comparisons, games and run id per pairing, versions and git sha
     ratings.png       ratings with interval bars (reports.charts.ratings_chart)
     pairwise.png      heatmap of the win matrix (reports.charts.pairwise_heatmap)
     summary.json      all numbers, machine-readable
+    provenance.json   what was played, machine-readable (``sim.results.played``), as beside every
+                      report's tables
     tournament.toml   the resolved tournament spec
 
 Each file is written atomically. The summary is plain data (frames and dicts), built by
@@ -20,6 +23,7 @@ from pathlib import Path
 import pandas as pd
 import tomli_w
 from bgsim.reports.charts import pairwise_heatmap, ratings_chart
+from bgsim.reports.provenance import header
 from bgsim.sim.results.store import RunStoreError, write_atomic, write_json, write_toml
 from bgsim.sim.stats.ratings import TournamentSummary
 
@@ -147,6 +151,9 @@ def markdown(summary: TournamentSummary) -> str:
     lines = [f"# Tournament {summary.name}", ""]
     if summary.description:
         lines += [summary.description, ""]
+    played = {k: v for k, v in header(summary.provenance.get("played") or {}).items() if k != "description"}
+    if played:  # what was played, before anything else (the description is the line above)
+        lines += [f"- {label}: {text}" for label, text in played.items()] + [""]
     lines += [
         "## What was played", "",
         f"- Game: `{spec['game']['id']}` with {', '.join(str(n) for n in spec['game']['players'])} players"
@@ -201,7 +208,8 @@ def markdown(summary: TournamentSummary) -> str:
 
 
 def write_report(summary: TournamentSummary, directory: str | Path) -> Path:
-    """Write README.md, ratings.png, pairwise.png, summary.json and tournament.toml into ``directory``."""
+    """Write README.md, ratings.png, pairwise.png, summary.json, provenance.json and tournament.toml into
+    ``directory``."""
     directory = Path(directory)
     try:
         directory.mkdir(parents=True, exist_ok=True)
@@ -213,5 +221,7 @@ def write_report(summary: TournamentSummary, directory: str | Path) -> Path:
                          ("pairwise.png", pairwise_heatmap(summary.pairwise, summary.strategies))):
         write_atomic(directory / name, lambda tmp, figure=figure: figure.savefig(tmp, format="png", dpi=120))
     write_json(directory / "summary.json", json.loads(json.dumps(summary.to_json(), default=str)))
+    if summary.provenance.get("played"):
+        write_json(directory / "provenance.json", summary.provenance["played"])
     write_toml(directory / "tournament.toml", summary.spec)
     return directory

@@ -254,9 +254,24 @@ def test_the_report_has_every_section(tiny_study, capsys):
     assert {p.name for p in (report / "figures").iterdir()} == {
         "win_rates.png", "margins.png", "automa_sources.png", "knob_sweep.png", "calibration.png"}
     assert {p.name for p in (report / "tables").iterdir()} == {
-        "outcomes.csv", "automa_sources.csv", "knob_sweep.csv", "levels_card.csv", "levels.csv"}
+        "outcomes.csv", "automa_sources.csv", "knob_sweep.csv", "levels_card.csv", "levels.csv", "provenance.json"}
     levels = pl.read_csv(report / "tables" / "levels.csv")
     assert levels.height == 4 and {"verify_rate_low", "verify_rate_high", "holds"} <= set(levels.columns)
+
+
+def test_the_report_header_says_what_the_base_runs_played(tiny_study, tmp_path):
+    _, directory = tiny_study
+    report, _ = build_report(directory)
+    report.write(tmp_path / "report")
+    head = (tmp_path / "report" / "index.md").read_text().split("**Contents**")[0]
+    assert "- game: carpe_diem(n_players=1)\n" in head and "- rules version: " in head
+    assert "- data files: anna.toml reconstructed " in head and "; boards.toml reconstructed " in head
+    assert "replaced" not in head  # the study plays the game's own data
+    assert "- strategies: random, carpe_diem/greedy\n" in head and "- seed: 5\n" in head
+    assert "- bgsim: " in head
+    facts = json.loads((tmp_path / "report" / "tables" / "provenance.json").read_text())
+    assert facts["games"] == ["carpe_diem(n_players=1)"] and facts["seeds"] == [5]
+    assert facts["strategies"] == ["random", "carpe_diem/greedy"] and facts["data_files"]
 
 
 def test_the_report_renders_in_a_browser_without_errors(tiny_study, browser):

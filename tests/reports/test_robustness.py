@@ -76,22 +76,46 @@ def test_unknown_variant_is_a_spec_error(tmp_path):
         load_robustness(_spec(tmp_path, '["tiles_dragons_plus25"]'))
 
 
-def test_tiny_robustness_study_and_report(tmp_path):
+@pytest.fixture(scope="module")
+def tiny_study(tmp_path_factory):
+    """The tiny robustness study, played and reported once: (its spec, its directory, the report's index.html)."""
+    tmp_path = tmp_path_factory.mktemp("robustness")
     spec = load_robustness(_spec(tmp_path))
-    assert spec.baseline().games == 60
     directory = run_robustness(spec, out=tmp_path / "runs")
+    report, _ = write_report(directory)
+    return spec, directory, report
+
+
+def test_tiny_robustness_study_and_report(tiny_study):
+    spec, directory, report = tiny_study
+    assert spec.baseline().games == 60
     meta = json.loads((directory / "robustness.json").read_text())
     assert meta["status"] == "complete"
     assert [s["variant"] for s in meta["studies"]] == ["baseline", "villa_table_alternative", "tiles_villas_plus25"]
     rows = bgsim.load(directory).group_by("variant", "n_players", "population", "start", "kind").len().collect()
     assert sorted(rows.iter_rows()) == [(v, 3, "greedy", "rulebook", "cell", 60 * 3) for v in sorted(
         ["baseline", "villa_table_alternative", "tiles_villas_plus25"])]
-    report, _ = write_report(directory)
     html = report.read_text()
     assert "Robustness: robust" in html and (report.parent / "figures" / "robustness_summary.png").exists()
     table = pd.read_csv(report.parent / "tables" / "robustness.csv")
     assert set(table["variant"]) == {"villa_table_alternative", "tiles_villas_plus25"}
     assert {"seat", "largest", "vector"} <= set(table["kind"])
+
+
+def test_the_report_header_names_what_each_variant_changed(tiny_study):
+    _, directory, report = tiny_study
+    head = (report.parent / "index.md").read_text().split("**Contents**")[0]
+    assert "- game (baseline): carpe_diem(n_players=3)\n" in head and "- rules version: 1\n" in head
+    assert "- data files (baseline): boards.toml reconstructed " in head and "- seed: 2\n" in head
+    assert "- strategies: carpe_diem/greedy\n" in head
+    assert "- villa_table_alternative: game: carpe_diem(n_players=3, villa_vp_table=linear)\n" in head
+    changed = next(line for line in head.splitlines() if line.startswith("- tiles_villas_plus25: "))
+    assert "game: carpe_diem(n_players=3, data=" in changed and "boards.toml" not in changed  # only what changed
+    assert "data files: tiles.toml reconstructed " in changed and changed.endswith("(replaced by the spec)")
+    facts = json.loads((report.parent / "tables" / "provenance.json").read_text())["variants"]
+    assert list(facts) == ["baseline", "villa_table_alternative", "tiles_villas_plus25"]
+    assert [name for name, f in facts["tiles_villas_plus25"]["data_files"].items() if f["replaced"]] == ["tiles"]
+    assert not any(f["replaced"] for f in facts["baseline"]["data_files"].values())
 
 
 def test_report_of_an_unfinished_robustness_study_compares_the_finished_variants_under_a_banner(tmp_path, capsys):

@@ -119,6 +119,10 @@ def test_the_report_header_says_what_the_cells_played(tiny_study):
     assert "- rules version: 1" in header and "- data files: boards.toml reconstructed " in header
     assert "replaced" not in header  # the tiny study plays the game's own data
     assert "start_vp='8/" not in header  # confirmation runs have their own section
+    assert "- strategies: carpe_diem/greedy, carpe_diem/planner, carpe_diem/trader\n" in header
+    assert "- seed: 1\n" in header
+    facts = json.loads((directory / "report" / "tables" / "provenance.json").read_text())
+    assert len(facts["games"]) == 4 and facts["seeds"] == [1] and len(facts["strategies"]) == 3
 
 
 def test_report_renders_in_a_browser_without_errors(tiny_study, browser):

@@ -232,7 +232,7 @@ def test_the_command_prints_the_tables_and_writes_the_report(played, tmp_path, c
     assert "(0 played now" in out
     summary = summarise(report, replicates=50)
     files = {p.name for p in (tmp_path / "report").iterdir()}
-    assert files == {"README.md", "ratings.png", "pairwise.png", "summary.json", "tournament.toml"}
+    assert files == {"README.md", "ratings.png", "pairwise.png", "summary.json", "provenance.json", "tournament.toml"}
     for chart in ("ratings.png", "pairwise.png"):
         assert (tmp_path / "report" / chart).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     text = (tmp_path / "report" / "README.md").read_text()
@@ -257,6 +257,22 @@ def test_the_command_prints_the_tables_and_writes_the_report(played, tmp_path, c
     assert len(doc["pairwise"]) == 6 and len(doc["pairings"]) == 3
     stored = tomllib.loads((tmp_path / "report" / "tournament.toml").read_text())
     assert tournament_from_dict(stored).tournament_id == report.spec.tournament_id
+
+
+def test_the_report_says_what_was_played_before_anything_else(played, tmp_path):
+    from bgsim.reports.tournament_report import write_report
+
+    _, report, _ = played
+    write_report(summarise(report, replicates=0), tmp_path / "report")
+    top = (tmp_path / "report" / "README.md").read_text().split("## What was played")[0]
+    assert "- game: carpe_diem(n_players=2)\n" in top and "- rules version: " in top
+    assert "- data files: boards.toml reconstructed " in top and "replaced" not in top
+    assert "- strategies: random, carpe_diem/greedy, carpe_diem/greedy(steps=0, vp=30)\n" in top
+    assert "- seed: 5\n" in top
+    assert "- bgsim: " in top
+    facts = json.loads((tmp_path / "report" / "provenance.json").read_text())
+    assert facts["games"] == ["carpe_diem(n_players=2)"] and facts["seeds"] == [5]
+    assert len(facts["strategies"]) == 3 and not any(f["replaced"] for f in facts["data_files"].values())
 
 
 def test_summary_numbers_follow_from_the_rows(played):
