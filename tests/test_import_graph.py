@@ -179,7 +179,11 @@ def _profile_words(profile) -> set[str]:
     name, and every compound name (result and score-category columns, the attributed components,
     the compensation parameter, the automa's knobs, columns and rules, variants). A single ordinary
     word a profile also uses (cards, board, items, points) is generic vocabulary and left out."""
-    names = {profile.game, profile.title, profile.score_column, *profile.category_columns, *profile.records,
+    from bgsim.sim.stats.wins import WIN_SHARE
+
+    # the result columns the generic statistics read by name (a game writes them, every study counts them)
+    records = set(profile.records) - {WIN_SHARE}
+    names = {profile.game, profile.title, profile.score_column, *profile.category_columns, *records,
              *profile.data_overrides, *(v.name for v in profile.variants)}
     for item in profile.attributions:
         names |= {item.name, item.label, item.singular, item.board_column, item.events_column}

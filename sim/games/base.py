@@ -34,7 +34,7 @@ from bgsim.sim import event_log
 from bgsim.sim.api import CandidateTable, CompiledPolicy, GameResult, Observation
 from bgsim.sim.errors import IllegalActionError
 
-__all__ = ["GameBase", "id_literal"]
+__all__ = ["GameBase", "id_literal", "win_shares"]
 
 
 class GameBase:
@@ -210,3 +210,10 @@ def id_literal(value) -> str:
     if isinstance(value, str):
         return value if value.isidentifier() else repr(value)
     return repr(value)
+
+
+def win_shares(rank: np.ndarray) -> np.ndarray:
+    """(G, P) float64 share of each game's win: 1/k to each of the k seats with ``rank`` (G, P) == 1 (float64:
+    the shares of a game add up to 1 without a rounding error a table of millions would show)."""
+    first = rank == 1
+    return first / np.maximum(first.sum(axis=1, keepdims=True), 1)

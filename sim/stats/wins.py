@@ -1,7 +1,8 @@
 """Wins as the rules count them: a shared win is a share.
 
 Where a game's rules share a tied win (its profile's ``shared_wins``), every seat with ``rank`` 1 is
-a winner, and studies count 1/k of the game to each of the k winners: the ``win_share`` column.
+a winner, and studies count 1/k of the game to each of the k winners: the ``win_share`` column
+(written by the game's records with ``sim.games.base.win_shares``).
 Seat and strategy win rates are means of it, so a table's seat rates still add up to exactly 1 per
 game. The ``won`` column keeps one winner per game (the game's tie-break order) for whoever wants
 that reading. Rows written before ``win_share`` existed fall back to ``won``.
@@ -16,16 +17,9 @@ import numpy as np
 import polars as pl
 from bgsim.sim.stats.intervals import wilson
 
-__all__ = ["WIN_SHARE", "effective_games", "share_interval", "win_column", "win_shares"]
+__all__ = ["WIN_SHARE", "effective_games", "share_interval", "win_column"]
 
 WIN_SHARE = "win_share"
-
-
-def win_shares(rank: np.ndarray) -> np.ndarray:
-    """(G, P) float64 share of each game's win: 1/k to each of the k seats with ``rank`` (G, P) == 1 (float64:
-    the shares of a game add up to 1 without a rounding error a table of millions would show)."""
-    first = rank == 1
-    return first / np.maximum(first.sum(axis=1, keepdims=True), 1)
 
 
 def win_column(columns) -> pl.Expr:

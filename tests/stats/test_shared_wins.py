@@ -8,13 +8,14 @@ import pytest
 from bgsim.experiments.runner import run
 from bgsim.experiments.simulate import seat_table as summary_table
 from bgsim.sim import make_game
+from bgsim.sim.games.base import win_shares
 from bgsim.sim.results.spec import RunSpec
 from bgsim.sim.results.store import load
 from bgsim.sim.stats.compensation import GameScores, _scan, win_rates
 from bgsim.sim.stats.intervals import wilson
 from bgsim.sim.stats.seats import seat_table
 from bgsim.sim.stats.strategy_stats import strategy_table
-from bgsim.sim.stats.wins import effective_games, share_interval, win_shares
+from bgsim.sim.stats.wins import effective_games, share_interval
 
 # Sealed Bids with equal start points and shared final ties: random bidders tie on the highest
 # total in a good share of games, so shared wins are common.

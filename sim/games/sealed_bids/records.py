@@ -3,8 +3,8 @@ The column meanings are ``RECORD_DOCS``; the final score's parts are ``CATEGORY_
 
 import numpy as np
 import pyarrow as pa
+from bgsim.sim.games.base import win_shares
 from bgsim.sim.games.sealed_bids.state import ROUNDS, STATE
-from bgsim.sim.stats.wins import win_shares
 
 __all__ = ["CATEGORY_DOCS", "RECORD_DOCS", "seat_records"]
 
