@@ -224,3 +224,42 @@ def test_an_interrupt_anywhere_exits_130_and_says_so(capsys, monkeypatch):
     monkeypatch.setattr(runs, "available_games", interrupted)
     code, out, err = run(capsys, "games")
     assert code == 130 and out == "" and err.strip() == "bgsim: interrupted"
+
+
+TINY_RUN = """
+name = "tiny"
+[game]
+id = "capitol"
+players = [3]
+[seats]
+mode = "fixed"
+strategies = ["greedy"]
+[run]
+games = 6
+chunk_size = 6
+seed = 1
+"""
+
+
+@pytest.fixture
+def dumb_terminal(monkeypatch):
+    """stderr as a terminal that cannot move its cursor (TERM=dumb: an editor's shell, some IDE consoles),
+    where a progress bar that is taken down leaves whatever it printed."""
+    from rich.console import Console
+
+    from bgsim.cli import common
+
+    monkeypatch.setenv("TERM", "dumb")
+    monkeypatch.setattr(common, "err", Console(stderr=True, force_terminal=True))
+
+
+def test_errors_start_with_bgsim_and_no_blank_line_in_a_dumb_terminal(capsys, tmp_path, dumb_terminal):
+    spec = tmp_path / "tiny.toml"
+    spec.write_text(TINY_RUN)
+    code, _, err = run(capsys, "run", str(spec), "--out", str(tmp_path / "runs"))
+    assert code == 0, err
+    for args in (("run", str(spec), "--out", str(tmp_path / "runs")),  # fails inside the progress bar
+                 ("report", str(tmp_path)), ("games", "nosuchgame"), ("play", "capitol", "--players", "9"),
+                 ("run", str(tmp_path / "no_such.toml"))):
+        code, out, err = run(capsys, *args)
+        assert code == 2 and err.startswith("bgsim: error: ") and err.count("\n") == 1, (args, err)

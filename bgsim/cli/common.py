@@ -102,7 +102,9 @@ def _games_progress(label: str, total: int, quiet: bool, what: str, game_id: str
     cold = not quiet and cache_is_cold(parse_id(game_id)[0] if game_id else None)
     if cold:
         err.print(COMPILING, highlight=False)
-    lines = not quiet and not err.is_terminal  # a log, not a terminal: a line now and then instead of a bar
+    # A log, or a terminal that cannot move its cursor (TERM=dumb), gets a line now and then instead
+    # of a bar: there a bar never shows, and taking it down leaves a blank line above any error.
+    lines = not quiet and (not err.is_terminal or err.is_dumb_terminal)
     with Progress(*columns, console=err, disable=quiet or lines, transient=True) as progress:
         task = progress.add_task(label, total=total, rate="-")
         first = {}
