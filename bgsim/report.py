@@ -100,7 +100,9 @@ def seat_study_data(study_dir: Path, partial: bool):
     path = study_dir / "compensation.csv"
     compensation = pd.read_csv(path) if path.exists() else pd.DataFrame()
     confirm = seat_study.load_study_rows(study_dir, "confirm", partial=partial) if not compensation.empty else None
-    return SeatStudy(rows=rows, compensation=compensation, confirm=confirm, profile=profile,
+    rounds_path = study_dir / "rounds.csv"
+    rounds = pd.read_csv(rounds_path, dtype={"vector": str}) if rounds_path.exists() else pd.DataFrame()
+    return SeatStudy(rows=rows, compensation=compensation, confirm=confirm, profile=profile, rounds=rounds,
                      extras=report_extras(profile),
                      played=header(_cells_played(study_dir)))
 
@@ -120,7 +122,7 @@ def _seat_order(study_dir: Path):
     if is_empty(study.rows):
         raise RunStoreError(f"{study_dir}: no games played yet; run `{study_resume_command(study_dir)}` to play them")
     done = runs_done(seat_study.study_run_dirs(study_dir))
-    planned = seat_study.load_seat_order(study_dir / "seat_order.toml").total_games  # cells and confirmation runs
+    planned = seat_study.planned_games(seat_study.load_seat_order(study_dir / "seat_order.toml"), meta)
     report, seats = build_seat_order_report(meta, study, done, planned, study_resume_command(study_dir) or "--resume")
     report.provenance = _cells_played(study_dir)
     return report, seats
