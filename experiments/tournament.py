@@ -60,6 +60,7 @@ from bgsim.sim.results.store import (
 )
 from bgsim.sim.stats import ratings as stats
 from bgsim.sim.stats.ratings import TournamentSummary
+from bgsim.sim.stats.wins import WIN_SHARE, win_column
 from bgsim.strategies import make_strategy
 
 __all__ = ["MARKER", "Pairing", "TournamentReport", "TournamentSpec", "check_strategies", "load_results", "load_rows",
@@ -409,8 +410,9 @@ def _parts(runs: list[_Run]) -> list[pl.LazyFrame]:
 
 def _labelled(pairing: _Run, files: list[Path]) -> pl.LazyFrame:
     """The result columns of ``files`` (chunks of ``pairing``), its score as final_score, strategies as listed."""
-    return (scan_chunks(pairing.directory, files)
-            .select(*_RESULT_COLUMNS, pl.col(pairing.score).alias("final_score"))
+    frame = scan_chunks(pairing.directory, files)
+    win = win_column(frame.collect_schema().names()).alias(WIN_SHARE)  # a shared win as its share
+    return (frame.select(*_RESULT_COLUMNS, win, pl.col(pairing.score).alias("final_score"))
             .with_columns(_as_listed(pairing.listed)))
 
 

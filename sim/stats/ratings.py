@@ -16,7 +16,8 @@ Conventions, stated once:
 
 - A win is rank 1 as the game's rules decide it. A game whose tie-break settles every equal score
   has no shared places and no half wins; ``tie`` only marks a seat whose score equalled another
-  seat's, and ``tie_break_wins`` counts the wins that the tie-break decided.
+  seat's, and ``tie_break_wins`` counts the wins that the tie-break decided. Where the rules share
+  a tied win, standings count each winner's share (a ``win_share`` column, ``sim.stats.wins``).
 - "A ahead of B" compares the ranks of two seats of one game. Equal ranks (only possible in a
   game whose rules allow shared places) count as ``level`` and are left out of the shares, the
   tests and the ratings (the sign-test convention).
@@ -34,6 +35,7 @@ import pandas as pd
 import polars as pl
 from bgsim.sim.stats.lazy import collect, lazy
 from bgsim.sim.stats.moments import mean_sd, moment_aggs
+from bgsim.sim.stats.wins import share_interval, win_column
 from scipy import optimize, sparse, special, stats
 from scipy.sparse.csgraph import connected_components
 
@@ -94,23 +96,26 @@ def standings(results, order: Sequence[str] | None = None, confidence: float = 0
     """
     frame = _rows(results)
     schema = frame.collect_schema()
+    win = win_column(schema.names())
     agg = collect(frame.group_by("n_players", "strategy")
-                  .agg(pl.len().alias("games"), pl.col("won").sum().alias("wins"),
+                  .agg(pl.len().alias("games"), win.sum().alias("wins"), (win * win).sum().alias("win_squares"),
                        (pl.col("won") & pl.col("tie")).sum().alias("tie_break_wins"),
                        *moment_aggs("final_score", schema["final_score"], "score"),
                        *moment_aggs("rank", schema["rank"])))
-    groups = agg.select("n_players", "strategy", "games", "wins", "tie_break_wins").to_pandas()
+    groups = agg.select("n_players", "strategy", "games", "wins", "win_squares", "tie_break_wins").to_pandas()
+    groups["win_low"], groups["win_high"] = share_interval(groups["wins"], groups["win_squares"], groups["games"],
+                                                           confidence)
     groups["mean_score"], groups["sd_score"] = mean_sd(agg, "score")
     groups["mean_rank"], groups["sd_rank"] = mean_sd(agg, "rank")
     rank_of = {s: i for i, s in enumerate(_order(groups["strategy"], order))}
     rows = []
     for g in groups.itertuples():
         n = int(g.games)
-        win_low, win_high = wilson_interval(int(g.wins), n, confidence)
         score_low, score_high = t_interval(g.mean_score, g.sd_score, n, confidence)
         rank_low, rank_high = t_interval(g.mean_rank, g.sd_rank, n, confidence)
-        rows.append({"n_players": int(g.n_players), "strategy": g.strategy, "games": n, "wins": int(g.wins),
-                     "win_rate": g.wins / n, "win_low": win_low, "win_high": win_high,
+        wins = int(g.wins) if float(g.wins).is_integer() else float(g.wins)  # shares of shared wins
+        rows.append({"n_players": int(g.n_players), "strategy": g.strategy, "games": n, "wins": wins,
+                     "win_rate": g.wins / n, "win_low": float(g.win_low), "win_high": float(g.win_high),
                      "tie_break_wins": int(g.tie_break_wins), "mean_score": float(g.mean_score), "score_low": score_low,
                      "score_high": score_high, "mean_rank": float(g.mean_rank), "rank_low": rank_low,
                      "rank_high": rank_high})

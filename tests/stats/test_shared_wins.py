@@ -13,6 +13,7 @@ from bgsim.sim.results.spec import RunSpec
 from bgsim.sim.results.store import load
 from bgsim.sim.stats.compensation import GameScores, _scan, win_rates
 from bgsim.sim.stats.intervals import wilson
+from bgsim.sim.stats.ratings import standings
 from bgsim.sim.stats.seats import seat_table
 from bgsim.sim.stats.strategy_stats import strategy_table
 from bgsim.sim.stats.wins import effective_games, share_interval
@@ -104,3 +105,14 @@ def test_rescoring_with_shared_wins_matches_a_direct_count(n):
             direct = (weights[:, None] * top / top.sum(axis=1, keepdims=True)).sum(axis=0) / weights.sum()
             assert np.allclose(scanned[i], direct) and np.allclose(win_rates(scores, trial, weights), direct)
     assert win_rates(scores, vector).sum() == pytest.approx(1.0)
+
+
+def test_tournament_standings_count_shares(shared_rows):
+    # each seat labelled as its own strategy: the standings become seat rates
+    rows = shared_rows.with_columns(pl.format("seat{}", pl.col("seat")).alias("strategy"),
+                                    pl.col("final_points").alias("final_score"))
+    table = standings(rows).sort_values("strategy")
+    seats = seat_table(shared_rows, "final_points").sort_values("seat")
+    assert np.allclose(table["win_rate"].to_numpy(), seats["win_rate"].to_numpy())
+    assert table["win_rate"].sum() == pytest.approx(1.0, abs=1e-12)
+    assert np.allclose(table["win_low"].to_numpy(), seats["win_rate_low"].to_numpy())
