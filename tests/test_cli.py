@@ -10,6 +10,7 @@ import pytest
 from bgsim.sim.games.carpe_diem.components import DATA_DIR
 
 from bgsim.cli import main
+from bgsim.cli.common import COMPILING
 
 
 def run(capsys, *args):
@@ -205,6 +206,29 @@ def test_a_carpe_diem_data_folder_may_hold_annas_file_for_a_solo_game(capsys, tm
     assert solo.data_files["anna"]["path"] == str(tmp_path / "anna.toml")  # read from the folder
 
 
+def test_the_compile_notice_names_a_cold_game_only(capsys, tmp_path, monkeypatch):
+    """Through the command line with the real check: a cache directory that holds compiled code for
+    Capitol's current sources only is warm for Capitol and cold for Carpe Diem, so only a Carpe Diem
+    run says that it compiles (the notice is per game, not only for an empty cache)."""
+    import numba
+    from bgsim.sim import numba_cache
+
+    for game in ("capitol", "carpe_diem"):  # kernels decorated, and loaded, from the real cache first
+        code, _, err = run(capsys, "simulate", game, "-n", "2", "-q", "--out", str(tmp_path / "warm"))
+        assert code == 0, err
+    cache = tmp_path / "cache"
+    compiled = cache / numba_cache._current_keys()["capitol"] / "sim_games_capitol_kernels"
+    compiled.mkdir(parents=True)
+    (compiled / "compiled.nbi").write_bytes(b"")  # what cache_is_cold looks for
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(cache))
+    assert not numba_cache.cache_is_cold("capitol") and numba_cache.cache_is_cold("carpe_diem")
+    for game, cold in (("capitol", False), ("carpe_diem", True)):
+        code, _, err = run(capsys, "simulate", game, "-n", "4", "--out", str(tmp_path / "runs"))
+        assert code == 0 and (COMPILING in err) == cold, (game, err)
+        code, _, err = run(capsys, "play", game, "--json")
+        assert code == 0 and (COMPILING in err) == cold, (game, err)
+
+
 def test_piped_output_takes_its_width_from_columns():
     from bgsim.cli import common
 
@@ -223,6 +247,35 @@ def test_an_interrupt_anywhere_exits_130_and_says_so(capsys, monkeypatch):
 
     monkeypatch.setattr(runs, "available_games", interrupted)
     code, out, err = run(capsys, "games")
+    assert code == 130 and out == "" and err.strip() == "bgsim: interrupted"
+
+
+def test_an_interrupted_run_exits_130_and_says_how_to_finish_it(capsys, tmp_path, monkeypatch):
+    from bgsim.experiments import runner
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "play_batch", interrupted)
+    code, out, err = run(capsys, "simulate", "capitol", "-n", "4", "--out", str(tmp_path))
+    assert code == 130 and out == ""
+    assert err.startswith("bgsim: interrupted: ") and "--resume" in err and err.count("bgsim:") == 1
+
+
+def test_an_interrupt_while_a_report_is_written_exits_130_and_says_so(capsys, tmp_path, monkeypatch):
+    import bgsim.report
+
+    spec = tmp_path / "tiny.toml"
+    spec.write_text(TINY_RUN)
+    code, _, err = run(capsys, "run", str(spec), "--out", str(tmp_path / "runs"), "-q")
+    assert code == 0, err
+    (run_dir,) = (tmp_path / "runs").iterdir()
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bgsim.report, "write_report", interrupted)
+    code, out, err = run(capsys, "report", str(run_dir))
     assert code == 130 and out == "" and err.strip() == "bgsim: interrupted"
 
 

@@ -129,8 +129,9 @@ def _games_progress(label: str, total: int, quiet: bool, what: str, game_id: str
             yield update
         except KeyboardInterrupt:
             progress.stop()
-            err.print(f"interrupted: the finished chunks are saved; run again with --resume to complete the {what}")
-            sys.exit(130)
+            err.print(f"bgsim: interrupted: the finished chunks are saved; run again with --resume to complete the "
+                      f"{what}", highlight=False)
+            sys.exit(INTERRUPTED)
 
 
 def main(argv: list[str] | None = None) -> None:
