@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+from bgsim.reports.charts import fit_titles
 from matplotlib import colormaps
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -128,7 +129,7 @@ def payoff_forest(spreads: pd.DataFrame, confidence_label: str = "95 %", measure
         axes[0].set_yticks([y_of[int(c)] for c in items["item"]], labels, fontsize=FONT_PT)
         axes[0].set_ylim(-0.8, len(items) - 0.2)
     _legend_below(fig, _group_handles(colours, words) + _flag_handles(), ncols=6)
-    return fig
+    return fit_titles(fig)
 
 
 def _forest_points(ax: Axes, rows: pd.DataFrame, y_of: dict[int, int], column: str, low: str, high: str,
@@ -203,7 +204,7 @@ def group_chart(spreads: pd.DataFrame, words: Words = Words()) -> Figure:
                Line2D([], [], marker="s", linestyle="", color="gray", alpha=0.3, markersize=10,
                       label=f"{words.group} mean (weighted by triggering seats)")]
     _legend_below(fig, handles, ncols=2)
-    return fig
+    return fit_titles(fig)
 
 
 # --- pairs
@@ -222,7 +223,7 @@ def pair_heatmap(pairs: pd.DataFrame, value: str = "win_diff", words: Words = Wo
     """
     counts = _player_counts(pairs)
     panels = max(len(counts), 1)
-    panel_in = MAX_WIDTH_IN - 1.4  # the grid, plus its labels and the colour bar beside it
+    panel_in = MAX_WIDTH_IN - 1.8  # the grid, plus its labels and the colour bar with its label beside it
     fig = Figure(figsize=(MAX_WIDTH_IN, 1.2 + (panel_in + 0.4) * panels), layout="constrained")
     percent = value == "win_diff"
     what = f"win excess over what its two {words.plural} predict" if percent else value
@@ -232,7 +233,7 @@ def pair_heatmap(pairs: pd.DataFrame, value: str = "win_diff", words: Words = Wo
         axes[0].set_xlabel(words.singular)
         axes[0].set_ylabel(words.singular)
         _no_data(axes[0])
-        return fig
+        return fit_titles(fig)
     sides = [pairs[[f"item_{s}", f"id_{s}", f"group_{s}"]].set_axis(["item", "id", "group"], axis=1) for s in "ab"]
     items = _items(pd.concat(sides))
     index = {int(c): i for i, c in enumerate(items["item"])}
@@ -260,7 +261,7 @@ def pair_heatmap(pairs: pd.DataFrame, value: str = "win_diff", words: Words = Wo
                                    markersize=4, label="flagged pair (q < 0.05)"),
                             Line2D([], [], marker="s", linestyle="", color="lightgray", markersize=8,
                                    label="never seen or too few games")], ncols=2)
-    return fig
+    return fit_titles(fig)
 
 
 def _pair_matrix(rows: pd.DataFrame, index: dict[int, int], value: str,

@@ -12,7 +12,11 @@ The rules, so that a chart is readable where the report shows it (``reports.repo
 - ``panel_grid``: many panels wrap into rows of at most ``MAX_PANELS_PER_ROW``, never one long row;
 - ``legend_below`` / ``legend_beside``: legends sit outside the axes, never over the data;
 - ``first_column(axes)``: the panels that carry the y label in a wrapped grid;
-- ``readability_problems(fig)``: what breaks these rules, in words (empty when none) — for tests.
+- ``population_colours``: one colour per population (or strategy, or variant) for a whole report: the
+  report builds the mapping once and hands it to every chart, so a population never changes colour;
+- ``fit_titles(fig)``: titles and panel x labels wrapped to the width they have, never cut at the edge;
+- ``readability_problems(fig)``: what breaks these rules, in words (empty when none) — for tests;
+  ``cut_texts(fig)`` is its part on text outside the figure or titles running into each other.
 
 A chart with many panels sizes each panel for its content (e.g. ``panel_width`` growing with the
 number of bars) and lets ``panel_grid`` choose how many fit a row. The report builder records each
@@ -23,7 +27,7 @@ any figure whose text is shown below ``report_builder.MIN_TEXT_PX`` (9 px).
 import math
 import textwrap
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -31,10 +35,12 @@ from bgsim.reports.report_builder import CONTENT_WIDTH_PX, FIGURE_DPI, figure_fo
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure, FigureBase
 from matplotlib.legend import Legend
+from matplotlib.text import Text
 
-__all__ = ["LEGEND_FONT_PT", "MAX_FIGURE_WIDTH_IN", "MAX_PANELS_PER_ROW", "MIN_FONT_PT", "PANEL_HEIGHT_IN",
-           "PANEL_WIDTH_IN", "first_column", "legend_beside", "legend_below", "pairwise_heatmap", "panel_grid",
-           "ratings_chart", "readability_problems"]
+__all__ = ["LEGEND_FONT_PT", "MAX_FIGURE_WIDTH_IN", "MAX_PANELS_PER_ROW", "MIN_FONT_PT", "PALETTE", "PANEL_HEIGHT_IN",
+           "PANEL_WIDTH_IN", "chart_colours", "cut_texts", "first_column", "fit_titles", "legend_beside",
+           "legend_below", "pairwise_heatmap", "panel_grid", "population_colours", "ratings_chart",
+           "readability_problems"]
 
 MAX_FIGURE_WIDTH_IN = CONTENT_WIDTH_PX / FIGURE_DPI  # 9.6 in: the content box at the report's dpi
 MIN_FONT_PT = 8.0  # 13.3 px at 120 dpi: MIN_TEXT_PX (9 px) even when a narrow window shrinks the figure to 68 %
@@ -42,6 +48,33 @@ LEGEND_FONT_PT = 9.0  # legends and annotations: small, still above the minimum
 MAX_PANELS_PER_ROW = 3
 PANEL_WIDTH_IN = MAX_FIGURE_WIDTH_IN / MAX_PANELS_PER_ROW  # 3.2 in: three panels fill the width
 PANEL_HEIGHT_IN = 2.7
+# tab10 without its grey, which marks references (rulebook values, fair shares) in every chart
+PALETTE = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink", "tab:olive",
+           "tab:cyan")
+_EDGE_PAD_IN = 0.08  # room a wrapped title keeps from the figure's edge
+
+
+# --- colours
+
+
+def population_colours(names: Iterable[str]) -> dict[str, str]:
+    """One colour per name (population, strategy, variant), in the order given, each name once. A report
+    builds this once from its study's populations and passes it to every chart it draws."""
+    order = list(dict.fromkeys(str(n) for n in names))
+    return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(order)}
+
+
+def chart_colours(names: Iterable[str], colours: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The colours of the ``names`` a chart draws, in the order of ``colours`` (the report's mapping; names it
+    lacks follow, in sorted order, with colours it leaves free). Without a mapping the sorted names are
+    coloured in turn, so a chart drawn on its own still colours alike whatever order its rows come in."""
+    present = set(map(str, names))
+    given = dict(colours or {})
+    chosen = {name: given[name] for name in given if name in present}
+    missing = sorted(present - set(chosen))
+    free = [c for c in PALETTE if c not in given.values()] or list(PALETTE)
+    chosen.update({name: free[i % len(free)] for i, name in enumerate(missing)})
+    return chosen
 
 
 # --- layout helpers
@@ -86,10 +119,15 @@ def _handles(axes: Iterable[Axes]) -> tuple[list, list[str]]:
 
 
 def legend_below(fig: FigureBase, axes: Iterable[Axes] | None = None, ncols: int | None = None,
-                 title: str | None = None, **kwargs) -> Legend | None:
+                 title: str | None = None, handles: Sequence | None = None, **kwargs) -> Legend | None:
     """One legend for the panels ``axes`` (default: all of ``fig``), centred below them outside the
-    axes; constrained layout makes room for it. Each label appears once. None if nothing is labelled."""
-    handles, labels = _handles(fig.axes if axes is None else axes)
+    axes; constrained layout makes room for it. Each label appears once. None if nothing is labelled.
+    ``handles``: labelled artists to show instead of the panels' own (e.g. neutral keys for a style that
+    every population draws in its own colour)."""
+    if handles is None:
+        handles, labels = _handles(fig.axes if axes is None else axes)
+    else:
+        handles, labels = list(handles), [h.get_label() for h in handles]
     if not handles:
         return None
     width_in = fig.get_figwidth() if isinstance(fig, Figure) else fig.get_figure(root=True).get_figwidth()
@@ -109,9 +147,129 @@ def legend_beside(ax: Axes, **kwargs) -> Legend | None:
                      fontsize=LEGEND_FONT_PT, frameon=False, **kwargs)
 
 
+def _wrap_to(text: Text, width_px: float) -> None:
+    """Wrap ``text`` until it is at most ``width_px`` wide (or its lines are down to a dozen characters):
+    each of its own lines that is too long is broken into lines of about equal length."""
+    lines = text.get_text().split("\n")
+    fits = max(len(line) for line in lines)  # characters a line may hold
+    while text.get_window_extent().width > width_px and fits > 12:
+        fits = max(12, min(fits - 1, int(fits * width_px / text.get_window_extent().width)))
+        text.set_text("\n".join(_balanced(line, fits) for line in lines))
+
+
+def _balanced(line: str, fits: int) -> str:
+    """``line`` in as few lines of at most ``fits`` characters as it needs, of about equal length (no
+    short last line left alone)."""
+    if len(line) <= fits:
+        return line
+    pieces = math.ceil(len(line) / fits)
+    for width in range(math.ceil(len(line) / pieces), fits + 1):
+        wrapped = textwrap.wrap(line, width, break_long_words=False)
+        if len(wrapped) <= pieces:
+            return "\n".join(wrapped)
+    return textwrap.fill(line, fits, break_long_words=False)
+
+
+def _column_px(ax: Axes) -> float:
+    """The width of the grid column an axes sits in, before the layout."""
+    spec = ax.get_subplotspec()
+    parent = ax.get_figure(root=False).bbox
+    if spec is None:
+        return parent.width
+    return parent.width * len(spec.colspan) / spec.get_geometry()[1]
+
+
+def _room_px(ax: Axes) -> float:
+    """How wide a text centred on ``ax`` (its title, its x label) may be, once laid out: to the figure's edge,
+    or halfway to the next panel of its row on either side, whichever is nearer; the same on both sides."""
+    box = ax.get_window_extent()
+    parent = ax.get_figure(root=False)
+    left, right = parent.bbox.x0, parent.bbox.x1
+    for other in ax.get_figure(root=True).axes:
+        near = other.get_window_extent()
+        if other is ax or not other.get_visible() or near.y0 >= box.y1 or near.y1 <= box.y0:
+            continue  # not beside ax
+        if near.x1 <= box.x0:
+            left = max(left, (near.x1 + box.x0) / 2)
+        elif near.x0 >= box.x1:
+            right = min(right, (box.x1 + near.x0) / 2)
+    centre = (box.x0 + box.x1) / 2
+    return 2 * min(centre - left, right - centre) - parent.dpi * 2 * _EDGE_PAD_IN
+
+
+def fit_titles(fig: FigureBase) -> FigureBase:
+    """Wrap the figure's (and its subfigures') titles to the figure's width, and each panel's title and x
+    label to the room it has beside its neighbours, so no title is cut at the figure's edge or runs into
+    another; constrained layout then makes room for the extra lines. Call it when every text is set;
+    returns ``fig``. Only a figure with a long panel text is laid out to measure that room."""
+    for part in (fig, *fig.subfigs):
+        title = part._suptitle  # matplotlib offers its string only
+        if title is not None and title.get_text():
+            _wrap_to(title, part.bbox.width - part.dpi * 2 * _EDGE_PAD_IN)
+    texts = [(ax, text) for ax in fig.axes for text in (ax.title, ax.xaxis.label)  # fig.axes: subfigures' too
+             if text.get_visible() and text.get_text()]
+    long = [(ax, text) for ax, text in texts if text.get_window_extent().width > 0.5 * _column_px(ax)]
+    if long:
+        fig.get_figure(root=True).draw_without_rendering()  # the panels' places
+        for ax, text in long:
+            _wrap_to(text, _room_px(ax))
+    return fig
+
+
+def _drawn_texts(fig: Figure) -> list[Text]:
+    """Every non-empty text the figure draws (tick labels only of the ticks shown), after a layout pass."""
+    drawn: list[Text] = []
+    draw = Text.draw
+
+    def record(text: Text, renderer) -> None:
+        draw(text, renderer)
+        if text.get_visible() and text.get_text().strip():
+            drawn.append(text)
+
+    Text.draw = record  # the draw itself says which texts show; walking the artists would list hidden ticks
+    try:
+        fig.draw_without_rendering()
+    finally:
+        Text.draw = draw
+    return drawn
+
+
+def cut_texts(fig: Figure) -> list[str]:
+    """Texts that a PNG of the figure would cut (any part outside the figure), and titles (figure and panel
+    titles) that run into each other, in words; empty if none."""
+    drawn = _drawn_texts(fig)
+    box = fig.bbox.padded(0.5)  # sub-pixel rounding
+    problems = []
+    for text in drawn:
+        extent = text.get_window_extent()
+        if not (box.x0 <= extent.x0 and extent.x1 <= box.x1 and box.y0 <= extent.y0 and extent.y1 <= box.y1):
+            problems.append(f"the text {_quote(text)} reaches past the figure's edge ({extent.x0:.0f} to "
+                            f"{extent.x1:.0f} px of {box.width:.0f} px across, {extent.y0:.0f} to {extent.y1:.0f} "
+                            f"px of {box.height:.0f} px up)")
+    titles = [t for t in drawn if _is_title(t)]
+    for i, first in enumerate(titles):
+        for second in titles[i + 1:]:
+            if first.get_window_extent().overlaps(second.get_window_extent()):
+                problems.append(f"the titles {_quote(first)} and {_quote(second)} run into each other")
+    return problems
+
+
+def _is_title(text: Text) -> bool:
+    if text.axes is not None:
+        return text is text.axes.title
+    root = text.get_figure(root=True)
+    return any(text is part._suptitle for part in (root, *root.subfigs))
+
+
+def _quote(text: Text) -> str:
+    words = " ".join(text.get_text().split())
+    return repr(words if len(words) <= 60 else words[:57] + "...")
+
+
 def readability_problems(fig: Figure, dpi: float = FIGURE_DPI) -> list[str]:
     """What breaks the chart rules, in words; empty if none: wider than ``MAX_FIGURE_WIDTH_IN``, text
-    below ``MIN_FONT_PT``, a legend over any axes. The figure is laid out (drawn without rendering)."""
+    below ``MIN_FONT_PT``, a legend over any axes, text cut at the figure's edge or titles that run into
+    each other (``cut_texts``). The figure is laid out (drawn without rendering)."""
     problems = []
     width = fig.get_figwidth()
     if width > MAX_FIGURE_WIDTH_IN + 1e-6:
@@ -132,7 +290,7 @@ def readability_problems(fig: Figure, dpi: float = FIGURE_DPI) -> list[str]:
                 problems.append(f"a legend ({', '.join(t.get_text() for t in legend.get_texts()[:3])}) lies over "
                                 f"the axes of {title!r}")
                 break
-    return problems
+    return problems + cut_texts(fig)
 
 
 # --- tournament charts
@@ -164,7 +322,7 @@ def ratings_chart(ratings: pd.DataFrame, order: Sequence[str] | None = None) -> 
         ax.set_xlabel("rating (Elo points, 95 % bootstrap interval)", fontsize=MIN_FONT_PT + 1)
         ax.set_title(f"{n} players")
         ax.grid(axis="x", alpha=0.3)
-    return fig
+    return fit_titles(fig)
 
 
 def pairwise_heatmap(pairwise: pd.DataFrame, order: Sequence[str] | None = None) -> Figure:
@@ -183,7 +341,7 @@ def pairwise_heatmap(pairwise: pd.DataFrame, order: Sequence[str] | None = None)
     size = min(MAX_FIGURE_WIDTH_IN, 1.4 + cell * len(names) + 0.07 * longest)
     fig, axes = panel_grid(len(counts), panel_width=size, panel_height=size, extra_height=0.5)
     title = "share of games in which the row strategy finished ahead of the column strategy"
-    fig.suptitle(textwrap.fill(title, width=max(30, int(fig.get_figwidth() * 8))))  # ~8 title characters per inch
+    fig.suptitle(title)
     annotate = (size - 1.4 - 0.07 * longest) / max(1, len(names)) >= cell * 0.95
     for ax, n in zip(axes, counts, strict=True):
         rows = pairwise[pairwise["n_players"] == n]
@@ -201,4 +359,4 @@ def pairwise_heatmap(pairwise: pd.DataFrame, order: Sequence[str] | None = None)
         for label in ax.get_xticklabels():
             label.set_horizontalalignment("right")
         ax.set_title(f"{n} players")
-    return fig
+    return fit_titles(fig)

@@ -5,7 +5,15 @@ with its 95 % interval."""
 
 import numpy as np
 import pandas as pd
-from bgsim.reports.charts import LEGEND_FONT_PT, MAX_FIGURE_WIDTH_IN, first_column, legend_below, panel_grid
+from bgsim.reports.charts import (
+    LEGEND_FONT_PT,
+    MAX_FIGURE_WIDTH_IN,
+    first_column,
+    fit_titles,
+    legend_below,
+    panel_grid,
+    population_colours,
+)
 from bgsim.sim.stats.distribution import percentiles
 from matplotlib.figure import Figure
 
@@ -40,7 +48,7 @@ def win_rate_chart(outcomes: pd.DataFrame, order: list[str], automa: str = "the 
     ax.set_xlim(0, 100)
     ax.set_xlabel(f"human win rate against {automa} (%), 95 % interval")
     ax.set_title(f"How often each rung beats {automa}")
-    return fig
+    return fit_titles(fig)
 
 
 def margin_chart(rows: pd.DataFrame, order: list[str], automa: str = "the automa", unit: str = "points") -> Figure:
@@ -66,7 +74,7 @@ def margin_chart(rows: pd.DataFrame, order: list[str], automa: str = "the automa
         ax.set_ylabel("games")
     legend_below(fig, axes)
     fig.suptitle(f"{unit} margin per game (right of 0: the human wins)")
-    return fig
+    return fit_titles(fig)
 
 
 def source_chart(sources: pd.DataFrame, order: list[str], automa: str = "the automa",
@@ -89,24 +97,27 @@ def source_chart(sources: pd.DataFrame, order: list[str], automa: str = "the aut
     ax.set_xlabel(f"{automa}'s mean {unit}")
     legend_below(fig, [ax], ncols=min(4, len(names)))
     ax.set_title(f"Where {automa}'s {unit} come from, per rung of the human")
-    return fig
+    return fit_titles(fig)
 
 
 def sweep_chart(sweep: pd.DataFrame, rulebook: dict[str, int], targets: dict[str, float]) -> Figure:
     """Win rate against each knob's value, one panel per knob (wrapped into rows), a line per rung with
     its Wilson band; the rulebook value as a vertical line, the level targets as dotted lines.
 
-    ``sweep``: columns ``knob, rung, value, win_rate, win_rate_low, win_rate_high``.
+    ``sweep``: columns ``knob, rung, value, win_rate, win_rate_low, win_rate_high``; each rung keeps one
+    colour in every panel, in the order the rungs first appear.
     """
     knobs = list(dict.fromkeys(sweep["knob"]))
+    colours = population_colours(sweep["rung"])
     fig, axes = panel_grid(len(knobs), panel_width=MAX_FIGURE_WIDTH_IN / 2, sharey=True)
     for ax, knob in zip(axes, knobs, strict=True):
         part = sweep[sweep["knob"] == knob]
         for rung, rows in part.groupby("rung", sort=False):
             rows = rows.sort_values("value")
             x = rows["value"].to_numpy()
-            ax.plot(x, 100 * rows["win_rate"], "o-", markersize=3, label=f"rung: {rung}")
-            ax.fill_between(x, 100 * rows["win_rate_low"], 100 * rows["win_rate_high"], alpha=0.2)
+            ax.plot(x, 100 * rows["win_rate"], "o-", markersize=3, color=colours[str(rung)], label=f"rung: {rung}")
+            ax.fill_between(x, 100 * rows["win_rate_low"], 100 * rows["win_rate_high"], color=colours[str(rung)],
+                            alpha=0.2)
         ax.axvline(rulebook[knob], color="black", linewidth=0.8, label="rulebook value")
         for target in targets.values():
             ax.axhline(100 * target, **_LEVEL_STYLE)
@@ -118,7 +129,7 @@ def sweep_chart(sweep: pd.DataFrame, rulebook: dict[str, int], targets: dict[str
         ax.set_ylabel("human win rate (%), 95 % band")
     legend_below(fig, axes)
     fig.suptitle("How far each difficulty knob moves the win rate (dotted: level targets)")
-    return fig
+    return fit_titles(fig)
 
 
 def calibration_chart(points: pd.DataFrame, levels: pd.DataFrame, order: list[str], knob: str) -> Figure:
@@ -153,4 +164,4 @@ def calibration_chart(points: pd.DataFrame, levels: pd.DataFrame, order: list[st
         ax.set_ylabel("human win rate (%), 95 % interval")
     legend_below(fig, axes)
     fig.suptitle("Calibration: the knob values tried and each level's solution (dotted: targets)")
-    return fig
+    return fit_titles(fig)

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 from bgsim.reports.attribution_report import study_spreads
-from bgsim.reports.charts import LEGEND_FONT_PT, MAX_FIGURE_WIDTH_IN, MIN_FONT_PT
+from bgsim.reports.charts import LEGEND_FONT_PT, MAX_FIGURE_WIDTH_IN, MIN_FONT_PT, fit_titles, population_colours
 from bgsim.reports.progress import progress_warning
 from bgsim.reports.provenance import side_by_side
 from bgsim.reports.report_builder import Report
@@ -159,7 +159,7 @@ def robustness_chart(table: pd.DataFrame, variants: list[str], plural: str = "co
             side.set_visible(False)
     axes[-1].set_xlabel("component variant (columns) against the baseline's conclusions (rows)",
                         fontsize=LEGEND_FONT_PT)
-    return fig
+    return fit_titles(fig)
 
 
 def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]], done: int, planned: int,
@@ -213,8 +213,9 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
     rep.table(pd.DataFrame(meta["variants"]), "variants", "The component variants the game declares.")
     rep.heading("Seat win rates per variant")
     seats = pd.concat(seat_tables, ignore_index=True)
-    rep.figure(seat_win_chart(seats.assign(population=seats["variant"])), "seat_win_rates_by_variant",
-               "Seat win rates (Wilson 95 %) of each study; bars are the variants.")
+    bars = seats["variant"] if seats["population"].nunique() == 1 else seats["variant"] + " / " + seats["population"]
+    rep.figure(seat_win_chart(seats.assign(population=bars), colours=population_colours(bars)),
+               "seat_win_rates_by_variant", "Seat win rates (Wilson 95 %) of each study; bars are the variants.")
     shown = seats.assign(seat=seats["seat"] + 1)
     rep.table(shown, "seats_by_variant", "Seat win rates per variant.", rates=["win_rate"],
               show=["variant", "n_players", "population", "start", "seat", "games", "win_rate", "favoured"],

@@ -1,11 +1,13 @@
 """Charts of the report of one run, one function each, returning a matplotlib Figure.
 
-Sized for the report page: at most 10 inches wide at the report's 120 dpi (so a 1280 px browser
-window shows them unshrunk), text no smaller than 8 pt, legends outside the data.
+Sized for the report page by the rules of ``reports.charts``: at most ``MAX_FIGURE_WIDTH_IN`` wide at the
+report's 120 dpi (so a 1280 px browser window shows them unshrunk), text no smaller than 8 pt, legends
+outside the data, titles wrapped to fit.
 """
 
 import numpy as np
 import pandas as pd
+from bgsim.reports.charts import MAX_FIGURE_WIDTH_IN, fit_titles
 from matplotlib.figure import Figure
 
 __all__ = ["category_chart", "strategy_win_chart"]
@@ -39,7 +41,7 @@ def strategy_win_chart(table: pd.DataFrame) -> Figure:
                         ha="left" if value < 75 else "right", fontsize=9, color="black" if value < 75 else "white")
         ax.set_yticks(y, names if k % _PANELS_PER_ROW == 0 else [""] * len(names))
         ax.invert_yaxis()
-    return fig
+    return fit_titles(fig)
 
 
 def category_chart(categories: pd.DataFrame, unit: str = "points") -> Figure:
@@ -67,14 +69,14 @@ def category_chart(categories: pd.DataFrame, unit: str = "points") -> Figure:
         ax.set_yticks(y, names if k % _PANELS_PER_ROW == 0 else [""] * len(names))
         ax.invert_yaxis()
     fig.legend(loc="outside lower center", ncols=min(6, len(kinds)), fontsize=9, frameon=False)
-    return fig
+    return fit_titles(fig)
 
 
 def _grid(panels: int, panel_height: float, legend_rows: int = 0) -> tuple[Figure, list]:
     """A figure of ``panels`` axes, at most three per row, no wider than the report page."""
     cols = min(_PANELS_PER_ROW, panels)
     rows = -(-panels // cols)
-    fig = Figure(figsize=(min(10.0, 3.3 * cols + 1.2), 0.4 + panel_height * rows + 0.3 * legend_rows),
+    fig = Figure(figsize=(min(MAX_FIGURE_WIDTH_IN, 3.3 * cols + 1.2), 0.4 + panel_height * rows + 0.3 * legend_rows),
                  layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False).ravel().tolist()
     for ax in axes[panels:]:

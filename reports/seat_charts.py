@@ -2,22 +2,33 @@
 by the rules of ``reports.charts`` (at most the content width, panels wrapped into rows, legends
 outside the axes, no text below ``MIN_FONT_PT``).
 
-Every rate is drawn with its 95 % interval; the fair share 1/n is a dashed line.
+Every rate is drawn with its 95 % interval; the fair share 1/n is a dashed line. Each chart takes the
+report's ``colours`` (``charts.population_colours``), so a population has one colour in all of them;
+references (rulebook values, the fair share) are black or grey, never a population's colour.
 """
+
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 from bgsim.reports.charts import (
     LEGEND_FONT_PT,
     MAX_FIGURE_WIDTH_IN,
+    MAX_PANELS_PER_ROW,
     PANEL_HEIGHT_IN,
     PANEL_WIDTH_IN,
+    chart_colours,
     first_column,
+    fit_titles,
     legend_below,
     panel_grid,
 )
 from bgsim.sim.stats.distribution import box_stats
+from matplotlib.axes import Axes
+from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 __all__ = ["category_chart", "compensation_chart", "score_distribution_chart", "seat_win_chart"]
@@ -33,26 +44,38 @@ def _panel_width(bars: int) -> float:
     return min(MAX_FIGURE_WIDTH_IN, max(PANEL_WIDTH_IN, 0.9 + _BAR_IN * bars))
 
 
-def _start_style(pop: int, start: int) -> dict:
-    """Bars of one population share a colour; its start vectors are told apart by shade and hatching."""
-    return {"color": f"C{pop % 10}", "alpha": 0.9 if start == 0 else 0.5, "hatch": _HATCHES[start % len(_HATCHES)],
-            "edgecolor": "white" if start == 0 else f"C{pop % 10}", "linewidth": 0.5}
+def _start_style(colour: str, start: int) -> dict:
+    """Bars of one population share its colour; its start vectors are told apart by shade and hatching."""
+    return {"color": colour, "alpha": 0.9 if start == 0 else 0.5, "hatch": _HATCHES[start % len(_HATCHES)],
+            "edgecolor": "white" if start == 0 else colour, "linewidth": 0.5}
+
+
+def _shade(colour: str, step: int, steps: int) -> tuple[float, float, float]:
+    """``colour`` from a little darker (step 0) to much lighter (the last of ``steps``): seats within a
+    population's colour."""
+    rgb = np.array(to_rgb(colour))
+    mix = -0.2 + 0.8 * step / max(1, steps - 1)  # below 0 towards black, above 0 towards white
+    target = np.ones(3) if mix > 0 else np.zeros(3)
+    return tuple(rgb + abs(mix) * (target - rgb))
 
 
 def _rulebook_or_first(starts: pd.Series) -> str:
     return "rulebook" if "rulebook" in set(starts) else starts.iloc[0]
 
 
-def seat_win_chart(seats: pd.DataFrame, title: str = "Seat win rates") -> Figure:
+def seat_win_chart(seats: pd.DataFrame, title: str = "Seat win rates",
+                   colours: Mapping[str, str] | None = None) -> Figure:
     """Win rate per seat with Wilson intervals: one panel per player count, one bar group per
-    population, colours for the start vectors; the fair share as a dashed line; the legend below.
+    population in its colour (``colours``: the report's), the start vectors told apart by shade and
+    hatching; the fair share as a dashed line; the legend below.
 
     ``seats``: columns ``n_players, population, start, seat`` (0-based), ``win_rate, win_rate_low,
     win_rate_high`` (as ``reports.seats.seat_table``).
     """
     counts = sorted(seats["n_players"].unique())
     starts = list(dict.fromkeys(seats["start"]))
-    pops = list(dict.fromkeys(seats["population"]))
+    colours = chart_colours(seats["population"], colours)
+    pops = list(colours)
     groups = [(p, s) for p in pops for s in starts]
     fig, axes = panel_grid(len(counts), panel_width=_panel_width(len(groups) * max(counts)), sharey=True,
                            extra_height=0.5 + 0.2 * np.ceil(len(groups) / 3))
@@ -68,7 +91,7 @@ def seat_win_chart(seats: pd.DataFrame, title: str = "Seat win rates") -> Figure
             err = np.vstack([rate - 100 * rows["win_rate_low"].to_numpy(),
                              100 * rows["win_rate_high"].to_numpy() - rate]).clip(min=0)
             ax.bar(x, rate, width, yerr=err, capsize=1.5, label=f"{pop}, {start}", error_kw={"linewidth": 0.8},
-                   **_start_style(pops.index(pop), starts.index(start)))
+                   **_start_style(colours[pop], starts.index(start)))
         ax.axhline(100 / n, label="fair share 1/n", **_FAIR_STYLE)
         ax.set_title(f"{n} players")
         ax.set_xlabel("seat (1 = start player)")
@@ -77,24 +100,24 @@ def seat_win_chart(seats: pd.DataFrame, title: str = "Seat win rates") -> Figure
     axes[0].set_ylabel("win rate (%), 95 % interval")
     legend_below(fig, axes)
     fig.suptitle(title)
-    return fig
+    return fit_titles(fig)
 
 
 def score_distribution_chart(counts: pd.DataFrame, score: str, title: str | None = None, unit: str = "points",
-                             start_label: str = "start vector") -> Figure:
+                             start_label: str = "start vector", colours: Mapping[str, str] | None = None) -> Figure:
     """Box plots of the final score (column ``score``, in ``unit``) per seat (whiskers 5-95 %, the mean
     as a dot), for the rulebook start vector (or the first one present): one panel per player count,
-    the populations side by side within each seat and told apart by colour.
+    the populations side by side within each seat, each in its colour (``colours``: the report's).
 
     ``counts``: how many games ended with each score (``sim.stats.distribution.value_counts``), columns
-    ``n_players, population, start, seat`` (0-based), ``score`` and ``count``; populations and start
-    vectors are taken in their order of appearance.
+    ``n_players, population, start, seat`` (0-based), ``score`` and ``count``.
     """
     title = title or f"Final {unit} per seat"
     start = _rulebook_or_first(counts["start"])
     counts = counts[counts["start"] == start]
     n_counts = sorted(int(n) for n in counts["n_players"].unique())
-    pops = list(dict.fromkeys(counts["population"]))
+    colours = chart_colours(counts["population"], colours)
+    pops = list(colours)
     fig, axes = panel_grid(len(n_counts), panel_width=_panel_width(2 * len(pops) * max(n_counts)),
                            extra_height=0.6 + 0.2 * np.ceil(len(pops) / 4))
     width = 0.8 / max(1, len(pops))
@@ -107,7 +130,7 @@ def score_distribution_chart(counts: pd.DataFrame, score: str, title: str | None
             if not keep:
                 continue
             x = np.array(keep) + 1 + (i - (len(pops) - 1) / 2) * width
-            colour = f"C{i % 10}"
+            colour = colours[pop]
             ax.bxp([boxes[s] for s in keep], positions=x, widths=0.85 * width, showfliers=False,
                    patch_artist=True, manage_ticks=False,
                    boxprops={"facecolor": colour, "alpha": 0.45, "edgecolor": colour},
@@ -120,52 +143,85 @@ def score_distribution_chart(counts: pd.DataFrame, score: str, title: str | None
     axes[0].set_ylabel(f"final {unit}")
     legend_below(fig, axes, title="population (dot: mean)")
     fig.suptitle(f"{title} ({start_label}: {start}; boxes 25-75 %, whiskers 5-95 %)")
-    return fig
+    return fit_titles(fig)
 
 
 def category_chart(categories: pd.DataFrame, title: str | None = None, unit: str = "points",
-                   start_label: str = "start vector") -> Figure:
-    """Mean score (in ``unit``) per category and seat with t intervals: one panel per player count (the first
-    population and the rulebook start vector, or the first present); seats as colours, the legend below.
+                   start_label: str = "start vector", colours: Mapping[str, str] | None = None) -> Figure:
+    """Mean score (in ``unit``) per category and seat with t intervals, under the rulebook start vector (or
+    the first present): one panel per population and player count (a row per population when the player
+    counts fit a row), the bars in the population's colour (``colours``: the report's), seats from dark
+    (seat 1) to light. Panels of one player count share their scale, so populations compare at a glance.
 
     ``categories``: columns ``n_players, population, start, seat`` (0-based), ``category, mean,
     mean_low, mean_high`` (as ``sim.stats.seats.category_table``, categories as their labels).
     """
-    title = title or f"{unit} by category and seat"
+    title = title or f"{unit[:1].upper()}{unit[1:]} by category and seat"
     start = _rulebook_or_first(categories["start"])
-    pop = categories["population"].iloc[0]
-    part_all = categories[(categories["start"] == start) & (categories["population"] == pop)]
-    counts = sorted(part_all["n_players"].unique())
+    part_all = categories[categories["start"] == start]
+    counts = sorted(int(n) for n in part_all["n_players"].unique())
+    colours = chart_colours(part_all["population"], colours)
+    cells = {key: rows for key, rows in part_all.groupby(["population", "n_players"], sort=False)}
+    keys = [(pop, n) for pop in colours for n in counts if (pop, n) in cells]
     cats = list(dict.fromkeys(part_all["category"]))
-    fig, axes = panel_grid(len(counts), panel_width=_panel_width(len(cats) * max(counts)),
-                           panel_height=PANEL_HEIGHT_IN + 0.5, extra_height=0.7)
-    for ax, n in zip(axes, counts, strict=True):
-        part = part_all[part_all["n_players"] == n]
-        width = 0.8 / n
-        for seat in range(n):
-            rows = part[part["seat"] == seat].set_index("category").reindex(cats)
-            x = np.arange(len(cats)) + (seat - (n - 1) / 2) * width
-            mean = rows["mean"].to_numpy()
-            err = np.vstack([mean - rows["mean_low"].to_numpy(), rows["mean_high"].to_numpy() - mean]).clip(min=0)
-            ax.bar(x, mean, width, yerr=err, capsize=1.5, label=f"seat {seat + 1}", color=f"C{seat % 10}",
-                   error_kw={"linewidth": 0.8})
-        ax.axhline(0, color="black", linewidth=0.6)
-        ax.set_xticks(range(len(cats)), [str(c).replace("_", " ") for c in cats], rotation=35,
-                      ha="right", rotation_mode="anchor")
-        ax.set_title(f"{n} players")
-    axes[0].set_ylabel(f"mean {unit}, 95 % interval")
-    legend_below(fig, axes)
-    fig.suptitle(f"{title} ({pop}, {start_label} {start})")
-    return fig
+    seats = max(counts)
+    per_row = len(counts) if 1 < len(counts) <= MAX_PANELS_PER_ROW else MAX_PANELS_PER_ROW
+    fig, axes = panel_grid(len(keys), panel_width=_panel_width(len(cats) * seats), per_row=per_row,
+                           panel_height=PANEL_HEIGHT_IN, extra_height=1.3 + 0.2 * np.ceil((len(colours) + seats) / 5))
+    scale: dict[int, Axes] = {}
+    for ax, (pop, n) in zip(axes, keys, strict=True):
+        if n in scale:
+            ax.sharey(scale[n])
+        scale.setdefault(n, ax)
+        _category_bars(ax, cells[(pop, n)], cats, n, seats, colours[pop])
+        ax.set_title(f"{pop}: {n} players")
+    _category_ticks(axes, cats)
+    for ax in first_column(axes):
+        ax.set_ylabel(f"mean {unit}, 95 % interval")
+    handles = [Patch(color=colours[pop], label=pop) for pop in colours]
+    handles += [Patch(facecolor=_shade("tab:gray", s, seats), edgecolor="white", label=f"seat {s + 1}")
+                for s in range(seats)]
+    legend_below(fig, axes, handles=handles, title="colour: population; shade: seat (dark = seat 1)")
+    fig.suptitle(f"{title} ({start_label} {start})")
+    return fit_titles(fig)
 
 
-def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label: str = "start value") -> Figure:
+def _category_bars(ax: Axes, rows: pd.DataFrame, cats: list, n: int, seats: int, colour: str) -> None:
+    """One population's mean per category (x) and seat (bars side by side, shaded by seat)."""
+    width = 0.8 / n
+    for seat in range(n):
+        mine = rows[rows["seat"] == seat].set_index("category").reindex(cats)
+        x = np.arange(len(cats)) + (seat - (n - 1) / 2) * width
+        mean = mine["mean"].to_numpy()
+        err = np.vstack([mean - mine["mean_low"].to_numpy(), mine["mean_high"].to_numpy() - mean]).clip(min=0)
+        ax.bar(x, mean, width, yerr=err, capsize=1.5, color=_shade(colour, seat, seats), edgecolor="white",
+               linewidth=0.4, error_kw={"linewidth": 0.8})
+    ax.axhline(0, color="black", linewidth=0.6)
+
+
+def _category_ticks(axes: list[Axes], cats: list) -> None:
+    """Category names under the lowest panel of each column only: the panels above share them."""
+    names = [str(c).replace("_", " ") for c in cats]
+    below: set[tuple[int, int]] = set()
+    for ax in axes:
+        spec = ax.get_subplotspec()
+        below |= {(spec.rowspan.start - 1, col) for col in spec.colspan}
+    for ax in axes:
+        spec = ax.get_subplotspec()
+        ax.set_xticks(range(len(cats)), names, rotation=35, ha="right", rotation_mode="anchor")
+        if any((spec.rowspan.start, col) in below for col in spec.colspan):
+            ax.tick_params(axis="x", labelbottom=False)
+
+
+def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label: str = "start value",
+                       colours: Mapping[str, str] | None = None) -> Figure:
     """Top row: rulebook and solved values of the compensation parameter (``label``) per seat, one panel
     per player count, the populations side
     by side, each solution with its bootstrap interval. Below: each seat's win rate minus the fair share
     1/n, per player count and population, under the rulebook vector, under the solved vector on the
     stored games, and confirmed on fresh deals (when present), all with Wilson intervals; panels wrapped
-    three to a row on one shared scale.
+    three to a row on one shared scale. Solutions are drawn in their population's colour (``colours``: the
+    report's); the rulebook in black and grey.
 
     ``solutions``: one row per player count, population and seat (0-based): ``rulebook, solved, low,
     high``, and ``rate_rulebook``, ``rate_solved``, optionally ``rate_confirmed`` with their ``_low`` and
@@ -173,7 +229,8 @@ def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label:
     """
     title = title or f"Compensating {label}"
     counts = sorted(int(n) for n in solutions["n_players"].unique())
-    pops = list(dict.fromkeys(solutions["population"]))
+    colours = chart_colours(solutions["population"], colours)
+    pops = list(colours)
     keys = [(n, p) for n in counts for p in pops
             if ((solutions["n_players"] == n) & (solutions["population"] == p)).any()]
     per_row = min(3, len(keys))
@@ -196,7 +253,7 @@ def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label:
             shift = (i - (len(pops) - 1) / 2) * width
             solved = part["solved"].to_numpy()
             err = np.vstack([solved - part["low"].to_numpy(), part["high"].to_numpy() - solved]).clip(min=0)
-            ax.errorbar(part["seat"].to_numpy() + 1 + shift, solved, yerr=err, fmt="o", color=f"C{i % 10}",
+            ax.errorbar(part["seat"].to_numpy() + 1 + shift, solved, yerr=err, fmt="o", color=colours[pop],
                         capsize=3, label=f"solved, {pop} (bootstrap 95 %)")
         ax.set_xticks(range(1, n + 1))
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
@@ -205,26 +262,41 @@ def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label:
     value_axes[0].set_ylabel(label)
     legend_below(top, value_axes)
     _, gap_axes = panel_grid(len(keys), parent=bottom, sharey=True)
-    series = [("rate_rulebook", "rulebook", -0.2, "s", "grey"),
-              ("rate_solved", "solved, stored games", 0.0, "o", "tab:blue"),
-              ("rate_confirmed", "solved, fresh deals", 0.2, "D", "tab:red")]
     for ax, (n, pop) in zip(gap_axes, keys, strict=True):
         part = solutions[(solutions["n_players"] == n) & (solutions["population"] == pop)].sort_values("seat")
-        seats = part["seat"].to_numpy() + 1
-        for column, label, shift, marker, colour in series:
-            if column not in part or part[column].isna().all():
-                continue
-            gap = 100 * (part[column].to_numpy() - 1 / n)
-            err = 100 * np.vstack([part[column].to_numpy() - part[f"{column}_low"].to_numpy(),
-                                   part[f"{column}_high"].to_numpy() - part[column].to_numpy()]).clip(min=0)
-            ax.errorbar(seats + shift, gap, yerr=err, fmt=marker, color=colour, markersize=4, capsize=2, label=label)
-        ax.axhline(0, label="fair share 1/n", **_FAIR_STYLE)
-        ax.set_xticks(seats)
+        _gap_points(ax, part, n, colours[pop])
         ax.set_title(f"{n} players, {pop}: win rate", fontsize=LEGEND_FONT_PT + 1)
-        ax.tick_params(axis="y", labelleft=True)
     for ax in gap_axes:
         ax.set_xlabel("seat" if ax.get_subplotspec().is_last_row() else "")
     for ax in first_column(gap_axes):
         ax.set_ylabel("pp off the fair share")
-    legend_below(bottom, gap_axes)
-    return fig
+    shown = [s for s in _GAP_SERIES if s[0] in solutions and solutions[s[0]].notna().any()]
+    handles = [Line2D([], [], marker=marker, linestyle="", color="grey" if column == "rate_rulebook" else "black",
+                      markerfacecolor="white" if hollow else None, label=name)
+               for column, name, _, marker, hollow in shown]
+    handles.append(Line2D([], [], label="fair share 1/n", **_FAIR_STYLE))
+    legend_below(bottom, gap_axes, handles=handles, title="solved: in the population's colour")
+    return fit_titles(fig)
+
+
+_GAP_SERIES = (("rate_rulebook", "rulebook", -0.2, "s", False),
+               ("rate_solved", "solved, stored games", 0.0, "o", True),
+               ("rate_confirmed", "solved, fresh deals", 0.2, "D", False))
+
+
+def _gap_points(ax: Axes, part: pd.DataFrame, n: int, colour: str) -> None:
+    """One population's seat win rates minus 1/n: the rulebook in grey, the solved vector in ``colour``
+    (hollow on the stored games, filled on fresh deals)."""
+    seats = part["seat"].to_numpy() + 1
+    for column, name, shift, marker, hollow in _GAP_SERIES:
+        if column not in part or part[column].isna().all():
+            continue
+        gap = 100 * (part[column].to_numpy() - 1 / n)
+        err = 100 * np.vstack([part[column].to_numpy() - part[f"{column}_low"].to_numpy(),
+                               part[f"{column}_high"].to_numpy() - part[column].to_numpy()]).clip(min=0)
+        shade = "grey" if column == "rate_rulebook" else colour
+        ax.errorbar(seats + shift, gap, yerr=err, fmt=marker, color=shade, markersize=4, capsize=2, label=name,
+                    markerfacecolor="white" if hollow else shade)
+    ax.axhline(0, **_FAIR_STYLE)
+    ax.set_xticks(seats)
+    ax.tick_params(axis="y", labelleft=True)

@@ -17,6 +17,7 @@ from bgsim.reports.attribution_report import (
     attribution_method,
     study_spreads,
 )
+from bgsim.reports.charts import population_colours
 from bgsim.reports.extras import NO_EXTRAS, ReportExtras
 from bgsim.reports.method_text import shared_wins_sentence
 from bgsim.reports.progress import progress_warning
@@ -111,13 +112,15 @@ def add_seat_sections(rep: Report, study: SeatStudy, complete: bool = True) -> p
     lines = attribution_answers(spreads, profile, study.extras) if attribution else []
     lines += study.extras.study_answers(rows, profile)
     _answers(rep, seats, compensation, lines, profile, study.rounds)
-    _seat_section(rep, seats, _score_counts(rows, profile), profile)
+    score_counts = _score_counts(rows, profile)
+    colours = population_colours(score_counts["population"])  # one colour per population in every chart
+    _seat_section(rep, seats, score_counts, profile, colours)
     if "equal" in set(seats["start"]) and seats["start"].nunique() > 1:
         _start_section(rep, start_effect(rows), profile)
-    _category_section(rep, category_table(rows, profile.category_columns, profile.score_column), profile)
+    _category_section(rep, category_table(rows, profile.category_columns, profile.score_column), profile, colours)
     study.extras.add_study_sections(rep, rows, profile)
     if not compensation.empty:
-        _compensation_section(rep, compensation, profile, complete, study.rounds)
+        _compensation_section(rep, compensation, profile, complete, study.rounds, colours)
     if attribution:
         add_attribution_sections(rep, rows, profile, study.extras, spreads)
     return seats
@@ -297,12 +300,13 @@ def _shown(seats: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
-def _seat_section(rep: Report, seats: pd.DataFrame, score_counts: pd.DataFrame, profile: GameProfile) -> None:
+def _seat_section(rep: Report, seats: pd.DataFrame, score_counts: pd.DataFrame, profile: GameProfile,
+                  colours: dict[str, str]) -> None:
     _, unit = _words(profile)
     columns = _seat_columns(profile)
     show = [c for c in columns if c in seats.columns]
     rep.heading("Seat win rates")
-    rep.figure(seat_charts.seat_win_chart(seats), "seat_win_rates",
+    rep.figure(seat_charts.seat_win_chart(seats, colours=colours), "seat_win_rates",
                "Win rate per seat with its 95 % Wilson interval; dashed: the fair share 1/n.")
     rep.table(_shown(seats), "seats", "Per seat: win rate (Wilson 95 %), gap to the fair share, Benjamini–Hochberg "
               f"q of the exact binomial test against it, mean {unit} and mean rank (t 95 %).",
@@ -311,7 +315,7 @@ def _seat_section(rep: Report, seats: pd.DataFrame, score_counts: pd.DataFrame, 
                                   "mean_rank": ".2f"})
     label, _ = _words(profile)
     rep.figure(seat_charts.score_distribution_chart(score_counts, score=profile.score_column, unit=unit,
-                                                    start_label=label),
+                                                    start_label=label, colours=colours),
                "score_distributions",
                f"Final {unit} per seat: box 25-75 %, whiskers 5-95 %, dot the mean; one colour per population.")
 
@@ -340,12 +344,12 @@ def _equal_text(profile: GameProfile) -> str:
     return comp.named.get("equal", "every seat alike") if comp else "every seat alike"
 
 
-def _category_section(rep: Report, categories: pd.DataFrame, profile: GameProfile) -> None:
+def _category_section(rep: Report, categories: pd.DataFrame, profile: GameProfile, colours: dict[str, str]) -> None:
     label, unit = _words(profile)
     categories = categories.assign(category=categories["category"].map(profile.category_label))
     rep.heading(f"{unit[0].upper()}{unit[1:]} by category")
-    rep.figure(seat_charts.category_chart(categories, unit=unit, start_label=label), "score_categories",
-               f"Mean {unit} per score category and seat, 95 % t intervals.")
+    rep.figure(seat_charts.category_chart(categories, unit=unit, start_label=label, colours=colours),
+               "score_categories", f"Mean {unit} per score category and seat, 95 % t intervals.")
     shown = categories.copy()
     shown["seat"] += 1
     rep.table(shown, "score_categories", f"Mean {unit} per category and seat (t 95 %), and the category's share of the "
@@ -388,7 +392,7 @@ def _confirmation_text(confirmed: bool, complete: bool) -> str:
 
 
 def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile, complete: bool = True,
-                          rounds: pd.DataFrame | None = None) -> None:
+                          rounds: pd.DataFrame | None = None, colours: dict[str, str] | None = None) -> None:
     comp = profile.compensation
     label = comp.label
     adds = (f" (as if {label} only added to the final score)" if comp.adds_to_score else "")
@@ -399,7 +403,7 @@ def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile
              f"over deals for its interval, {_confirmation_text(confirmed, complete)} *agreement* is the "
              "share of bootstrap replicates that found the same value. A vector *holds* when every seat's 95 % "
              "interval on fresh deals contains the fair share." + _rounds_text(comp, rounds))
-    rep.figure(seat_charts.compensation_chart(table, label=label), "compensation",
+    rep.figure(seat_charts.compensation_chart(table, label=label, colours=colours), "compensation",
                f"Top: rulebook and solved {label} per seat (bootstrap 95 % interval). Below: each seat's win rate "
                "minus the fair share (pp) under the rulebook vector"
                + (", the solved vector on the stored games, and on fresh deals" if confirmed

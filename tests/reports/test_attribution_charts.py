@@ -11,6 +11,7 @@ from bgsim.reports.attribution_charts import (
     pair_heatmap,
     payoff_forest,
 )
+from bgsim.reports.charts import cut_texts
 from bgsim.sim.stats import attribution as stats
 from matplotlib.figure import Figure
 from matplotlib.text import Text
@@ -48,6 +49,7 @@ def _check_rules(fig: Figure) -> None:
         box = legend.get_window_extent()
         assert not any(box.overlaps(ax.get_window_extent()) for ax in fig.axes)
     assert not any(ax.get_legend() for ax in fig.axes)
+    assert cut_texts(fig) == []  # no label pushed off the figure (the pair heat map's y labels were)
 
 
 def _panels(fig: Figure) -> list:

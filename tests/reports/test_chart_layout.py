@@ -1,13 +1,16 @@
-"""Every report chart follows the layout rules of reports.charts at the size of a large study: at most the
-content width, no text below MIN_FONT_PT, no legend over the axes; and the rule check itself can fail."""
+"""Every report chart follows the layout rules of reports.charts at the size of a large study and at the
+narrowest (one player count, one knob, long names): at most the content width, no text below MIN_FONT_PT,
+no legend over the axes, no text cut at the figure's edge and no titles running into each other; and the
+rule check itself can fail."""
 
 import numpy as np
 import pandas as pd
 import pytest
-from bgsim.reports import difficulty_charts, seat_charts
+from bgsim.reports import difficulty_charts, run_charts, seat_charts
 from bgsim.reports.charts import (
     MAX_FIGURE_WIDTH_IN,
     MIN_FONT_PT,
+    fit_titles,
     legend_below,
     pairwise_heatmap,
     panel_grid,
@@ -37,17 +40,21 @@ def _seats(pops=POPS, counts=COUNTS) -> pd.DataFrame:
     return _with_interval(pd.DataFrame(rows), "win_rate", 0.01)
 
 
-def _games(pops=POPS) -> pd.DataFrame:
+def _games(pops=POPS, counts=COUNTS) -> pd.DataFrame:
     rows = [pd.DataFrame({"n_players": n, "population": p, "start": s, "seat": seat,
                           "final_vp": RNG.normal(100, 15, 200).round().astype(int)})
-            for n in COUNTS for p in pops for s in STARTS for seat in range(n)]
+            for n in counts for p in pops for s in STARTS for seat in range(n)]
     return pd.concat(rows, ignore_index=True)
 
 
-def _categories() -> pd.DataFrame:
+def _score_counts(pops=POPS, counts=COUNTS) -> pd.DataFrame:
+    return value_counts(_games(pops, counts), ["n_players", "population", "start", "seat"], "final_vp").to_pandas()
+
+
+def _categories(pops=POPS, counts=COUNTS) -> pd.DataFrame:
     cats = ("vp_banner", "vp_cards", "vp_fountain_cards", "vp_frame_tasks", "vp_leftovers", "vp_villas")
     rows = [dict(n_players=n, population=p, start=s, seat=seat, category=c, mean=RNG.uniform(1, 30))
-            for n in COUNTS for p in POPS for s in STARTS for seat in range(n) for c in cats]
+            for n in counts for p in pops for s in STARTS for seat in range(n) for c in cats]
     return _with_interval(pd.DataFrame(rows), "mean", 0.4)
 
 
@@ -109,15 +116,33 @@ def _ratings() -> tuple[pd.DataFrame, pd.DataFrame]:
     return ratings, pairwise
 
 
+def _strategies() -> pd.DataFrame:
+    names = ["carpe_diem/greedy", "random", "planner(horizon=3)"]
+    frame = pd.DataFrame([dict(n_players=n, strategy=s, win_rate=RNG.uniform(0.05, 0.9))
+                          for n in COUNTS for s in names])
+    return _with_interval(frame, "win_rate", 0.02)
+
+
+def _strategy_categories() -> pd.DataFrame:
+    cats = ("banner", "scoring cards", "fountain cards", "frame tasks", "leftovers", "villas")
+    return pd.DataFrame([dict(n_players=n, strategy=s, category=c, mean=RNG.uniform(-20, 40)) for n in COUNTS
+                         for s in ("carpe_diem/greedy", "random") for c in cats])
+
+
 CHARTS = {
     "seat_win": lambda: seat_charts.seat_win_chart(_seats()),
     "seat_win_one_player_count": lambda: seat_charts.seat_win_chart(_seats(counts=(3,))),
     "seat_win_by_variant": lambda: seat_charts.seat_win_chart(_seats(pops=VARIANTS)),
-    "score_distribution": lambda: seat_charts.score_distribution_chart(
-        value_counts(_games(), ["n_players", "population", "start", "seat"], "final_vp").to_pandas(), "final_vp"),
+    "score_distribution": lambda: seat_charts.score_distribution_chart(_score_counts(), "final_vp"),
+    "score_distribution_one_player_count": lambda: seat_charts.score_distribution_chart(
+        _score_counts(pops=("greedy",), counts=(2,)), "final_vp"),  # its title used to be cut on both sides
     "categories": lambda: seat_charts.category_chart(_categories()),
+    "categories_one_player_count": lambda: seat_charts.category_chart(_categories(counts=(4,))),
+    "categories_one_population": lambda: seat_charts.category_chart(_categories(pops=("greedy",))),
+    "categories_long_names": lambda: seat_charts.category_chart(_categories(pops=VARIANTS[1:5])),
     "compensation": lambda: seat_charts.compensation_chart(_compensation()),
     "compensation_one": lambda: seat_charts.compensation_chart(_compensation(pops=("greedy",), counts=(3,))),
+    "compensation_long_names": lambda: seat_charts.compensation_chart(_compensation(pops=VARIANTS[1:4])),
     "robustness": lambda: robustness_chart(_robustness(), list(VARIANTS[1:])),
     "robustness_two_variants": lambda: robustness_chart(_robustness()[lambda t: t["variant"].isin(VARIANTS[1:3])],
                                                         list(VARIANTS[1:3])),
@@ -128,7 +153,14 @@ CHARTS = {
         [dict(rung=r, source=s, mean=RNG.uniform(0, 40)) for r in RUNGS
          for s in ("start VP", "banner", "villa track", "majorities", "fountain cards")]), RUNGS),
     "anna_sweep": lambda: difficulty_charts.sweep_chart(_sweep(), KNOBS, {"easy": 0.7, "normal": 0.5, "hard": 0.3}),
+    "anna_sweep_one_knob": lambda: difficulty_charts.sweep_chart(
+        _sweep()[lambda t: t["knob"] == "anna_start_vp"], KNOBS, {"normal": 0.5}),
     "anna_calibration": lambda: difficulty_charts.calibration_chart(_levels()[1], _levels()[0], RUNGS, "anna_start_vp"),
+    "anna_calibration_one_rung": lambda: difficulty_charts.calibration_chart(
+        _levels()[1][lambda t: t["rung"] == "planner"], _levels()[0][lambda t: t["rung"] == "planner"], ["planner"],
+        "anna_start_vp"),
+    "run_strategy_wins": lambda: run_charts.strategy_win_chart(_strategies()),
+    "run_categories": lambda: run_charts.category_chart(_strategy_categories(), "VP"),
     "ratings": lambda: ratings_chart(_ratings()[0]),
     "pairwise": lambda: pairwise_heatmap(_ratings()[1]),
 }
@@ -161,15 +193,23 @@ def test_one_player_count_keeps_the_legend_off_the_bars():
     assert not legend.overlaps(fig.axes[0].get_window_extent())
 
 
-def _bad_chart(width: float = 6.0, font: float = 10.0, legend_inside: bool = False) -> Figure:
+def _bad_chart(width: float = 6.0, font: float = 10.0, legend_inside: bool = False, title: str = "") -> Figure:
     fig = Figure(figsize=(width, 3), layout="constrained")
     ax = fig.subplots()
     ax.bar([1, 2, 3], [5, 6, 7], label="seat")
     ax.set_title("panel", fontsize=font)
+    fig.suptitle(title)
     if legend_inside:
         ax.legend(loc="upper left")
     else:
         legend_below(fig)
+    return fig
+
+
+def _crowded_titles() -> Figure:
+    fig, axes = panel_grid(3)
+    for ax in axes:
+        ax.set_title("a panel title far too long for a third of the page")
     return fig
 
 
@@ -180,3 +220,10 @@ def test_the_rule_check_reports_each_broken_rule():
     assert len(small) == 1 and f"{MIN_FONT_PT - 2:g} pt" in small[0]
     inside = readability_problems(_bad_chart(legend_inside=True))
     assert len(inside) == 1 and "legend (seat) lies over the axes of 'panel'" in inside[0]
+    title = "Final points per seat (start vector: rulebook; boxes 25-75 %, whiskers 5-95 %)"
+    cut = readability_problems(_bad_chart(width=5, title=title))
+    assert len(cut) == 1 and cut[0].startswith("the text 'Final points per seat") and "past the figure's edge" in cut[0]
+    assert readability_problems(fit_titles(_bad_chart(width=5, title=title))) == []
+    crowded = readability_problems(_crowded_titles())
+    assert any("run into each other" in p for p in crowded), crowded
+    assert readability_problems(fit_titles(_crowded_titles())) == []
