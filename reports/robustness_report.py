@@ -19,11 +19,11 @@ from bgsim.reports.attribution_report import study_spreads
 from bgsim.reports.charts import LEGEND_FONT_PT, MAX_FIGURE_WIDTH_IN, MIN_FONT_PT, fit_titles, population_colours
 from bgsim.reports.progress import progress_warning
 from bgsim.reports.provenance import side_by_side
-from bgsim.reports.report_builder import Report
+from bgsim.reports.report_builder import Report, fmt_p
 from bgsim.reports.seat_charts import seat_win_chart
-from bgsim.reports.seat_report import SeatStudy, largest_rulebook_value
+from bgsim.reports.seat_report import SeatStudy, final_column, largest_rulebook_value
 from bgsim.sim.stats.lazy import is_empty
-from bgsim.sim.stats.seats import seat_table
+from bgsim.sim.stats.seats import paired_change, seat_table
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 
@@ -54,8 +54,8 @@ def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
     if not comp_table.empty:
         for (n, pop), part in comp_table.groupby(["n_players", "population"], sort=True):
             part = part.sort_values("seat")
-            out.append(dict(key=f"{n}p {pop}: balancing {comp.label}", kind="vector", value=_join(part["solved"]),
-                            low=_join(part["low"]), high=_join(part["high"])))
+            out.append(dict(key=f"{n}p {pop}: balancing {comp.label}", kind="vector",
+                            value=_join(part[final_column(part)]), low=_join(part["low"]), high=_join(part["high"])))
     attribution = profile.attribution()
     played = rows.filter((pl.col("start") == "rulebook") & ~pl.col("population").is_in(["random"]))
     if attribution and not is_empty(played):
@@ -177,9 +177,11 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
     game_measures = baseline.extras.study_measures  # the game's own measures (None for a game without)
     first = game_measures(baseline.rows, baseline.profile)
     measures = [] if first is None else [first.assign(variant="baseline")]
+    changes = []
     for name, study in studies:
         found, seats = conclusions(study)
         variants.append(name)
+        changes.append(paired_change(baseline.rows, study.rows, baseline.profile.score_column).assign(variant=name))
         played[name] = study.played
         tables.append(compare(base, found).assign(variant=name))
         seat_tables.append(seats.assign(variant=name))
@@ -189,8 +191,11 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
     planned_variants = len(meta.get("variants", [])) or len(variants)
     title = baseline.profile.attribution()
     what = f"seat-order and {title.singular} conclusions" if title else "seat-order conclusions"
-    rep = Report(f"Robustness: {meta['name']}", subtitle=f"Do the {what} survive the alternatives to the "
-                 "reconstructed components?",
+    own = [v["name"] for v in meta.get("variants", []) if v.get("what_if")]
+    what_if = bool(own) and len(own) == len(meta["variants"])
+    rep = Report(f"{'What if' if what_if else 'Robustness'}: {meta['name']}",
+                 subtitle=f"How the designer's changes move the {what}, against the rulebook on the same deals"
+                 if what_if else f"Do the {what} survive the alternatives to the reconstructed components?",
                  meta={"study": meta["study_id"],
                        "variants": f"{len(variants)}" + ("" if len(variants) >= planned_variants else
                                                          f" of {planned_variants} finished"),
@@ -199,6 +204,9 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
     progress_warning(rep, done, planned, finish, "study")
     rep.heading("Summary")
     plural = title.label if title else "components"
+    change = pd.concat(changes, ignore_index=True) if changes else pd.DataFrame()
+    if not change.empty:
+        rep.text("\n".join(change_answers(change, baseline.profile.score_unit)))
     _summary(rep, base, table, variants, plural)
     if not table.empty:
         rep.figure(robustness_chart(table, variants, plural), "robustness_summary",
@@ -207,10 +215,14 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
         rep.table(table, "robustness", "Every conclusion under every variant.",
                   show=["key", "value", "variant", "value_variant", "holds"],
                   columns={"key": "conclusion", "value": "baseline", "value_variant": "under the variant"})
+    if not change.empty:
+        _change_section(rep, change, baseline.profile.score_unit)
     if measures:
         _measures_section(rep, pd.concat(measures, ignore_index=True), baseline)
     rep.heading("Variants")
-    rep.table(pd.DataFrame(meta["variants"]), "variants", "The component variants the game declares.")
+    rep.table(pd.DataFrame(meta["variants"]).drop(columns=["what_if"], errors="ignore"), "variants",
+              "The variants: the game's declared alternatives to its reconstructed components"
+              + (", and the spec's own what-if changes (parameters set, data files by content hash)." if own else "."))
     rep.heading("Seat win rates per variant")
     seats = pd.concat(seat_tables, ignore_index=True)
     bars = seats["variant"] if seats["population"].nunique() == 1 else seats["variant"] + " / " + seats["population"]
@@ -229,6 +241,43 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
              "(sim/stats/attribution.py). A changed conclusion can mean "
              "a real change or a borderline test on either side: compare the intervals in the seat table.")
     return rep, base_seats
+
+
+def change_answers(change: pd.DataFrame, unit: str) -> list[str]:
+    """One line per variant: the seats whose win rate the change moves detectably on the same deals
+    (the paired interval excludes 0), or that it moves none."""
+    lines = []
+    for variant, part in change.groupby("variant", sort=False):
+        moved = part[(part["win_low"] > 0) | (part["win_high"] < 0)]
+        if moved.empty:
+            lines.append(f"- *{variant}* moves no seat's win rate detectably on the same deals (paired 95 % "
+                         f"intervals; the largest change {part['win_pp'].abs().max():.1f} pp).")
+            continue
+        texts = [f"{r.n_players}p {r.population}, start {r.start}, seat {r.seat + 1} {r.win_pp:+.1f} pp "
+                 f"[{r.win_low:+.1f}, {r.win_high:+.1f}]" for r in moved.itertuples()]
+        lines.append(f"- *{variant}* moves seat win rates on the same deals (paired 95 % intervals): "
+                     + "; ".join(texts) + ".")
+    return lines
+
+
+def _change_section(rep: Report, change: pd.DataFrame, unit: str) -> None:
+    rep.heading("Change against the baseline, game by game")
+    rep.text("Every study plays the baseline's deals (the same seed; a changed data file can deal differently). "
+             "Each seat's change is the mean over games of its result under the variant minus its result in the "
+             "same game of the baseline, with a paired t 95 % interval: far narrower than comparing two win rates "
+             "side by side. Where the rules share a tied win, each winner counts its share. Score changes are in "
+             f"{unit}.")
+    shown = change.assign(seat=change["seat"] + 1)
+    for name in ("win_pp", "score_diff"):
+        prefix = name.split("_")[0]
+        shown[f"{name}_low"], shown[f"{name}_high"] = shown[f"{prefix}_low"], shown[f"{prefix}_high"]
+    rep.table(shown, "change_by_variant", "Per variant, player count, population, start vector and seat: the paired "
+              "change of the win rate (pp) and of the final score against the baseline.",
+              columns={"n_players": "players", "win_pp": "win rate change, pp [95 % CI]",
+                       "score_diff": f"{unit} change [95 % CI]", "pairs": "games paired"},
+              means=["win_pp", "score_diff"], formats={"pairs": ",d", "win_p": fmt_p, "score_p": fmt_p},
+              show=["variant", "n_players", "population", "start", "seat", "pairs", "win_pp", "win_p", "score_diff",
+                    "score_p"])
 
 
 def _measures_section(rep: Report, table: pd.DataFrame, baseline: SeatStudy) -> None:
@@ -267,11 +316,13 @@ def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: lis
     for key, part in table[table["kind"] != "card"].groupby("key", sort=False):
         flips = part[~part["holds"]]
         value = part["value"].iloc[0]
+        every = f"all {len(variants)} variants" if len(variants) > 1 else variants[0]
         if flips.empty:
-            lines.append(f"- **holds** under all {len(variants)} variants: {key} = {value}")
+            lines.append(f"- **holds** under {every}: {key} = {value}")
         else:
             changed = "; ".join(f"{r.variant}: {r.value_variant}" for r in flips.itertuples())
-            lines.append(f"- **changes** under {len(flips)} of {len(variants)}: {key} = {value} -> {changed}")
+            among = f"{len(flips)} of {len(variants)}" if len(variants) > 1 else variants[0]
+            lines.append(f"- **changes** under {among}: {key} = {value} -> {changed}")
     rep.text("\n".join(lines))
     rep.note("A best or worst seat marked *not significant*, or a component near the flagging threshold, can "
              "change from noise alone; a change there says little. A change of a significant seat, of the verdict "
