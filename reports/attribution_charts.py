@@ -35,8 +35,10 @@ class Words:
     singular: str = "item"
     plural: str = "items"
     group: str = "group"
-    unit: str = "points"
+    unit: str = "points"  # of a payoff: the score unit, or "<unit>-equivalents" where other amounts are converted
     label_column: str | None = None  # a catalogue column shown beside each id (e.g. what it pays)
+    event: str = "use"  # one event of a seat scoring with an item (a card's "trigger", an item's "purchase")
+    verb: str = "used"  # the same as a verb: "triggered", "bought"
 
 
 def group_colours(groups) -> dict[str, str]:
@@ -47,7 +49,7 @@ _MEASURES = {
     "win": ("win_diff", "diff_low", "diff_high", 100.0,
             "win rate minus the rest of its {group}\n(percentage points, {ci} interval)"),
     "payoff": ("net_vs_group", "net_vs_group_low", "net_vs_group_high", 1.0,
-               "net payoff per trigger minus the rest of its {group}\n({unit}-equivalents, {ci} interval)"),
+               "net payoff per {event} minus the rest of its {group}\n({unit}, {ci} interval)"),
 }
 
 
@@ -111,7 +113,8 @@ def payoff_forest(spreads: pd.DataFrame, confidence_label: str = "95 %", measure
     axes = fig.subplots(1, len(counts), sharey=True, squeeze=False)[0]
     y_of = {int(c): len(items) - 1 - i for i, c in enumerate(items["item"])}
     for ax, n in zip(axes, counts, strict=True):
-        ax.set_xlabel(label.format(ci=confidence_label, group=words.group, unit=words.unit), fontsize=FONT_PT)
+        ax.set_xlabel(label.format(ci=confidence_label, group=words.group, unit=words.unit, event=words.event),
+                      fontsize=FONT_PT)
         ax.tick_params(labelsize=FONT_PT)
         ax.grid(axis="x", alpha=0.3)
         if items.empty:
@@ -202,7 +205,7 @@ def group_chart(spreads: pd.DataFrame, words: Words = Words()) -> Figure:
         ax.grid(axis="x", alpha=0.3)
     handles = [Line2D([], [], marker="o", linestyle="", color="gray", label=f"one {words.singular}"),
                Line2D([], [], marker="s", linestyle="", color="gray", alpha=0.3, markersize=10,
-                      label=f"{words.group} mean (weighted by triggering seats)")]
+                      label=f"{words.group} mean (weighted by the seats that {words.verb} them)")]
     _legend_below(fig, handles, ncols=2)
     return fit_titles(fig)
 
@@ -227,7 +230,7 @@ def pair_heatmap(pairs: pd.DataFrame, value: str = "win_diff", words: Words = Wo
     fig = Figure(figsize=(MAX_WIDTH_IN, 1.2 + (panel_in + 0.4) * panels), layout="constrained")
     percent = value == "win_diff"
     what = f"win excess over what its two {words.plural} predict" if percent else value
-    fig.suptitle(f"Pairs of {words.plural} triggered together: {what}")
+    fig.suptitle(f"Pairs of {words.plural} {words.verb} together: {what}")
     axes = fig.subplots(panels, 1, squeeze=False)[:, 0]
     if not counts:
         axes[0].set_xlabel(words.singular)

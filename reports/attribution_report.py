@@ -27,12 +27,13 @@ __all__ = ["MAX_NAMED", "add_attribution_sections", "attribution_answers", "attr
 MAX_NAMED = 4  # items named in the Answers: the ones that stand out most, both directions if both occur
 ALPHA = 0.05
 
-def _words(profile: GameProfile) -> Words:
-    a = profile.attribution()
+def _words(profile: GameProfile, extras: ReportExtras = NO_EXTRAS) -> Words:
+    """The charts' words: the attribution's names, the payoff unit and what an event is called."""
+    a, terms = profile.attribution(), _terms(profile, extras)
     catalogue = stats.catalogue_frame(a)
     label = next((c for c in ("payout", "label", "name") if c in catalogue.columns), None)
-    return Words(singular=a.singular, plural=a.label, group=a.group_label, unit=profile.score_unit,
-                 label_column=label)
+    return Words(singular=a.singular, plural=a.label, group=a.group_label, unit=terms.unit, label_column=label,
+                 event=terms.event.noun, verb=terms.event.verb)
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ def attribution_answers(spreads: pd.DataFrame, profile: GameProfile, extras: Rep
 
     ``spreads``: as ``sim.stats.attribution.spreads``.
     """
-    w, terms = _words(profile), _terms(profile, extras)
+    w, terms = _words(profile, extras), _terms(profile, extras)
     title = w.plural.capitalize()
     tested = spreads[spreads["p_value"].notna()]
     if tested.empty:
@@ -220,7 +221,7 @@ def add_attribution_sections(rep: Report, rows: pl.DataFrame | pl.LazyFrame, pro
     study's rows, a LazyFrame or a DataFrame (``played_rows`` picks the games); ``spreads``:
     ``study_spreads(rows, ...)`` if already computed (e.g. for ``attribution_answers``). Returns the
     spreads."""
-    w, terms = _words(profile), _terms(profile, extras)
+    w, terms = _words(profile, extras), _terms(profile, extras)
     valuation = extras.valuation
     comp = profile.compensation
     rep.heading(w.plural.capitalize())

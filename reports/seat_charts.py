@@ -281,7 +281,7 @@ def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label:
 
 _GAP_SERIES = (("rate_rulebook", "rulebook", -0.2, "s", False),
                ("rate_solved", "solved, stored games", 0.0, "o", True),
-               ("rate_confirmed", "solved, fresh deals", 0.2, "D", False))
+               ("rate_confirmed", "final vector, fresh deals", 0.2, "D", False))
 
 
 def _gap_points(ax: Axes, part: pd.DataFrame, n: int, colour: str) -> None:

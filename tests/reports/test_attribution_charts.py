@@ -83,3 +83,25 @@ def test_pair_heatmap_stacks_one_readable_panel_per_player_count(tables):
     assert [ax.get_title() for ax in panels] == ["2 players", "3 players", "4 players"]
     assert len({round(ax.get_position().x0, 3) for ax in panels}) == 1  # stacked in one column
     assert all(len(ax.get_xticklabels()) == len(ax.get_yticklabels()) >= 50 for ax in panels)
+
+
+def _all_text(fig: Figure) -> str:
+    return " ".join(t.get_text() for t in fig.findobj(Text))
+
+
+def test_chart_words_are_the_games_own(tables):
+    from bgsim.report import report_extras
+    from bgsim.reports.attribution_report import _words
+    from bgsim.sim import make_game
+
+    spreads, pairs = tables
+    profile = make_game("capitol").profile
+    words = _words(profile, report_extras(profile))
+    assert (words.event, words.verb, words.unit) == ("purchase", "bought", "points")
+    texts = " ".join(_all_text(chart) for chart in (payoff_forest(spreads, measure="payoff", words=words),
+                                                    group_chart(spreads, words=words), pair_heatmap(pairs, words=words)))
+    assert "trigger" not in texts and "equivalents" not in texts
+    assert "per purchase" in texts and "bought together" in texts
+    cards = make_game("carpe_diem").profile
+    assert "per trigger" in _all_text(payoff_forest(spreads, measure="payoff",
+                                                    words=_words(cards, report_extras(cards))))
