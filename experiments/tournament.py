@@ -447,7 +447,8 @@ def summarise(source: TournamentReport | str | Path, confidence: float = 0.95, r
     neighbours = stats.neighbours(pairwise, rated, order, alpha=1 - confidence)
     pairings = _pairing_table(directory, meta)
     first_run = directory / meta["pairings"][0]["dir"] if meta["pairings"] else None
-    unit = read_profile(first_run).score_unit if first_run is not None else "points"
+    profile = read_profile(first_run) if first_run is not None else None
+    unit = profile.score_unit if profile else "points"
     return TournamentSummary(
         name=meta["name"], tournament_id=meta["tournament_id"], description=spec_doc.get("description", ""),
         directory=str(directory), spec=spec_doc, strategies=order,
@@ -455,7 +456,7 @@ def summarise(source: TournamentReport | str | Path, confidence: float = 0.95, r
         ratings=ratings, neighbours=neighbours, pairings=pairings, provenance=_provenance(directory, meta),
         settings={"confidence": confidence, "bootstrap_replicates": replicates, "bootstrap_seed": seed,
                   "prior_games": prior, "anchor": rated[0].anchor if rated else None},
-        score_unit=unit,
+        score_unit=unit, shared_wins=profile.shared_wins if profile else "",
     )
 
 

@@ -255,12 +255,20 @@ def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label:
             err = np.vstack([solved - part["low"].to_numpy(), part["high"].to_numpy() - solved]).clip(min=0)
             ax.errorbar(part["seat"].to_numpy() + 1 + shift, solved, yerr=err, fmt="o", color=colours[pop],
                         capsize=3, label=f"solved, {pop} (bootstrap 95 %)")
+            _final_marks(ax, part, shift, colours[pop])
         ax.set_xticks(range(1, n + 1))
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("seat")
         ax.set_title(f"{n} players: {label}")
     value_axes[0].set_ylabel(label)
-    legend_below(top, value_axes)
+    finals = "final" in solutions and (solutions["final"] != solutions["solved"]).any()
+    drawn = {label: handle for ax in value_axes
+             for handle, label in zip(*ax.get_legend_handles_labels(), strict=True)}
+    legend_below(top, value_axes, handles=None if not finals else [
+        *drawn.values(),
+        Line2D([], [], marker="D", linestyle="", color="black", label="final vector, held on fresh deals"),
+        Line2D([], [], marker="D", linestyle="", color="black", markerfacecolor="white",
+               label="final vector, did not hold")])
     _, gap_axes = panel_grid(len(keys), parent=bottom, sharey=True)
     for ax, (n, pop) in zip(gap_axes, keys, strict=True):
         part = solutions[(solutions["n_players"] == n) & (solutions["population"] == pop)].sort_values("seat")
@@ -282,6 +290,16 @@ def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label:
 _GAP_SERIES = (("rate_rulebook", "rulebook", -0.2, "s", False),
                ("rate_solved", "solved, stored games", 0.0, "o", True),
                ("rate_confirmed", "final vector, fresh deals", 0.2, "D", False))
+
+
+def _final_marks(ax, part: pd.DataFrame, shift: float, colour: str) -> None:
+    """The vector a study settled on after its fresh-deal rounds, where it differs from the solved one:
+    a diamond, filled if it held on fresh deals, hollow if it did not."""
+    if "final" not in part or part["final"].isna().any() or (part["final"] == part["solved"]).all():
+        return
+    held = bool(part["held"].iloc[0]) if "held" in part else False
+    ax.plot(part["seat"].to_numpy() + 1 + shift + 0.12, part["final"].to_numpy(), "D", color=colour,
+            markerfacecolor=colour if held else "white", markersize=6, linestyle="")
 
 
 def _gap_points(ax: Axes, part: pd.DataFrame, n: int, colour: str) -> None:

@@ -167,7 +167,9 @@ def markdown(summary: TournamentSummary) -> str:
         f"(seed {spec['run']['seed']}, tier `{spec['run']['tier']}`).",
         f"- Results: `{summary.directory}` (tournament id `{summary.tournament_id}`)", "",
         "## Standings", "",
-        f"A win is rank 1 after the rules' tie-break; *tie-break wins* counts wins with equal {summary.score_unit}. "
+        (f"A win is rank 1; the rules share a tied win ({summary.shared_wins}), and each winner counts its share; "
+         if summary.shared_wins else "A win is rank 1 after the rules' tie-break; ")
+        + f"*tie-break wins* counts wins with equal {summary.score_unit}. "
         "Intervals: Wilson "
         "(win rate) and t (means). Pooled over every game a strategy played, so they also reflect whom it met.", "",
         _standings_md(summary.standings, summary.score_unit), "",

@@ -540,6 +540,7 @@ class TournamentSummary:
     provenance: dict  # distinct versions, git, rules versions and data hashes of the runs
     settings: dict = field(default_factory=dict)  # confidence, bootstrap replicates and seed, prior, anchor
     score_unit: str = "points"  # what the game's final score counts (its profile's), for the texts
+    shared_wins: str = ""  # the rule by which a tied win is shared (the profile's); "" where a tie-break decides
 
     def to_json(self) -> dict:
         """Every number, with NaN as null."""
@@ -547,7 +548,8 @@ class TournamentSummary:
                   for key in ("standings", "pairwise", "ratings", "neighbours", "pairings")}
         return {"name": self.name, "tournament_id": self.tournament_id, "description": self.description,
                 "directory": self.directory, "strategies": self.strategies, "strategy_ids": self.strategy_ids,
-                "settings": self.settings, "score_unit": self.score_unit, "spec": self.spec, **frames,
+                "settings": self.settings, "score_unit": self.score_unit, "shared_wins": self.shared_wins,
+                "spec": self.spec, **frames,
                 "provenance": self.provenance}
 
 
