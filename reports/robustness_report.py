@@ -54,8 +54,10 @@ def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
     if not comp_table.empty:
         for (n, pop), part in comp_table.groupby(["n_players", "population"], sort=True):
             part = part.sort_values("seat")
+            held = part["held"].iloc[0] if "held" in part else True  # no fresh-deal rounds: nothing to mark
             out.append(dict(key=f"{n}p {pop}: balancing {comp.label}", kind="vector",
-                            value=_join(part[final_column(part)]), low=_join(part["low"]), high=_join(part["high"])))
+                            value=_join(part[final_column(part)]) + ("" if held else f" {NOT_HELD}"),
+                            low=_join(part["low"]), high=_join(part["high"])))
     attribution = profile.attribution()
     played = rows.filter((pl.col("start") == "rulebook") & ~pl.col("population").is_in(["random"]))
     if attribution and not is_empty(played):
@@ -63,6 +65,9 @@ def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
             value = ("+" if row.win_diff > 0 else "-") if row.flagged else "not flagged"
             out.append(dict(key=f"{row.n_players}p: {attribution.singular} {row.id}", kind="card", value=value))
     return pd.DataFrame(out), seats
+
+
+NOT_HELD = "(did not hold on fresh deals)"  # marks a balancing vector no seat-order round could confirm
 
 
 def _join(values) -> str:
@@ -79,7 +84,7 @@ def compare(baseline: pd.DataFrame, variant: pd.DataFrame) -> pd.DataFrame:
         elif row.kind == "seat":
             holds.append(row.value.split(" (")[0] == row.value_variant.split(" (")[0])
         elif row.kind == "vector":
-            got = np.array(row.value_variant.split("/"), dtype=int)
+            got = np.array(row.value_variant.split(" ")[0].split("/"), dtype=int)  # without "(did not hold)"
             low, high = (np.array(v.split("/"), dtype=int) for v in (row.low, row.high))
             holds.append(bool(((low <= got) & (got <= high)).all()))
         else:

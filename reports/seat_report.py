@@ -168,6 +168,8 @@ def _balancing_cell(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None) -> 
     if held:
         return f"{n} players {vector} (held on fresh deals: furthest {where})"
     tried = _tried(n, cell, rounds)
+    if tried.count("/") == vector.count("/"):  # one vector played: no refinement was tried
+        return f"{n} players: **none found that holds** — {vector} did not hold on fresh deals: it left {where}"
     return (f"{n} players: **none found that holds** — {tried} on fresh deals; the closest, {vector}, "
             f"left {where}")
 
@@ -245,7 +247,12 @@ def _balancing_value(seat: int, cell: pd.DataFrame, c) -> str:
     if held:
         return text + ("; it held on fresh deals" if final == c.solved else
                        f"; on fresh deals {final} held")
-    return text + f"; no value held on fresh deals (the closest: {final})"
+    off = cell.loc[(cell["rate_confirmed"] - 1 / len(cell)).abs().idxmax()]
+    rate = fmt_rate(off.rate_confirmed, off.rate_confirmed_low, off.rate_confirmed_high)
+    where = f"seat {int(off['seat']) + 1} at {rate} against the fair {100 / len(cell):.1f} %"
+    if (int(cell["rounds"].iloc[0]) if "rounds" in cell else 1) <= 1:  # one vector played, none refined
+        return text + f"; on fresh deals it did not hold ({where})"
+    return text + f"; no value held on fresh deals (the closest, {final}, left {where})"
 
 
 def seat_summary(seats: pd.DataFrame, start: str = "rulebook", label: str = "start vector") -> list[str]:

@@ -6,8 +6,10 @@ import json
 import textwrap
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from bgsim.experiments.robustness import load_robustness, run_robustness
+from bgsim.reports.robustness_report import NOT_HELD, compare
 from bgsim.sim.results.spec import SpecError
 from bgsim.sim.stats.seats import paired_change
 
@@ -94,3 +96,12 @@ def test_the_what_if_plays_the_same_deals_and_reports_paired_changes(what_if_stu
     page = (what_if_study / "report" / "index.md").read_text()
     assert "catch_up_off" in page and "tied_bid = remove" in page
     assert "paired" in page.lower()
+
+
+def test_a_balancing_vector_that_did_not_hold_is_marked_and_still_compared():
+    key = "3p greedy: balancing start points"
+    base = pd.DataFrame([dict(key=key, kind="vector", value=f"0/-1/-2 {NOT_HELD}", low="0/-2/-3", high="0/0/-1")])
+    inside = pd.DataFrame([dict(key=key, kind="vector", value=f"0/-2/-1 {NOT_HELD}")])
+    outside = pd.DataFrame([dict(key=key, kind="vector", value="0/-4/-2")])
+    assert compare(base, inside)["holds"].tolist() == [True]
+    assert compare(base, outside)["holds"].tolist() == [False]
