@@ -251,7 +251,8 @@ def _balancing_value(seat: int, cell: pd.DataFrame, c) -> str:
     rate = fmt_rate(off.rate_confirmed, off.rate_confirmed_low, off.rate_confirmed_high)
     where = f"seat {int(off['seat']) + 1} at {rate} against the fair {100 / len(cell):.1f} %"
     if (int(cell["rounds"].iloc[0]) if "rounds" in cell else 1) <= 1:  # one vector played, none refined
-        return text + f"; on fresh deals it did not hold ({where})"
+        vector = "/".join(str(int(v)) for v in cell.sort_values("seat")[final_column(cell)])
+        return text + f"; on fresh deals the vector {vector} did not hold ({where})"
     return text + f"; no value held on fresh deals (the closest, {final}, left {where})"
 
 
