@@ -54,10 +54,11 @@ def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
     if not comp_table.empty:
         for (n, pop), part in comp_table.groupby(["n_players", "population"], sort=True):
             part = part.sort_values("seat")
-            held = part["held"].iloc[0] if "held" in part else True  # no fresh-deal rounds: nothing to mark
+            checked = "held" in part and part["held"].notna().all()  # played on fresh deals
+            mark = ("" if part["held"].iloc[0] else f" {NOT_HELD}") if checked else f" {NOT_PLAYED}"
             out.append(dict(key=f"{n}p {pop}: balancing {comp.label}", kind="vector",
-                            value=_join(part[final_column(part)]) + ("" if held else f" {NOT_HELD}"),
-                            low=_join(part["low"]), high=_join(part["high"])))
+                            value=_join(part[final_column(part)]) + mark, low=_join(part["low"]),
+                            high=_join(part["high"])))
     attribution = profile.attribution()
     played = rows.filter((pl.col("start") == "rulebook") & ~pl.col("population").is_in(["random"]))
     if attribution and not is_empty(played):
@@ -68,6 +69,7 @@ def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 NOT_HELD = "(did not hold on fresh deals)"  # marks a balancing vector no seat-order round could confirm
+NOT_PLAYED = "(re-scored only: not played on fresh deals)"  # a study that skips the confirmation runs
 
 
 def _join(values) -> str:

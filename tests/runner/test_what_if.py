@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from bgsim.experiments.robustness import load_robustness, run_robustness
-from bgsim.reports.robustness_report import NOT_HELD, compare
+from bgsim.reports.robustness_report import NOT_HELD, NOT_PLAYED, compare
 from bgsim.sim.results.spec import SpecError
 from bgsim.sim.stats.seats import paired_change
 
@@ -96,6 +96,8 @@ def test_the_what_if_plays_the_same_deals_and_reports_paired_changes(what_if_stu
     page = (what_if_study / "report" / "index.md").read_text()
     assert "catch_up_off" in page and "tied_bid = remove" in page
     assert "paired" in page.lower()
+    # the base spec skips the fresh-deal confirmation, so no balancing vector may read as confirmed
+    assert "balancing start points = 0/" in page and NOT_PLAYED in page
 
 
 def test_a_balancing_vector_that_did_not_hold_is_marked_and_still_compared():
