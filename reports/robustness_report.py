@@ -55,9 +55,9 @@ def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
         for (n, pop), part in comp_table.groupby(["n_players", "population"], sort=True):
             part = part.sort_values("seat")
             checked = "held" in part and part["held"].notna().all()  # played on fresh deals
-            mark = ("" if part["held"].iloc[0] else f" {NOT_HELD}") if checked else f" {NOT_PLAYED}"
-            out.append(dict(key=f"{n}p {pop}: balancing {comp.label}", kind="vector",
-                            value=_join(part[final_column(part)]) + mark, low=_join(part["low"]),
+            mark = "" if not checked or part["held"].iloc[0] else f" {NOT_HELD}"
+            out.append(dict(key=f"{n}p {pop}: balancing {comp.label}" + ("" if checked else f" {NOT_PLAYED}"),
+                            kind="vector", value=_join(part[final_column(part)]) + mark, low=_join(part["low"]),
                             high=_join(part["high"])))
     attribution = profile.attribution()
     played = rows.filter((pl.col("start") == "rulebook") & ~pl.col("population").is_in(["random"]))
@@ -68,8 +68,8 @@ def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(out), seats
 
 
-NOT_HELD = "(did not hold on fresh deals)"  # marks a balancing vector no seat-order round could confirm
-NOT_PLAYED = "(re-scored only: not played on fresh deals)"  # a study that skips the confirmation runs
+NOT_HELD = "(did not hold)"  # marks a balancing vector that its fresh-deal rounds did not confirm
+NOT_PLAYED = "(re-scored only)"  # a balancing vector of a study that skips the fresh-deal runs
 
 
 def _join(values) -> str:
