@@ -15,6 +15,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -316,7 +317,12 @@ def _execute(spec: RunSpec, data_texts: dict, chunks: list[Chunk], jobs: int, cl
         with parallel_config(backend="dask"):
             yield from Parallel(n_jobs=-1, return_as="generator_unordered")(tasks)
         return
-    with parallel_config(backend="loky", inner_max_num_threads=1):
+    with parallel_config(backend="loky", inner_max_num_threads=1), warnings.catch_warnings():
+        # loky replaces a worker whose memory grew past its limit (one holding several compiled
+        # engines, in a long study) and says so with this warning; the replacement plays the chunks
+        # the old one had pending, each seeded by its index, so nothing is lost or changed.
+        warnings.filterwarnings("ignore", message="A worker stopped while some jobs were given to the executor",
+                                category=UserWarning)
         yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(tasks)
 
 

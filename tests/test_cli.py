@@ -74,6 +74,13 @@ def test_play_json_has_the_same_game_as_events(capsys):
     assert f"{sheet['total'][0]:>9}{sheet['total'][1]:>9}" in text
 
 
+def test_simulate_speaks_in_the_games_score_unit(capsys, tmp_path):
+    code, out, err = run(capsys, "simulate", "capitol", "--players", "2", "--games", "20",
+                         "--strategies", "greedy,random", "--quiet", "--out", str(tmp_path))
+    assert code == 0, err
+    assert "mean points [95% CI]" in out and "VP" not in out  # Capitol is scored in points
+
+
 def test_simulate_prints_a_seat_table(capsys, tmp_path):
     code, out, err = run(capsys, "simulate", "carpe_diem", "--players", "2", "--games", "20",
                          "--strategies", "greedy,random", "--quiet", "--out", str(tmp_path))
