@@ -11,6 +11,7 @@ the number of workers, the chunk size or the backend.
 import json
 import os
 import platform
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -90,7 +91,11 @@ def _worker_block(spec: RunSpec, data_texts: dict[str, str], b: int):
             data_dir = Path(tempfile.mkdtemp(prefix=f"bgsim-{spec.run_id}-"))
             for name, text in data_texts.items():
                 (data_dir / f"{name}.toml").write_text(text, encoding="utf-8")
-        _WORKER_CACHE[key] = build_block(spec, spec.blocks()[b], data_dir)
+        try:
+            _WORKER_CACHE[key] = build_block(spec, spec.blocks()[b], data_dir)
+        finally:  # the game has read its data (and hashed it) while it was built: the copies are litter now
+            if data_dir is not None:
+                shutil.rmtree(data_dir, ignore_errors=True)
     return _WORKER_CACHE[key]
 
 

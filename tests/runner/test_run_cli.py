@@ -2,6 +2,7 @@
 
 import json
 import shutil
+import tempfile
 import tomllib
 
 import polars as pl
@@ -112,7 +113,10 @@ def test_simulate_quick_form_prints_the_seat_table_and_stores_the_run(tmp_path, 
     assert bgsim.load(run_dir).collect().height == 40
 
 
-def test_data_overrides_are_copied_into_the_run_and_replay_from_there(tmp_path, capsys):
+def test_data_overrides_are_copied_into_the_run_and_replay_from_there(tmp_path, capsys, monkeypatch):
+    scratch = tmp_path / "scratch"  # where a worker writes its copies of the overrides
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     override = tmp_path / "my_villas.toml"
     shutil.copy(DATA_DIR / "villa_table.toml", override)
     spec_path = write_spec(tmp_path, players=[2], games=2, chunk_size=2)
@@ -122,6 +126,7 @@ def test_data_overrides_are_copied_into_the_run_and_replay_from_there(tmp_path, 
     assert (report.run_dir / "data" / "villa_table.toml").read_bytes() == override.read_bytes()
     assert tomllib.loads((report.run_dir / "spec.toml").read_text())["game"]["data"] == {
         "villa_table": "data/villa_table.toml"}
+    assert not list(scratch.iterdir())  # the worker's copies are gone once its game has read them
     override.unlink()  # the run no longer needs the original file
     assert cli(capsys, "replay", report.run_dir, 1, "--summary")[0] == 0
 
