@@ -25,13 +25,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bgsim.experiments.seat_order import SeatOrderSpec, check_strategies, run_seat_order, seat_order_from_dict
+from bgsim.experiments.seat_order import MARKER as SEAT_MARKER
+from bgsim.experiments.seat_order import (
+    SeatOrderSpec,
+    check_strategies,
+    planned_games,
+    run_seat_order,
+    seat_order_from_dict,
+)
 from bgsim.experiments.variants import declared_variants, variant_spec
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.profile import VariantInfo
 from bgsim.sim.registry import make_game, parse_id
 from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file
-from bgsim.sim.results.store import open_study_dir, write_json
+from bgsim.sim.results.store import open_study_dir, read_meta, write_json
 
 __all__ = ["MARKER", "RobustnessSpec", "load_robustness", "run_robustness"]
 
@@ -176,13 +183,14 @@ def run_robustness(spec: RobustnessSpec, out: str | Path = "runs", jobs: int = 1
     studies = [("baseline", spec.baseline())] + [(v.name, spec.variant_study(v, directory / "data"))
                                                   for v in spec.every_variant]
     total = sum(s.total_games for _, s in studies)
-    done = 0
+    done, grown = 0, 0  # grown: games of later compensation rounds, known only as the studies play them
     stage = on_stage or (lambda _text: None)
     meta["studies"] = []
     for label, study in studies:
-        def progress(finished: int, _total: int, offset=done) -> None:
+        def progress(finished: int, study_total: int, offset=done, planned=study.total_games,
+                     before=grown) -> None:
             if on_progress:
-                on_progress(offset + finished, total)
+                on_progress(offset + finished, total + before + max(0, study_total - planned))
 
         stage(f"{label}: {study.study_id}")
         study_dir = directory / "studies" / study.study_id
@@ -190,7 +198,9 @@ def run_robustness(spec: RobustnessSpec, out: str | Path = "runs", jobs: int = 1
                        directory=study_dir)
         meta["studies"].append({"variant": label, "dir": f"studies/{study.study_id}"})
         write_json(directory / MARKER, meta)
-        done += study.total_games
+        played = planned_games(study, read_meta(study_dir, SEAT_MARKER, "seat-order"))
+        grown += played - study.total_games
+        done += played
     meta["status"] = "complete"
     write_json(directory / MARKER, meta)
     return directory

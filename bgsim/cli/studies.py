@@ -54,11 +54,12 @@ def robustness(
 
     spec = load_robustness(spec_path)
     check_study_destinations(Path(out_dir) / spec.study_id, no_report)
-    total = spec.baseline().total_games * (1 + len(spec.variants))
+    total = spec.baseline().total_games * (1 + len(spec.every_variant))
     with _games_progress(spec.study_id, total, quiet, "study", spec.base_doc["game"]["id"]) as update:
         directory = run_robustness(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
                                    on_stage=None if quiet else lambda text: err.print(text, highlight=False))
-    out.print(f"{directory}: {len(spec.variants)} variants and the baseline", highlight=False)
+    count = len(spec.every_variant)
+    out.print(f"{directory}: {count} variant{'' if count == 1 else 's'} and the baseline", highlight=False)
     if not no_report:
         _write_report(directory, None)
 

@@ -107,3 +107,20 @@ def test_a_balancing_vector_that_did_not_hold_is_marked_and_still_compared():
     outside = pd.DataFrame([dict(key=key, kind="vector", value="0/-4/-2")])
     assert compare(base, inside)["holds"].tolist() == [True]
     assert compare(base, outside)["holds"].tolist() == [False]
+
+
+def test_progress_counts_the_later_compensation_rounds_in_its_total(tmp_path):
+    # start points change play in Capitol: rounds after the first add games the plan could not know
+    spec_path = _write(tmp_path, '[what_if.catch_up_off]\nparams = { tied_bid = "remove" }\n')
+    base = BASE.replace("games = 480\nchunk_size = 240", "games = 2400\nchunk_size = 1200")
+    rounds = "confirm_games = 2400\nrounds = 3\nlow = -20\nhigh = 20"  # seat 2 may need a handicap
+    (tmp_path / "base.toml").write_text(base.replace("confirm_games = 0", rounds))
+    calls = []
+    directory = run_robustness(load_robustness(spec_path), out=tmp_path / "out", jobs=1,
+                               on_progress=lambda done, total: calls.append((done, total)))
+    assert all(done <= total for done, total in calls) and calls[-1][0] == calls[-1][1]
+    meta = json.loads((directory / "robustness.json").read_text())
+    rounds = sum(len(s["rounds"]) for study in meta["studies"]
+                 for s in json.loads((directory / study["dir"] / "seat_order.json").read_text())["solutions"])
+    assert rounds > 2  # greedy's first guess does not hold here: later rounds were played
+    assert calls[-1][1] == 2 * 2400 + rounds * 2400  # the baseline's and the variant's cells, and every round
