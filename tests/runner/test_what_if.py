@@ -113,8 +113,8 @@ def test_progress_counts_the_later_compensation_rounds_in_its_total(tmp_path):
     # start points change play in Capitol: rounds after the first add games the plan could not know
     spec_path = _write(tmp_path, '[what_if.catch_up_off]\nparams = { tied_bid = "remove" }\n')
     base = BASE.replace("games = 480\nchunk_size = 240", "games = 2400\nchunk_size = 1200")
-    rounds = "confirm_games = 2400\nrounds = 3\nlow = -20\nhigh = 20"  # seat 2 may need a handicap
-    (tmp_path / "base.toml").write_text(base.replace("confirm_games = 0", rounds))
+    refine = "confirm_games = 2400\nrounds = 3\nlow = -20\nhigh = 20"  # seat 2 may need a handicap
+    (tmp_path / "base.toml").write_text(base.replace("confirm_games = 0", refine))
     calls = []
     directory = run_robustness(load_robustness(spec_path), out=tmp_path / "out", jobs=1,
                                on_progress=lambda done, total: calls.append((done, total)))
