@@ -1,0 +1,89 @@
+"""Arkadia's component data flattened for the kernels: the int32 component table ``t`` (its layout
+is ``state.TABLE``) and the placements' bit masks (``geometry``), both built once per game.
+
+Placements are listed with mirror images included: for each shape its rotations first, then its
+mirror images (``T_PLACE_TURNED_END`` marks the split), so the kernels serve AMB-6 either way from
+one table. Castle sites are listed as ``geometry.castle_sites`` gives them; a tall site's fields
+are the wide layout turned a quarter clockwise.
+"""
+
+import numpy as np
+from bgsim.sim.games.arkadia import state as st
+from bgsim.sim.games.arkadia.components import COURTYARD, FAMILIES, Components
+from bgsim.sim.games.arkadia.geometry import MASK_WORDS, castle_sites, neighbours, orientations, placements, site_cells
+
+__all__ = ["component_table", "placement_masks"]
+
+
+def _field_layout(castle) -> dict[str, list[int]]:
+    """Per orientation, the field index of each site cell in ``site_cells`` order (-1 courtyard)."""
+    wide, index = [], 0
+    for row in castle:
+        for cell in row:
+            wide.append(-1 if cell == COURTYARD else index)
+            index += cell != COURTYARD
+    grid = np.array(wide).reshape(3, 4)
+    tall = np.rot90(grid, k=-1)  # 4 rows x 3 columns: the wide layout turned a quarter clockwise
+    return {"wide": wide, "tall": tall.reshape(-1).tolist()}
+
+
+def component_table(comps: Components) -> np.ndarray:
+    """(TABLE_SIZE,) int32: the board, its tents and neighbours, the castle sites and fields, the
+    cards, every placement's cells, the first-game layout."""
+    t = np.full(st.TABLE_SIZE, -1, dtype=np.int32)
+    rows, cols = comps.rows, comps.cols
+    t[st.T_ROWS], t[st.T_COLS] = rows, cols
+    t[st.T_TENT:st.T_TENT + st.MAX_CELLS] = 0
+    for r, c in comps.tents:
+        t[st.T_TENT + r * cols + c] = 1
+    for r in range(rows):
+        for c in range(cols):
+            around = sorted(nr * cols + nc for nr, nc in neighbours([(r, c)], rows, cols))
+            base = st.T_NEIGHBOURS + (r * cols + c) * 4
+            t[base:base + len(around)] = around
+    sites = castle_sites(rows, cols, comps.tents)
+    if len(sites) > st.MAX_SITES:
+        sites = sites[:st.MAX_SITES]
+    layout = _field_layout(comps.castle)
+    t[st.T_N_SITES] = len(sites)
+    for i, (row, col, orientation) in enumerate(sites):
+        cells = [r * cols + c for r, c in site_cells(row, col, orientation)]
+        t[st.T_SITE_CELLS + i * st.SITE_CELLS: st.T_SITE_CELLS + (i + 1) * st.SITE_CELLS] = cells
+        t[st.T_SITE_FIELD + i * st.SITE_CELLS: st.T_SITE_FIELD + (i + 1) * st.SITE_CELLS] = layout[orientation]
+    t[st.T_FIELD_PRINT:st.T_FIELD_PRINT + st.N_FIELDS] = [
+        FAMILIES.index(f) if f in FAMILIES else -1 for f in comps.castle_fields()]
+    cards = [(s, f) for s, shape in enumerate(comps.shapes) for f in range(len(FAMILIES))
+             for _ in range(shape.cards[f])]  # card ids in shape, then family order
+    t[st.T_N_CARDS] = len(cards)
+    t[st.T_CARD:st.T_CARD + 2 * len(cards)] = np.array(cards, dtype=np.int32).reshape(-1)
+    found = placements([s.cells for s in comps.shapes], rows, cols, mirror=True)
+    t[st.T_N_PLACEMENTS] = len(found.shape)
+    t[st.T_PLACE_FIRST:st.T_PLACE_FIRST + len(found.first)] = found.first
+    for s, shape in enumerate(comps.shapes):
+        turns = len(orientations(shape.cells))
+        mine = np.flatnonzero(found.shape == s)
+        t[st.T_PLACE_TURNED_END + s] = mine[found.orientation[mine] < turns][-1] + 1
+    t[st.T_PLACE_CELLS:st.T_PLACE_CELLS + found.cells.size] = found.cells.reshape(-1)
+    _intro(t, comps, sites, found, cards)
+    return t
+
+
+def _intro(t: np.ndarray, comps: Components, sites, found, cards) -> None:
+    """The first game's site and buildings: each one's card (removed from the deck), placement and family."""
+    t[st.T_INTRO_SITE] = sites.index(comps.intro_castle) if comps.intro_castle in sites else -1
+    t[st.T_N_INTRO] = len(comps.intro_buildings)
+    taken = set()
+    for i, b in enumerate(comps.intro_buildings):
+        card = next(k for k, c in enumerate(cards) if c == (b.shape, b.family) and k not in taken)
+        taken.add(card)
+        cells = sorted(r * comps.cols + c for r, c in b.cells)
+        lo, hi = found.first[b.shape], found.first[b.shape + 1]
+        place = next(k for k in range(lo, hi) if sorted(x for x in found.cells[k] if x >= 0) == cells)
+        t[st.T_INTRO + 3 * i: st.T_INTRO + 3 * i + 3] = (card, place, b.family)
+
+
+def placement_masks(comps: Components) -> np.ndarray:
+    """(K, 2 * MASK_WORDS) uint64: each placement's cells, then the cells around it (the rows of
+    ``component_table``'s placements)."""
+    found = placements([s.cells for s in comps.shapes], comps.rows, comps.cols, mirror=True)
+    return np.concatenate([found.mask, found.around], axis=1).reshape(-1, 2 * MASK_WORDS)
