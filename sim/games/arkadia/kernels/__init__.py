@@ -1,0 +1,1 @@
+"""Arkadia's compiled rules: one module per rule group."""
