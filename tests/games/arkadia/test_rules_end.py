@@ -1,0 +1,60 @@
+"""Banners, cashing and the end (ARK-BANNER, ARK-END; TV-ARK-3, -8)."""
+
+import numpy as np
+import pytest
+from bgsim.sim.games.arkadia import state as st
+from bgsim.sim.games.arkadia.components import load_components
+from bgsim.sim.games.arkadia.kernels.castle import place_stone, reset_castle
+from bgsim.sim.games.arkadia.kernels.scoring import cash, end_turn, final_cashing, use_banner
+from bgsim.sim.games.arkadia.tables import component_table
+
+CLOTH, SPICE, CARPENTER, SILVERSMITH = range(4)
+GREEN = 2
+
+
+@pytest.fixture(scope="module")
+def t():
+    return component_table(load_components())
+
+
+@pytest.fixture
+def s():
+    state = np.zeros(st.STATE_SIZE, dtype=np.int32)
+    reset_castle(state)
+    state[st.TURNS_LEFT] = -1
+    return state
+
+
+def test_tv_ark_3_a_banner_brings_two_workers_and_cashes_at_the_castles_values(s, t):
+    s[st.BANNERS_LEFT + GREEN], s[st.OWN_SUPPLY + GREEN], s[st.OWN_SCREEN + GREEN] = 4, 8, 1
+    s[st.SEALS + GREEN * 4 + CLOTH], s[st.SEALS + GREEN * 4 + SILVERSMITH] = 7, 6
+    place_stone(s, CLOTH, 4)  # the castle shows 3 cloth fields: the two printed ones and a stone
+    place_stone(s, SILVERSMITH, 5)  # and 4 silversmith: the two printed ones and two stones
+    place_stone(s, SILVERSMITH, 1)
+    use_banner(s, GREEN)
+    assert (s[st.BANNERS_LEFT + GREEN], s[st.OWN_SCREEN + GREEN], s[st.OWN_SUPPLY + GREEN]) == (3, 3, 6)
+    assert cash(s, t, GREEN, CLOTH, 7) + cash(s, t, GREEN, SILVERSMITH, 5) == 7 * 3 + 5 * 4 == 41
+    assert s[st.GOLD + GREEN] == 41 and s[st.SEALS + GREEN * 4 + SILVERSMITH] == 1  # one kept for later
+
+
+@pytest.mark.parametrize(("n", "trigger", "after"), [(4, 2, [3, 0, 1, 2]), (2, 0, [1, 0]), (3, 1, [2, 0, 1])])
+def test_tv_ark_8_after_the_trigger_every_player_plays_once_more_the_trigger_last(s, n, trigger, after):
+    s[st.SEAT] = trigger
+    s[st.END_TRIGGERED] = 1  # level 2 filled during this turn
+    assert not end_turn(s, n)
+    played = []
+    while True:
+        played.append(int(s[st.SEAT]))
+        if end_turn(s, n):
+            break
+    assert played == after
+
+
+def test_ark_end_5_final_cashing_and_equal_gold_shares_the_win(s, t):
+    n = 3
+    s[st.SEALS:st.SEALS + 12] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0]  # seat 0 a cloth, seat 1 a spice seal
+    s[st.GOLD:st.GOLD + 3] = [10, 10, 11]
+    s[st.START_GOLD:st.START_GOLD + 3] = [0, 0, 1]
+    final_cashing(s, t, n)
+    assert s[st.TOTAL:st.TOTAL + 3].tolist() == [12, 12, 12]  # 10 + 2, 10 + 2, 11 + 1
+    assert s[st.RANK:st.RANK + 3].tolist() == [1, 1, 1] and s[st.SEALS:st.SEALS + 12].sum() == 0
