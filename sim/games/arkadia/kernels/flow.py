@@ -1,0 +1,251 @@
+"""The turn (ARK-TURN): apply one action, then run the turn's automatic steps until the next
+decision. A turn is part 1 (BUILD, WORKERS or SKIP), then in order the neutral workers for covered
+tents, the completions (payouts, castle stones owed), the castle stones, the card refill after a
+BUILD, and the banner with its cashing; then the next seat, or the final cashing."""
+
+from bgsim.sim.games.arkadia.decisions import (
+    A_BUILDING,
+    A_CARD,
+    A_CELL,
+    A_COUNT,
+    A_FAMILY,
+    A_FIELD,
+    A_KIND,
+    A_NEUTRAL,
+    A_PLACEMENT,
+    A_SITE,
+    A_SLOT,
+    BANNER,
+    CASH,
+    DO_BANNER,
+    DO_BUILD,
+    DO_CASH,
+    DO_DONE,
+    DO_PUT,
+    DO_SITE,
+    DO_SKIP,
+    DO_STONE,
+    DO_TAKE,
+    DO_TENTS,
+    DO_WORKERS,
+    OVER,
+    PART1,
+    PUT_WORKER,
+    REFILL,
+    STONE,
+    TENTS,
+)
+from bgsim.sim.games.arkadia.kernels.board import complete_buildings, lay_castle_site, place_building, put_worker
+from bgsim.sim.games.arkadia.kernels.castle import place_stone, stones_available
+from bgsim.sim.games.arkadia.kernels.scoring import cash, end_turn, final_cashing, use_banner
+from bgsim.sim.games.arkadia.params import PR_DECK_END, PR_NO_ACTION, PR_REFILL, PR_REFILL_FIRST, PR_TENT_CHOOSE
+from bgsim.sim.games.arkadia.state import (
+    B_PLACED,
+    B_TARGET,
+    BANNERS_LEFT,
+    BUILT,
+    CARD_LOC,
+    CASH_FAMILY,
+    DECISIONS,
+    DECK,
+    DECK_TOP,
+    DISPLAY,
+    DISPLAY_SIZE,
+    END_TRIGGERED,
+    HAND,
+    HAND_N,
+    IN_DISPLAY,
+    IN_HAND,
+    MAX_CARDS,
+    N_FAMILIES,
+    N_PLAYERS,
+    NEUTRAL,
+    NEUTRAL_SCREEN,
+    NEUTRAL_SUPPLY,
+    OWN_SCREEN,
+    PART1_KIND,
+    PENDING_TENTS,
+    PHASE,
+    PLACED_WORKERS,
+    PLAYED,
+    SEALS,
+    SEAT,
+    SKIPPED,
+    STEP_BANNER,
+    STEP_COMPLETED,
+    STEP_REFILLED,
+    STEPS_DONE,
+    STONES_OWED,
+    T_CARD,
+    TURN,
+)
+from numba import njit
+
+SKIP_TURN = 1  # no_action_policy = skip_turn (AMB-1)
+FILL_TO_4 = 1  # refill_rule = fill_to_4 (AMB-4)
+TRIGGER_END = 1  # deck_exhaustion = trigger_end (AMB-4)
+
+
+@njit(cache=True)
+def apply_action(s, t, p, action, log):
+    """Apply one candidate row ``action`` ((N_ACTION_FIELDS,) int) of the pending decision, then move
+    on to the next decision (ARK-TURN-2, -6)."""
+    seat = s[SEAT]
+    kind = action[A_KIND]
+    s[DECISIONS] += 1
+    if kind == DO_SITE:
+        lay_castle_site(s, t, action[A_SITE])
+    elif kind == DO_BUILD:
+        _build(s, t, p, seat, action[A_CARD], action[A_PLACEMENT])
+    elif kind == DO_WORKERS:
+        s[PART1_KIND] = PLACED_WORKERS
+        s[B_TARGET] = action[A_BUILDING]
+        s[B_PLACED] = 0
+        s[PHASE] = PUT_WORKER
+        return
+    elif kind == DO_SKIP:
+        s[PART1_KIND] = SKIPPED
+        if p[PR_NO_ACTION] == SKIP_TURN:
+            s[STEPS_DONE] = STEP_COMPLETED | STEP_REFILLED | STEP_BANNER
+    elif kind == DO_PUT:
+        neutral = action[A_NEUTRAL] == 1
+        put_worker(s, action[A_CELL], NEUTRAL if neutral else seat)
+        if neutral:
+            s[NEUTRAL_SCREEN + seat] -= 1
+        else:
+            s[OWN_SCREEN + seat] -= 1
+        s[B_PLACED] += 1
+        return  # more workers, or DONE, stay with the seat (ARK-WORKER-2)
+    elif kind == DO_DONE:
+        s[B_TARGET] = -1
+    elif kind == DO_TENTS:
+        take_neutrals(s, seat, action[A_COUNT])
+        s[PENDING_TENTS] = 0
+    elif kind == DO_STONE:
+        place_stone(s, action[A_FAMILY], action[A_FIELD])
+    elif kind == DO_TAKE:
+        take_card(s, seat, action[A_SLOT])
+        if not (p[PR_REFILL] == FILL_TO_4 and s[HAND_N + seat] < HAND and cards_to_take(s)):
+            s[STEPS_DONE] |= STEP_REFILLED
+    elif kind == DO_BANNER:
+        s[STEPS_DONE] |= STEP_BANNER
+        if action[A_COUNT] == 1:
+            use_banner(s, seat)
+            s[CASH_FAMILY] = 0
+    elif kind == DO_CASH:
+        cash(s, t, seat, action[A_FAMILY], action[A_COUNT])
+        s[CASH_FAMILY] = action[A_FAMILY] + 1
+    advance(s, t, p)
+
+
+@njit(cache=True)
+def _build(s, t, p, seat, card, placement):
+    """ARK-PLACE-1..7: the card is played, its building placed with a seal of the card's family; the
+    neutral workers for the tents it covers come at once, or as a decision (tent_reward = choose)."""
+    s[CARD_LOC + card] = PLAYED
+    s[HAND_N + seat] -= 1
+    s[PART1_KIND] = BUILT
+    _, tents = place_building(s, t, placement, t[T_CARD + 2 * card + 1])
+    if tents > 0:
+        if p[PR_TENT_CHOOSE] == 1:
+            s[PENDING_TENTS] = tents
+        else:
+            take_neutrals(s, seat, tents)
+
+
+@njit(cache=True)
+def take_neutrals(s, seat, count):
+    """Up to ``count`` neutral workers from the supply behind the seat's screen; a short supply gives
+    what it has (AMB-7), an unlimited one (-1) always suffices."""
+    if s[NEUTRAL_SUPPLY] >= 0:
+        count = min(count, s[NEUTRAL_SUPPLY])
+        s[NEUTRAL_SUPPLY] -= count
+    s[NEUTRAL_SCREEN + seat] += count
+
+
+@njit(cache=True)
+def deck_has_cards(s):
+    top = s[DECK_TOP]
+    return top < MAX_CARDS and s[DECK + top] >= 0
+
+
+@njit(cache=True)
+def cards_to_take(s):
+    """A card is left to take: in the display or the deck (AMB-4: the display is not refilled once
+    the deck is empty)."""
+    if deck_has_cards(s):
+        return True
+    for i in range(DISPLAY_SIZE):
+        if s[DISPLAY + i] >= 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def take_card(s, seat, slot):
+    """ARK-PLACE-8: a display card (its place refilled from the deck at once) or the deck's top card."""
+    if slot < 0:
+        card = s[DECK + s[DECK_TOP]]
+        s[DECK + s[DECK_TOP]] = -1
+        s[DECK_TOP] += 1
+    else:
+        card = s[DISPLAY + slot]
+        s[DISPLAY + slot] = -1
+        if deck_has_cards(s):
+            s[DISPLAY + slot] = s[DECK + s[DECK_TOP]]
+            s[CARD_LOC + s[DISPLAY + slot]] = IN_DISPLAY
+            s[DECK + s[DECK_TOP]] = -1
+            s[DECK_TOP] += 1
+    s[CARD_LOC + card] = IN_HAND + seat
+    s[HAND_N + seat] += 1
+
+
+@njit(cache=True)
+def advance(s, t, p):
+    """Run the turn's automatic steps up to the next decision (ARK-TURN-6, AMB-11), or end the turn."""
+    seat = s[SEAT]
+    if s[PENDING_TENTS] > 0:
+        s[PHASE] = TENTS
+        return
+    built = s[PART1_KIND] == BUILT
+    if built and p[PR_REFILL_FIRST] == 1 and not s[STEPS_DONE] & STEP_REFILLED:
+        if cards_to_take(s):
+            s[PHASE] = REFILL
+            return
+        s[STEPS_DONE] |= STEP_REFILLED
+    if not s[STEPS_DONE] & STEP_COMPLETED:
+        complete_buildings(s, t, seat)
+        s[STEPS_DONE] |= STEP_COMPLETED
+    if s[STONES_OWED] > 0:
+        if stones_available(s) > 0:
+            s[PHASE] = STONE
+            return
+        s[STONES_OWED] = 0  # AMB-9: no stone is left to place
+    if built and not s[STEPS_DONE] & STEP_REFILLED:
+        if cards_to_take(s):
+            s[PHASE] = REFILL
+            return
+        s[STEPS_DONE] |= STEP_REFILLED
+    if p[PR_DECK_END] == TRIGGER_END and not deck_has_cards(s):
+        s[END_TRIGGERED] = 1
+    if not s[STEPS_DONE] & STEP_BANNER:
+        if s[BANNERS_LEFT + seat] > 0:
+            s[PHASE] = BANNER
+            return
+        s[STEPS_DONE] |= STEP_BANNER
+    if s[CASH_FAMILY] >= 0:
+        while s[CASH_FAMILY] < N_FAMILIES and s[SEALS + seat * N_FAMILIES + s[CASH_FAMILY]] == 0:
+            s[CASH_FAMILY] += 1
+        if s[CASH_FAMILY] < N_FAMILIES:
+            s[PHASE] = CASH
+            return
+        s[CASH_FAMILY] = -1
+    n = s[N_PLAYERS]
+    if end_turn(s, n):
+        final_cashing(s, t, n)
+        s[PHASE] = OVER
+        return
+    s[TURN] += 1
+    s[PART1_KIND] = 0
+    s[STEPS_DONE] = 0
+    s[PHASE] = PART1
