@@ -3,6 +3,7 @@ decision. A turn is part 1 (BUILD, WORKERS or SKIP), then in order the neutral w
 tents, the completions (payouts, castle stones owed), the castle stones, the card refill after a
 BUILD, and the banner with its cashing; then the next seat, or the final cashing."""
 
+import numpy as np
 from bgsim.sim.games.arkadia.decisions import (
     A_BUILDING,
     A_CARD,
@@ -35,12 +36,28 @@ from bgsim.sim.games.arkadia.decisions import (
     STONE,
     TENTS,
 )
-from bgsim.sim.games.arkadia.kernels.board import complete_buildings, lay_castle_site, place_building, put_worker
+from bgsim.sim.games.arkadia.kernels.board import (
+    complete_buildings,
+    free_cells_around,
+    lay_castle_site,
+    place_building,
+    placement_is_legal,
+    put_worker,
+)
 from bgsim.sim.games.arkadia.kernels.castle import place_stone, stones_available
 from bgsim.sim.games.arkadia.kernels.scoring import cash, end_turn, final_cashing, use_banner
-from bgsim.sim.games.arkadia.params import PR_DECK_END, PR_NO_ACTION, PR_REFILL, PR_REFILL_FIRST, PR_TENT_CHOOSE
+from bgsim.sim.games.arkadia.params import (
+    PR_DECK_END,
+    PR_MIRROR,
+    PR_NO_ACTION,
+    PR_REFILL,
+    PR_REFILL_FIRST,
+    PR_STALL,
+    PR_TENT_CHOOSE,
+)
 from bgsim.sim.games.arkadia.state import (
     B_PLACED,
+    B_STATE,
     B_TARGET,
     BANNERS_LEFT,
     BUILT,
@@ -57,6 +74,7 @@ from bgsim.sim.games.arkadia.state import (
     IN_DISPLAY,
     IN_HAND,
     MAX_CARDS,
+    N_BUILDINGS,
     N_FAMILIES,
     N_PLAYERS,
     NEUTRAL,
@@ -77,13 +95,18 @@ from bgsim.sim.games.arkadia.state import (
     STEPS_DONE,
     STONES_OWED,
     T_CARD,
+    T_N_CARDS,
+    T_PLACE_FIRST,
+    T_PLACE_TURNED_END,
     TURN,
+    UNDER_CONSTRUCTION,
 )
 from numba import njit
 
 SKIP_TURN = 1  # no_action_policy = skip_turn (AMB-1)
 FILL_TO_4 = 1  # refill_rule = fill_to_4 (AMB-4)
 TRIGGER_END = 1  # deck_exhaustion = trigger_end (AMB-4)
+END_IMMEDIATELY = 0  # stall_rule = end_immediately (AMB-5)
 
 
 @njit(cache=True)
@@ -249,3 +272,31 @@ def advance(s, t, p):
     s[PART1_KIND] = 0
     s[STEPS_DONE] = 0
     s[PHASE] = PART1
+    if p[PR_STALL] == END_IMMEDIATELY and not _anyone_can_act(s, t, p, n):
+        final_cashing(s, t, n)  # AMB-5: nothing can change any more; ending now equals playing it out
+        s[PHASE] = OVER
+
+
+@njit(cache=True)
+def _anyone_can_act(s, t, p, n):
+    """AMB-5: some seat holds a card with a legal placement, or holds (or can get by a banner) a worker
+    while a building under construction has a free cell around it."""
+    free_building = False
+    around = np.empty(24, dtype=np.int64)
+    for b in range(s[N_BUILDINGS]):
+        if s[B_STATE + b] == UNDER_CONSTRUCTION and free_cells_around(s, t, b, around) > 0:
+            free_building = True
+            break
+    for seat in range(n):
+        workers = s[OWN_SCREEN + seat] + s[NEUTRAL_SCREEN + seat] > 0 or s[BANNERS_LEFT + seat] > 0
+        if workers and free_building:
+            return True
+        for card in range(t[T_N_CARDS]):
+            if s[CARD_LOC + card] != IN_HAND + seat:
+                continue
+            shape = t[T_CARD + 2 * card]
+            last = t[T_PLACE_FIRST + shape + 1] if p[PR_MIRROR] else t[T_PLACE_TURNED_END + shape]
+            for k in range(t[T_PLACE_FIRST + shape], last):
+                if placement_is_legal(s, t, k):
+                    return True
+    return False

@@ -36,6 +36,7 @@ from bgsim.sim.games.arkadia.state import (
     IN_DISPLAY,
     IN_HAND,
     INTRO,
+    MAX_CARDS,
     MAX_CELLS,
     N_PLAYERS,
     NEUTRAL_SCREEN,
@@ -106,8 +107,8 @@ def deal_into(s, t, p, chance, log):
         lay_castle_site(s, t, site)
     n_cards = t[T_N_CARDS]
     intro = t[T_N_INTRO] if p[PR_INTRO] else 0
-    for card in range(n_cards):
-        s[CARD_LOC + card] = IN_DECK
+    for card in range(MAX_CARDS):  # past the last card the deck reads empty (-1)
+        s[CARD_LOC + card] = IN_DECK if card < n_cards else -1
         s[DECK + card] = -1
     for i in range(intro):  # ARK-SETUP-9: the layout's buildings, their cards out of the deck
         card, place, family = t[T_INTRO + 3 * i], t[T_INTRO + 3 * i + 1], t[T_INTRO + 3 * i + 2]
