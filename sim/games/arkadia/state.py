@@ -38,6 +38,7 @@ STEP_COMPLETED, STEP_REFILLED, STEP_BANNER = 1, 2, 4
 # Where a card lies (CARD_LOC).
 IN_DECK = -1  # face down (the order is hidden)
 HIDDEN = -2  # in an observation only: a card this seat cannot locate
+NO_CARD = -3  # an id past the box's last card
 IN_HAND = 0  # + seat
 IN_DISPLAY = MAX_P  # face up in the display
 PLAYED = MAX_P + 1  # played: out of the game, its building on the board (ARK-PLACE-7)

@@ -41,6 +41,7 @@ from bgsim.sim.games.arkadia.state import (
     N_PLAYERS,
     NEUTRAL_SCREEN,
     NEUTRAL_SUPPLY,
+    NO_CARD,
     OWN_SCREEN,
     OWN_SUPPLY,
     OWN_WORKERS,
@@ -108,7 +109,7 @@ def deal_into(s, t, p, chance, log):
     n_cards = t[T_N_CARDS]
     intro = t[T_N_INTRO] if p[PR_INTRO] else 0
     for card in range(MAX_CARDS):  # past the last card the deck reads empty (-1)
-        s[CARD_LOC + card] = IN_DECK if card < n_cards else -1
+        s[CARD_LOC + card] = IN_DECK if card < n_cards else NO_CARD
         s[DECK + card] = -1
     for i in range(intro):  # ARK-SETUP-9: the layout's buildings, their cards out of the deck
         card, place, family = t[T_INTRO + 3 * i], t[T_INTRO + 3 * i + 1], t[T_INTRO + 3 * i + 2]
