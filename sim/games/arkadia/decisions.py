@@ -1,8 +1,8 @@
-"""Arkadia's decision kinds (the state's PHASE), after the digest's decision list (§5.1). The
-candidate tables (their action columns and order) come with the kernels that build them."""
+"""Arkadia's decision kinds (the state's PHASE), after the digest's decision list (§5.1), and the
+action columns of the candidate tables (``kernels/candidates.py`` documents the row order)."""
 
-__all__ = ["ACTION_FIELDS", "BANNER", "CASH", "CASTLE_SITE", "N_ACTION_FIELDS", "OVER", "PART1", "PUT_WORKER",
-           "REFILL", "STONE", "TENTS"]
+__all__ = ["ACTION_FIELDS", "BANNER", "CASH", "CASTLE_SITE", "DECISION_NAMES", "N_ACTION_FIELDS", "OVER", "PART1",
+           "PUT_WORKER", "REFILL", "STONE", "TENTS"]
 
 OVER = 0  # the game is over
 CASTLE_SITE = 1  # D0: the start player chooses the castle site (castle_placement = chosen, AMB-10)
@@ -13,6 +13,7 @@ STONE = 5  # D2: STONE(family, field), once per newly completed building (ARK-CA
 REFILL = 6  # D3: TAKE_DISPLAY(i) or TAKE_DECK (ARK-PLACE-8)
 BANNER = 7  # D4: NO_BANNER or BANNER (ARK-BANNER-1)
 CASH = 8  # D4, factorised: CASH(n) seals of the next family (ARK-BANNER-3)
+DECISION_NAMES = ("over", "castle_site", "part1", "put_worker", "tents", "stone", "refill", "banner", "cash")
 
 # What one candidate row does (its A_KIND), with the columns it uses.
 DO_SITE = 1  # A_SITE: the castle site (D0)

@@ -1,0 +1,14 @@
+"""Arkadia strategies: one weight strategy per file in ``weights/`` (the personalities),
+``weights(...)`` and ``search`` (rollouts of the best heuristic)."""
+
+from pathlib import Path
+
+from bgsim.sim.games.arkadia.game import Arkadia
+from bgsim.strategies.weights import register_weight_strategies
+
+__all__ = ["BEST_HEURISTIC", "WEIGHTS_DIR"]
+
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+BEST_HEURISTIC = "greedy"
+
+register_weight_strategies("arkadia", WEIGHTS_DIR, BEST_HEURISTIC, game_class=Arkadia)
