@@ -34,7 +34,7 @@ FREE, SITE, BUILDING, WORKER = range(4)
 UNDER_CONSTRUCTION, COMPLETED = 1, 2
 # This turn's part 1 (PART1_KIND) and the steps after it (STEPS_DONE bits).
 BUILT, PLACED_WORKERS, SKIPPED = 1, 2, 3
-STEP_COMPLETED, STEP_REFILLED, STEP_BANNER = 1, 2, 4
+STEP_COMPLETED, STEP_REFILLED, STEP_BANNER, STEP_BANNER_USED = 1, 2, 4, 8
 # Where a card lies (CARD_LOC).
 IN_DECK = -1  # face down (the order is hidden)
 HIDDEN = -2  # in an observation only: a card this seat cannot locate
@@ -85,6 +85,7 @@ CASH_FAMILY = _("cash_family", 1, "a banner's cashing in progress: the next fami
 PART1_KIND = _("part1_kind", 1, "this turn's part 1: 0 not yet, BUILT, PLACED_WORKERS or SKIPPED")
 STEPS_DONE = _("steps_done", 1, "this turn's steps done so far: STEP_* bits")
 PENDING_TENTS = _("pending_tents", 1, "tents just covered whose neutral workers are still to be chosen")
+IDLE_TURNS = _("idle_turns", 1, "turns in a row with part 1 skipped and no banner used (AMB-5)")
 TOTAL = _("total", MAX_P, "final gold: start gold, cashings and the final cashing (ARK-END-4)")
 RANK = _("rank", MAX_P, "1 = a winner; equal gold shares the place (ARK-END-5: several winners)")
 TIEBREAK = _("tiebreak", MAX_P, "place in seat order alone (the rules share ties; re-ranks under other start gold)")

@@ -2,10 +2,15 @@
 
 import numpy as np
 import pytest
+from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import state as st
 from bgsim.sim.games.arkadia.components import load_components
+from bgsim.sim.games.arkadia.kernels.board import place_building, placement_is_legal
 from bgsim.sim.games.arkadia.kernels.castle import place_stone, reset_castle
+from bgsim.sim.games.arkadia.kernels.flow import apply_action
 from bgsim.sim.games.arkadia.kernels.scoring import cash, end_turn, final_cashing, use_banner
+from bgsim.sim.games.arkadia.kernels.setup import new_game
+from bgsim.sim.games.arkadia.params import Params
 from bgsim.sim.games.arkadia.tables import component_table
 
 CLOTH, SPICE, CARPENTER, SILVERSMITH = range(4)
@@ -58,3 +63,44 @@ def test_ark_end_5_final_cashing_and_equal_gold_shares_the_win(s, t):
     final_cashing(s, t, n)
     assert s[st.TOTAL:st.TOTAL + 3].tolist() == [12, 12, 12]  # 10 + 2, 10 + 2, 11 + 1
     assert s[st.RANK:st.RANK + 3].tolist() == [1, 1, 1] and s[st.SEALS:st.SEALS + 12].sum() == 0
+
+
+def _stalled_but_for_banners(stall_rule: str):
+    """A 3-player game where nobody holds a card or a worker, one building has free cells around it and
+    every seat still holds its banners: only a banner could make part 1 legal again."""
+    t = component_table(load_components())
+    p = Params.from_dict({"n_players": 3, "castle_placement": "4,6,wide", "stall_rule": stall_rule}).to_array()
+    s = new_game(t, p, np.uint64(5), None)
+    k = next(k for k in range(int(t[st.T_PLACE_FIRST]), int(t[st.T_PLACE_TURNED_END])) if placement_is_legal(s, t, k))
+    place_building(s, t, k, 0)
+    for card in range(int(t[st.T_N_CARDS])):
+        if s[st.CARD_LOC + card] >= st.IN_HAND:
+            s[st.CARD_LOC + card] = st.PLAYED
+    s[st.HAND_N:st.HAND_N + 4] = 0
+    s[st.OWN_SCREEN:st.OWN_SCREEN + 4] = 0
+    s[st.NEUTRAL_SCREEN:st.NEUTRAL_SCREEN + 4] = 0
+    return s, t, p
+
+
+def _decline_a_round(s, t, p, turns: int) -> None:
+    for _ in range(turns):
+        for kind in (d.DO_SKIP, d.DO_BANNER):  # skip part 1, keep the banner (A_COUNT 0)
+            assert s[st.PHASE] != d.OVER
+            action = np.zeros(d.N_ACTION_FIELDS, dtype=np.int64)
+            action[d.A_KIND] = kind
+            apply_action(s, t, p, action, None)
+
+
+def test_amb_5_a_round_in_which_every_seat_skips_and_keeps_its_banners_ends_the_game():
+    s, t, p = _stalled_but_for_banners("end_immediately")
+    assert s[st.PHASE] == d.PART1 and s[st.BANNERS_LEFT] > 0
+    _decline_a_round(s, t, p, 2)
+    assert s[st.PHASE] == d.PART1  # two idle turns of three: a seat may still raise its banner
+    _decline_a_round(s, t, p, 1)
+    assert s[st.PHASE] == d.OVER and s[st.RANK] >= 1
+
+
+def test_amb_5_stall_rule_none_lets_declining_banners_go_on():
+    s, t, p = _stalled_but_for_banners("none")
+    _decline_a_round(s, t, p, 6)
+    assert s[st.PHASE] == d.PART1

@@ -71,6 +71,7 @@ from bgsim.sim.games.arkadia.state import (
     END_TRIGGERED,
     HAND,
     HAND_N,
+    IDLE_TURNS,
     IN_DISPLAY,
     IN_HAND,
     MAX_CARDS,
@@ -90,6 +91,7 @@ from bgsim.sim.games.arkadia.state import (
     SEAT,
     SKIPPED,
     STEP_BANNER,
+    STEP_BANNER_USED,
     STEP_COMPLETED,
     STEP_REFILLED,
     STEPS_DONE,
@@ -153,6 +155,7 @@ def apply_action(s, t, p, action, log):
     elif kind == DO_BANNER:
         s[STEPS_DONE] |= STEP_BANNER
         if action[A_COUNT] == 1:
+            s[STEPS_DONE] |= STEP_BANNER_USED
             use_banner(s, seat)
             s[CASH_FAMILY] = 0
     elif kind == DO_CASH:
@@ -264,6 +267,8 @@ def advance(s, t, p):
             return
         s[CASH_FAMILY] = -1
     n = s[N_PLAYERS]
+    idle = s[PART1_KIND] == SKIPPED and not s[STEPS_DONE] & STEP_BANNER_USED
+    s[IDLE_TURNS] = s[IDLE_TURNS] + 1 if idle else 0
     if end_turn(s, n):
         final_cashing(s, t, n)
         s[PHASE] = OVER
@@ -272,8 +277,11 @@ def advance(s, t, p):
     s[PART1_KIND] = 0
     s[STEPS_DONE] = 0
     s[PHASE] = PART1
-    if p[PR_STALL] == END_IMMEDIATELY and not _anyone_can_act(s, t, p, n):
-        final_cashing(s, t, n)  # AMB-5: nothing can change any more; ending now equals playing it out
+    if p[PR_STALL] == END_IMMEDIATELY and (s[IDLE_TURNS] >= n or not _anyone_can_act(s, t, p, n)):
+        # AMB-5: nothing can change any more, or a whole round changed nothing (every seat skipped part 1
+        # and kept its banners: the round would repeat as long as the seats decline them); ending now
+        # equals playing it out
+        final_cashing(s, t, n)
         s[PHASE] = OVER
 
 
