@@ -16,4 +16,6 @@ def make(**params) -> Arkadia:
 
 ENTRY = GameEntry("arkadia", make, "Die Baumeister von Arkadia: buildings, workers and a castle (2-4 players)",
                   player_counts=TABLE.player_counts, parameter_docs=PARAM_DOCS, listed=True, order=3,
-                  parts=GameParts(strategies="bgsim.strategies.arkadia"))
+                  parts=GameParts(strategies="bgsim.strategies.arkadia",
+                                  variants="bgsim.experiments.arkadia.variants:VARIANT_DATA",
+                                  bench="bgsim.experiments.arkadia.bench:BENCH"))

@@ -24,6 +24,23 @@ _FEATURES = (
     ("cash_gold", "CASH: the gold they bring"),
     ("tents_taken", "TENTS: neutral workers taken"),
     ("skip", "SKIP: no legal part 1 (AMB-1)"),
+    ("my_gold_change", "STONE: the change of what the seat's seals are worth now: its seals of the row's family "
+     "if the stone raises it, less its seals of the family the stone covers"),
+    ("lowers_other", "STONE: 1 if the stone covers a family the seat holds no seal of"),
+    ("my_workers_around", "BUILD, WORKERS: the seat's workers next to the building (each pays when it completes)"),
+    ("free_after", "BUILD: free cells around the new building once placed (0: it completes at once)"),
+    ("closable", "WORKERS, PUT: 1 if the seat's workers behind its screen can fill every free cell around the "
+     "building (after this worker), so it completes the building this turn"),
+    ("own_pays", "PUT (own worker): the values of the families of the buildings under construction next to the "
+     "cell, one payout each (ARK-WORKER-6)"),
+    ("seals_at_risk", "BANNER (use), CASH: seals (cashed, or all held for BANNER) times the fields showing their "
+     "family that the current level still covers (ARK-CASTLE-2: each open field gets a stone)"),
+    ("seals_can_rise", "BANNER (use), CASH: seals times the fields their family can still gain on the current "
+     "level (its stones on the level's supply, at most the open fields showing another family)"),
+    ("stones_to_end", "BANNER (use): castle stones still to place until level 2 fills and the end comes "
+     "(ARK-END-1, 0 once triggered); CASH: that times the seals cashed"),
+    ("workers_held", "BANNER (use): workers behind the seat's screen, own and neutral"),
+    ("banners_left", "BANNER (use): banners the seat still holds"),
 )
 
 FEATURE_NAMES = tuple(name for name, _ in _FEATURES)
@@ -31,4 +48,5 @@ FEATURE_DOCS = dict(_FEATURES)
 N_FEATURES = len(FEATURE_NAMES)
 (F_BUILD, F_WORKERS, F_PUT_OWN, F_PUT_NEUTRAL, F_DONE, F_CELLS, F_TENTS, F_COMPLETES, F_MY_PAYOUT, F_FAMILY_VALUE,
  F_FREE_AROUND, F_MY_SEALS, F_VALUE_CHANGE, F_TAKE_DECK, F_USE_BANNER, F_CASH_COUNT, F_CASH_GOLD, F_TENTS_TAKEN,
- F_SKIP) = range(N_FEATURES)
+ F_SKIP, F_MY_GOLD_CHANGE, F_LOWERS_OTHER, F_MY_WORKERS_AROUND, F_FREE_AFTER, F_CLOSABLE, F_OWN_PAYS,
+ F_SEALS_AT_RISK, F_SEALS_CAN_RISE, F_STONES_TO_END, F_WORKERS_HELD, F_BANNERS_LEFT) = range(N_FEATURES)

@@ -5,6 +5,7 @@ import numpy as np
 from bgsim.sim.games.arkadia import render
 from bgsim.sim.games.arkadia.components import load_components
 from bgsim.sim.games.arkadia.decisions import ACTION_FIELDS, DECISION_NAMES, OVER
+from bgsim.sim.games.arkadia.events import EVENT_CAP, EVENT_WIDTH
 from bgsim.sim.games.arkadia.features import FEATURE_DOCS, FEATURE_NAMES
 from bgsim.sim.games.arkadia.kernels import loops
 from bgsim.sim.games.arkadia.kernels.candidates import MAX_ROWS
@@ -13,7 +14,7 @@ from bgsim.sim.games.arkadia.kernels.setup import new_game
 from bgsim.sim.games.arkadia.params import Params
 from bgsim.sim.games.arkadia.profile import arkadia_profile
 from bgsim.sim.games.arkadia.records import RECORD_DOCS, seat_records
-from bgsim.sim.games.arkadia.state import DECISIONS, PHASE, SEAT, STATE, T_PLACE_FIRST
+from bgsim.sim.games.arkadia.state import DECISIONS, N_FIELDS, PHASE, SEAT, STATE, T_FIELD_PRINT, T_PLACE_FIRST
 from bgsim.sim.games.arkadia.tables import component_table
 from bgsim.sim.games.base import GameBase
 from bgsim.sim.games.capabilities import CompiledPlayKernels, DeterminisationKernels, LockstepKernels, SteppingKernels
@@ -42,6 +43,8 @@ class Arkadia(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
     seat_index = SEAT
     decisions_index = DECISIONS
     kernels = loops
+    event_capacity = EVENT_CAP
+    event_width = EVENT_WIDTH
     renderer = render
 
     def __init__(self, params: Params | None = None):
@@ -67,7 +70,8 @@ class Arkadia(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
 
     def records(self, states: np.ndarray) -> dict:
         """Result columns of finished games ((G, STATE_SIZE) int32): G * P rows, game-major."""
-        return seat_records(states, self.n_players)
+        field_print = self.table[T_FIELD_PRINT:T_FIELD_PRINT + N_FIELDS]
+        return seat_records(states, self.n_players, self.place_first, field_print)
 
     def seal_value(self, state: np.ndarray, family: int) -> int:
         """The castle's value of a seal of ``family`` (ARK-CASTLE-7)."""

@@ -70,8 +70,9 @@ TABLE = ParamTable("arkadia", (
             "the hand to 4 while cards remain", "AMB-4", "PR_REFILL"),
     _choice("deck_exhaustion", "continue", ("continue", "trigger_end"), "an empty deck changes nothing (continue), or "
             "triggers the end like a full level 2", "AMB-4", "PR_DECK_END"),
-    _choice("stall_rule", "end_immediately", ("end_immediately", "none"), "the game ends at once when nobody can act "
-            "any more (end_immediately), or never (none: a run needs a turn cap)", "AMB-5", "PR_STALL"),
+    _choice("stall_rule", "end_immediately", ("end_immediately", "none"), "the game ends at once when nobody can "
+            "act any more or a whole round changed nothing (end_immediately), or never (none: a run needs a turn "
+            "cap)", "AMB-5", "PR_STALL"),
     _flag("allow_mirror", False, "buildings may be placed as mirror images too (the smithy and the trade centre)",
           "AMB-6", "PR_MIRROR"),
     Param("neutral_supply", "int", 24, "neutral workers in the supply: 24, or none for unlimited", rule="AMB-7",

@@ -3,13 +3,15 @@ The column meanings are ``RECORD_DOCS``; the final score's parts are ``CATEGORY_
 
 import numpy as np
 import pyarrow as pa
-from bgsim.sim.games.arkadia.state import STATE
+from bgsim.sim.games.arkadia.components import FAMILIES, SHAPES
+from bgsim.sim.games.arkadia.state import BANNERS, COMPLETED, FIELD_HEIGHT, FIELD_TOP, N_FAMILIES, N_FIELDS, STATE
 from bgsim.sim.games.base import win_shares
 
 __all__ = ["CATEGORY_DOCS", "RECORD_DOCS", "seat_records"]
 
 CATEGORY_DOCS = {
-    "gold_cashed": "gold from seals cashed with banners and in the final cashing (ARK-BANNER-3, ARK-END-4)",
+    "gold_banners": "gold from seals cashed with banners during the game (ARK-BANNER-3)",
+    "gold_final": "gold from the seals cashed at the end (ARK-END-4)",
 }
 
 RECORD_DOCS = {
@@ -21,7 +23,15 @@ RECORD_DOCS = {
     "tie": "another seat has the same final gold",
     "tiebreak": "place in seat order alone (the rules share a tie; re-ranks games under other start gold)",
     **CATEGORY_DOCS,
+    **{f"gold_{family}": f"gold from {family} seals, every cashing included" for family in FAMILIES},
     "banners_used": "banners used (each brings 2 workers and a cashing, ARK-BANNER)",
+    "buildings_placed": "buildings the seat placed (action A)",
+    "completions": "buildings the seat completed (their own seal and a castle stone each, ARK-COMPLETE-5)",
+    "seals_earned": "seals the seat received from completed buildings (ARK-COMPLETE-4, -5)",
+    "board_shapes": "the building shapes, 0..6 in rulebook order (the same for every seat and game)",
+    "board_families": "the seal families, 0..3 in rulebook order (the same for every seat and game)",
+    "buildings": "each building the seat placed: shape, family, tents covered, whether it was completed, the seals "
+                 "it paid the seat, and those seals at the castle's final values (gold)",
 }
 
 
@@ -31,8 +41,19 @@ def _field(states: np.ndarray, name: str) -> np.ndarray:
     return states[:, f.offset: f.offset + f.size].reshape((states.shape[0], *f.shape))
 
 
-def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
-    """Columns of G * P rows (game-major, seat-minor) from final states (G, STATE_SIZE) int32."""
+def final_values(states: np.ndarray, field_print: np.ndarray) -> np.ndarray:
+    """(G, N_FAMILIES) int64: each family's seal value at the end, the castle fields showing it
+    (ARK-CASTLE-7); ``field_print`` (N_FIELDS,) the printed family of each field, -1 blank."""
+    height, top = states[:, FIELD_HEIGHT:FIELD_HEIGHT + N_FIELDS], states[:, FIELD_TOP:FIELD_TOP + N_FIELDS]
+    shown = np.where(height > 0, top, field_print[None, :])
+    return (shown[:, :, None] == np.arange(N_FAMILIES)[None, None, :]).sum(axis=1)
+
+
+def seat_records(states: np.ndarray, n_players: int, place_first: np.ndarray,
+                 field_print: np.ndarray) -> dict[str, pa.Array]:
+    """Columns of G * P rows (game-major, seat-minor) from final states (G, STATE_SIZE) int32;
+    ``place_first`` (N_SHAPES + 1,) the first placement row of each shape, ``field_print`` as in
+    ``final_values``."""
     g, n = states.shape[0], n_players
     seat_col = lambda name: _field(states, name)[:, :n]  # noqa: E731  (G, P)
     flat = lambda a: np.asarray(a).reshape(-1)  # noqa: E731
@@ -43,7 +64,9 @@ def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
     won[np.arange(g), np.argmax(key, axis=1)] = True
     tie = (total[:, :, None] == total[:, None, :]).sum(axis=2) > 1
     start = seat_col("start_gold")
-    return {
+    banners = seat_col("gold_banner").astype(np.int64)
+    family_gold = _field(states, "gold_family")[:, :n]  # (G, P, F)
+    columns = {
         "start_gold": pa.array(flat(start), pa.int16()),
         "final_gold": pa.array(flat(total), pa.int16()),
         "rank": pa.array(flat(rank), pa.int8()),
@@ -51,6 +74,51 @@ def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
         "win_share": pa.array(flat(win_shares(rank))),
         "tie": pa.array(flat(tie)),
         "tiebreak": pa.array(flat(seat_col("tiebreak")), pa.int8()),
-        "gold_cashed": pa.array(flat(total - start), pa.int16()),
-        "banners_used": pa.array(flat(4 - seat_col("banners")), pa.int8()),
+        "gold_banners": pa.array(flat(banners), pa.int16()),
+        "gold_final": pa.array(flat(total - start - banners), pa.int16()),
+        **{f"gold_{family}": pa.array(flat(family_gold[:, :, f]), pa.int16()) for f, family in enumerate(FAMILIES)},
+        "banners_used": pa.array(flat(BANNERS - seat_col("banners")), pa.int8()),
     }
+    columns.update(_building_columns(states, n, place_first, field_print))
+    return columns
+
+
+def _building_columns(states: np.ndarray, n: int, place_first: np.ndarray, field_print: np.ndarray) -> dict:
+    """The per-building columns: counts per seat and the ``buildings`` list (one struct per building
+    a seat placed, in placement order), with the fixed ``board_shapes`` / ``board_families``."""
+    g = states.shape[0]
+    count = _field(states, "n_buildings")[:, 0]
+    placer = _field(states, "b_placer")  # (G, B)
+    exists = np.arange(placer.shape[1])[None, :] < count[:, None]
+    paid = _field(states, "b_paid")  # (G, B, MAX_P)
+    family = _field(states, "b_family")
+    shape = np.searchsorted(place_first, _field(states, "b_placement"), side="right") - 1
+    completed = _field(states, "b_state") == COMPLETED
+    values = final_values(states, field_print)  # (G, F)
+    mine = exists[:, None, :] & (placer[:, None, :] == np.arange(n)[None, :, None])  # (G, P, B)
+    seat_paid = np.transpose(paid[:, :, :n], (0, 2, 1))  # (G, P, B)
+    completions = _field(states, "completions")[:, :n]
+    columns = {
+        "buildings_placed": pa.array(mine.sum(axis=2).reshape(-1), pa.int8()),
+        "completions": pa.array(completions.reshape(-1), pa.int8()),
+        "seals_earned": pa.array((seat_paid * exists[:, None, :]).sum(axis=2).reshape(-1), pa.int16()),
+    }
+    n_shapes, n_families = len(SHAPES), len(FAMILIES)
+    columns["board_shapes"] = pa.FixedSizeListArray.from_arrays(
+        pa.array(np.tile(np.arange(n_shapes, dtype=np.int8), g * n)), n_shapes)
+    columns["board_families"] = pa.FixedSizeListArray.from_arrays(
+        pa.array(np.tile(np.arange(n_families, dtype=np.int8), g * n)), n_families)
+    pick = mine.reshape(g * n, -1)
+    rep = lambda a: np.repeat(a, n, axis=0)[pick]  # noqa: E731  (G, B) -> events, seat by seat
+    seals = seat_paid.reshape(g * n, -1)[pick]
+    gold = seals * np.take_along_axis(values, family.astype(np.int64), axis=1).repeat(n, axis=0)[pick]
+    structs = pa.StructArray.from_arrays(
+        [pa.array(rep(shape), pa.int8()), pa.array(rep(family), pa.int8()),
+         pa.array(rep(_field(states, "b_tents")), pa.int8()), pa.array(rep(completed)),
+         pa.array(seals, pa.int16()), pa.array(gold, pa.int16())],
+        names=["shape", "family", "tents", "completed", "seals", "gold"])
+    offsets = np.zeros(g * n + 1, dtype=np.int32)
+    np.cumsum(pick.sum(axis=1), out=offsets[1:])
+    columns["buildings"] = pa.ListArray.from_arrays(pa.array(offsets), structs)
+    return columns
+

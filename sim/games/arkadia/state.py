@@ -14,6 +14,7 @@ MAX_P = 4
 N_FAMILIES = 4  # cloth, spice, carpenter, silversmith (components.FAMILIES)
 MAX_SHAPES = 7
 MAX_CELLS = 256  # the largest board a components file may give (components.MAX_CELLS)
+MASK_WORDS = MAX_CELLS // 32  # int32 words of a set of cells
 MAX_CARDS = 64  # building cards (40 in the box)
 MAX_BUILDINGS = MAX_CARDS  # one building per card, the first game's included
 MAX_SITES = 128  # legal castle sites on the largest board
@@ -55,6 +56,8 @@ START_SEAT = _("start_seat", 1, "the start player (ARK-SETUP-7)")
 SITE_INDEX = _("site", 1, "the castle site: its row in the table's legal sites, -1 before setup places it")
 CELL_KIND = _("cell_kind", MAX_CELLS, "what each cell holds: FREE, SITE, BUILDING or WORKER")
 CELL_WHO = _("cell_who", MAX_CELLS, "a building's id, a worker's colour (seat, or NEUTRAL), else -1")
+OCCUPIED = _("occupied", MASK_WORDS, "the cells not FREE as bits (cell i: bit i % 32 of word i // 32), to test "
+             "placements and enclosure against the table's masks word by word")
 N_BUILDINGS = _("n_buildings", 1, "buildings placed, the first game's included")
 B_PLACEMENT = _("b_placement", MAX_BUILDINGS, "each building's row in the table's placements")
 B_FAMILY = _("b_family", MAX_BUILDINGS, "the family of the seal put on each building (ARK-PLACE-6)")
@@ -89,6 +92,14 @@ IDLE_TURNS = _("idle_turns", 1, "turns in a row with part 1 skipped and no banne
 TOTAL = _("total", MAX_P, "final gold: start gold, cashings and the final cashing (ARK-END-4)")
 RANK = _("rank", MAX_P, "1 = a winner; equal gold shares the place (ARK-END-5: several winners)")
 TIEBREAK = _("tiebreak", MAX_P, "place in seat order alone (the rules share ties; re-ranks under other start gold)")
+# What the records attribute gold to (derived from public events: kept for the result rows).
+B_PLACER = _("b_placer", MAX_BUILDINGS, "the seat that placed each building, -1 for the first-game layout")
+B_TENTS = _("b_tents", MAX_BUILDINGS, "tents each building covered (ARK-PLACE-5)")
+B_PAID = _("b_paid", (MAX_BUILDINGS, MAX_P), "seals each building paid each seat: its workers' payout, the "
+          "building's own seal to the seat completing it (ARK-COMPLETE-4, -5)")
+COMPLETIONS = _("completions", MAX_P, "buildings each seat completed (ARK-COMPLETE-5: their seal, a castle stone)")
+GOLD_BANNER = _("gold_banner", MAX_P, "gold from cashings with banners, before the final cashing (ARK-BANNER-3)")
+GOLD_FAMILY = _("gold_family", (MAX_P, N_FAMILIES), "gold from each family's seals, every cashing included")
 STATE_SIZE = STATE.size
 
 # The component table (the kernels' ``t``), filled by ``tables.component_table``.
@@ -109,6 +120,8 @@ T_PLACE_FIRST = _t("place_first", MAX_SHAPES + 1, "placements of shape s: rows p
 T_PLACE_TURNED_END = _t("place_turned_end", MAX_SHAPES, "end of shape s's rotations: its mirror images follow "
                         "(used only under allow_mirror, AMB-6)")
 T_PLACE_CELLS = _t("place_cells", (MAX_PLACEMENTS, 6), "each placement's cells, -1 padded")
+T_PLACE_BITS = _t("place_bits", (MAX_PLACEMENTS, 2, MASK_WORDS), "each placement's cells, then the cells around "
+                  "it, as bits (like OCCUPIED)")
 T_INTRO_SITE = _t("intro_site", 1, "the first game's castle site (its row in the sites)")
 T_N_INTRO = _t("n_intro", 1, "buildings of the first-game layout")
 T_INTRO = _t("intro", (MAX_SHAPES, 3), "each first-game building: its card, its placement and its family")

@@ -1,5 +1,5 @@
 """Arkadia's component data flattened for the kernels: the int32 component table ``t`` (its layout
-is ``state.TABLE``) and the placements' bit masks (``geometry``), both built once per game.
+is ``state.TABLE``), with the placements' bit masks (``geometry``), built once per game.
 
 Placements are listed with mirror images included: for each shape its rotations first, then its
 mirror images (``T_PLACE_TURNED_END`` marks the split), so the kernels serve AMB-6 either way from
@@ -10,9 +10,9 @@ are the wide layout turned a quarter clockwise.
 import numpy as np
 from bgsim.sim.games.arkadia import state as st
 from bgsim.sim.games.arkadia.components import COURTYARD, FAMILIES, Components
-from bgsim.sim.games.arkadia.geometry import MASK_WORDS, castle_sites, neighbours, orientations, placements, site_cells
+from bgsim.sim.games.arkadia.geometry import castle_sites, neighbours, orientations, placements, site_cells
 
-__all__ = ["component_table", "placement_masks"]
+__all__ = ["component_table"]
 
 
 def _field_layout(castle) -> dict[str, list[int]]:
@@ -64,6 +64,8 @@ def component_table(comps: Components) -> np.ndarray:
         mine = np.flatnonzero(found.shape == s)
         t[st.T_PLACE_TURNED_END + s] = mine[found.orientation[mine] < turns][-1] + 1
     t[st.T_PLACE_CELLS:st.T_PLACE_CELLS + found.cells.size] = found.cells.reshape(-1)
+    bits = np.stack([found.mask, found.around], axis=1).astype("<u8").view(np.int32)  # (K, 2, MASK_WORDS)
+    t[st.T_PLACE_BITS:st.T_PLACE_BITS + bits.size] = bits.reshape(-1)
     _intro(t, comps, sites, found, cards)
     return t
 
@@ -80,10 +82,3 @@ def _intro(t: np.ndarray, comps: Components, sites, found, cards) -> None:
         lo, hi = found.first[b.shape], found.first[b.shape + 1]
         place = next(k for k in range(lo, hi) if sorted(x for x in found.cells[k] if x >= 0) == cells)
         t[st.T_INTRO + 3 * i: st.T_INTRO + 3 * i + 3] = (card, place, b.family)
-
-
-def placement_masks(comps: Components) -> np.ndarray:
-    """(K, 2 * MASK_WORDS) uint64: each placement's cells, then the cells around it (the rows of
-    ``component_table``'s placements)."""
-    found = placements([s.cells for s in comps.shapes], comps.rows, comps.cols, mirror=True)
-    return np.concatenate([found.mask, found.around], axis=1).reshape(-1, 2 * MASK_WORDS)

@@ -1,18 +1,19 @@
-"""Arkadia's component table and placement masks (``tables.py``): what the kernels will read about
+"""Arkadia's component table with its placement masks (``tables.py``): what the kernels will read about
 the board, the castle sites and fields, the cards, every placement and the first-game layout."""
 
 import numpy as np
 import pytest
 from bgsim.sim.games.arkadia import state as st
 from bgsim.sim.games.arkadia.components import load_components
-from bgsim.sim.games.arkadia.geometry import MASK_WORDS
-from bgsim.sim.games.arkadia.tables import component_table, placement_masks
+from bgsim.sim.games.arkadia.tables import component_table
 
 
 @pytest.fixture(scope="module")
 def built():
     comps = load_components()
-    return comps, component_table(comps), placement_masks(comps)
+    t = component_table(comps)
+    n = int(t[st.T_N_PLACEMENTS])
+    return comps, t, _rows(t, st.T_PLACE_BITS, n, 2 * st.MASK_WORDS).view(np.uint32)
 
 
 def _rows(t, offset, count, width):
@@ -53,10 +54,11 @@ def test_placements_list_rotations_then_mirror_images_with_masks_to_match(built)
     assert int((turned - first[:-1]).sum()) == 3029 and first[-1] == t[st.T_N_PLACEMENTS] == 3941
     assert turned[6] == first[7] and turned[0] == first[1]  # the monastery and the residence have no mirrors
     cells = _rows(t, st.T_PLACE_CELLS, int(t[st.T_N_PLACEMENTS]), 6)
-    assert masks.shape == (3941, 2 * MASK_WORDS)
-    bits = np.unpackbits(masks[:, :MASK_WORDS].view(np.uint8), axis=1).sum(axis=1)
-    assert (bits == (cells >= 0).sum(axis=1)).all()
-    assert not (masks[:, :MASK_WORDS] & masks[:, MASK_WORDS:]).any()
+    assert masks.shape == (3941, 2 * st.MASK_WORDS)
+    words = st.MASK_WORDS
+    set_bits = [np.flatnonzero(np.unpackbits(row.view(np.uint8), bitorder="little")) for row in masks[:, :words]]
+    assert all(sorted(c for c in row if c >= 0) == bits.tolist() for row, bits in zip(cells, set_bits, strict=True))
+    assert not (masks[:, :words] & masks[:, words:]).any()
 
 
 def test_ark_setup_9_the_first_game_layout_names_cards_and_placements(built):

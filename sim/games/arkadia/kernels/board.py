@@ -2,24 +2,34 @@
 it covers, workers, enclosure and the payout of completed buildings. ``s`` is the state, ``t`` the
 component table (``state.py``); a placement ``k`` is a row of the table's placements."""
 
+from bgsim.sim.games.arkadia.events import EV_COMPLETE, EV_PAYOUT, log_event, logging_on
 from bgsim.sim.games.arkadia.state import (
     B_FAMILY,
+    B_PAID,
     B_PLACEMENT,
+    B_PLACER,
     B_STATE,
+    B_TENTS,
     BUILDING,
     CELL_KIND,
     CELL_WHO,
     COMPLETED,
+    COMPLETIONS,
     FREE,
+    MASK_WORDS,
+    MAX_P,
     N_BUILDINGS,
     N_FAMILIES,
     NEUTRAL,
+    OCCUPIED,
     SEALS,
+    SEAT,
     SITE,
     SITE_CELLS,
     SITE_INDEX,
     STONES_OWED,
     T_NEIGHBOURS,
+    T_PLACE_BITS,
     T_PLACE_CELLS,
     T_SITE_CELLS,
     T_TENT,
@@ -30,53 +40,41 @@ from numba import njit
 
 
 @njit(cache=True)
+def occupy(s, cell):
+    """Mark ``cell`` taken in the OCCUPIED bits (with its CELL_KIND set by the caller)."""
+    s[OCCUPIED + (cell >> 5)] |= 1 << (cell & 31)  # bit 31 wraps to the int32 sign bit, as wanted
+
+
+@njit(cache=True)
+def vacate(s, cell):
+    """Clear ``cell`` in the OCCUPIED bits again (a look-ahead undone)."""
+    s[OCCUPIED + (cell >> 5)] &= ~(1 << (cell & 31))
+
+
+@njit(cache=True)
 def lay_castle_site(s, t, site):
     """ARK-SETUP-2: the site's 12 cells are occupied for good."""
     s[SITE_INDEX] = site
     for i in range(SITE_CELLS):
         cell = t[T_SITE_CELLS + site * SITE_CELLS + i]
         s[CELL_KIND + cell] = SITE
+        occupy(s, cell)
         s[CELL_WHO + cell] = -1
-
-
-@njit(cache=True)
-def _touches_anything(s, t, cell, own_k):
-    """1 if ``cell`` shares an edge with a site cell, a building cell or a worker (ARK-PLACE-4),
-    ``own_k`` the placement whose own cells do not count."""
-    for j in range(4):
-        nb = t[T_NEIGHBOURS + cell * 4 + j]
-        if nb < 0 or _in_placement(t, own_k, nb):
-            continue
-        if s[CELL_KIND + nb] != FREE:
-            return 1
-    return 0
-
-
-@njit(cache=True)
-def _in_placement(t, k, cell):
-    for i in range(6):
-        c = t[T_PLACE_CELLS + k * 6 + i]
-        if c < 0:
-            return False
-        if c == cell:
-            return True
-    return False
 
 
 @njit(cache=True)
 def placement_is_legal(s, t, k):
     """ARK-PLACE-3, -4: every covered cell is free (a tent may be covered), and one of them shares an
-    edge with the castle site, a building or a worker; diagonal contact does not count."""
+    edge with the castle site, a building or a worker; diagonal contact does not count. Word by word
+    against the placement's masks: its cells must miss OCCUPIED, the cells around it meet it."""
+    base = T_PLACE_BITS + k * 2 * MASK_WORDS
     touches = 0
-    for i in range(6):
-        cell = t[T_PLACE_CELLS + k * 6 + i]
-        if cell < 0:
-            break
-        if s[CELL_KIND + cell] != FREE:
+    for w in range(MASK_WORDS):
+        taken = s[OCCUPIED + w]
+        if t[base + w] & taken:
             return False
-        if not touches:
-            touches = _touches_anything(s, t, cell, k)
-    return touches == 1
+        touches |= t[base + MASK_WORDS + w] & taken
+    return touches != 0
 
 
 @njit(cache=True)
@@ -88,6 +86,7 @@ def place_building(s, t, k, family):
     s[B_PLACEMENT + b] = k
     s[B_FAMILY + b] = family
     s[B_STATE + b] = UNDER_CONSTRUCTION
+    s[B_PLACER + b] = s[SEAT]
     tents = 0
     for i in range(6):
         cell = t[T_PLACE_CELLS + k * 6 + i]
@@ -96,6 +95,8 @@ def place_building(s, t, k, family):
         tents += t[T_TENT + cell]
         s[CELL_KIND + cell] = BUILDING
         s[CELL_WHO + cell] = b
+        occupy(s, cell)
+    s[B_TENTS + b] = tents
     return b, tents
 
 
@@ -104,21 +105,17 @@ def put_worker(s, cell, colour):
     """ARK-WORKER-2: a worker of ``colour`` (a seat, or NEUTRAL) on a free cell; it never moves."""
     s[CELL_KIND + cell] = WORKER
     s[CELL_WHO + cell] = colour
+    occupy(s, cell)
 
 
 @njit(cache=True)
 def is_enclosed(s, t, b):
     """ARK-COMPLETE-2: every cell sharing an edge with building ``b`` is off the board (no cell),
-    a worker, another building or the castle site."""
-    k = s[B_PLACEMENT + b]
-    for i in range(6):
-        cell = t[T_PLACE_CELLS + k * 6 + i]
-        if cell < 0:
-            break
-        for j in range(4):
-            nb = t[T_NEIGHBOURS + cell * 4 + j]
-            if nb >= 0 and s[CELL_KIND + nb] == FREE:
-                return False
+    a worker, another building or the castle site: the cells around it are all in OCCUPIED."""
+    base = T_PLACE_BITS + s[B_PLACEMENT + b] * 2 * MASK_WORDS + MASK_WORDS
+    for w in range(MASK_WORDS):
+        if t[base + w] & ~s[OCCUPIED + w]:
+            return False
     return True
 
 
@@ -151,8 +148,6 @@ def _pay(s, t, b, family):
     """ARK-COMPLETE-4, -6: 1 seal of ``family`` per own worker next to building ``b``, once per worker
     (a worker beside two of its cells pays once); neutral workers pay nothing."""
     k = s[B_PLACEMENT + b]
-    paid = [-1] * 24
-    n = 0
     for i in range(6):
         cell = t[T_PLACE_CELLS + k * 6 + i]
         if cell < 0:
@@ -161,21 +156,30 @@ def _pay(s, t, b, family):
             nb = t[T_NEIGHBOURS + cell * 4 + j]
             if nb < 0 or s[CELL_KIND + nb] != WORKER or s[CELL_WHO + nb] == NEUTRAL:
                 continue
-            seen = False
-            for m in range(n):
-                if paid[m] == nb:
-                    seen = True
-            if not seen:
-                paid[n] = nb
-                n += 1
-                s[SEALS + s[CELL_WHO + nb] * N_FAMILIES + family] += 1
+            if not _first_touch(t, k, i, nb):
+                continue
+            seat = s[CELL_WHO + nb]
+            s[SEALS + seat * N_FAMILIES + family] += 1
+            s[B_PAID + b * MAX_P + seat] += 1
 
 
 @njit(cache=True)
-def complete_buildings(s, t, active):
+def _first_touch(t, k, i, nb):
+    """Whether cell ``nb`` is not next to any of placement ``k``'s cells before its ``i``-th: a worker
+    beside two cells of a building is counted at the first (no scratch list in the hot path)."""
+    for earlier in range(i):
+        cell = t[T_PLACE_CELLS + k * 6 + earlier]
+        for j in range(4):
+            if t[T_NEIGHBOURS + cell * 4 + j] == nb:
+                return False
+    return True
+
+
+@njit(cache=True)
+def complete_buildings(s, t, active, log=None):
     """ARK-COMPLETE-1, -4, -5, ARK-CASTLE-1: every enclosed building still under construction is
     completed now: its workers' seals, then its own seal to the active player, and one castle stone
-    owed for it. Returns how many completed."""
+    owed for it. Returns how many completed. ``log``: the event log, None in rules tests."""
     done = 0
     for b in range(s[N_BUILDINGS]):
         if s[B_STATE + b] != UNDER_CONSTRUCTION or not is_enclosed(s, t, b):
@@ -183,7 +187,20 @@ def complete_buildings(s, t, active):
         family = s[B_FAMILY + b]
         _pay(s, t, b, family)
         s[SEALS + active * N_FAMILIES + family] += 1
+        s[B_PAID + b * MAX_P + active] += 1
+        s[COMPLETIONS + active] += 1
         s[B_STATE + b] = COMPLETED
         s[STONES_OWED] += 1
         done += 1
+        if logging_on(log):
+            _log_completion(s, b, family, active, log)
     return done
+
+
+@njit(cache=True)
+def _log_completion(s, b, family, active, log):
+    """The completion of building ``b``, then one payout event per seat it paid."""
+    log_event(log, EV_COMPLETE, active, b, family)
+    for seat in range(MAX_P):
+        if s[B_PAID + b * MAX_P + seat] > 0:
+            log_event(log, EV_PAYOUT, seat, b, family, s[B_PAID + b * MAX_P + seat])

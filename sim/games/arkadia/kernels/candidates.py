@@ -11,7 +11,14 @@ then the deck; BANNER no, then yes; CASH 0 up to the seals held of the family.""
 import numpy as np
 from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import features as f
-from bgsim.sim.games.arkadia.kernels.board import free_cells_around, is_enclosed, placement_is_legal
+from bgsim.sim.games.arkadia.kernels.board import (
+    _first_touch,
+    free_cells_around,
+    is_enclosed,
+    occupy,
+    placement_is_legal,
+    vacate,
+)
 from bgsim.sim.games.arkadia.kernels.castle import seal_value
 from bgsim.sim.games.arkadia.kernels.flow import deck_has_cards
 from bgsim.sim.games.arkadia.params import PR_MIN_WORKERS, PR_MIRROR
@@ -21,6 +28,7 @@ from bgsim.sim.games.arkadia.state import (
     B_PLACEMENT,
     B_STATE,
     B_TARGET,
+    BANNERS_LEFT,
     BUILDING,
     CARD_LOC,
     CASH_FAMILY,
@@ -74,17 +82,64 @@ def _row(feats, acts, n, kind):
 
 @njit(cache=True)
 def _completions(s, t, seat, new_k):
-    """(buildings completed, seals the seat earns) if the cells just marked occupied were final:
-    the buildings under construction now enclosed, and a new building (placement ``new_k``, -1 none)."""
+    """(buildings completed, seals the seat earns) if the cells of placement ``new_k``, just marked
+    occupied, were final: the buildings under construction next to it now enclosed, and the new
+    building itself. Only buildings next to the cells just taken can become enclosed: none is
+    enclosed before (completion follows every action, ARK-COMPLETE-1)."""
     done, earned = 0, 0
-    for b in range(s[N_BUILDINGS]):
-        if s[B_STATE + b] == UNDER_CONSTRUCTION and is_enclosed(s, t, b):
-            done += 1
-            earned += _own_workers_around(s, t, b, -1, seat) + 1
-    if new_k >= 0 and _placement_enclosed(s, t, new_k):
+    for i in range(6):
+        cell = t[T_PLACE_CELLS + new_k * 6 + i]
+        if cell < 0:
+            break
+        for j in range(4):
+            nb = t[T_NEIGHBOURS + cell * 4 + j]
+            if nb < 0 or s[CELL_KIND + nb] != BUILDING:
+                continue
+            b = s[CELL_WHO + nb]
+            if s[B_STATE + b] != UNDER_CONSTRUCTION or _seen_before(s, t, new_k, i, j, b):
+                continue
+            if is_enclosed(s, t, b):
+                done += 1
+                earned += _own_workers_around(s, t, b, -1, seat) + 1
+    if _placement_enclosed(s, t, new_k):
         done += 1
         earned += _own_workers_around(s, t, -1, new_k, seat) + 1
     return done, earned
+
+
+@njit(cache=True)
+def _worker_completions(s, t, seat, cell):
+    """(buildings completed, seals the seat earns) if the worker just marked on ``cell`` stayed: the
+    buildings under construction next to it now enclosed, each once."""
+    done, earned = 0, 0
+    for j in range(4):
+        nb = t[T_NEIGHBOURS + cell * 4 + j]
+        if nb < 0 or s[CELL_KIND + nb] != BUILDING:
+            continue
+        b = s[CELL_WHO + nb]
+        if s[B_STATE + b] != UNDER_CONSTRUCTION:
+            continue
+        first = True
+        for jj in range(j):
+            other = t[T_NEIGHBOURS + cell * 4 + jj]
+            if other >= 0 and s[CELL_KIND + other] == BUILDING and s[CELL_WHO + other] == b:
+                first = False
+        if first and is_enclosed(s, t, b):
+            done += 1
+            earned += _own_workers_around(s, t, b, -1, seat) + 1
+    return done, earned
+
+
+@njit(cache=True)
+def _seen_before(s, t, k, i, j, b):
+    """Whether building ``b`` is next to placement ``k`` at an earlier (cell i, side j) already."""
+    for ei in range(i + 1):
+        cell = t[T_PLACE_CELLS + k * 6 + ei]
+        for ej in range(4 if ei < i else j):
+            nb = t[T_NEIGHBOURS + cell * 4 + ej]
+            if nb >= 0 and s[CELL_KIND + nb] == BUILDING and s[CELL_WHO + nb] == b:
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -105,7 +160,6 @@ def _own_workers_around(s, t, b, k, seat):
     """The seat's workers next to building ``b`` (or placement ``k`` when b < 0), each counted once."""
     if b >= 0:
         k = s[B_PLACEMENT + b]
-    seen = np.full(24, -1, dtype=np.int64)
     n = 0
     for i in range(6):
         cell = t[T_PLACE_CELLS + k * 6 + i]
@@ -115,12 +169,7 @@ def _own_workers_around(s, t, b, k, seat):
             nb = t[T_NEIGHBOURS + cell * 4 + j]
             if nb < 0 or s[CELL_KIND + nb] != WORKER or s[CELL_WHO + nb] != seat:
                 continue
-            new = True
-            for m in range(n):
-                if seen[m] == nb:
-                    new = False
-            if new:
-                seen[n] = nb
+            if _first_touch(t, k, i, nb):
                 n += 1
     return n
 
@@ -133,10 +182,75 @@ def _mark(s, t, k, kind):
         if cell < 0:
             break
         s[CELL_KIND + cell] = kind
+        if kind == FREE:
+            vacate(s, cell)
+        else:
+            occupy(s, cell)
+
+
+@njit(cache=True)
+def _free_around_placement(s, t, k, scratch):
+    """Distinct free cells next to placement ``k`` (its own cells marked occupied first)."""
+    n = 0
+    for i in range(6):
+        cell = t[T_PLACE_CELLS + k * 6 + i]
+        if cell < 0:
+            break
+        for j in range(4):
+            nb = t[T_NEIGHBOURS + cell * 4 + j]
+            if nb < 0 or s[CELL_KIND + nb] != FREE:
+                continue
+            new = True
+            for m in range(n):
+                if scratch[m] == nb:
+                    new = False
+            if new:
+                scratch[n] = nb
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _shown(s, t, field):
+    return s[FIELD_TOP + field] if s[FIELD_HEIGHT + field] > 0 else t[T_FIELD_PRINT + field]
+
+
+@njit(cache=True)
+def _at_risk(s, t, family):
+    """Fields showing ``family`` that the current level still covers: every open field gets a stone
+    before the level fills (ARK-CASTLE-2)."""
+    level = s[LEVEL]
+    n = 0
+    for field in range(N_FIELDS):
+        if s[FIELD_HEIGHT + field] == level - 1 and _shown(s, t, field) == family:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _can_rise(s, t, family):
+    """Fields ``family`` can still gain on the current level: its stones on the level's supply, at
+    most the open fields showing another family."""
+    level = s[LEVEL]
+    others = 0
+    for field in range(N_FIELDS):
+        if s[FIELD_HEIGHT + field] == level - 1 and _shown(s, t, field) != family:
+            others += 1
+    return min(s[STONE_SUPPLY + (level - 1) * N_FAMILIES + family], others)
+
+
+@njit(cache=True)
+def _stones_to_end(s):
+    """Castle stones still to place until level 2 is full (ARK-END-1); 0 once it is."""
+    n = 0
+    for field in range(N_FIELDS):
+        n += max(0, 2 - s[FIELD_HEIGHT + field])
+    return n
 
 
 @njit(cache=True)
 def _build_rows(s, t, p, seat, feats, acts, n):
+    scratch = np.empty(24, dtype=np.int64)
     for card in range(t[T_N_CARDS]):
         if s[CARD_LOC + card] != IN_HAND + seat:
             continue
@@ -160,7 +274,9 @@ def _build_rows(s, t, p, seat, feats, acts, n):
             feats[n, f.F_TENTS] = tents
             _mark(s, t, k, BUILDING)
             done, earned = _completions(s, t, seat, k)
+            feats[n, f.F_FREE_AFTER] = _free_around_placement(s, t, k, scratch)
             _mark(s, t, k, FREE)
+            feats[n, f.F_MY_WORKERS_AROUND] = _own_workers_around(s, t, -1, k, seat)
             feats[n, f.F_COMPLETES] = done
             feats[n, f.F_MY_PAYOUT] = earned
             feats[n, f.F_FAMILY_VALUE] = value
@@ -170,7 +286,8 @@ def _build_rows(s, t, p, seat, feats, acts, n):
 
 @njit(cache=True)
 def _worker_rows(s, t, seat, feats, acts, n):
-    if s[OWN_SCREEN + seat] + s[NEUTRAL_SCREEN + seat] == 0:
+    held = s[OWN_SCREEN + seat] + s[NEUTRAL_SCREEN + seat]
+    if held == 0:
         return n
     around = np.empty(24, dtype=np.int64)
     for b in range(s[N_BUILDINGS]):
@@ -184,6 +301,8 @@ def _worker_rows(s, t, seat, feats, acts, n):
         feats[n, f.F_WORKERS] = 1
         feats[n, f.F_FREE_AROUND] = free
         feats[n, f.F_FAMILY_VALUE] = seal_value(s, t, s[B_FAMILY + b])
+        feats[n, f.F_MY_WORKERS_AROUND] = _own_workers_around(s, t, b, -1, seat)
+        feats[n, f.F_CLOSABLE] = 1 if held >= free else 0
         n += 1
     return n
 
@@ -192,6 +311,7 @@ def _worker_rows(s, t, seat, feats, acts, n):
 def _put_rows(s, t, p, seat, feats, acts):
     around = np.empty(24, dtype=np.int64)
     free = free_cells_around(s, t, s[B_TARGET], around)
+    held = s[OWN_SCREEN + seat] + s[NEUTRAL_SCREEN + seat]
     n = 0
     for i in range(free):
         cell = around[i]
@@ -205,17 +325,44 @@ def _put_rows(s, t, p, seat, feats, acts):
             feats[n, f.F_FREE_AROUND] = free
             s[CELL_KIND + cell] = WORKER
             s[CELL_WHO + cell] = NEUTRAL if neutral else seat
-            done, earned = _completions(s, t, seat, -1)
+            occupy(s, cell)
+            done, earned = _worker_completions(s, t, seat, cell)
             s[CELL_KIND + cell] = FREE
             s[CELL_WHO + cell] = -1
+            vacate(s, cell)
             feats[n, f.F_COMPLETES] = done
             feats[n, f.F_MY_PAYOUT] = earned
+            feats[n, f.F_CLOSABLE] = 1 if held >= free else 0  # this worker and the rest fill every cell
+            if not neutral:
+                feats[n, f.F_OWN_PAYS] = _pays_around(s, t, cell)
             n += 1
     if s[B_PLACED] >= p[PR_MIN_WORKERS] or n == 0:  # no cell or worker left: DONE is the way out
         _row(feats, acts, n, d.DO_DONE)
         feats[n, f.F_DONE] = 1
         n += 1
     return n
+
+
+@njit(cache=True)
+def _pays_around(s, t, cell):
+    """The seal values of the buildings under construction next to ``cell``, each once: what an own
+    worker there stands to earn (ARK-WORKER-6)."""
+    total = 0
+    for j in range(4):
+        nb = t[T_NEIGHBOURS + cell * 4 + j]
+        if nb < 0 or s[CELL_KIND + nb] != BUILDING:
+            continue
+        b = s[CELL_WHO + nb]
+        if s[B_STATE + b] != UNDER_CONSTRUCTION:
+            continue
+        new = True
+        for jj in range(j):
+            other = t[T_NEIGHBOURS + cell * 4 + jj]
+            if other >= 0 and s[CELL_KIND + other] == BUILDING and s[CELL_WHO + other] == b:
+                new = False
+        if new:
+            total += seal_value(s, t, s[B_FAMILY + b])
+    return total
 
 
 @njit(cache=True)
@@ -228,15 +375,37 @@ def _stone_rows(s, t, seat, feats, acts):
         for field in range(N_FIELDS):
             if s[FIELD_HEIGHT + field] != level - 1:
                 continue
-            shown = s[FIELD_TOP + field] if s[FIELD_HEIGHT + field] > 0 else t[T_FIELD_PRINT + field]
+            shown = _shown(s, t, field)
             _row(feats, acts, n, d.DO_STONE)
             acts[n, d.A_FAMILY] = family
             acts[n, d.A_FIELD] = field
             feats[n, f.F_FAMILY_VALUE] = seal_value(s, t, family)
             feats[n, f.F_MY_SEALS] = s[SEALS + seat * N_FAMILIES + family]
             feats[n, f.F_VALUE_CHANGE] = 0 if shown == family else 1
+            if shown != family:
+                mine = s[SEALS + seat * N_FAMILIES + family]
+                covered = s[SEALS + seat * N_FAMILIES + shown] if shown >= 0 else 0
+                feats[n, f.F_MY_GOLD_CHANGE] = mine - covered
+                feats[n, f.F_LOWERS_OTHER] = 1 if shown >= 0 and covered == 0 else 0
             n += 1
     return n
+
+
+@njit(cache=True)
+def _banner_features(s, t, seat, feats, n):
+    """The row that uses a banner: the seat's seals the castle may still lower or raise, how near the
+    end is, and its workers and banners."""
+    risk, rise = 0, 0
+    for family in range(N_FAMILIES):
+        held = s[SEALS + seat * N_FAMILIES + family]
+        if held > 0:
+            risk += held * _at_risk(s, t, family)
+            rise += held * _can_rise(s, t, family)
+    feats[n, f.F_SEALS_AT_RISK] = risk
+    feats[n, f.F_SEALS_CAN_RISE] = rise
+    feats[n, f.F_STONES_TO_END] = _stones_to_end(s)
+    feats[n, f.F_WORKERS_HELD] = s[OWN_SCREEN + seat] + s[NEUTRAL_SCREEN + seat]
+    feats[n, f.F_BANNERS_LEFT] = s[BANNERS_LEFT + seat]
 
 
 @njit(cache=True)
@@ -286,10 +455,13 @@ def candidates(s, t, p, feats, acts):
             _row(feats, acts, n, d.DO_BANNER)
             acts[n, d.A_COUNT] = use
             feats[n, f.F_USE_BANNER] = use
+            if use:
+                _banner_features(s, t, seat, feats, n)
             n += 1
     elif phase == d.CASH:
         family = s[CASH_FAMILY]
         value = seal_value(s, t, family)
+        risk, rise, to_end = _at_risk(s, t, family), _can_rise(s, t, family), _stones_to_end(s)
         for count in range(s[SEALS + seat * N_FAMILIES + family] + 1):
             _row(feats, acts, n, d.DO_CASH)
             acts[n, d.A_FAMILY] = family
@@ -298,5 +470,8 @@ def candidates(s, t, p, feats, acts):
             feats[n, f.F_MY_SEALS] = s[SEALS + seat * N_FAMILIES + family]
             feats[n, f.F_CASH_COUNT] = count
             feats[n, f.F_CASH_GOLD] = count * value
+            feats[n, f.F_SEALS_AT_RISK] = count * risk
+            feats[n, f.F_SEALS_CAN_RISE] = count * rise
+            feats[n, f.F_STONES_TO_END] = count * to_end
             n += 1
     return n

@@ -1,6 +1,7 @@
 """The castle (ARK-CASTLE): seal values, and castle stones placed level by level with the leftover
 rules and the end trigger. ``s`` is the state, ``t`` the component table (``state.py``)."""
 
+from bgsim.sim.games.arkadia.events import EV_LEVEL, EV_STONE, EV_TRIGGER, log_event
 from bgsim.sim.games.arkadia.state import (
     END_TRIGGERED,
     FIELD_HEIGHT,
@@ -9,6 +10,7 @@ from bgsim.sim.games.arkadia.state import (
     LEVELS,
     N_FAMILIES,
     N_FIELDS,
+    SEAT,
     STONE_SUPPLY,
     STONES_OWED,
     T_FIELD_PRINT,
@@ -64,16 +66,18 @@ def stones_available(s):
 
 
 @njit(cache=True)
-def place_stone(s, family, field):
+def place_stone(s, family, field, log=None):
     """Put one castle stone (ARK-CASTLE-3) and owe one stone less. When it fills level 1 or 2, that
     level's leftover stones move to the level-3 supply (ARK-CASTLE-4, -5), the next level opens,
-    and a full level 2 triggers the end (ARK-END-1). Level 3 never fills (ARK-CASTLE-6)."""
+    and a full level 2 triggers the end (ARK-END-1). Level 3 never fills (ARK-CASTLE-6). ``log``:
+    the event log, None where a rules test places stones by hand."""
     level = s[LEVEL]
     s[STONE_SUPPLY + (level - 1) * N_FAMILIES + family] -= 1
     s[FIELD_HEIGHT + field] += 1
     s[FIELD_TOP + field] = family
     if s[STONES_OWED] > 0:
         s[STONES_OWED] -= 1
+    log_event(log, EV_STONE, s[SEAT], family, field, s[FIELD_HEIGHT + field], s[STONES_OWED])
     if level >= LEVELS:
         return
     for f in range(N_FIELDS):
@@ -83,5 +87,8 @@ def place_stone(s, family, field):
         s[STONE_SUPPLY + (LEVELS - 1) * N_FAMILIES + fam] += s[STONE_SUPPLY + (level - 1) * N_FAMILIES + fam]
         s[STONE_SUPPLY + (level - 1) * N_FAMILIES + fam] = 0
     s[LEVEL] = level + 1
+    log_event(log, EV_LEVEL, -1, level, level + 1)
+    if level == 2 and s[END_TRIGGERED] == 0:
+        log_event(log, EV_TRIGGER, s[SEAT], 0)
     if level == 2:
         s[END_TRIGGERED] = 1

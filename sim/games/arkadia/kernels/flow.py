@@ -36,6 +36,21 @@ from bgsim.sim.games.arkadia.decisions import (
     STONE,
     TENTS,
 )
+from bgsim.sim.games.arkadia.events import (
+    EV_ACTION_B,
+    EV_BUILD,
+    EV_DISPLAY,
+    EV_END,
+    EV_NO_STONE,
+    EV_SITE,
+    EV_SKIP,
+    EV_TAKE,
+    EV_TENTS,
+    EV_TRIGGER,
+    EV_TURN,
+    EV_WORKER,
+    log_event,
+)
 from bgsim.sim.games.arkadia.kernels.board import (
     complete_buildings,
     free_cells_around,
@@ -120,21 +135,25 @@ def apply_action(s, t, p, action, log):
     s[DECISIONS] += 1
     if kind == DO_SITE:
         lay_castle_site(s, t, action[A_SITE])
+        log_event(log, EV_SITE, seat, action[A_SITE])
     elif kind == DO_BUILD:
-        _build(s, t, p, seat, action[A_CARD], action[A_PLACEMENT])
+        _build(s, t, p, seat, action[A_CARD], action[A_PLACEMENT], log)
     elif kind == DO_WORKERS:
+        log_event(log, EV_ACTION_B, seat, action[A_BUILDING])
         s[PART1_KIND] = PLACED_WORKERS
         s[B_TARGET] = action[A_BUILDING]
         s[B_PLACED] = 0
         s[PHASE] = PUT_WORKER
         return
     elif kind == DO_SKIP:
+        log_event(log, EV_SKIP, seat)
         s[PART1_KIND] = SKIPPED
         if p[PR_NO_ACTION] == SKIP_TURN:
             s[STEPS_DONE] = STEP_COMPLETED | STEP_REFILLED | STEP_BANNER
     elif kind == DO_PUT:
         neutral = action[A_NEUTRAL] == 1
         put_worker(s, action[A_CELL], NEUTRAL if neutral else seat)
+        log_event(log, EV_WORKER, seat, action[A_CELL], NEUTRAL if neutral else seat, s[B_TARGET])
         if neutral:
             s[NEUTRAL_SCREEN + seat] -= 1
         else:
@@ -144,39 +163,44 @@ def apply_action(s, t, p, action, log):
     elif kind == DO_DONE:
         s[B_TARGET] = -1
     elif kind == DO_TENTS:
+        before = s[NEUTRAL_SCREEN + seat]
         take_neutrals(s, seat, action[A_COUNT])
+        log_event(log, EV_TENTS, seat, s[PENDING_TENTS], s[NEUTRAL_SCREEN + seat] - before)
         s[PENDING_TENTS] = 0
     elif kind == DO_STONE:
-        place_stone(s, action[A_FAMILY], action[A_FIELD])
+        place_stone(s, action[A_FAMILY], action[A_FIELD], log)
     elif kind == DO_TAKE:
-        take_card(s, seat, action[A_SLOT])
+        take_card(s, seat, action[A_SLOT], log)
         if not (p[PR_REFILL] == FILL_TO_4 and s[HAND_N + seat] < HAND and cards_to_take(s)):
             s[STEPS_DONE] |= STEP_REFILLED
     elif kind == DO_BANNER:
         s[STEPS_DONE] |= STEP_BANNER
         if action[A_COUNT] == 1:
             s[STEPS_DONE] |= STEP_BANNER_USED
-            use_banner(s, seat)
+            use_banner(s, seat, log)
             s[CASH_FAMILY] = 0
     elif kind == DO_CASH:
-        cash(s, t, seat, action[A_FAMILY], action[A_COUNT])
+        cash(s, t, seat, action[A_FAMILY], action[A_COUNT], log)
         s[CASH_FAMILY] = action[A_FAMILY] + 1
-    advance(s, t, p)
+    advance(s, t, p, log)
 
 
 @njit(cache=True)
-def _build(s, t, p, seat, card, placement):
+def _build(s, t, p, seat, card, placement, log):
     """ARK-PLACE-1..7: the card is played, its building placed with a seal of the card's family; the
     neutral workers for the tents it covers come at once, or as a decision (tent_reward = choose)."""
     s[CARD_LOC + card] = PLAYED
     s[HAND_N + seat] -= 1
     s[PART1_KIND] = BUILT
-    _, tents = place_building(s, t, placement, t[T_CARD + 2 * card + 1])
+    b, tents = place_building(s, t, placement, t[T_CARD + 2 * card + 1])
+    before = s[NEUTRAL_SCREEN + seat]
     if tents > 0:
         if p[PR_TENT_CHOOSE] == 1:
             s[PENDING_TENTS] = tents
         else:
             take_neutrals(s, seat, tents)
+    log_event(log, EV_BUILD, seat, card, t[T_CARD + 2 * card], t[T_CARD + 2 * card + 1], placement, b, tents,
+              s[NEUTRAL_SCREEN + seat] - before)
 
 
 @njit(cache=True)
@@ -208,7 +232,7 @@ def cards_to_take(s):
 
 
 @njit(cache=True)
-def take_card(s, seat, slot):
+def take_card(s, seat, slot, log):
     """ARK-PLACE-8: a display card (its place refilled from the deck at once) or the deck's top card."""
     if slot < 0:
         card = s[DECK + s[DECK_TOP]]
@@ -224,10 +248,13 @@ def take_card(s, seat, slot):
             s[DECK_TOP] += 1
     s[CARD_LOC + card] = IN_HAND + seat
     s[HAND_N + seat] += 1
+    log_event(log, EV_TAKE, seat, slot, card)
+    if slot >= 0:
+        log_event(log, EV_DISPLAY, -1, slot, s[DISPLAY + slot])
 
 
 @njit(cache=True)
-def advance(s, t, p):
+def advance(s, t, p, log):
     """Run the turn's automatic steps up to the next decision (ARK-TURN-6, AMB-11), or end the turn."""
     seat = s[SEAT]
     if s[PENDING_TENTS] > 0:
@@ -240,12 +267,13 @@ def advance(s, t, p):
             return
         s[STEPS_DONE] |= STEP_REFILLED
     if not s[STEPS_DONE] & STEP_COMPLETED:
-        complete_buildings(s, t, seat)
+        complete_buildings(s, t, seat, log)
         s[STEPS_DONE] |= STEP_COMPLETED
     if s[STONES_OWED] > 0:
         if stones_available(s) > 0:
             s[PHASE] = STONE
             return
+        log_event(log, EV_NO_STONE, seat, s[STONES_OWED])
         s[STONES_OWED] = 0  # AMB-9: no stone is left to place
     if built and not s[STEPS_DONE] & STEP_REFILLED:
         if cards_to_take(s):
@@ -253,6 +281,8 @@ def advance(s, t, p):
             return
         s[STEPS_DONE] |= STEP_REFILLED
     if p[PR_DECK_END] == TRIGGER_END and not deck_has_cards(s):
+        if s[END_TRIGGERED] == 0:
+            log_event(log, EV_TRIGGER, seat, 1)
         s[END_TRIGGERED] = 1
     if not s[STEPS_DONE] & STEP_BANNER:
         if s[BANNERS_LEFT + seat] > 0:
@@ -269,8 +299,9 @@ def advance(s, t, p):
     n = s[N_PLAYERS]
     idle = s[PART1_KIND] == SKIPPED and not s[STEPS_DONE] & STEP_BANNER_USED
     s[IDLE_TURNS] = s[IDLE_TURNS] + 1 if idle else 0
-    if end_turn(s, n):
-        final_cashing(s, t, n)
+    if end_turn(s, n, log):
+        final_cashing(s, t, n, log)
+        log_event(log, EV_END, -1, 0)
         s[PHASE] = OVER
         return
     s[TURN] += 1
@@ -281,8 +312,11 @@ def advance(s, t, p):
         # AMB-5: nothing can change any more, or a whole round changed nothing (every seat skipped part 1
         # and kept its banners: the round would repeat as long as the seats decline them); ending now
         # equals playing it out
-        final_cashing(s, t, n)
+        final_cashing(s, t, n, log)
+        log_event(log, EV_END, -1, 1)
         s[PHASE] = OVER
+        return
+    log_event(log, EV_TURN, s[SEAT], s[TURN], s[SEAT])
 
 
 @njit(cache=True)

@@ -6,6 +6,7 @@ and the first-game layout (ARK-SETUP-9)."""
 
 import numpy as np
 from bgsim.sim.games.arkadia.decisions import CASTLE_SITE, PART1
+from bgsim.sim.games.arkadia.events import EV_DISPLAY, EV_HAND, EV_LAYOUT, EV_SITE, EV_TURN, log_event, logging_on
 from bgsim.sim.games.arkadia.kernels.board import lay_castle_site, place_building
 from bgsim.sim.games.arkadia.kernels.castle import reset_castle
 from bgsim.sim.games.arkadia.params import (
@@ -19,6 +20,7 @@ from bgsim.sim.games.arkadia.params import (
     PR_START_SEAT,
 )
 from bgsim.sim.games.arkadia.state import (
+    B_PLACER,
     B_TARGET,
     BANNERS,
     BANNERS_LEFT,
@@ -52,6 +54,7 @@ from bgsim.sim.games.arkadia.state import (
     START_SEAT,
     START_WORKERS,
     STATE_SIZE,
+    T_CARD,
     T_COLS,
     T_INTRO,
     T_INTRO_SITE,
@@ -60,6 +63,7 @@ from bgsim.sim.games.arkadia.state import (
     T_N_SITES,
     T_ROWS,
     T_SITE_CELLS,
+    TURN,
     TURNS_LEFT,
 )
 from bgsim.sim.rng import below, shuffle
@@ -91,7 +95,8 @@ def _site(t, p, rng):
 @njit(cache=True)
 def deal_into(s, t, p, chance, log):
     """A new game into ``s`` ((STATE_SIZE,) int32) from the component table ``t``, the parameters
-    ``p`` ((N_PARAMS,) int32) and the 64-bit chance seed; the event log ``log`` is not written yet."""
+    ``p`` ((N_PARAMS,) int32) and the 64-bit chance seed. ``log`` gets the setup's events: a played
+    game is dealt without one, its trace deals again into a log of its own (``events.py``)."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = chance
     n = p[PR_N_PLAYERS]
@@ -106,6 +111,7 @@ def deal_into(s, t, p, chance, log):
     s[SITE_INDEX] = -1
     if site >= 0:
         lay_castle_site(s, t, site)
+        log_event(log, EV_SITE, -1, site)
     n_cards = t[T_N_CARDS]
     intro = t[T_N_INTRO] if p[PR_INTRO] else 0
     for card in range(MAX_CARDS):  # past the last card the deck reads empty (-1)
@@ -114,7 +120,9 @@ def deal_into(s, t, p, chance, log):
     for i in range(intro):  # ARK-SETUP-9: the layout's buildings, their cards out of the deck
         card, place, family = t[T_INTRO + 3 * i], t[T_INTRO + 3 * i + 1], t[T_INTRO + 3 * i + 2]
         s[CARD_LOC + card] = INTRO
-        place_building(s, t, place, family)
+        b, _ = place_building(s, t, place, family)
+        s[B_PLACER + b] = -1  # nobody's: the layout was laid out before play
+        log_event(log, EV_LAYOUT, -1, b, card, t[T_CARD + 2 * card], family, place)
     deck = np.empty(n_cards - intro, dtype=np.int64)
     k = 0
     for card in range(n_cards):
@@ -149,6 +157,25 @@ def deal_into(s, t, p, chance, log):
     s[CASH_FAMILY] = -1
     s[SEAT] = s[START_SEAT]
     s[PHASE] = CASTLE_SITE if site < 0 else PART1
+    _log_deal(s, n, log)
+
+
+@njit(cache=True)
+def _log_deal(s, n, log):
+    """The hands (in card id order), the display and the first turn's start."""
+    if not logging_on(log):
+        return  # no need to look for the hands
+    hand = np.full(HAND, -1, dtype=np.int64)
+    for seat in range(n):
+        k = 0
+        for card in range(MAX_CARDS):
+            if s[CARD_LOC + card] == IN_HAND + seat and k < HAND:
+                hand[k] = card
+                k += 1
+        log_event(log, EV_HAND, seat, hand[0], hand[1], hand[2], hand[3])
+    for i in range(DISPLAY_SIZE):
+        log_event(log, EV_DISPLAY, -1, i, s[DISPLAY + i])
+    log_event(log, EV_TURN, s[SEAT], s[TURN], s[SEAT])
 
 
 @njit(cache=True)

@@ -1,0 +1,37 @@
+"""``make bench``, Arkadia: games per second of the compiled loop on one core (no storage).
+
+Rows: 4 players with greedy weights (the speed target: 2,000 games/s per core), random play, 3 and
+2 players, and the best heuristic. Each rate is the median of several timed runs after an untimed
+warm-up.
+"""
+
+import argparse
+import statistics
+
+from bgsim.experiments.bench import GameBench, engine_rate, runs_text
+
+TARGET = 2_000  # four-player greedy games/s per core (issue: Arkadia end to end)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2_000, help="games per timed run")
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs per row (median reported)")
+    args = parser.parse_args(argv)
+    from bgsim.strategies.arkadia import BEST_HEURISTIC
+
+    print(f"\nArkadia: engine alone, compiled loop, one core, median of {args.repeats} runs "
+          f"(target: {TARGET:,} four-player greedy games/s)")
+    print(f"   {'players':>7}  {'strategy':<8} {'games/s':>9}   runs")
+    rows = [(4, "greedy"), (4, "random"), (3, "greedy"), (2, "greedy")]
+    if BEST_HEURISTIC != "greedy":
+        rows.append((4, BEST_HEURISTIC))
+    for n_players, strategy_id in rows:
+        rates = engine_rate("arkadia", n_players, strategy_id, args.games, args.repeats)
+        print(f"   {n_players:>7}  {strategy_id:<8} {statistics.median(rates):>9,.0f}   {runs_text(rates)}", flush=True)
+
+
+BENCH = GameBench(main=main)
+
+if __name__ == "__main__":
+    main()
