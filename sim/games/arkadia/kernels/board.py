@@ -3,6 +3,7 @@ it covers, workers, enclosure and the payout of completed buildings. ``s`` is th
 component table (``state.py``); a placement ``k`` is a row of the table's placements."""
 
 from bgsim.sim.games.arkadia.events import EV_COMPLETE, EV_PAYOUT, log_event, logging_on
+from bgsim.sim.games.arkadia.kernels.bits import word_bit
 from bgsim.sim.games.arkadia.state import (
     B_FAMILY,
     B_PAID,
@@ -42,13 +43,13 @@ from numba import njit
 @njit(cache=True)
 def occupy(s, cell):
     """Mark ``cell`` taken in the OCCUPIED bits (with its CELL_KIND set by the caller)."""
-    s[OCCUPIED + (cell >> 5)] |= 1 << (cell & 31)  # bit 31 wraps to the int32 sign bit, as wanted
+    s[OCCUPIED + (cell >> 5)] = s[OCCUPIED + (cell >> 5)] | word_bit(cell)
 
 
 @njit(cache=True)
 def vacate(s, cell):
     """Clear ``cell`` in the OCCUPIED bits again (a look-ahead undone)."""
-    s[OCCUPIED + (cell >> 5)] &= ~(1 << (cell & 31))
+    s[OCCUPIED + (cell >> 5)] = s[OCCUPIED + (cell >> 5)] & ~word_bit(cell)
 
 
 @njit(cache=True)

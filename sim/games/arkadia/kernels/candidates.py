@@ -11,6 +11,7 @@ then the deck; BANNER no, then yes; CASH 0 up to the seals held of the family.""
 import numpy as np
 from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import features as f
+from bgsim.sim.games.arkadia.kernels.bits import cells_of, count_in, enclosed_with, free_count, meets, worker_bits
 from bgsim.sim.games.arkadia.kernels.board import (
     _first_touch,
     free_cells_around,
@@ -41,6 +42,7 @@ from bgsim.sim.games.arkadia.state import (
     FREE,
     IN_HAND,
     LEVEL,
+    MASK_WORDS,
     MAX_BUILDINGS,
     N_BUILDINGS,
     N_FAMILIES,
@@ -55,6 +57,7 @@ from bgsim.sim.games.arkadia.state import (
     SEAT,
     STONE_SUPPLY,
     T_CARD,
+    T_COLS,
     T_FIELD_PRINT,
     T_N_CARDS,
     T_N_SITES,
@@ -62,6 +65,7 @@ from bgsim.sim.games.arkadia.state import (
     T_PLACE_CELLS,
     T_PLACE_FIRST,
     T_PLACE_TURNED_END,
+    T_ROWS,
     T_TENT,
     UNDER_CONSTRUCTION,
     WORKER,
@@ -78,33 +82,6 @@ def _row(feats, acts, n, kind):
     for j in range(acts.shape[1]):
         acts[n, j] = 0
     acts[n, d.A_KIND] = kind
-
-
-@njit(cache=True)
-def _completions(s, t, seat, new_k):
-    """(buildings completed, seals the seat earns) if the cells of placement ``new_k``, just marked
-    occupied, were final: the buildings under construction next to it now enclosed, and the new
-    building itself. Only buildings next to the cells just taken can become enclosed: none is
-    enclosed before (completion follows every action, ARK-COMPLETE-1)."""
-    done, earned = 0, 0
-    for i in range(6):
-        cell = t[T_PLACE_CELLS + new_k * 6 + i]
-        if cell < 0:
-            break
-        for j in range(4):
-            nb = t[T_NEIGHBOURS + cell * 4 + j]
-            if nb < 0 or s[CELL_KIND + nb] != BUILDING:
-                continue
-            b = s[CELL_WHO + nb]
-            if s[B_STATE + b] != UNDER_CONSTRUCTION or _seen_before(s, t, new_k, i, j, b):
-                continue
-            if is_enclosed(s, t, b):
-                done += 1
-                earned += _own_workers_around(s, t, b, -1, seat) + 1
-    if _placement_enclosed(s, t, new_k):
-        done += 1
-        earned += _own_workers_around(s, t, -1, new_k, seat) + 1
-    return done, earned
 
 
 @njit(cache=True)
@@ -131,31 +108,6 @@ def _worker_completions(s, t, seat, cell):
 
 
 @njit(cache=True)
-def _seen_before(s, t, k, i, j, b):
-    """Whether building ``b`` is next to placement ``k`` at an earlier (cell i, side j) already."""
-    for ei in range(i + 1):
-        cell = t[T_PLACE_CELLS + k * 6 + ei]
-        for ej in range(4 if ei < i else j):
-            nb = t[T_NEIGHBOURS + cell * 4 + ej]
-            if nb >= 0 and s[CELL_KIND + nb] == BUILDING and s[CELL_WHO + nb] == b:
-                return True
-    return False
-
-
-@njit(cache=True)
-def _placement_enclosed(s, t, k):
-    for i in range(6):
-        cell = t[T_PLACE_CELLS + k * 6 + i]
-        if cell < 0:
-            break
-        for j in range(4):
-            nb = t[T_NEIGHBOURS + cell * 4 + j]
-            if nb >= 0 and s[CELL_KIND + nb] == FREE:
-                return False
-    return True
-
-
-@njit(cache=True)
 def _own_workers_around(s, t, b, k, seat):
     """The seat's workers next to building ``b`` (or placement ``k`` when b < 0), each counted once."""
     if b >= 0:
@@ -170,42 +122,6 @@ def _own_workers_around(s, t, b, k, seat):
             if nb < 0 or s[CELL_KIND + nb] != WORKER or s[CELL_WHO + nb] != seat:
                 continue
             if _first_touch(t, k, i, nb):
-                n += 1
-    return n
-
-
-@njit(cache=True)
-def _mark(s, t, k, kind):
-    """Set the cells of placement ``k`` to ``kind`` (to look ahead; set FREE again after)."""
-    for i in range(6):
-        cell = t[T_PLACE_CELLS + k * 6 + i]
-        if cell < 0:
-            break
-        s[CELL_KIND + cell] = kind
-        if kind == FREE:
-            vacate(s, cell)
-        else:
-            occupy(s, cell)
-
-
-@njit(cache=True)
-def _free_around_placement(s, t, k, scratch):
-    """Distinct free cells next to placement ``k`` (its own cells marked occupied first)."""
-    n = 0
-    for i in range(6):
-        cell = t[T_PLACE_CELLS + k * 6 + i]
-        if cell < 0:
-            break
-        for j in range(4):
-            nb = t[T_NEIGHBOURS + cell * 4 + j]
-            if nb < 0 or s[CELL_KIND + nb] != FREE:
-                continue
-            new = True
-            for m in range(n):
-                if scratch[m] == nb:
-                    new = False
-            if new:
-                scratch[n] = nb
                 n += 1
     return n
 
@@ -250,7 +166,18 @@ def _stones_to_end(s):
 
 @njit(cache=True)
 def _build_rows(s, t, p, seat, feats, acts, n):
-    scratch = np.empty(24, dtype=np.int64)
+    """Every legal BUILD with its features. A placement's look-ahead is word by word on bit masks
+    (``bits``): nothing is marked on the board, and only the buildings under construction next to
+    the new one can become enclosed with it (none is enclosed before: completion follows every
+    action, ARK-COMPLETE-1)."""
+    own = np.empty(MASK_WORDS, dtype=np.int64)
+    worker_bits(s, t[T_ROWS] * t[T_COLS], seat, own)
+    building = np.empty(MAX_BUILDINGS, dtype=np.int64)  # the buildings under construction
+    n_open = 0
+    for b in range(s[N_BUILDINGS]):
+        if s[B_STATE + b] == UNDER_CONSTRUCTION:
+            building[n_open] = b
+            n_open += 1
     for card in range(t[T_N_CARDS]):
         if s[CARD_LOC + card] != IN_HAND + seat:
             continue
@@ -272,11 +199,19 @@ def _build_rows(s, t, p, seat, feats, acts, n):
                     tents += t[T_TENT + cell]
             feats[n, f.F_CELLS] = cells
             feats[n, f.F_TENTS] = tents
-            _mark(s, t, k, BUILDING)
-            done, earned = _completions(s, t, seat, k)
-            feats[n, f.F_FREE_AFTER] = _free_around_placement(s, t, k, scratch)
-            _mark(s, t, k, FREE)
-            feats[n, f.F_MY_WORKERS_AROUND] = _own_workers_around(s, t, -1, k, seat)
+            mask = cells_of(t, k)
+            free_after = free_count(s, t, mask + MASK_WORDS)
+            mine = count_in(t, mask + MASK_WORDS, own)
+            done, earned = 0, 0
+            if free_after == 0:  # the new building is enclosed at once
+                done, earned = 1, mine + 1
+            for i in range(n_open):
+                around = cells_of(t, s[B_PLACEMENT + building[i]]) + MASK_WORDS
+                if meets(t, around, mask) and enclosed_with(s, t, around, mask):
+                    done += 1
+                    earned += count_in(t, around, own) + 1
+            feats[n, f.F_FREE_AFTER] = free_after
+            feats[n, f.F_MY_WORKERS_AROUND] = mine
             feats[n, f.F_COMPLETES] = done
             feats[n, f.F_MY_PAYOUT] = earned
             feats[n, f.F_FAMILY_VALUE] = value
