@@ -18,4 +18,5 @@ ENTRY = GameEntry("arkadia", make, "Die Baumeister von Arkadia: buildings, worke
                   player_counts=TABLE.player_counts, parameter_docs=PARAM_DOCS, listed=True, order=3,
                   parts=GameParts(strategies="bgsim.strategies.arkadia",
                                   variants="bgsim.experiments.arkadia.variants:VARIANT_DATA",
+                                  reports="bgsim.reports.arkadia:EXTRAS",
                                   bench="bgsim.experiments.arkadia.bench:BENCH"))

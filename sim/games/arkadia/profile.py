@@ -5,7 +5,7 @@ from bgsim.sim.games.arkadia.params import TABLE
 from bgsim.sim.games.arkadia.records import CATEGORY_DOCS, RECORD_DOCS
 from bgsim.sim.profile import Attribution, Compensation, GameProfile, ScoreCategory, VariantInfo
 
-__all__ = ["SEAT_VIEW", "VARIANTS", "arkadia_profile", "family_catalogue", "shape_catalogue"]
+__all__ = ["SEAT_VIEW", "VARIANTS", "arkadia_profile", "component_catalogue"]
 
 SEAT_VIEW = ("A seat sees its own hand, the display, the board (buildings, their seals, workers by colour, tents), "
              "the castle and its supplies, the hand sizes, the banners and the size of the deck. Hidden from it: "
@@ -37,20 +37,17 @@ VARIANTS: tuple[VariantInfo, ...] = (
 )
 
 
-def shape_catalogue() -> tuple[dict, ...]:
-    """One dict per building shape in rulebook order (no. 1-7)."""
-    return tuple({"shape": i, "id": f"S{i + 1}", "group": "shape", "label": label, "name": SHAPES[i]}
-                 for i, label in enumerate(_SHAPE_LABELS))
-
-
-def family_catalogue() -> tuple[dict, ...]:
-    """One dict per seal family in rulebook order."""
-    return tuple({"family": i, "id": name[:2].upper(), "group": "family", "label": name, "name": name}
-                 for i, name in enumerate(FAMILIES))
+def component_catalogue() -> tuple[dict, ...]:
+    """One dict per attributed component: the building shapes in rulebook order (no. 1-7, group
+    "shape"), then the seal families (group "family")."""
+    shapes = tuple({"component": i, "id": f"S{i + 1}", "group": "shape", "label": label, "name": SHAPES[i]}
+                   for i, label in enumerate(_SHAPE_LABELS))
+    families = tuple({"component": len(SHAPES) + i, "id": name[:2].upper(), "group": "family",
+                      "label": f"{name} seal", "name": name} for i, name in enumerate(FAMILIES))
+    return shapes + families
 
 
 def arkadia_profile(game) -> GameProfile:
-    payoffs = ("gold", "seals", "tents")
     return GameProfile(
         game="arkadia",
         title="Die Baumeister von Arkadia",
@@ -60,16 +57,10 @@ def arkadia_profile(game) -> GameProfile:
         categories=tuple(ScoreCategory(column, _LABELS[column], doc) for column, doc in CATEGORY_DOCS.items()),
         records=dict(RECORD_DOCS),
         seat_view=SEAT_VIEW,
-        attributions=(
-            Attribution(name="shapes", label="building shapes", singular="building shape",
-                        board_column="board_shapes", events_column="buildings", id_field="shape",
-                        payoff_field="gold", group_label="shapes", catalogue=shape_catalogue(),
-                        payoff_fields=payoffs),
-            Attribution(name="families", label="seal families", singular="seal family",
-                        board_column="board_families", events_column="buildings", id_field="family",
-                        payoff_field="gold", group_label="families", catalogue=family_catalogue(),
-                        payoff_fields=payoffs),
-        ),
+        attributions=(Attribution(
+            name="buildings", label="building shapes and seal families", singular="building shape or seal family",
+            board_column="board_components", events_column="components", id_field="component", payoff_field="gold",
+            group_label="kind", catalogue=component_catalogue(), payoff_fields=("gold", "seals", "tents")),),
         compensation=Compensation(
             parameter=START.name, column="start_gold", label="start gold", unit="gold", fixed_first=0,
             rulebook=dict(START.vectors),

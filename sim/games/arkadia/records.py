@@ -25,13 +25,20 @@ RECORD_DOCS = {
     **CATEGORY_DOCS,
     **{f"gold_{family}": f"gold from {family} seals, every cashing included" for family in FAMILIES},
     "banners_used": "banners used (each brings 2 workers and a cashing, ARK-BANNER)",
+    "triggered_end": "the seat's turn triggered the end (it then moves last in the final round, ARK-END-2, -3)",
+    "ended_by_stall": "the game ended by the stall safeguard, not by a full level 2 (AMB-5)",
+    "turns": "turns played in the game (the same for every seat)",
+    "cashings": "each banner the seat used: the game turn (from 0), the round (turn // players + 1), seals cashed "
+                "and the gold they brought",
     "buildings_placed": "buildings the seat placed (action A)",
     "completions": "buildings the seat completed (their own seal and a castle stone each, ARK-COMPLETE-5)",
     "seals_earned": "seals the seat received from completed buildings (ARK-COMPLETE-4, -5)",
-    "board_shapes": "the building shapes, 0..6 in rulebook order (the same for every seat and game)",
-    "board_families": "the seal families, 0..3 in rulebook order (the same for every seat and game)",
+    "board_components": "the attributed components: the building shapes 0..6, then the seal families 7..10, in "
+                        "rulebook order (the same for every seat and game)",
     "buildings": "each building the seat placed: shape, family, tents covered, whether it was completed, the seals "
                  "it paid the seat, and those seals at the castle's final values (gold)",
+    "components": "the buildings list as attributed components: per building two events, its shape (0..6) and its "
+                  "seal family (7..10), each with the building's tents, seals and gold",
 }
 
 
@@ -79,8 +86,28 @@ def seat_records(states: np.ndarray, n_players: int, place_first: np.ndarray,
         **{f"gold_{family}": pa.array(flat(family_gold[:, :, f]), pa.int16()) for f, family in enumerate(FAMILIES)},
         "banners_used": pa.array(flat(BANNERS - seat_col("banners")), pa.int8()),
     }
+    trigger = _field(states, "trigger_seat")[:, 0]
+    columns["triggered_end"] = pa.array(flat(trigger[:, None] == np.arange(n)[None, :]))
+    columns["ended_by_stall"] = pa.array(np.repeat(trigger < 0, n))
+    columns["turns"] = pa.array(np.repeat(_field(states, "turn")[:, 0] + 1, n), pa.int16())  # turn counts from 0
+    columns["cashings"] = _cashings(states, n)
     columns.update(_building_columns(states, n, place_first, field_print))
     return columns
+
+
+def _cashings(states: np.ndarray, n: int) -> pa.Array:
+    """Per seat row, one struct per banner used, in the order used: turn, round, seals, gold."""
+    g = states.shape[0]
+    turn = _field(states, "banner_turn")[:, :n].reshape(g * n, -1)
+    used = turn >= 0
+    seals = _field(states, "banner_seals")[:, :n].reshape(g * n, -1)[used]
+    gold = _field(states, "banner_gold")[:, :n].reshape(g * n, -1)[used]
+    structs = pa.StructArray.from_arrays(
+        [pa.array(turn[used], pa.int16()), pa.array(turn[used] // n + 1, pa.int16()), pa.array(seals, pa.int16()),
+         pa.array(gold, pa.int16())], names=["turn", "round", "seals", "gold"])
+    offsets = np.zeros(g * n + 1, dtype=np.int32)
+    np.cumsum(used.sum(axis=1), out=offsets[1:])
+    return pa.ListArray.from_arrays(pa.array(offsets), structs)
 
 
 def _building_columns(states: np.ndarray, n: int, place_first: np.ndarray, field_print: np.ndarray) -> dict:
@@ -104,10 +131,9 @@ def _building_columns(states: np.ndarray, n: int, place_first: np.ndarray, field
         "seals_earned": pa.array((seat_paid * exists[:, None, :]).sum(axis=2).reshape(-1), pa.int16()),
     }
     n_shapes, n_families = len(SHAPES), len(FAMILIES)
-    columns["board_shapes"] = pa.FixedSizeListArray.from_arrays(
-        pa.array(np.tile(np.arange(n_shapes, dtype=np.int8), g * n)), n_shapes)
-    columns["board_families"] = pa.FixedSizeListArray.from_arrays(
-        pa.array(np.tile(np.arange(n_families, dtype=np.int8), g * n)), n_families)
+    n_components = n_shapes + n_families
+    columns["board_components"] = pa.FixedSizeListArray.from_arrays(
+        pa.array(np.tile(np.arange(n_components, dtype=np.int8), g * n)), n_components)
     pick = mine.reshape(g * n, -1)
     rep = lambda a: np.repeat(a, n, axis=0)[pick]  # noqa: E731  (G, B) -> events, seat by seat
     seals = seat_paid.reshape(g * n, -1)[pick]
@@ -120,5 +146,13 @@ def _building_columns(states: np.ndarray, n: int, place_first: np.ndarray, field
     offsets = np.zeros(g * n + 1, dtype=np.int32)
     np.cumsum(pick.sum(axis=1), out=offsets[1:])
     columns["buildings"] = pa.ListArray.from_arrays(pa.array(offsets), structs)
+    # each building twice, as its shape and as its family, side by side
+    component = np.stack([rep(shape), rep(family) + n_shapes], axis=1).reshape(-1)
+    twice = lambda a: np.repeat(a, 2)  # noqa: E731
+    parts = pa.StructArray.from_arrays(
+        [pa.array(component, pa.int8()), pa.array(twice(rep(_field(states, "b_tents"))), pa.int8()),
+         pa.array(twice(seals), pa.int16()), pa.array(twice(gold), pa.int16())],
+        names=["component", "tents", "seals", "gold"])
+    columns["components"] = pa.ListArray.from_arrays(pa.array(2 * offsets), parts)
     return columns
 

@@ -14,6 +14,7 @@ from bgsim.sim.games.arkadia.state import (
     STONE_SUPPLY,
     STONES_OWED,
     T_FIELD_PRINT,
+    TRIGGER_SEAT,
 )
 from numba import njit
 
@@ -90,5 +91,6 @@ def place_stone(s, family, field, log=None):
     log_event(log, EV_LEVEL, -1, level, level + 1)
     if level == 2 and s[END_TRIGGERED] == 0:
         log_event(log, EV_TRIGGER, s[SEAT], 0)
+        s[TRIGGER_SEAT] = s[SEAT]
     if level == 2:
         s[END_TRIGGERED] = 1

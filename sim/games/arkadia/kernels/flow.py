@@ -74,6 +74,10 @@ from bgsim.sim.games.arkadia.state import (
     B_PLACED,
     B_STATE,
     B_TARGET,
+    BANNER_GOLD,
+    BANNER_SEALS,
+    BANNER_TURN,
+    BANNERS,
     BANNERS_LEFT,
     BUILT,
     CARD_LOC,
@@ -115,6 +119,7 @@ from bgsim.sim.games.arkadia.state import (
     T_N_CARDS,
     T_PLACE_FIRST,
     T_PLACE_TURNED_END,
+    TRIGGER_SEAT,
     TURN,
     UNDER_CONSTRUCTION,
 )
@@ -177,10 +182,14 @@ def apply_action(s, t, p, action, log):
         s[STEPS_DONE] |= STEP_BANNER
         if action[A_COUNT] == 1:
             s[STEPS_DONE] |= STEP_BANNER_USED
+            s[BANNER_TURN + seat * BANNERS + BANNERS - s[BANNERS_LEFT + seat]] = s[TURN]  # the banner used now
             use_banner(s, seat, log)
             s[CASH_FAMILY] = 0
     elif kind == DO_CASH:
-        cash(s, t, seat, action[A_FAMILY], action[A_COUNT], log)
+        gold = cash(s, t, seat, action[A_FAMILY], action[A_COUNT], log)
+        used = seat * BANNERS + BANNERS - 1 - s[BANNERS_LEFT + seat]  # the banner this cashing belongs to
+        s[BANNER_SEALS + used] += action[A_COUNT]
+        s[BANNER_GOLD + used] += gold
         s[CASH_FAMILY] = action[A_FAMILY] + 1
     advance(s, t, p, log)
 
@@ -283,6 +292,7 @@ def advance(s, t, p, log):
     if p[PR_DECK_END] == TRIGGER_END and not deck_has_cards(s):
         if s[END_TRIGGERED] == 0:
             log_event(log, EV_TRIGGER, seat, 1)
+            s[TRIGGER_SEAT] = seat
         s[END_TRIGGERED] = 1
     if not s[STEPS_DONE] & STEP_BANNER:
         if s[BANNERS_LEFT + seat] > 0:

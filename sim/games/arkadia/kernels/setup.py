@@ -22,6 +22,7 @@ from bgsim.sim.games.arkadia.params import (
 from bgsim.sim.games.arkadia.state import (
     B_PLACER,
     B_TARGET,
+    BANNER_TURN,
     BANNERS,
     BANNERS_LEFT,
     CARD_LOC,
@@ -40,6 +41,7 @@ from bgsim.sim.games.arkadia.state import (
     INTRO,
     MAX_CARDS,
     MAX_CELLS,
+    MAX_P,
     N_PLAYERS,
     NEUTRAL_SCREEN,
     NEUTRAL_SUPPLY,
@@ -63,6 +65,7 @@ from bgsim.sim.games.arkadia.state import (
     T_N_SITES,
     T_ROWS,
     T_SITE_CELLS,
+    TRIGGER_SEAT,
     TURN,
     TURNS_LEFT,
 )
@@ -102,6 +105,9 @@ def deal_into(s, t, p, chance, log):
     n = p[PR_N_PLAYERS]
     s[:] = 0
     s[N_PLAYERS] = n
+    s[TRIGGER_SEAT] = -1
+    for i in range(MAX_P * BANNERS):
+        s[BANNER_TURN + i] = -1
     for cell in range(MAX_CELLS):
         s[CELL_WHO + cell] = -1
     cells = t[T_ROWS] * t[T_COLS]
