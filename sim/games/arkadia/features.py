@@ -29,8 +29,8 @@ _FEATURES = (
     ("lowers_other", "STONE: 1 if the stone covers a family the seat holds no seal of"),
     ("my_workers_around", "BUILD, WORKERS: the seat's workers next to the building (each pays when it completes)"),
     ("free_after", "BUILD: free cells around the new building once placed (0: it completes at once)"),
-    ("closable", "WORKERS, PUT: 1 if the seat's workers behind its screen can fill every free cell around the "
-     "building (after this worker), so it completes the building this turn"),
+    ("closable", "WORKERS, PUT: 1 if the workers behind the seat's screen (for PUT, this one included) can fill "
+     "every free cell around the building: it can complete the building this turn"),
     ("own_pays", "PUT (own worker): the values of the families of the buildings under construction next to the "
      "cell, one payout each (ARK-WORKER-6)"),
     ("seals_at_risk", "BANNER (use), CASH: seals (cashed, or all held for BANNER) times the fields showing their "

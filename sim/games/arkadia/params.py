@@ -81,7 +81,6 @@ TABLE = ParamTable("arkadia", (
             "box (20 singles and 2 fives per family; payouts stop when none is left)", "AMB-8", "PR_SEALS"),
     _flag("refill_before_completion", False, "action A refills the hand before completions and castle stones (the "
           "player then knows the new card when he places stones)", "AMB-11", "PR_REFILL_FIRST"),
-    _flag("gold_public", False, "gold is public (cashings are public events either way)", "AMB-12", "PR_GOLD_PUBLIC"),
     Param("start_gold", "start", "rulebook", "gold by seat at the start, added to the final gold: rulebook (none), "
           "equal, or a list such as '0/2/4'", rule="ARK-END", vectors=START_GOLD, example="0/2/4", slot="PR_START",
           width=4, lever="compensation"),

@@ -41,6 +41,7 @@ from bgsim.sim.games.arkadia.events import (
 )
 from bgsim.sim.games.arkadia.state import (
     BUILDING,
+    CASTLE_TARGET,
     COMPLETED,
     FREE,
     MAX_CELLS,
@@ -361,8 +362,8 @@ def _workers_line(game, rep: Replay, start, placed) -> str:
     """Action B in one line: the building and each worker, own or neutral."""
     b = int(start[2])
     parts = [f"{'neutral' if int(ev[3]) == NEUTRAL else 'own'} {_at(game, int(ev[2]))}" for ev in placed]
-    return (f"seat {int(start[1]) + 1} places workers by building {b} ({rep.names.get(b, '?')}): "
-            + (", ".join(parts) if parts else "none"))
+    target = "the castle site" if b == CASTLE_TARGET else f"building {b} ({rep.names.get(b, '?')})"
+    return f"seat {int(start[1]) + 1} places workers by {target}: " + (", ".join(parts) if parts else "none")
 
 
 def _take_line(game, take, refill) -> str:

@@ -24,10 +24,12 @@ N_FIELDS = 10  # castle fields (004)
 LEVELS = 3
 HAND = 4  # cards in hand (ARK-SETUP-6)
 DISPLAY_SIZE = 3
+SEALS_PER_FAMILY = 30  # AMB-8 physical_88: 20 single seals and two 5-seals per family
 OWN_WORKERS = 11  # per colour: 3 at the start and 2 for each of the 4 banners (ARK-SETUP-3, -4)
 START_WORKERS = 3
 BANNERS = 4
 NEUTRAL = MAX_P  # the colour code of a neutral worker in CELL_WHO
+CASTLE_TARGET = MAX_BUILDINGS  # action B's target id for the castle site (castle_is_worker_target, AMB-3)
 
 # What a cell holds (CELL_KIND).
 FREE, SITE, BUILDING, WORKER = range(4)
@@ -79,8 +81,12 @@ NEUTRAL_SCREEN = _("neutral_screen", MAX_P, "neutral workers behind each screen 
 OWN_SUPPLY = _("own_supply", MAX_P, "workers of each colour still in the general supply")
 NEUTRAL_SUPPLY = _("neutral_supply", 1, "neutral workers in the general supply (AMB-7: -1 unlimited)")
 SEALS = _("seals", (MAX_P, N_FAMILIES), "seals behind each screen by family (hidden)")
+SEAL_LIMIT = _("seal_limit", 1, "seals per family in the box: 0 unlimited (AMB-8)")
+SEALS_OUT = _("seals_out", N_FAMILIES, "seals of each family out of the supply: on buildings and behind screens")
+B_SEAL = _("b_seal", MAX_BUILDINGS, "1 while a seal lies on the building (ARK-PLACE-6; none when the supply was "
+           "empty, AMB-8)")
 BANNERS_LEFT = _("banners", MAX_P, "banners each seat still holds (public, ARK-BANNER)")
-GOLD = _("gold", MAX_P, "gold from cashings (hidden unless gold_public, AMB-12)")
+GOLD = _("gold", MAX_P, "gold from cashings (every cashing is a public event, AMB-12)")
 START_GOLD = _("start_gold", MAX_P, "gold by seat at the start (the compensation vector)")
 B_TARGET = _("b_target", 1, "action B in progress: the chosen building, else -1")
 B_PLACED = _("b_placed", 1, "workers placed so far in the action B in progress")

@@ -27,7 +27,7 @@ OTHER_READINGS = {
     "intro_setup": True, "castle_placement": "chosen", "no_action_policy": "skip_turn", "tent_reward": "choose",
     "castle_is_worker_target": True, "refill_rule": "fill_to_4", "deck_exhaustion": "trigger_end",
     "allow_mirror": True, "neutral_supply": None, "seal_supply": "physical_88", "refill_before_completion": True,
-    "gold_public": True, "start_gold": "0/3/5/7",
+    "start_gold": "0/3/5/7",
 }
 
 
@@ -65,6 +65,7 @@ def _play_checked(t, p, n: int, chance: int, rng) -> None:
         _check_board(before, s)
         _check_castle(s, t, stacks)
         _check_payouts(s, paid_when_done)
+        _check_seals(s, n)
     assert s[st.PHASE] == d.OVER, "the game did not end"
     start, banners = s[st.START_GOLD:st.START_GOLD + n], s[st.GOLD_BANNER:st.GOLD_BANNER + n]
     assert (banners == cashed).all()  # every banner cashing paid the value shown when it was made
@@ -99,6 +100,19 @@ def _check_castle(s: np.ndarray, t: np.ndarray, stacks: list[list[int]]) -> None
     assert height.sum() + s[st.STONE_SUPPLY:st.STONE_SUPPLY + st.LEVELS * st.N_FAMILIES].sum() == 28
     values = [seal_value(s, t, family) for family in range(st.N_FAMILIES)]
     assert values == _visible_tops(stacks, t).tolist()
+
+
+def _check_seals(s: np.ndarray, n: int) -> None:
+    """Every seal out of the supply is behind a screen or on a building under construction; under
+    physical_88 (AMB-8) never more than the box's 30 per family."""
+    out = s[st.SEALS_OUT:st.SEALS_OUT + st.N_FAMILIES]
+    held = s[st.SEALS:st.SEALS + n * st.N_FAMILIES].reshape(n, -1)
+    count = s[st.N_BUILDINGS]
+    on_buildings = np.bincount(s[st.B_FAMILY:st.B_FAMILY + count][s[st.B_SEAL:st.B_SEAL + count] == 1],
+                               minlength=st.N_FAMILIES)
+    assert (held >= 0).all() and (out == held.sum(axis=0) + on_buildings).all()
+    if s[st.SEAL_LIMIT] > 0:
+        assert (out <= s[st.SEAL_LIMIT]).all()
 
 
 def _check_payouts(s: np.ndarray, paid_when_done: dict[int, np.ndarray]) -> None:

@@ -104,3 +104,21 @@ def test_amb_5_stall_rule_none_lets_declining_banners_go_on():
     s, t, p = _stalled_but_for_banners("none")
     _decline_a_round(s, t, p, 6)
     assert s[st.PHASE] == d.PART1
+
+
+def test_amb_8_physical_seals_run_out_and_payouts_stop_until_cashing_returns_them():
+    t = component_table(load_components())
+    for supply, limit in (("unlimited", 0), ("physical_88", st.SEALS_PER_FAMILY)):
+        p = Params.from_dict({"n_players": 2, "castle_placement": "4,6,wide", "seal_supply": supply}).to_array()
+        s = new_game(t, p, np.uint64(3), None)
+        assert s[st.SEAL_LIMIT] == limit
+    k = next(k for k in range(int(t[st.T_PLACE_FIRST]), int(t[st.T_PLACE_TURNED_END])) if placement_is_legal(s, t, k))
+    s[st.SEALS_OUT] = st.SEALS_PER_FAMILY  # every cloth seal is out: behind the screens
+    s[st.SEALS] = st.SEALS_PER_FAMILY
+    b, _ = place_building(s, t, k, 0)
+    assert s[st.B_SEAL + b] == 0  # no seal left to put on it (ARK-PLACE-6)
+    cash(s, t, 0, 0, 2)
+    assert s[st.SEALS_OUT] == st.SEALS_PER_FAMILY - 2  # cashed seals return to the supply (ARK-BANNER-3)
+    b2, _ = place_building(s, t, next(j for j in range(k + 1, int(t[st.T_PLACE_TURNED_END]))
+                                      if placement_is_legal(s, t, j)), 0)
+    assert s[st.B_SEAL + b2] == 1 and s[st.SEALS_OUT] == st.SEALS_PER_FAMILY - 1

@@ -9,9 +9,11 @@ from bgsim.sim.games.arkadia.state import (
     B_PAID,
     B_PLACEMENT,
     B_PLACER,
+    B_SEAL,
     B_STATE,
     B_TENTS,
     BUILDING,
+    CASTLE_TARGET,
     CELL_KIND,
     CELL_WHO,
     COMPLETED,
@@ -23,7 +25,9 @@ from bgsim.sim.games.arkadia.state import (
     N_FAMILIES,
     NEUTRAL,
     OCCUPIED,
+    SEAL_LIMIT,
     SEALS,
+    SEALS_OUT,
     SEAT,
     SITE,
     SITE_CELLS,
@@ -88,6 +92,7 @@ def place_building(s, t, k, family):
     s[B_FAMILY + b] = family
     s[B_STATE + b] = UNDER_CONSTRUCTION
     s[B_PLACER + b] = s[SEAT]
+    s[B_SEAL + b] = 1 if take_seal(s, family) else 0
     tents = 0
     for i in range(6):
         cell = t[T_PLACE_CELLS + k * 6 + i]
@@ -122,12 +127,15 @@ def is_enclosed(s, t, b):
 
 @njit(cache=True)
 def free_cells_around(s, t, b, out):
-    """The free cells sharing an edge with building ``b`` into ``out`` (a (24,) int array); returns
-    how many (ARK-WORKER-1: action B needs one)."""
-    k = s[B_PLACEMENT + b]
+    """The free cells sharing an edge with building ``b`` (or the castle site, ``CASTLE_TARGET``,
+    AMB-3) into ``out`` (a (24,) int array); returns how many (ARK-WORKER-1: action B needs one)."""
     n = 0
-    for i in range(6):
-        cell = t[T_PLACE_CELLS + k * 6 + i]
+    count = SITE_CELLS if b == CASTLE_TARGET else 6
+    for i in range(count):
+        if b == CASTLE_TARGET:
+            cell = t[T_SITE_CELLS + s[SITE_INDEX] * SITE_CELLS + i]
+        else:
+            cell = t[T_PLACE_CELLS + s[B_PLACEMENT + b] * 6 + i]
         if cell < 0:
             break
         for j in range(4):
@@ -159,6 +167,8 @@ def _pay(s, t, b, family):
                 continue
             if not _first_touch(t, k, i, nb):
                 continue
+            if not take_seal(s, family):
+                return  # AMB-8: the supply is empty; the payout stops
             seat = s[CELL_WHO + nb]
             s[SEALS + seat * N_FAMILIES + family] += 1
             s[B_PAID + b * MAX_P + seat] += 1
@@ -177,6 +187,16 @@ def _first_touch(t, k, i, nb):
 
 
 @njit(cache=True)
+def take_seal(s, family):
+    """One seal of ``family`` from the supply: always when it is unlimited (limit 0), else only while
+    one is left (AMB-8). Returns whether one was taken."""
+    if s[SEAL_LIMIT] > 0 and s[SEALS_OUT + family] >= s[SEAL_LIMIT]:
+        return False
+    s[SEALS_OUT + family] += 1
+    return True
+
+
+@njit(cache=True)
 def complete_buildings(s, t, active, log=None):
     """ARK-COMPLETE-1, -4, -5, ARK-CASTLE-1: every enclosed building still under construction is
     completed now: its workers' seals, then its own seal to the active player, and one castle stone
@@ -187,8 +207,10 @@ def complete_buildings(s, t, active, log=None):
             continue
         family = s[B_FAMILY + b]
         _pay(s, t, b, family)
-        s[SEALS + active * N_FAMILIES + family] += 1
-        s[B_PAID + b * MAX_P + active] += 1
+        if s[B_SEAL + b] == 1:  # the building's own seal (ARK-COMPLETE-5)
+            s[SEALS + active * N_FAMILIES + family] += 1
+            s[B_PAID + b * MAX_P + active] += 1
+            s[B_SEAL + b] = 0
         s[COMPLETIONS + active] += 1
         s[B_STATE + b] = COMPLETED
         s[STONES_OWED] += 1

@@ -3,10 +3,11 @@ features from what the deciding seat can see.
 
 Orders: CASTLE_SITE the legal sites in table order; PART1 every legal BUILD (cards in hand by id,
 then placements in table order, mirror images only under allow_mirror), then WORKERS (buildings by
-id with a free cell around, if the seat holds a worker), else one SKIP; PUT_WORKER the free cells
-around the target by cell, own worker before neutral, then DONE once enough are placed; TENTS 0 up
-to the tents covered; STONE families by index, then fields by index; REFILL the display slots,
-then the deck; BANNER no, then yes; CASH 0 up to the seals held of the family."""
+id with a free cell around, then the castle site under castle_is_worker_target, if the seat holds
+a worker), else one SKIP; PUT_WORKER the free cells around the target by cell, own worker before
+neutral, then DONE once enough are placed; TENTS 0 up to the tents covered; STONE families by
+index, then fields by index; REFILL the display slots, then the deck; BANNER no, then yes; CASH 0
+up to the seals held of the family."""
 
 import numpy as np
 from bgsim.sim.games.arkadia import decisions as d
@@ -22,7 +23,7 @@ from bgsim.sim.games.arkadia.kernels.board import (
 )
 from bgsim.sim.games.arkadia.kernels.castle import seal_value
 from bgsim.sim.games.arkadia.kernels.flow import deck_has_cards
-from bgsim.sim.games.arkadia.params import PR_MIN_WORKERS, PR_MIRROR
+from bgsim.sim.games.arkadia.params import PR_CASTLE_TARGET, PR_MIN_WORKERS, PR_MIRROR
 from bgsim.sim.games.arkadia.state import (
     B_FAMILY,
     B_PLACED,
@@ -33,6 +34,7 @@ from bgsim.sim.games.arkadia.state import (
     BUILDING,
     CARD_LOC,
     CASH_FAMILY,
+    CASTLE_TARGET,
     CELL_KIND,
     CELL_WHO,
     DISPLAY,
@@ -55,6 +57,7 @@ from bgsim.sim.games.arkadia.state import (
     PHASE,
     SEALS,
     SEAT,
+    SITE_INDEX,
     STONE_SUPPLY,
     T_CARD,
     T_COLS,
@@ -220,7 +223,7 @@ def _build_rows(s, t, p, seat, feats, acts, n):
 
 
 @njit(cache=True)
-def _worker_rows(s, t, seat, feats, acts, n):
+def _worker_rows(s, t, p, seat, feats, acts, n):
     held = s[OWN_SCREEN + seat] + s[NEUTRAL_SCREEN + seat]
     if held == 0:
         return n
@@ -239,6 +242,14 @@ def _worker_rows(s, t, seat, feats, acts, n):
         feats[n, f.F_MY_WORKERS_AROUND] = _own_workers_around(s, t, b, -1, seat)
         feats[n, f.F_CLOSABLE] = 1 if held >= free else 0
         n += 1
+    if p[PR_CASTLE_TARGET] == 1 and s[SITE_INDEX] >= 0:  # AMB-3: the castle site, which never pays
+        free = free_cells_around(s, t, CASTLE_TARGET, around)
+        if free > 0:
+            _row(feats, acts, n, d.DO_WORKERS)
+            acts[n, d.A_BUILDING] = CASTLE_TARGET
+            feats[n, f.F_WORKERS] = 1
+            feats[n, f.F_FREE_AROUND] = free
+            n += 1
     return n
 
 
@@ -358,7 +369,7 @@ def candidates(s, t, p, feats, acts):
             acts[n, d.A_SITE] = site
             n += 1
     elif phase == d.PART1:
-        n = _worker_rows(s, t, seat, feats, acts, _build_rows(s, t, p, seat, feats, acts, 0))
+        n = _worker_rows(s, t, p, seat, feats, acts, _build_rows(s, t, p, seat, feats, acts, 0))
         if n == 0:
             _row(feats, acts, 0, d.DO_SKIP)
             feats[0, f.F_SKIP] = 1

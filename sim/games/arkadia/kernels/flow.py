@@ -62,6 +62,7 @@ from bgsim.sim.games.arkadia.kernels.board import (
 from bgsim.sim.games.arkadia.kernels.castle import place_stone, stones_available
 from bgsim.sim.games.arkadia.kernels.scoring import cash, end_turn, final_cashing, use_banner
 from bgsim.sim.games.arkadia.params import (
+    PR_CASTLE_TARGET,
     PR_DECK_END,
     PR_MIRROR,
     PR_NO_ACTION,
@@ -82,6 +83,7 @@ from bgsim.sim.games.arkadia.state import (
     BUILT,
     CARD_LOC,
     CASH_FAMILY,
+    CASTLE_TARGET,
     DECISIONS,
     DECK,
     DECK_TOP,
@@ -108,6 +110,7 @@ from bgsim.sim.games.arkadia.state import (
     PLAYED,
     SEALS,
     SEAT,
+    SITE_INDEX,
     SKIPPED,
     STEP_BANNER,
     STEP_BANNER_USED,
@@ -339,6 +342,8 @@ def _anyone_can_act(s, t, p, n):
         if s[B_STATE + b] == UNDER_CONSTRUCTION and free_cells_around(s, t, b, around) > 0:
             free_building = True
             break
+    if p[PR_CASTLE_TARGET] == 1 and s[SITE_INDEX] >= 0 and free_cells_around(s, t, CASTLE_TARGET, around) > 0:
+        free_building = True  # AMB-3: workers may go around the castle site too
     for seat in range(n):
         workers = s[OWN_SCREEN + seat] + s[NEUTRAL_SCREEN + seat] > 0 or s[BANNERS_LEFT + seat] > 0
         if workers and free_building:

@@ -15,6 +15,7 @@ from bgsim.sim.games.arkadia.state import (
     OWN_SUPPLY,
     RANK,
     SEALS,
+    SEALS_OUT,
     SEAT,
     START_GOLD,
     TIEBREAK,
@@ -43,6 +44,7 @@ def cash(s, t, seat, family, n, log=None):
     if n > 0:
         log_event(log, EV_CASH, seat, family, n, paid, value)
     s[SEALS + seat * N_FAMILIES + family] -= n
+    s[SEALS_OUT + family] -= n  # cashed seals go back to the supply (AMB-8)
     s[GOLD + seat] += paid
     s[GOLD_FAMILY + seat * N_FAMILIES + family] += paid
     return paid

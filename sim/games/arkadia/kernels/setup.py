@@ -16,6 +16,7 @@ from bgsim.sim.games.arkadia.params import (
     PR_INTRO,
     PR_N_PLAYERS,
     PR_NEUTRAL_SUPPLY,
+    PR_SEALS,
     PR_START,
     PR_START_SEAT,
 )
@@ -50,6 +51,8 @@ from bgsim.sim.games.arkadia.state import (
     OWN_SUPPLY,
     OWN_WORKERS,
     PHASE,
+    SEAL_LIMIT,
+    SEALS_PER_FAMILY,
     SEAT,
     SITE_INDEX,
     START_GOLD,
@@ -71,6 +74,8 @@ from bgsim.sim.games.arkadia.state import (
 )
 from bgsim.sim.rng import below, shuffle
 from numba import njit
+
+PHYSICAL_SEALS = 1  # seal_supply = physical_88 (AMB-8)
 
 INTRO_NEUTRALS = (0, 0, 3, 2, 1)  # extra neutral workers each, by player count (ARK-SETUP-9)
 
@@ -106,6 +111,7 @@ def deal_into(s, t, p, chance, log):
     s[:] = 0
     s[N_PLAYERS] = n
     s[TRIGGER_SEAT] = -1
+    s[SEAL_LIMIT] = SEALS_PER_FAMILY if p[PR_SEALS] == PHYSICAL_SEALS else 0  # AMB-8: 0 unlimited
     for i in range(MAX_P * BANNERS):
         s[BANNER_TURN + i] = -1
     for cell in range(MAX_CELLS):
