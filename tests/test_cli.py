@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from bgsim.sim.games.carpe_diem.components import DATA_DIR
+from bgsim.sim.registry import available_games
 
 from bgsim.cli import main
 from bgsim.cli.common import COMPILING
@@ -139,7 +140,8 @@ def test_plan_says_how_it_read_a_rate_below_1_percent(capsys):
     (("play", "carpe_diem", "--strategies", "carpe_diem/plannr"), "; did you mean 'carpe_diem/planner'?"),
     (("play", "carpe_diem", "--strategies", "carpe_dim/greedy"), "is for 'carpe_dim', not 'carpe_diem'; did you "
                                                                  "mean 'carpe_diem'?"),
-    (("play", "carpe_dien"), "unknown game 'carpe_dien' (known: carpe_diem, capitol); did you mean 'carpe_diem'?"),
+    (("play", "carpe_dien"), f"unknown game 'carpe_dien' (known: {', '.join(available_games())}); did you mean "
+                             "'carpe_diem'?"),
     (("play", "carpe_diem(ful_loop=allow)"), "carpe_diem has no parameter 'ful_loop' (see `bgsim games`); did you "
                                              "mean 'full_loop'?"),
     (("play", "carpe_diem", "--players", "3", "--strategies", "greedy,random"), "lists 2 strategies for 3 seats"),
