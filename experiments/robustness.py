@@ -33,7 +33,7 @@ from bgsim.experiments.seat_order import (
     run_seat_order,
     seat_order_from_dict,
 )
-from bgsim.experiments.variants import declared_variants, variant_spec
+from bgsim.experiments.variants import declared_variants, variant_spec, with_changes
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.profile import VariantInfo
 from bgsim.sim.registry import make_game, parse_id
@@ -150,15 +150,7 @@ def own_variants(tables, spec_dir: Path, source: str) -> tuple[VariantInfo, ...]
 def own_variant_spec(base_doc: dict, variant: VariantInfo) -> dict:
     """The base seat-order spec played with a [what_if] variant: its parameters set, its data files
     the user's own (absolute paths, so the base's folder does not matter)."""
-    doc = copy.deepcopy(base_doc)
-    game = doc.setdefault("game", {})
-    params = dict(game.get("params", {}))
-    for name in variant.data:
-        params.pop(f"{name}_file", None)  # the data override replaces it (both would clash in make_game)
-    game["params"] = params | dict(variant.params)
-    game["data"] = dict(game.get("data", {})) | dict(variant.data)
-    doc["description"] = f"{doc.get('description', '')} [what if {variant.name}: {variant.description}]".strip()
-    return doc
+    return with_changes(base_doc, variant, variant.data, "what if")
 
 
 def _file_hash(path: str) -> str:

@@ -17,7 +17,7 @@ from bgsim.sim.profile import VariantInfo
 from bgsim.sim.registry import available_games, make_game, parse_id
 
 __all__ = ["VariantData", "VariantError", "data_source", "declared_variants", "game_variant_data", "variant_spec",
-           "write_variant_data"]
+           "with_changes", "write_variant_data"]
 
 
 class VariantError(ValueError):
@@ -96,14 +96,22 @@ def variant_spec(base_spec: dict, variant: VariantInfo, directory: str | Path, b
     """A copy of a run-spec dict played with ``variant``: its parameters set, its data files derived
     from the base spec's own and written under ``directory``; the name gets the variant's appended,
     so the runs sit side by side."""
+    written = write_variant_data(variant, base_spec.get("game", {}), directory, base_dir, variant_data)
+    doc = with_changes(base_spec, variant, written, "variant")
+    doc["name"] = f"{doc.get('name', 'run')}_{variant.name}"
+    return doc
+
+
+def with_changes(base_spec: dict, variant: VariantInfo, data: dict[str, str], word: str) -> dict:
+    """A copy of a run-spec dict with ``variant``'s parameters set and its ``data`` files (name ->
+    absolute path) in place of the spec's, its description naming the change (``word``: "variant",
+    "what if")."""
     doc = copy.deepcopy(base_spec)
     game = doc.setdefault("game", {})
-    params, data = dict(game.get("params", {})), dict(game.get("data", {}))
-    written = write_variant_data(variant, game, directory, base_dir, variant_data)
-    for name in written:
+    params = dict(game.get("params", {}))
+    for name in data:
         params.pop(f"{name}_file", None)  # the data override replaces it (both would clash in make_game)
     game["params"] = params | dict(variant.params)
-    game["data"] = data | written
-    doc["name"] = f"{doc.get('name', 'run')}_{variant.name}"
-    doc["description"] = f"{doc.get('description', '')} [variant {variant.name}: {variant.description}]".strip()
+    game["data"] = dict(game.get("data", {})) | dict(data)
+    doc["description"] = f"{doc.get('description', '')} [{word} {variant.name}: {variant.description}]".strip()
     return doc
