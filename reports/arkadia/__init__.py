@@ -52,26 +52,28 @@ def _share(measure: str, n: int, hits: float, trials: int) -> dict:
 
 
 def final_round(rows) -> pd.DataFrame:
-    """Per player count: games with a trigger, the trigger seat's win share and the other seats' (each
-    with its Wilson interval), and the fair share 1/n."""
+    """Per player count (and population, where a study has several): games with a trigger, the
+    trigger seat's win share and the other seats' (each with its Wilson interval), the fair share 1/n."""
     frame = _rules_rows(rows)
-    table = collect(frame.filter(~pl.col("ended_by_stall")).group_by("n_players", "triggered_end").agg(
-        pl.len().alias("rows"), pl.col("win_share").sum().alias("wins")).sort("n_players", "triggered_end"))
+    keys = ["n_players"] + (["population"] if "population" in column_names(frame) else [])
+    table = collect(frame.filter(~pl.col("ended_by_stall")).group_by(*keys, "triggered_end").agg(
+        pl.len().alias("rows"), pl.col("win_share").sum().alias("wins")))
     out = []
-    for n in sorted(set(table["n_players"].to_list())):
-        part = table.filter(pl.col("n_players") == n)
+    for key, part in table.group_by(keys, maintain_order=False):
         trig = part.filter(pl.col("triggered_end"))
         other = part.filter(~pl.col("triggered_end"))
         if trig.is_empty() or other.is_empty():
             continue
+        n = int(key[0])
         t_rows, t_wins = int(trig["rows"][0]), float(trig["wins"][0])
         o_rows, o_wins = int(other["rows"][0]), float(other["wins"][0])
         t_low, t_high = wilson(np.array([t_wins]), np.array([t_rows]))
         o_low, o_high = wilson(np.array([o_wins]), np.array([o_rows]))
-        out.append({"n_players": n, "games": t_rows, "fair": 1 / n,
+        out.append({"n_players": n, "population": key[1] if len(key) > 1 else "", "games": t_rows, "fair": 1 / n,
                     "trigger_wins": t_wins / t_rows, "trigger_low": float(t_low[0]), "trigger_high": float(t_high[0]),
                     "others_win": o_wins / o_rows, "others_low": float(o_low[0]), "others_high": float(o_high[0])})
-    return pd.DataFrame(out)
+    frame_out = pd.DataFrame(out)
+    return frame_out.sort_values(["population", "n_players"], ignore_index=True) if out else frame_out
 
 
 def banner_timing(rows) -> pd.DataFrame:
@@ -105,20 +107,21 @@ def study_answers(rows, profile) -> list[str]:
     del profile
     lines = []
     table = final_round(rows)
-    if not table.empty:
+    for population, part in table.groupby("population", sort=False) if not table.empty else ():
         text = "; ".join(f"{r.n_players} players {100 * r.trigger_wins:.1f} % [{100 * r.trigger_low:.1f}, "
                          f"{100 * r.trigger_high:.1f}] against {100 * r.others_win:.1f} % for each other seat "
-                         f"(fair {100 * r.fair:.1f} %)" for r in table.itertuples())
-        lines.append(f"- **The final round.** The seat that triggers the end (it moves last, ARK-END-2) wins {text}. "
-                     "Triggering goes with a strong position (it completes buildings), so this is an association, "
-                     "not the effect of moving last alone.")
+                         f"(fair {100 * r.fair:.1f} %)" for r in part.itertuples())
+        who = f", *{population}*" if population else ""
+        lines.append(f"- **The final round{who}.** The seat that triggers the end (it moves last, ARK-END-2) wins "
+                     f"{text}. Triggering goes with a strong position (it completes buildings), so this is an "
+                     "association, not the effect of moving last alone.")
     timing = banner_timing(rows)
     cashed = timing[timing["with_seals"] >= 30] if not timing.empty else timing
     for n, part in cashed.groupby("n_players"):
-        best = part.loc[part["gold"].idxmax()]
+        best = part.loc[part["gold_per_seal"].idxmax()]
         spans = "; ".join(f"{r.span} {r.gold:.1f} [{r.gold_low:.1f}, {r.gold_high:.1f}]" for r in part.itertuples())
-        lines.append(f"- **Banner timing, {n} players.** Gold per cashing with seals: {spans}; most in "
-                     f"{best['span']}.")
+        lines.append(f"- **Banner timing, {n} players** (every population pooled). Gold per cashing with seals: "
+                     f"{spans}; a seal fetched most in {best['span']} ({best['gold_per_seal']:.2f} gold).")
     return lines
 
 
@@ -134,10 +137,10 @@ def study_measures(rows, profile) -> pd.DataFrame:
     out = []
     for r in games.iter_rows(named=True):
         n = r["n_players"]
-        part = trig[trig["n_players"] == n]
-        if not part.empty:
-            row = part.iloc[0]
-            out.append(_share("the trigger seat wins", n, row.trigger_wins * row.games, int(row.games)))
+        part = trig[trig["n_players"] == n] if not trig.empty else trig
+        if not part.empty:  # every population pooled
+            games_n = int(part["games"].sum())
+            out.append(_share("the trigger seat wins", n, float((part["trigger_wins"] * part["games"]).sum()), games_n))
         out.append(_share("games ended by the stall safeguard", n, r["stalls"], r["games"]))
         half = Z * (r["turns_sd"] or 0.0) / np.sqrt(max(r["games"], 1))
         out.append({"measure": "turns per game", "n_players": n, "value": r["turns"], "low": r["turns"] - half,
@@ -163,14 +166,15 @@ def add_study_sections(rep, rows, profile) -> None:
               "win share of the seat that triggered the end (it moves last in the final round, ARK-END-2, -3) and of "
               "each other seat, with Wilson 95 % intervals, against the fair share 1/n. An association: triggering "
               "goes with completing buildings.",
-              show=["n_players", "games", "fair", "trigger_wins", "trigger_low", "trigger_high", "others_win",
-                    "others_low", "others_high"])
+              show=["n_players", "population", "games", "fair", "trigger_wins", "trigger_low", "trigger_high",
+                    "others_win", "others_low", "others_high"])
     rep.table(banner_timing(rows), "banner_timing", "Banners by the rounds they were raised in: banners raised, "
               "those that cashed seals, the mean gold per cashing with seals (t 95 % interval), the mean seals "
               "cashed and gold per seal. A banner raised without seals brings only its two workers.",
               show=["n_players", "span", "banners", "with_seals", "gold", "gold_low", "gold_high", "seals",
                     "gold_per_seal"])
-    rep.table(study_measures(rows, None), "game_measures", "The game's course: how often the trigger seat wins, the "
+    rep.table(study_measures(rows, None), "game_measures", "The game's course: how often the trigger seat wins (every "
+              "population pooled), the "
               "games the stall safeguard ended (AMB-5), turns per game (95 % intervals).",
               show=["measure", "n_players", "text", "trials"], columns={"text": "value [95 % CI]"})
 
