@@ -2,13 +2,14 @@
 
 Rows: 4 players with greedy weights (the speed target: 2,000 games/s per core), random play, 3 and
 2 players, and the best heuristic. Each rate is the median of several timed runs after an untimed
-warm-up.
+warm-up. Then the 4-player greedy rate beside the C yardstick of ``../shared/perf/`` (a simplified
+tile-placement game), run in turn, when it is there: only their ratio is stable between machines.
 """
 
 import argparse
 import statistics
 
-from bgsim.experiments.bench import GameBench, engine_rate, runs_text
+from bgsim.experiments.bench import GameBench, Yardstick, alternating_rates, engine_rate, runs_text
 
 TARGET = 2_000  # four-player greedy games/s per core (issue: Arkadia end to end)
 
@@ -29,6 +30,14 @@ def main(argv: list[str] | None = None) -> None:
     for n_players, strategy_id in rows:
         rates = engine_rate("arkadia", n_players, strategy_id, args.games, args.repeats)
         print(f"   {n_players:>7}  {strategy_id:<8} {statistics.median(rates):>9,.0f}   {runs_text(rates)}", flush=True)
+    with Yardstick() as yardstick:
+        if not yardstick.binary:
+            print(f"   C yardstick: not run ({yardstick.why})")
+            return
+        ours, theirs = alternating_rates("arkadia", 4, "greedy", args.games, args.repeats, yardstick, 20_000)
+        ratio = statistics.median(ours) / statistics.median(theirs)
+        print(f"   4-player greedy {statistics.median(ours):,.0f} games/s against the C yardstick's "
+              f"{statistics.median(theirs):,.0f} (run in turn): a ratio of {ratio:.2f}", flush=True)
 
 
 BENCH = GameBench(main=main)
