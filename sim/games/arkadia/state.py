@@ -130,6 +130,7 @@ T_PLACE_FIRST = _t("place_first", MAX_SHAPES + 1, "placements of shape s: rows p
 T_PLACE_TURNED_END = _t("place_turned_end", MAX_SHAPES, "end of shape s's rotations: its mirror images follow "
                         "(used only under allow_mirror, AMB-6)")
 T_PLACE_CELLS = _t("place_cells", (MAX_PLACEMENTS, 6), "each placement's cells, -1 padded")
+T_PLACE_SIZE = _t("place_size", (MAX_PLACEMENTS, 2), "each placement's cells and the tents among them")
 T_PLACE_BITS = _t("place_bits", (MAX_PLACEMENTS, 2, MASK_WORDS), "each placement's cells, then the cells around "
                   "it, as bits (like OCCUPIED)")
 T_INTRO_SITE = _t("intro_site", 1, "the first game's castle site (its row in the sites)")

@@ -64,6 +64,9 @@ def component_table(comps: Components) -> np.ndarray:
         mine = np.flatnonzero(found.shape == s)
         t[st.T_PLACE_TURNED_END + s] = mine[found.orientation[mine] < turns][-1] + 1
     t[st.T_PLACE_CELLS:st.T_PLACE_CELLS + found.cells.size] = found.cells.reshape(-1)
+    tent = t[st.T_TENT:st.T_TENT + st.MAX_CELLS]
+    size = np.stack([(found.cells >= 0).sum(axis=1), np.where(found.cells >= 0, tent[found.cells], 0).sum(axis=1)], 1)
+    t[st.T_PLACE_SIZE:st.T_PLACE_SIZE + size.size] = size.reshape(-1)
     bits = np.stack([found.mask, found.around], axis=1).astype("<u8").view(np.int32)  # (K, 2, MASK_WORDS)
     t[st.T_PLACE_BITS:st.T_PLACE_BITS + bits.size] = bits.reshape(-1)
     _intro(t, comps, sites, found, cards)

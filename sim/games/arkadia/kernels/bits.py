@@ -6,7 +6,8 @@ import numpy as np
 from bgsim.sim.games.arkadia.state import CELL_KIND, CELL_WHO, MASK_WORDS, OCCUPIED, T_PLACE_BITS, WORKER
 from numba import njit
 
-__all__ = ["cells_of", "count_in", "enclosed_with", "free_count", "meets", "popcount", "word_bit", "worker_bits"]
+__all__ = ["cells_of", "count_in", "enclosed_with", "free_count", "meets", "meets_bits", "popcount", "word_bit",
+           "worker_bits"]
 
 
 @njit(cache=True)
@@ -37,7 +38,9 @@ def free_count(s, t, mask):
     """Cells of the mask at ``t[mask:mask + MASK_WORDS]`` that are free."""
     n = 0
     for w in range(MASK_WORDS):
-        n += popcount(t[mask + w] & ~s[OCCUPIED + w])
+        word = t[mask + w] & ~s[OCCUPIED + w]
+        if word:  # a placement's mask spans one or two words: skip the empty ones
+            n += popcount(word)
     return n
 
 
@@ -46,7 +49,9 @@ def count_in(t, mask, bits):
     """Cells of the mask at ``t[mask:...]`` that are in ``bits`` ((MASK_WORDS,) int64)."""
     n = 0
     for w in range(MASK_WORDS):
-        n += popcount(t[mask + w] & bits[w])
+        word = t[mask + w] & bits[w]
+        if word:
+            n += popcount(word)
     return n
 
 
@@ -57,6 +62,15 @@ def worker_bits(s, n_cells, colour, out):
     for cell in range(n_cells):
         if s[CELL_KIND + cell] == WORKER and s[CELL_WHO + cell] == colour:
             out[cell >> 5] |= word_bit(cell)
+
+
+@njit(cache=True)
+def meets_bits(t, mask, bits):
+    """Whether the mask at ``t[mask:...]`` shares a cell with ``bits`` ((MASK_WORDS,) int64)."""
+    for w in range(MASK_WORDS):
+        if t[mask + w] & bits[w]:
+            return True
+    return False
 
 
 @njit(cache=True)

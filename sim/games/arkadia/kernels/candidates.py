@@ -12,7 +12,15 @@ up to the seals held of the family."""
 import numpy as np
 from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import features as f
-from bgsim.sim.games.arkadia.kernels.bits import cells_of, count_in, enclosed_with, free_count, meets, worker_bits
+from bgsim.sim.games.arkadia.kernels.bits import (
+    cells_of,
+    count_in,
+    enclosed_with,
+    free_count,
+    meets,
+    meets_bits,
+    worker_bits,
+)
 from bgsim.sim.games.arkadia.kernels.board import (
     _first_touch,
     free_cells_around,
@@ -67,9 +75,9 @@ from bgsim.sim.games.arkadia.state import (
     T_NEIGHBOURS,
     T_PLACE_CELLS,
     T_PLACE_FIRST,
+    T_PLACE_SIZE,
     T_PLACE_TURNED_END,
     T_ROWS,
-    T_TENT,
     UNDER_CONSTRUCTION,
     WORKER,
 )
@@ -175,12 +183,19 @@ def _build_rows(s, t, p, seat, feats, acts, n):
     action, ARK-COMPLETE-1)."""
     own = np.empty(MASK_WORDS, dtype=np.int64)
     worker_bits(s, t[T_ROWS] * t[T_COLS], seat, own)
-    building = np.empty(MAX_BUILDINGS, dtype=np.int64)  # the buildings under construction
+    # The buildings under construction that one building could enclose: at most 6 free cells
+    # around them (a shape's most cells); the others cannot complete with any placement.
+    closable = np.empty(MAX_BUILDINGS, dtype=np.int64)  # their around masks' offsets in t
+    near = np.zeros(MASK_WORDS, dtype=np.int64)  # the cells around any of them
     n_open = 0
     for b in range(s[N_BUILDINGS]):
         if s[B_STATE + b] == UNDER_CONSTRUCTION:
-            building[n_open] = b
-            n_open += 1
+            around = cells_of(t, s[B_PLACEMENT + b]) + MASK_WORDS
+            if free_count(s, t, around) <= 6:
+                closable[n_open] = around
+                n_open += 1
+                for w in range(MASK_WORDS):
+                    near[w] |= t[around + w]
     for card in range(t[T_N_CARDS]):
         if s[CARD_LOC + card] != IN_HAND + seat:
             continue
@@ -194,22 +209,16 @@ def _build_rows(s, t, p, seat, feats, acts, n):
             acts[n, d.A_CARD] = card
             acts[n, d.A_PLACEMENT] = k
             feats[n, f.F_BUILD] = 1
-            cells, tents = 0, 0
-            for i in range(6):
-                cell = t[T_PLACE_CELLS + k * 6 + i]
-                if cell >= 0:
-                    cells += 1
-                    tents += t[T_TENT + cell]
-            feats[n, f.F_CELLS] = cells
-            feats[n, f.F_TENTS] = tents
+            feats[n, f.F_CELLS] = t[T_PLACE_SIZE + 2 * k]
+            feats[n, f.F_TENTS] = t[T_PLACE_SIZE + 2 * k + 1]
             mask = cells_of(t, k)
             free_after = free_count(s, t, mask + MASK_WORDS)
             mine = count_in(t, mask + MASK_WORDS, own)
             done, earned = 0, 0
             if free_after == 0:  # the new building is enclosed at once
                 done, earned = 1, mine + 1
-            for i in range(n_open):
-                around = cells_of(t, s[B_PLACEMENT + building[i]]) + MASK_WORDS
+            for i in range(n_open if meets_bits(t, mask, near) else 0):
+                around = closable[i]
                 if meets(t, around, mask) and enclosed_with(s, t, around, mask):
                     done += 1
                     earned += count_in(t, around, own) + 1
