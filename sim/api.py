@@ -208,6 +208,9 @@ class Determinisation(Protocol):
     def rollout_values(self, observation: Observation, actions: np.ndarray, determinisations: int,
                        rng: np.ndarray, policies: list[CompiledPolicy], margin_scale: float = 100.0) -> np.ndarray: ...
 
+    def rollout_outcomes(self, observation: Observation, actions: np.ndarray, determinisations: int,
+                         rng: np.ndarray, policies: list[CompiledPolicy]) -> tuple[np.ndarray, np.ndarray]: ...
+
 
 def supports(game: Game, capability: type) -> bool:
     """Whether ``game`` offers an optional capability (``CompiledPlay``, ``LockstepBatches``, ...)."""

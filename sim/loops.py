@@ -1,6 +1,6 @@
 """The compiled loops every game shares, written once: whole games with compiled policies,
 batches of games into final states, games in lockstep for Python strategies, the per-decision
-step, and rollouts for search players.
+step, and paired rollouts for search players and choice values.
 
 A game's kernels know the rules; these loops drive them. ``sim.kernel_binding.bind_loops``
 compiles each function below for one game, with the names of the block below bound to that
@@ -139,46 +139,41 @@ def apply_row_and_decide(s, rules, row, feats, acts, log):
     return candidates(s, *rules, feats, acts)
 
 
-def seat_outcome(s, seat, margin_scale):
-    """Value of a finished game for ``seat``: 1 for a win (a shared one too), plus the score margin
-    over the best opponent divided by ``margin_scale`` (a tie-breaker between actions that win or
-    lose equally often)."""
-    best_other = -(1 << 30)
-    for other in range(s[N_PLAYERS]):
-        if other != seat and s[FINAL_SCORE + other] > best_other:
-            best_other = s[FINAL_SCORE + other]
-    won = 1.0 if s[RANK + seat] == 1 else 0.0
-    return won + (s[FINAL_SCORE + seat] - best_other) / margin_scale
+def rollout_outcomes(view, rules, seat, root_acts, n_det, rng, kinds, weights, feats, acts, log, shares,
+                     margins):
+    """Each action of ``root_acts`` ((K, A) int32, legal in ``view``, left unchanged) played to the
+    end on ``n_det`` determinisations for ``seat``: ``shares`` (K, n_det) float64 gets the seat's
+    share of the win (1/k of a win shared by k seats, else 0), ``margins`` (K, n_det) int64 its final
+    score minus the best other seat's.
 
-
-def rollout_values(view, rules, seat, root_acts, n_det, rng, kinds, weights, margin_scale, feats, acts, log,
-                   values):
-    """Mean outcome for ``seat`` of each action ``root_acts`` ((K, A) int32, legal in ``view``, the
-    seat's observation, left unchanged) into ``values`` ((K,) float64).
-
-    For each of ``n_det`` determinisations (drawn from ``rng``, (1,) uint64, advanced) every action
-    is applied to a copy and played to the end by the policies ``kinds`` (P,) int64 / ``weights``
-    (P, F) int64, with the same seat streams for every action (common random numbers)."""
+    Determinisation d is drawn once (from ``rng``, (1,) uint64, advanced) and every action is
+    played on it with the same seat streams: the actions differ only by what they do (common
+    random numbers), so identical actions give identical columns."""
     base = np.empty_like(view)
     work = np.empty_like(view)
     streams = np.empty(kinds.shape[0], dtype=np.uint64)
-    scratch = new_scratch()  # the play loop's, once for every rollout
+    scratch = new_scratch()
     action = np.empty(N_ACTION_FIELDS, dtype=np.int32)
-    values[:] = 0.0
-    for _ in range(n_det):
+    for d in range(n_det):
         base[:] = view
         determinise(base, seat, rng)
         stream_seed = next_u64(rng, 0)
         for k in range(root_acts.shape[0]):
             work[:] = base
             for i in range(streams.shape[0]):
-                streams[i] = stream_seed + np.uint64(i)  # the same policy draws for every action
+                streams[i] = stream_seed + np.uint64(i)
             apply_action(work, *rules, root_acts[k], log)
             play_loop(work, rules, kinds, weights, streams, feats, acts, log, scratch, action)
-            values[k] += seat_outcome(work, seat, margin_scale)
-    values /= n_det
+            winners = 0
+            best_other = -(1 << 30)
+            for other in range(work[N_PLAYERS]):
+                winners += 1 if work[RANK + other] == 1 else 0
+                if other != seat and work[FINAL_SCORE + other] > best_other:
+                    best_other = work[FINAL_SCORE + other]
+            shares[k, d] = 1.0 / winners if work[RANK + seat] == 1 else 0.0
+            margins[k, d] = work[FINAL_SCORE + seat] - best_other
 
 
 LOOPS = (play_to_end, play_loop, play_into_states, deal_states, stack_tables, apply_best_rows,
-         apply_row_and_decide, seat_outcome, rollout_values)
+         apply_row_and_decide, rollout_outcomes)
 REFCOUNT_FREE = ("play_loop",)  # compiled without reference counts when the game's play allows it

@@ -250,6 +250,27 @@ def test_determinisation_keeps_what_the_seat_sees(name, n_players, seed):
     assert values.shape == (min(2, len(acts)),) and np.isfinite(values).all()
 
 
+@pytest.mark.parametrize(("name", "n_players"), CASES)
+def test_identical_choices_played_on_the_same_chance_have_identical_outcomes(name, n_players):
+    """The paired design of choice values: every alternative is played on the same determinisations
+    with the same seat streams, so alternatives that are the same action give the same outcomes,
+    rollout by rollout (a choice value of exactly 0), and the same seed gives the same rollouts."""
+    game = make_game(name, n_players=n_players)
+    if not supports(game, Determinisation):
+        return
+    state = _mid_game(game, 11)
+    seat, _, acts = _table_copy(game, state)
+    observation = game.observe(state, seat)
+    policies = [RandomStrategy().compiled_policy(game)] * n_players  # draws from the seat streams
+    same = np.repeat(acts[:1], 3, axis=0)
+    shares, margins = game.rollout_outcomes(observation, same, 6, new_stream(5), policies)
+    assert shares.shape == margins.shape == (3, 6)
+    assert (shares == shares[0]).all() and (margins == margins[0]).all()
+    assert ((shares >= 0) & (shares <= 1)).all()
+    again, _ = game.rollout_outcomes(observation, same[:1], 6, new_stream(5), policies)
+    assert (again[0] == shares[0]).all()
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_determinisations_differ_in_what_is_hidden(name):
     game = make_game(name, n_players=player_counts(name)[-1])

@@ -112,7 +112,7 @@ def test_the_shared_loops_are_cached_under_the_key_of_each_game_they_are_bound_t
     keys = numba_cache._current_keys()
     base = Path(numba.config.CACHE_DIR)
     for game, kernels in (("capitol", capitol), ("sealed_bids", sealed_bids)):
-        for loop in (kernels.play_to_end, kernels.play_loop, kernels.rollout_values):
+        for loop in (kernels.play_to_end, kernels.play_loop, kernels.rollout_outcomes):
             assert Path(loop._cache._cache_path).parent == base / keys[game]
 
 

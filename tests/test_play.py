@@ -123,7 +123,7 @@ class _RequiredOnly:
     """A game seen through its required members only: every optional capability is missing."""
 
     _CAPABILITIES = {"step", "play_compiled", "play_states", "deal_states", "pending_seats", "stack_tables",
-                     "apply_best_rows", "determinise", "rollout_values"}
+                     "apply_best_rows", "determinise", "rollout_values", "rollout_outcomes"}
 
     def __init__(self, game):
         self._game = game

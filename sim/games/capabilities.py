@@ -11,7 +11,8 @@ by the convention of ``sim.games.base`` (``rules_args``, ``deal_args``, the even
 - ``SteppingKernels``: ``apply_row_and_decide``;
 - ``CompiledPlayKernels``: ``play_to_end`` and ``play_into_states``;
 - ``LockstepKernels``: ``deal_states``, ``stack_tables`` and ``apply_best_rows``;
-- ``DeterminisationKernels`` (search): the game's ``determinise`` and ``rollout_values``.
+- ``DeterminisationKernels`` (search, choice values): the game's ``determinise``, ``rollout_values`` and
+  ``rollout_outcomes``.
 """
 
 import functools
@@ -100,12 +101,25 @@ class DeterminisationKernels:
                        rng: np.ndarray, policies: list[CompiledPolicy], margin_scale: float = 100.0) -> np.ndarray:
         """Mean outcome for the observing seat of each action ((K, A) int32, legal now), (K,) float64:
         every action played to the end on the same ``determinisations`` of the hidden information,
-        all seats by ``policies`` (one per seat). Outcome: 1 for a win, plus the score margin over
-        the best opponent / ``margin_scale``. ``rng`` (1,) uint64 stream, advanced."""
+        all seats by ``policies`` (one per seat). Outcome: 1 for a win (a shared one too), plus the
+        score margin over the best opponent / ``margin_scale``. ``rng`` (1,) uint64 stream, advanced."""
+        shares, margins = self.rollout_outcomes(observation, actions, determinisations, rng, policies)
+        values = np.zeros(len(actions), dtype=np.float64)
+        for d in range(determinisations):  # summed rollout by rollout, as the search always has
+            values += (shares[:, d] > 0) + margins[:, d] / float(margin_scale)
+        return values / determinisations
+
+    def rollout_outcomes(self, observation: Observation, actions: np.ndarray, determinisations: int,
+                         rng: np.ndarray, policies: list[CompiledPolicy]) -> tuple[np.ndarray, np.ndarray]:
+        """Each action ((K, A) int32, legal now) played to the end on the same ``determinisations``
+        of the hidden information with the same seat streams (common random numbers), all seats by
+        ``policies``: the observing seat's win shares (K, D) float64 and score margins over the best
+        other seat (K, D) int64. ``rng`` (1,) uint64 stream, advanced."""
         kinds, weights = self.policy_arrays(policies)
         feats, acts = self._search_buffers
-        values = np.empty(len(actions), dtype=np.float64)
-        self.kernels.rollout_values(observation.view, self.rules_args, observation.seat,
-                                    np.ascontiguousarray(actions, np.int32), determinisations, rng, kinds, weights,
-                                    float(margin_scale), feats, acts, self._no_log, values)
-        return values
+        shares = np.empty((len(actions), determinisations), dtype=np.float64)
+        margins = np.empty((len(actions), determinisations), dtype=np.int64)
+        self.kernels.rollout_outcomes(observation.view, self.rules_args, observation.seat,
+                                      np.ascontiguousarray(actions, np.int32), determinisations, rng, kinds, weights,
+                                      feats, acts, self._no_log, shares, margins)
+        return shares, margins
