@@ -167,20 +167,19 @@ def _balancing_cell(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None) -> 
              f"against the fair {100 / n:.1f} %")
     if held:
         return f"{n} players {vector} (held on fresh deals: furthest {where})"
-    tried = _tried(n, cell, rounds)
-    if tried.count("/") == vector.count("/"):  # one vector played: no refinement was tried
+    played = _rounds_played(n, cell, rounds)
+    if len(played) <= 1:  # one vector played on fresh deals: no refinement was tried
         return f"{n} players: **none found that holds** — {vector} did not hold on fresh deals: it left {where}"
-    return (f"{n} players: **none found that holds** — {tried} on fresh deals; the closest, {vector}, "
-            f"left {where}")
+    return (f"{n} players: **none found that holds** — tried {', '.join(played)} on fresh deals; the closest, "
+            f"{vector}, left {where}")
 
 
-def _tried(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None) -> str:
-    """"tried 0/-7, 0/-9" from the rounds of one (player count, population)."""
-    pop = cell["population"].iloc[0]
+def _rounds_played(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None) -> list[str]:
+    """The vectors one (player count, population) played on fresh deals, in round order (rounds.csv)."""
     if rounds is None or rounds.empty:
-        return "tried it"
-    mine = rounds[(rounds["n_players"] == n) & (rounds["population"] == pop)]
-    return f"tried {', '.join(mine['vector'])}" if len(mine) else "tried it"
+        return []
+    mine = rounds[(rounds["n_players"] == n) & (rounds["population"] == cell["population"].iloc[0])]
+    return list(mine["vector"])
 
 
 def final_column(table: pd.DataFrame) -> str:
