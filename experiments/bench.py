@@ -11,6 +11,7 @@ import argparse
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -25,7 +26,7 @@ from bgsim.sim.registry import available_games, did_you_mean
 from bgsim.sim.seeding import block_key, deal_seeds, seat_streams
 from bgsim.strategies import make_strategy
 
-__all__ = ["GameBench", "Yardstick", "alternating_rates", "engine_rate", "main", "runs_text"]
+__all__ = ["GameBench", "Yardstick", "alternating_rates", "engine_rate", "main", "print_engine_rows", "runs_text"]
 
 # The yardstick's source, beside the repository; BGSIM_YARDSTICK names another folder.
 YARDSTICK_DIR = Path(os.environ.get("BGSIM_YARDSTICK", Path(__file__).resolve().parents[1].parent / "shared" / "perf"))
@@ -120,6 +121,15 @@ def alternating_rates(game_name: str, n_players: int, strategy_id: str, n_games:
         ours.append(_one_engine_run(game, policies, n_players, n_games, 1000 + r))
         theirs.append(yardstick.rate(yardstick_games))
     return ours, theirs
+
+
+def print_engine_rows(game_name: str, rows: list[tuple[int, str]], n_games: int, repeats: int) -> None:
+    """The table of a game's engine rates: per (player count, strategy) of ``rows`` the median games/s
+    of ``repeats`` compiled runs (``engine_rate``) and the single runs."""
+    print(f"   {'players':>7}  {'strategy':<8} {'games/s':>9}   runs")
+    for n_players, strategy_id in rows:
+        rates = engine_rate(game_name, n_players, strategy_id, n_games, repeats)
+        print(f"   {n_players:>7}  {strategy_id:<8} {statistics.median(rates):>9,.0f}   {runs_text(rates)}", flush=True)
 
 
 def runs_text(rates: list[float], digits: int = 0) -> str:

@@ -13,10 +13,12 @@ aggregate it lazily, so that only per-value counts and per-game sums are ever he
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 from bgsim.sim.stats.attribution import Valuation
+from bgsim.sim.stats.intervals import wilson
 
-__all__ = ["NO_EXTRAS", "EventWords", "ReportExtras", "HOOKS"]
+__all__ = ["NO_EXTRAS", "EventWords", "ReportExtras", "HOOKS", "measure_lines", "share_measure"]
 
 
 @dataclass(frozen=True)
@@ -54,9 +56,24 @@ def _no_study_measures(rows, profile) -> pd.DataFrame | None:
     return None
 
 
-def _no_measure_answers(table: pd.DataFrame) -> list[str]:
-    """Answer lines on the measures of every variant (``study_measures`` rows with ``variant``)."""
-    return []
+def measure_lines(table: pd.DataFrame) -> list[str]:
+    """Answer lines on the measures of every variant (``study_measures`` rows with ``variant``): one
+    per measure and player count, its value in the baseline and under each variant."""
+    lines = []
+    for (measure, n), part in table.groupby(["measure", "n_players"], sort=False):
+        values = "; ".join(f"{r.variant}: {r.text}" for r in part.itertuples())
+        lines.append(f"{measure} ({n} players): {values}")
+    return lines
+
+
+def share_measure(measure: str, n: int, hits: float, trials: int) -> dict:
+    """A ``study_measures`` row for a share: ``hits`` of ``trials`` with its Wilson 95 % interval
+    (``value``, ``low``, ``high``) and the ``text`` "12.3 % [10.1, 14.8]"."""
+    low, high = wilson(np.array([hits]), np.array([trials]))
+    value = hits / trials if trials else np.nan
+    text = f"{100 * value:.1f} % [{100 * low[0]:.1f}, {100 * high[0]:.1f}]"
+    return {"measure": measure, "n_players": n, "value": value, "low": float(low[0]), "high": float(high[0]),
+            "trials": trials, "text": text}
 
 
 @dataclass(frozen=True)
@@ -73,7 +90,7 @@ class ReportExtras:
     study_answers: Callable[..., list[str]] = _no_study_answers
     add_study_sections: Callable[..., None] = _no_study_sections
     study_measures: Callable[..., pd.DataFrame | None] = _no_study_measures
-    measure_answers: Callable[[pd.DataFrame], list[str]] = _no_measure_answers
+    measure_answers: Callable[[pd.DataFrame], list[str]] = measure_lines
 
 
 HOOKS = {name: default for name, default in vars(ReportExtras).items() if callable(default) and

@@ -9,7 +9,7 @@ tile-placement game), run in turn, when it is there: only their ratio is stable 
 import argparse
 import statistics
 
-from bgsim.experiments.bench import GameBench, Yardstick, alternating_rates, engine_rate, runs_text
+from bgsim.experiments.bench import GameBench, Yardstick, alternating_rates, print_engine_rows
 
 TARGET = 2_000  # four-player greedy games/s per core (issue: Arkadia end to end)
 
@@ -23,13 +23,10 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"\nArkadia: engine alone, compiled loop, one core, median of {args.repeats} runs "
           f"(target: {TARGET:,} four-player greedy games/s)")
-    print(f"   {'players':>7}  {'strategy':<8} {'games/s':>9}   runs")
     rows = [(4, "greedy"), (4, "random"), (3, "greedy"), (2, "greedy")]
     if BEST_HEURISTIC != "greedy":
         rows.append((4, BEST_HEURISTIC))
-    for n_players, strategy_id in rows:
-        rates = engine_rate("arkadia", n_players, strategy_id, args.games, args.repeats)
-        print(f"   {n_players:>7}  {strategy_id:<8} {statistics.median(rates):>9,.0f}   {runs_text(rates)}", flush=True)
+    print_engine_rows("arkadia", rows, args.games, args.repeats)
     with Yardstick() as yardstick:
         if not yardstick.binary:
             print(f"   C yardstick: not run ({yardstick.why})")

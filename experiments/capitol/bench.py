@@ -5,9 +5,8 @@ heuristic. Each rate is the median of several timed runs after an untimed warm-u
 """
 
 import argparse
-import statistics
 
-from bgsim.experiments.bench import GameBench, engine_rate, runs_text
+from bgsim.experiments.bench import GameBench, print_engine_rows
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -18,13 +17,10 @@ def main(argv: list[str] | None = None) -> None:
     from bgsim.strategies.capitol import BEST_HEURISTIC
 
     print(f"\nCapitol: engine alone, compiled loop, one core, median of {args.repeats} runs")
-    print(f"   {'players':>7}  {'strategy':<8} {'games/s':>9}   runs")
     rows = [(4, "greedy"), (4, "random"), (3, "greedy"), (2, "greedy")]
     if BEST_HEURISTIC != "greedy":
         rows.append((4, BEST_HEURISTIC))
-    for n_players, strategy_id in rows:
-        rates = engine_rate("capitol", n_players, strategy_id, args.games, args.repeats)
-        print(f"   {n_players:>7}  {strategy_id:<8} {statistics.median(rates):>9,.0f}   {runs_text(rates)}", flush=True)
+    print_engine_rows("capitol", rows, args.games, args.repeats)
 
 
 BENCH = GameBench(main=main)

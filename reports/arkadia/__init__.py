@@ -11,14 +11,14 @@ shares (``win_share``: a win shared by k seats counts 1/k to each, ARK-END-5).
 import numpy as np
 import pandas as pd
 import polars as pl
-from bgsim.reports.extras import EventWords, ReportExtras
+from bgsim.reports.extras import EventWords, ReportExtras, share_measure
 from bgsim.sim.stats.attribution import Valuation
 from bgsim.sim.stats.intervals import wilson
 from bgsim.sim.stats.lazy import collect, column_names, lazy
 from scipy import stats
 
 __all__ = ["ATTRIBUTION_METHOD", "EXTRAS", "add_study_sections", "banner_timing", "final_round",
-           "measure_answers", "study_answers", "study_measures"]
+           "study_answers", "study_measures"]
 
 VALUATION = Valuation(weights={"gold": 1.0})
 Z = float(stats.norm.ppf(0.975))
@@ -41,14 +41,6 @@ def _rules_rows(rows) -> pl.LazyFrame:
     if "start" in column_names(frame) and collect(frame.select((pl.col("start") == "rulebook").any())).item():
         return frame.filter(pl.col("start") == "rulebook")
     return frame
-
-
-def _share(measure: str, n: int, hits: float, trials: int) -> dict:
-    low, high = wilson(np.array([hits]), np.array([trials]))
-    value = hits / trials if trials else np.nan
-    text = f"{100 * value:.1f} % [{100 * low[0]:.1f}, {100 * high[0]:.1f}]"
-    return {"measure": measure, "n_players": n, "value": value, "low": float(low[0]), "high": float(high[0]),
-            "trials": trials, "text": text}
 
 
 def final_round(rows) -> pd.DataFrame:
@@ -139,23 +131,14 @@ def study_measures(rows, profile) -> pd.DataFrame:
         n = r["n_players"]
         part = trig[trig["n_players"] == n] if not trig.empty else trig
         if not part.empty:  # every population pooled
-            games_n = int(part["games"].sum())
-            out.append(_share("the trigger seat wins", n, float((part["trigger_wins"] * part["games"]).sum()), games_n))
-        out.append(_share("games ended by the stall safeguard", n, r["stalls"], r["games"]))
+            hits = float((part["trigger_wins"] * part["games"]).sum())
+            out.append(share_measure("the trigger seat wins", n, hits, int(part["games"].sum())))
+        out.append(share_measure("games ended by the stall safeguard", n, r["stalls"], r["games"]))
         half = Z * (r["turns_sd"] or 0.0) / np.sqrt(max(r["games"], 1))
         out.append({"measure": "turns per game", "n_players": n, "value": r["turns"], "low": r["turns"] - half,
                     "high": r["turns"] + half, "trials": r["games"],
                     "text": f"{r['turns']:.1f} [{r['turns'] - half:.1f}, {r['turns'] + half:.1f}]"})
     return pd.DataFrame(out)
-
-
-def measure_answers(table: pd.DataFrame) -> list[str]:
-    """One line per measure: its value in the baseline and under each variant, per player count."""
-    lines = []
-    for (measure, n), part in table.groupby(["measure", "n_players"], sort=False):
-        values = "; ".join(f"{r.variant}: {r.text}" for r in part.itertuples())
-        lines.append(f"{measure} ({n} players): {values}")
-    return lines
 
 
 def add_study_sections(rep, rows, profile) -> None:
@@ -182,4 +165,4 @@ def add_study_sections(rep, rows, profile) -> None:
 EXTRAS = ReportExtras(valuation=VALUATION, attribution_method=ATTRIBUTION_METHOD,
                       event_words=EventWords(verb="placed", noun="building", plural="buildings"),
                       study_answers=study_answers, add_study_sections=add_study_sections,
-                      study_measures=study_measures, measure_answers=measure_answers)
+                      study_measures=study_measures)

@@ -10,14 +10,13 @@ aggregated from it lazily, so only per-value counts and per-game sums are ever h
 import numpy as np
 import pandas as pd
 import polars as pl
-from bgsim.reports.extras import EventWords, ReportExtras
+from bgsim.reports.extras import EventWords, ReportExtras, share_measure
 from bgsim.sim.stats.attribution import Valuation, deal_slices
-from bgsim.sim.stats.intervals import wilson
 from bgsim.sim.stats.lazy import collect, column_names, lazy
 from scipy import stats
 
 __all__ = ["ATTRIBUTION_METHOD", "EXTRAS", "VALUATION", "add_study_sections", "consul_schedule", "item_values",
-           "measure_answers", "study_answers", "study_measures"]
+           "study_answers", "study_measures"]
 
 VALUATION = Valuation(weights={"points": 1.0})
 ROUNDS = 4
@@ -188,11 +187,11 @@ def study_measures(rows, profile) -> pd.DataFrame:
         n = seat["n_players"]
         games = seat["rows"] // n
         leader = leaders.filter(pl.col("n_players") == n)
-        out.append(_share("leader after round 2 wins the game", n, int(leader["leader_won"].sum()),
+        out.append(share_measure("leader after round 2 wins the game", n, int(leader["leader_won"].sum()),
                           int(leader["unique"].sum())))
-        out.append(_share("auctions decided by the catch-up rule", n, int(seat["ties"]), 12 * games))
+        out.append(share_measure("auctions decided by the catch-up rule", n, int(seat["ties"]), 12 * games))
         unsold = board.filter(pl.col("n_players") == n)["unsold"].sum()
-        out.append(_share("items that left the game unsold", n, int(unsold), 12 * games))
+        out.append(share_measure("items that left the game unsold", n, int(unsold), 12 * games))
     return pd.DataFrame(out)
 
 
@@ -216,23 +215,6 @@ def _leaders(rows: pl.LazyFrame, game: pl.Expr) -> pl.LazyFrame:
             .select("n_players", (high_seat == low_seat).alias("unique"),
                     ((high_seat == low_seat) & ((pl.col("high") - top) % 2 == 1)).alias("leader_won"))
             .group_by("n_players").agg(pl.col("unique").sum(), pl.col("leader_won").sum()))
-
-
-def _share(measure: str, n: int, hits: int, trials: int) -> dict:
-    low, high = wilson(np.array([hits]), np.array([trials]))
-    value = hits / trials if trials else np.nan
-    text = f"{100 * value:.1f} % [{100 * low[0]:.1f}, {100 * high[0]:.1f}]"
-    return {"measure": measure, "n_players": n, "value": value, "low": float(low[0]), "high": float(high[0]),
-            "trials": trials, "text": text}
-
-
-def measure_answers(table: pd.DataFrame) -> list[str]:
-    """One line per measure: its value in the baseline and under each variant, per player count."""
-    lines = []
-    for (measure, n), part in table.groupby(["measure", "n_players"], sort=False):
-        values = "; ".join(f"{r.variant}: {r.text}" for r in part.itertuples())
-        lines.append(f"{measure} ({n} players): {values}")
-    return lines
 
 
 def add_study_sections(rep, rows, profile) -> None:
@@ -262,5 +244,4 @@ def add_study_sections(rep, rows, profile) -> None:
 EXTRAS = ReportExtras(valuation=VALUATION, attribution_method=ATTRIBUTION_METHOD,
                       event_words=EventWords(verb="bought", noun="purchase", plural="purchases"),
                       study_answers=study_answers,
-                      add_study_sections=add_study_sections, study_measures=study_measures,
-                      measure_answers=measure_answers)
+                      add_study_sections=add_study_sections, study_measures=study_measures)

@@ -7,25 +7,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 from bgsim.sim import game_seeds, make_game
-from bgsim.sim.event_log import new_log
 from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import features as f
 from bgsim.sim.games.arkadia import state as st
 from bgsim.sim.games.arkadia.kernels.board import put_worker
-from bgsim.sim.games.arkadia.kernels.candidates import MAX_ROWS, candidates
 from bgsim.sim.games.arkadia.kernels.castle import place_stone
-from bgsim.sim.games.arkadia.kernels.flow import apply_action
 from bgsim.sim.games.arkadia.kernels.setup import new_game
 from bgsim.sim.games.arkadia.params import Params
 from bgsim.strategies import make_strategy
 from bgsim.strategies.arkadia import BEST_HEURISTIC, personalities
 
+from tests.games.arkadia.helpers import COLS, NO_LOG, act, placement, table
+
 PERSONALITIES = ["builder", "worker_investor", "castle_steerer", "planner"]
 # The decision kinds default games ask with more than one row (castle_site and tents need other params).
 PLAYED_KINDS = {"part1", "put_worker", "stone", "refill", "banner", "cash"}
-COLS = 16
 CLOTH, SPICE, CARPENTER, SILVERSMITH = range(4)
-NO_LOG = new_log(1, 8, enabled=False)
 
 
 def test_the_personalities_exist_with_one_line_descriptions_and_the_planner_is_the_best():
@@ -90,33 +87,11 @@ def _game(n_players=2):
     return game.table, p, new_game(game.table, p, np.uint64(11), NO_LOG)
 
 
-def _table(s, t, p):
-    feats = np.zeros((MAX_ROWS, f.N_FEATURES), dtype=np.int32)
-    acts = np.zeros((MAX_ROWS, d.N_ACTION_FIELDS), dtype=np.int32)
-    n = candidates(s, t, p, feats, acts)
-    return feats[:n], acts[:n]
-
-
 def _choice(name, s, t, p):
     """The row the personality takes (the first best, as ``WeightStrategy.choose``)."""
-    feats, acts = _table(s, t, p)
+    feats, acts = table(s, t, p)
     strategy = make_strategy(name, make_game("arkadia", n_players=2))
     return feats, acts, int(np.argmax(strategy.score(feats)))
-
-
-def _act(s, t, p, kind, **columns):
-    action = np.zeros(d.N_ACTION_FIELDS, dtype=np.int64)
-    action[d.A_KIND] = kind
-    for column, value in columns.items():
-        action[d.ACTION_FIELDS.index(column)] = value
-    apply_action(s, t, p, action, NO_LOG)
-
-
-def _placement(t, shape, cells):
-    wanted = sorted(r * COLS + c for r, c in cells)
-    rows = t[st.T_PLACE_CELLS:st.T_PLACE_CELLS + int(t[st.T_N_PLACEMENTS]) * 6].reshape(-1, 6)
-    first, last = t[st.T_PLACE_FIRST + shape], t[st.T_PLACE_FIRST + shape + 1]
-    return next(k for k in range(first, last) if sorted(c for c in rows[k] if c >= 0) == wanted)
 
 
 def test_the_worker_investor_closes_a_building_with_its_own_worker_where_it_is_paid():
@@ -131,16 +106,16 @@ def test_the_worker_investor_closes_a_building_with_its_own_worker_where_it_is_p
             s[st.CARD_LOC + card] = st.IN_HAND
             s[st.HAND_N] += 1
         s[st.SEAT] = 0
-        _act(s, t, p, d.DO_BUILD, card=card, placement=_placement(t, 0, cells))
-        _act(s, t, p, d.DO_TAKE, slot=-1)
-        _act(s, t, p, d.DO_BANNER, count=0)
+        act(s, t, p, d.DO_BUILD, card=card, placement=placement(t, 0, cells))
+        act(s, t, p, d.DO_TAKE, slot=-1)
+        act(s, t, p, d.DO_BANNER, count=0)
     for r, c in ((3, 5), (3, 8)):
         put_worker(s, r * COLS + c, st.NEUTRAL)
     s[st.NEUTRAL_SCREEN + 1] = 2
-    _act(s, t, p, d.DO_WORKERS, building=0)
+    act(s, t, p, d.DO_WORKERS, building=0)
     feats, acts, row = _choice("worker_investor", s, t, p)
     assert acts[row, d.A_KIND] == d.DO_PUT and acts[row, d.A_NEUTRAL] == 0 and acts[row, d.A_CELL] == 2 * COLS + 7
-    _act(s, t, p, d.DO_PUT, cell=2 * COLS + 7, neutral=0)
+    act(s, t, p, d.DO_PUT, cell=2 * COLS + 7, neutral=0)
     feats, acts, row = _choice("worker_investor", s, t, p)
     assert acts[row, d.A_KIND] == d.DO_PUT and acts[row, d.A_NEUTRAL] == 0 and feats[row, f.F_MY_PAYOUT] == 3
 
@@ -177,7 +152,7 @@ def test_the_planner_cashes_a_high_value_that_can_only_fall_and_keeps_seals_that
     assert int(make_game("arkadia", n_players=2).seal_value(s, CLOTH)) == 4
     feats, acts, row = _choice("planner", s, t, p)
     assert acts[row, d.A_COUNT] == 1  # the banner
-    _act(s, t, p, d.DO_BANNER, count=1)
+    act(s, t, p, d.DO_BANNER, count=1)
     feats, acts, row = _choice("planner", s, t, p)
     assert s[st.PHASE] == d.CASH and acts[row, d.A_COUNT] == 3
     t, p, s = _banner_position(level_2=False)

@@ -8,19 +8,16 @@ as ``file: entry: reason`` (a ``DataError``). The geometry the kernels precomput
 ``geometry.py``.
 """
 
-import hashlib
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from bgsim.sim.data_dir import checked_data_dir
+from bgsim.sim.data_dir import STATUSES, checked_data_dir, data_file, read_data_file
 from bgsim.sim.errors import DataError
 from bgsim.sim.games.arkadia.geometry import castle_sites, neighbours, orientations, site_cells
 
 __all__ = ["DATA_DIR", "FAMILIES", "SHAPES", "Components", "IntroBuilding", "Shape", "load_components"]
 
 DATA_DIR = Path(__file__).parent / "data"
-STATUSES = ("exact", "reconstructed")
 FAMILIES = ("cloth", "spice", "carpenter", "silversmith")  # the seal families, in rulebook order
 SHAPES = ("residence", "farm", "tavern", "mill", "smithy", "trade_centre", "monastery")  # shapes no. 1-7
 BLANK, COURTYARD = "blank", "courtyard"  # a castle field without printed seal; a site cell that is no field
@@ -65,29 +62,15 @@ class Components:
 
 def load_components(data_dir: str | Path | None = None, components_file: str | Path | None = None) -> Components:
     """The components from ``components_file``, else ``data_dir/components.toml``, else the default file."""
-    folder = checked_data_dir(data_dir, ("components",))
-    path = DATA_DIR / "components.toml"
-    if folder is not None and (folder / "components.toml").exists():
-        path = folder / "components.toml"
-    if components_file:
-        path = Path(components_file)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    try:
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path.name}: not valid TOML ({exc})") from None
+    path = data_file(DATA_DIR, "components", checked_data_dir(data_dir, ("components",)), components_file)
+    doc, sha256 = read_data_file(path)
     name = path.name
-    _check_status(doc, name, "file")
     _known(doc, {"status", "source", "board", "castle", "shapes", "intro"}, name, "file")
     rows, cols, tents = _board(_table(doc, "board", name), name)
     castle = _castle(_table(doc, "castle", name), name)
     shapes = _shapes(_table(doc, "shapes", name), name)
     intro_castle, intro = _intro(_table(doc, "intro", name), name, rows, cols)
-    info = {"path": str(path), "status": doc["status"], "source": doc["source"],
-            "sha256": hashlib.sha256(raw).hexdigest()}
+    info = {"path": str(path), "status": doc["status"], "source": doc["source"], "sha256": sha256}
     comps = Components(rows, cols, tents, castle, shapes, intro_castle, intro, {"components": info})
     _check_intro(comps, name)
     if comps.cards < 4 * 4 + 3 + 7:

@@ -6,20 +6,17 @@ the replacement is checked against the rules' constraints (AMB-18: any table wit
 fields), and a broken file is reported as ``file: entry: reason`` (a ``DataError``).
 """
 
-import hashlib
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from bgsim.sim.data_dir import checked_data_dir
+from bgsim.sim.data_dir import checked_data_dir, data_file, read_data_file
 from bgsim.sim.errors import DataError
 from bgsim.sim.games.capitol.state import COLOUR_NAMES, MAX_PREF, N_COLOURS
 
 __all__ = ["DATA_DIR", "Board", "Prefecture", "board_table", "load_board"]
 
 DATA_DIR = Path(__file__).parent / "data"
-STATUSES = ("exact", "reconstructed")
 
 # The kernels' board table: one row per prefecture (BT_ROWS rows), columns below; row MAX_PREF
 # holds the prefecture count.
@@ -44,28 +41,10 @@ class Board:
 
 def load_board(data_dir: str | Path | None = None, board_file: str | Path | None = None) -> Board:
     """The board from ``board_file``, else ``data_dir/board.toml``, else the default file."""
-    folder = checked_data_dir(data_dir, ("board",))
-    path = DATA_DIR / "board.toml"
-    if folder is not None and (folder / "board.toml").exists():
-        path = folder / "board.toml"
-    if board_file:
-        path = Path(board_file)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    try:
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path.name}: not valid TOML ({exc})") from None
-    name = path.name
-    if doc.get("status") not in STATUSES:
-        _fail(name, "file", f"status must be one of {', '.join(STATUSES)}, got {doc.get('status')!r}")
-    if not isinstance(doc.get("source"), str) or not doc["source"].strip():
-        _fail(name, "file", "a non-empty 'source' is required")
-    prefectures = _prefectures(doc, name)
-    info = {"path": str(path), "status": doc["status"], "source": doc["source"],
-            "sha256": hashlib.sha256(raw).hexdigest()}
+    path = data_file(DATA_DIR, "board", checked_data_dir(data_dir, ("board",)), board_file)
+    doc, sha256 = read_data_file(path)
+    prefectures = _prefectures(doc, path.name)
+    info = {"path": str(path), "status": doc["status"], "source": doc["source"], "sha256": sha256}
     return Board(prefectures, {"board": info})
 
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from bgsim.sim.games.carpe_diem.components import DATA_DIR, _fail, _read
+from bgsim.sim.data_dir import read_data_file
+from bgsim.sim.games.carpe_diem.components import DATA_DIR, _fail
 from bgsim.sim.games.carpe_diem.constants import TYPE_NAMES
 
 __all__ = ["ARROWS", "AnnaCard", "AnnaData", "TRACKS", "anna_arrays", "load_anna"]
@@ -41,7 +42,7 @@ class AnnaData:
 def load_anna(path: str | Path | None = None) -> AnnaData:
     """The automa's cards and tracker from ``path`` (default: the package's data/anna.toml)."""
     path = Path(path) if path is not None else DATA_DIR / _FILE
-    doc, sha = _read(path)
+    doc, sha = read_data_file(path)
     name = path.name
     cards = doc.get("card")
     if not isinstance(cards, list) or len(cards) != CARDS:

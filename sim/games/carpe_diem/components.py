@@ -6,12 +6,10 @@ replacement is checked against the same rule constraints, and a broken file is r
 ``file: entry: reason`` (a :class:`~sim.errors.DataError`).
 """
 
-import hashlib
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from bgsim.sim.data_dir import checked_data_dir
+from bgsim.sim.data_dir import checked_data_dir, data_file, read_data_file
 from bgsim.sim.errors import DataError
 from bgsim.sim.games.carpe_diem import constants as K
 
@@ -31,7 +29,6 @@ __all__ = [
 
 DATA_DIR = Path(__file__).parent / "data"
 DATA_FILES = ("tiles", "boards", "frames", "villa_table", "track", "scoring_cards", "fountain_cards")
-STATUSES = ("exact", "reconstructed")
 
 _TYPE_BY_NAME = {name: code for code, name in enumerate(K.TYPE_NAMES) if code != K.MEADOW}
 _COUNTER_BY_NAME = {name: i for i, name in enumerate(K.COUNTER_NAMES)}
@@ -107,13 +104,8 @@ def load_components(data_dir: str | Path | None = None, files: dict | None = Non
     folder = checked_data_dir(data_dir, (*DATA_FILES, "anna"))  # anna.toml: the solo automa's (anna_data.py)
     paths = {}
     for name in DATA_FILES:
-        path = DATA_DIR / f"{name}.toml"
-        if folder is not None and (folder / f"{name}.toml").exists():
-            path = folder / f"{name}.toml"
-        if files and files.get(name):
-            path = Path(files[name])
-        paths[name] = path
-    docs = {name: _read(path) for name, path in paths.items()}
+        paths[name] = data_file(DATA_DIR, name, folder, (files or {}).get(name))
+    docs = {name: read_data_file(path) for name, path in paths.items()}
     info = {
         name: {
             "path": str(paths[name]),
@@ -136,23 +128,6 @@ def load_components(data_dir: str | Path | None = None, files: dict | None = Non
 
 
 # Helpers
-
-
-def _read(path: Path) -> tuple[dict, str]:
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    try:
-        doc = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DataError(f"{path.name}: not valid TOML ({exc})") from None
-    status = doc.get("status")
-    if status not in STATUSES:
-        raise DataError(f"{path.name}: file: status must be one of {', '.join(STATUSES)}, got {status!r}")
-    if not isinstance(doc.get("source"), str) or not doc["source"].strip():
-        raise DataError(f"{path.name}: file: a non-empty 'source' is required")
-    return doc, hashlib.sha256(raw).hexdigest()
 
 
 def _fail(fname: str, entry: str, reason: str):

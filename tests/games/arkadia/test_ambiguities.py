@@ -12,7 +12,8 @@ from bgsim.sim.games.arkadia.kernels.board import put_worker
 from bgsim.sim.games.arkadia.kernels.candidates import MAX_ROWS, candidates
 from bgsim.sim.games.arkadia.tables import component_table
 
-from tests.games.arkadia.test_rules_turn import COLS, RESIDENCE_CLOTH, _act, _game, _give, _placement
+from tests.games.arkadia.helpers import COLS, RESIDENCE_CLOTH, act, give, placement
+from tests.games.arkadia.test_rules_turn import _game
 
 
 @pytest.fixture(scope="module")
@@ -28,14 +29,14 @@ def _rows(s, t, p) -> np.ndarray:
 
 
 def _build_residence(s, t, p, cells=((3, 6), (3, 7))):
-    _give(s, RESIDENCE_CLOTH)
-    _act(s, t, p, d.DO_BUILD, card=RESIDENCE_CLOTH, placement=_placement(t, 0, list(cells)))
+    give(s, RESIDENCE_CLOTH)
+    act(s, t, p, d.DO_BUILD, card=RESIDENCE_CLOTH, placement=placement(t, 0, list(cells)))
 
 
 @pytest.mark.parametrize(("policy", "phase"), [("skip_part1", d.BANNER), ("skip_turn", d.PART1)])
 def test_amb_1_a_seat_without_part_1_keeps_its_banner_unless_skip_turn(t, policy, phase):
     s, p = _game(t, no_action_policy=policy)
-    _act(s, t, p, d.DO_SKIP)
+    act(s, t, p, d.DO_SKIP)
     assert s[st.PHASE] == phase and s[st.SEAT] == (0 if policy == "skip_part1" else 1)
 
 
@@ -43,9 +44,9 @@ def test_amb_1_a_seat_without_part_1_keeps_its_banner_unless_skip_turn(t, policy
 def test_amb_2_action_b_places_at_least_min_workers_in_b(t, minimum, done_at_once):
     s, p = _game(t, min_workers_in_b=minimum)
     _build_residence(s, t, p)
-    _act(s, t, p, d.DO_TAKE, slot=-1)
-    _act(s, t, p, d.DO_BANNER, count=0)
-    _act(s, t, p, d.DO_WORKERS, building=0)
+    act(s, t, p, d.DO_TAKE, slot=-1)
+    act(s, t, p, d.DO_BANNER, count=0)
+    act(s, t, p, d.DO_WORKERS, building=0)
     kinds = _rows(s, t, p)[:, d.A_KIND]
     assert (d.DO_DONE in kinds) == done_at_once and d.DO_PUT in kinds
 
@@ -54,19 +55,19 @@ def test_amb_2_action_b_places_at_least_min_workers_in_b(t, minimum, done_at_onc
 def test_amb_3_the_castle_site_is_a_worker_target_only_when_allowed(t, target):
     s, p = _game(t, castle_is_worker_target=target)
     _build_residence(s, t, p)
-    _act(s, t, p, d.DO_TAKE, slot=-1)
-    _act(s, t, p, d.DO_BANNER, count=0)
+    act(s, t, p, d.DO_TAKE, slot=-1)
+    act(s, t, p, d.DO_BANNER, count=0)
     rows = _rows(s, t, p)
     castle = rows[(rows[:, d.A_KIND] == d.DO_WORKERS) & (rows[:, d.A_BUILDING] == st.CASTLE_TARGET)]
     assert len(castle) == int(target)
     if target:
-        _act(s, t, p, d.DO_WORKERS, building=st.CASTLE_TARGET)
+        act(s, t, p, d.DO_WORKERS, building=st.CASTLE_TARGET)
         cells = _rows(s, t, p)[:, d.A_CELL]
         site = set(t[st.T_SITE_CELLS + s[st.SITE_INDEX] * 12:st.T_SITE_CELLS + (s[st.SITE_INDEX] + 1) * 12].tolist())
         neighbours = t[st.T_NEIGHBOURS:st.T_NEIGHBOURS + 4 * st.MAX_CELLS].reshape(-1, 4)
         assert all(site & set(neighbours[c].tolist()) for c in cells[:-1])  # each cell beside the site
-        _act(s, t, p, d.DO_PUT, cell=int(cells[0]), neutral=0)
-        _act(s, t, p, d.DO_DONE)
+        act(s, t, p, d.DO_PUT, cell=int(cells[0]), neutral=0)
+        act(s, t, p, d.DO_DONE)
         assert s[st.STONES_OWED] == 0  # ARK-COMPLETE-3: the castle site never completes
 
 
@@ -79,7 +80,7 @@ def test_amb_4_refill_rule_one_card_or_fill_to_4(t, rule, hand_after):
     s[st.HAND_N] = 0
     _build_residence(s, t, p)  # the residence card alone, then none once played
     while s[st.PHASE] == d.REFILL:
-        _act(s, t, p, d.DO_TAKE, slot=-1)
+        act(s, t, p, d.DO_TAKE, slot=-1)
     assert s[st.HAND_N] == hand_after and s[st.PHASE] == d.BANNER
 
 
@@ -88,7 +89,7 @@ def test_amb_4_an_empty_deck_triggers_the_end_only_under_trigger_end(t, rule, tr
     s, p = _game(t, deck_exhaustion=rule)
     s[st.DECK:st.DECK + st.MAX_CARDS] = -1  # the deck is drawn out; the display remains
     _build_residence(s, t, p)
-    _act(s, t, p, d.DO_TAKE, slot=0)
+    act(s, t, p, d.DO_TAKE, slot=0)
     assert s[st.END_TRIGGERED] == triggered and s[st.DISPLAY] == -1  # no deck card refills the display
 
 
@@ -109,7 +110,7 @@ def test_amb_11_completion_and_stones_before_the_refill_or_after(t, first, order
     _build_residence(s, t, p)  # enclosed as it is placed (ARK-COMPLETE-1)
     assert s[st.PHASE] == order[0]
     if order[0] == d.STONE:
-        _act(s, t, p, d.DO_STONE, family=0, field=4)
+        act(s, t, p, d.DO_STONE, family=0, field=4)
     else:
-        _act(s, t, p, d.DO_TAKE, slot=-1)
+        act(s, t, p, d.DO_TAKE, slot=-1)
     assert s[st.PHASE] == order[1]

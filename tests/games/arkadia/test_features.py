@@ -4,23 +4,19 @@ cashing risks or keeps."""
 
 import numpy as np
 import pytest
-from bgsim.sim.event_log import new_log
 from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import features as f
 from bgsim.sim.games.arkadia import state as st
 from bgsim.sim.games.arkadia.components import load_components
 from bgsim.sim.games.arkadia.kernels.board import put_worker
-from bgsim.sim.games.arkadia.kernels.candidates import MAX_ROWS, candidates
 from bgsim.sim.games.arkadia.kernels.castle import place_stone
-from bgsim.sim.games.arkadia.kernels.flow import apply_action
 from bgsim.sim.games.arkadia.kernels.setup import new_game
 from bgsim.sim.games.arkadia.params import Params
 from bgsim.sim.games.arkadia.tables import component_table
 
-COLS = 16
+from tests.games.arkadia.helpers import COLS, NO_LOG, RESIDENCE_CLOTH, act, give, placement, table
+
 CLOTH, SPICE, CARPENTER, SILVERSMITH = range(4)
-RESIDENCE_CLOTH = 0  # card 0: a residence (shape 0) with a cloth seal
-NO_LOG = new_log(1, 8, enabled=False)
 
 
 @pytest.fixture(scope="module")
@@ -35,47 +31,19 @@ def _game(t):
     return new_game(t, p, np.uint64(11), NO_LOG), p
 
 
-def _table(s, t, p):
-    feats = np.zeros((MAX_ROWS, f.N_FEATURES), dtype=np.int32)
-    acts = np.zeros((MAX_ROWS, d.N_ACTION_FIELDS), dtype=np.int32)
-    n = candidates(s, t, p, feats, acts)
-    return feats[:n], acts[:n]
-
-
 def _row(acts, **columns):
     hits = [i for i in range(len(acts)) if all(acts[i, d.ACTION_FIELDS.index(k)] == v for k, v in columns.items())]
     assert len(hits) == 1, columns
     return hits[0]
 
 
-def _act(s, t, p, kind, **columns):
-    action = np.zeros(d.N_ACTION_FIELDS, dtype=np.int64)
-    action[d.A_KIND] = kind
-    for name, value in columns.items():
-        action[d.ACTION_FIELDS.index(name)] = value
-    apply_action(s, t, p, action, NO_LOG)
-
-
-def _placement(t, shape, cells):
-    wanted = sorted(r * COLS + c for r, c in cells)
-    rows = t[st.T_PLACE_CELLS:st.T_PLACE_CELLS + int(t[st.T_N_PLACEMENTS]) * 6].reshape(-1, 6)
-    first, last = t[st.T_PLACE_FIRST + shape], t[st.T_PLACE_FIRST + shape + 1]
-    return next(k for k in range(first, last) if sorted(c for c in rows[k] if c >= 0) == wanted)
-
-
-def _with_card(s, card, seat=0):
-    if s[st.CARD_LOC + card] != st.IN_HAND + seat:
-        s[st.CARD_LOC + card] = st.IN_HAND + seat
-        s[st.HAND_N + seat] += 1
-
-
 def test_a_build_row_counts_the_cells_left_free_and_the_seats_workers_around(t):
     s, p = _game(t)
-    _with_card(s, RESIDENCE_CLOTH)
+    give(s, RESIDENCE_CLOTH)
     put_worker(s, 3 * COLS + 5, 0)  # seat 0's worker left of (3, 6)
     put_worker(s, 2 * COLS + 6, 1)  # the other seat's, above (3, 6)
-    k = _placement(t, 0, [(3, 6), (3, 7)])  # on the castle's top edge
-    feats, acts = _table(s, t, p)
+    k = placement(t, 0, [(3, 6), (3, 7)])  # on the castle's top edge
+    feats, acts = table(s, t, p)
     row = _row(acts, kind=d.DO_BUILD, card=RESIDENCE_CLOTH, placement=k)
     assert feats[row, f.F_FREE_AFTER] == 2  # (2, 7) and (3, 8); the castle, the two workers close the rest
     assert feats[row, f.F_MY_WORKERS_AROUND] == 1
@@ -84,10 +52,10 @@ def test_a_build_row_counts_the_cells_left_free_and_the_seats_workers_around(t):
 def _after_a_residence(t):
     """Seat 0 placed the cloth residence at (3, 6)(3, 7); seat 1 is to play part 1."""
     s, p = _game(t)
-    _with_card(s, RESIDENCE_CLOTH)
-    _act(s, t, p, d.DO_BUILD, card=RESIDENCE_CLOTH, placement=_placement(t, 0, [(3, 6), (3, 7)]))
-    _act(s, t, p, d.DO_TAKE, slot=-1)
-    _act(s, t, p, d.DO_BANNER, count=0)
+    give(s, RESIDENCE_CLOTH)
+    act(s, t, p, d.DO_BUILD, card=RESIDENCE_CLOTH, placement=placement(t, 0, [(3, 6), (3, 7)]))
+    act(s, t, p, d.DO_TAKE, slot=-1)
+    act(s, t, p, d.DO_BANNER, count=0)
     assert s[st.SEAT] == 1 and s[st.PHASE] == d.PART1
     return s, p
 
@@ -95,11 +63,11 @@ def _after_a_residence(t):
 def test_a_workers_row_says_whether_the_seat_can_close_the_building(t):
     s, p = _after_a_residence(t)
     assert s[st.OWN_SCREEN + 1] + s[st.NEUTRAL_SCREEN + 1] == 3
-    feats, acts = _table(s, t, p)
+    feats, acts = table(s, t, p)
     row = _row(acts, kind=d.DO_WORKERS, building=0)
     assert feats[row, f.F_FREE_AROUND] == 4 and feats[row, f.F_CLOSABLE] == 0  # 3 workers, 4 free cells
     put_worker(s, 3 * COLS + 5, 1)
-    feats, acts = _table(s, t, p)
+    feats, acts = table(s, t, p)
     row = _row(acts, kind=d.DO_WORKERS, building=0)
     assert feats[row, f.F_CLOSABLE] == 1 and feats[row, f.F_MY_WORKERS_AROUND] == 1
 
@@ -109,14 +77,14 @@ def test_a_put_row_values_an_own_worker_by_every_building_it_touches(t):
     # A second building under construction, a spice residence at (2, 8)(2, 9): (2, 7) touches both.
     spice = next(c for c in range(40) if t[st.T_CARD + 2 * c] == 0 and t[st.T_CARD + 2 * c + 1] == SPICE)
     s[st.SEAT] = 0
-    _with_card(s, spice)
-    _act(s, t, p, d.DO_BUILD, card=spice, placement=_placement(t, 0, [(2, 8), (2, 9)]))
-    _act(s, t, p, d.DO_TAKE, slot=-1)
-    _act(s, t, p, d.DO_BANNER, count=0)
+    give(s, spice)
+    act(s, t, p, d.DO_BUILD, card=spice, placement=placement(t, 0, [(2, 8), (2, 9)]))
+    act(s, t, p, d.DO_TAKE, slot=-1)
+    act(s, t, p, d.DO_BANNER, count=0)
     place_stone(s, CLOTH, 4)  # cloth shows 3, spice 2
     s[st.NEUTRAL_SCREEN + 1] = 1  # seat 1, with its 3 own: 4 workers for the residence's 4 free cells
-    _act(s, t, p, d.DO_WORKERS, building=0)
-    feats, acts = _table(s, t, p)
+    act(s, t, p, d.DO_WORKERS, building=0)
+    feats, acts = table(s, t, p)
     both = _row(acts, kind=d.DO_PUT, cell=2 * COLS + 7, neutral=0)
     one = _row(acts, kind=d.DO_PUT, cell=2 * COLS + 6, neutral=0)
     assert feats[both, f.F_OWN_PAYS] == 3 + 2 and feats[one, f.F_OWN_PAYS] == 3
@@ -128,7 +96,7 @@ def test_a_stone_row_weighs_the_seats_seals_raised_against_those_it_covers(t):
     s, p = _game(t)
     s[st.PHASE], s[st.SEAT], s[st.STONES_OWED] = d.STONE, 0, 1
     s[st.SEALS + CARPENTER], s[st.SEALS + CLOTH] = 3, 2
-    feats, acts = _table(s, t, p)
+    feats, acts = table(s, t, p)
     on_cloth = _row(acts, family=CARPENTER, field=0)  # a printed cloth field: carpenter +1, cloth -1
     on_blank = _row(acts, family=CARPENTER, field=4)
     on_spice = _row(acts, family=CARPENTER, field=1)  # spice: the seat holds none
@@ -149,7 +117,7 @@ def test_banner_and_cash_rows_count_the_seals_the_castle_can_still_lower_or_rais
     # Cloth shows f0, f9 (printed, open) and f4 (a stone): 2 fields at risk on level 1. Its level-1
     # supply holds 2 more stones, and 5 open fields show another family: it can gain 2.
     s[st.PHASE], s[st.SEAT] = d.BANNER, 0
-    feats, acts = _table(s, t, p)
+    feats, acts = table(s, t, p)
     use = _row(acts, kind=d.DO_BANNER, count=1)
     assert feats[use, f.F_SEALS_AT_RISK] == 3 * 2 and feats[use, f.F_SEALS_CAN_RISE] == 3 * 2
     assert feats[use, f.F_STONES_TO_END] == 17 and feats[use, f.F_BANNERS_LEFT] == 4
@@ -157,7 +125,7 @@ def test_banner_and_cash_rows_count_the_seals_the_castle_can_still_lower_or_rais
     keep = _row(acts, kind=d.DO_BANNER, count=0)
     assert not feats[keep].any()
     s[st.PHASE], s[st.CASH_FAMILY] = d.CASH, CLOTH
-    feats, acts = _table(s, t, p)
+    feats, acts = table(s, t, p)
     two = _row(acts, count=2)
     assert feats[two, f.F_CASH_GOLD] == 2 * 3 and feats[two, f.F_SEALS_AT_RISK] == 2 * 2
     assert feats[two, f.F_SEALS_CAN_RISE] == 2 * 2 and feats[two, f.F_STONES_TO_END] == 2 * 17
@@ -171,7 +139,7 @@ def test_on_level_2_only_the_fields_still_without_a_second_stone_are_at_risk(t):
     place_stone(s, CLOTH, 0)  # cloth now shows f0 (level 2, safe) and f6-f9 (level 1, open)
     s[st.SEALS + CLOTH] = 1
     s[st.PHASE], s[st.SEAT], s[st.CASH_FAMILY] = d.CASH, 0, CLOTH
-    feats, acts = _table(s, t, p)
+    feats, acts = table(s, t, p)
     one = _row(acts, count=1)
     # open fields: f1-f9; 4 show cloth; cloth's level-2 supply holds 2, 5 open fields show another family
     assert feats[one, f.F_FAMILY_VALUE] == 5 and feats[one, f.F_SEALS_AT_RISK] == 4

@@ -5,7 +5,6 @@ cashings, and every game ends."""
 
 import numpy as np
 import pytest
-from bgsim.sim.event_log import new_log
 from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import state as st
 from bgsim.sim.games.arkadia.components import load_components
@@ -19,9 +18,10 @@ from bgsim.sim.games.arkadia.tables import component_table
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
+from tests.games.arkadia.helpers import NO_LOG
+
 CAP = 5_000  # decisions; a game that has not ended by then is a defect
 CELLS = 12 * 16
-NO_LOG = new_log(1, 8, enabled=False)
 # Parameters other than the defaults, each drawn on or off: the invariants hold under every reading.
 OTHER_READINGS = {
     "intro_setup": True, "castle_placement": "chosen", "no_action_policy": "skip_turn", "tent_reward": "choose",

@@ -33,6 +33,8 @@ from bgsim.sim.games.arkadia.params import Params
 from bgsim.sim.games.arkadia.render import board_lines
 from bgsim.sim.games.arkadia.tables import component_table
 
+from tests.games.arkadia.helpers import act, placement
+
 YELLOW, ORANGE, GREEN, VIOLET = range(4)
 CLOTH, SPICE, CARPENTER, SILVERSMITH = range(4)
 ROWS, COLS = 12, 16
@@ -74,21 +76,13 @@ def _kind(s, cell) -> int:
     return int(s[st.CELL_KIND + cell])
 
 
-def _placement(t, shape: str, cells) -> int:
-    """The placement row of ``shape`` covering exactly ``cells`` ((row, col) pairs)."""
-    i = SHAPES.index(shape)
-    wanted = sorted(_at(r, c) for r, c in cells)
-    first, last = int(t[st.T_PLACE_FIRST + i]), int(t[st.T_PLACE_FIRST + i + 1])
-    return next(k for k in range(first, last) if sorted(_cells(t, k)) == wanted)
-
-
 def _rotations(t, shape: int) -> range:
     return range(int(t[st.T_PLACE_FIRST + shape]), int(t[st.T_PLACE_TURNED_END + shape]))
 
 
 def _build(s, t, shape: str, cells, family: int) -> int:
     """Building ``shape`` on ``cells`` with a seal of ``family``; returns its id."""
-    b, _ = place_building(s, t, _placement(t, shape, cells), family)
+    b, _ = place_building(s, t, placement(t, shape, cells), family)
     return int(b)
 
 
@@ -175,14 +169,6 @@ def _rows(s, t, p) -> np.ndarray:
 
 def _kinds(s, t, p) -> set[int]:
     return set(_rows(s, t, p)[:, d.A_KIND].tolist())
-
-
-def _act(s, t, p, kind, **columns) -> None:
-    action = np.zeros(d.N_ACTION_FIELDS, dtype=np.int64)
-    action[d.A_KIND] = kind
-    for name, value in columns.items():
-        action[d.ACTION_FIELDS.index(name)] = value
-    apply_action(s, t, p, action, None)
 
 
 def _play_turn(s, t, p) -> list[int]:
@@ -282,7 +268,7 @@ def test_ark_setup_8_every_family_is_worth_2_at_the_start(t):
 
 def _then(s, t, p, kind, **columns) -> tuple[int, set[int]]:
     """Apply one action; the next phase and the kinds of its table's rows."""
-    _act(s, t, p, kind, **columns)
+    act(s, t, p, kind, **columns)
     return int(s[st.PHASE]), _kinds(s, t, p)
 
 
@@ -297,7 +283,7 @@ def test_ark_turn_2_part_1_then_completion_then_at_most_one_banner(t):
     assert s[st.B_STATE + x] == st.COMPLETED and _seals(s, YELLOW) == [2, 0, 0, 0]  # paid before the stone
     assert _then(s, t, p, d.DO_STONE, family=CLOTH, field=4) == (d.BANNER, {d.DO_BANNER})  # part 2
     assert _then(s, t, p, d.DO_BANNER, count=1) == (d.CASH, {d.DO_CASH})
-    _act(s, t, p, d.DO_CASH, family=CLOTH, count=0)
+    act(s, t, p, d.DO_CASH, family=CLOTH, count=0)
     assert s[st.SEAT] == 1 and s[st.PHASE] == d.PART1 and s[st.BANNERS_LEFT] == 3  # one banner, then the next seat
 
 
@@ -338,10 +324,10 @@ def test_ark_turn_5_with_neither_a_nor_b_part_1_is_skipped_and_the_banner_remain
     s, p, _ = _one_free_cell(t)
     s[st.OWN_SCREEN] = 0  # no worker behind the screen, and no card fits
     assert _rows(s, t, p)[:, d.A_KIND].tolist() == [d.DO_SKIP]
-    _act(s, t, p, d.DO_SKIP)
+    act(s, t, p, d.DO_SKIP)
     assert s[st.SEAT] == 0 and s[st.PHASE] == d.BANNER  # part 2 is still the seat's
     assert _rows(s, t, p)[:, d.A_COUNT].tolist() == [0, 1]
-    _act(s, t, p, d.DO_BANNER, count=1)
+    act(s, t, p, d.DO_BANNER, count=1)
     assert s[st.OWN_SCREEN] == 2 and s[st.BANNERS_LEFT] == 3 and s[st.SEAT] == 1 and s[st.PHASE] == d.PART1
 
 
@@ -356,9 +342,9 @@ def test_ark_place_1_6_7_the_played_card_becomes_its_building_with_its_seal_and_
     for r in rows[rows[:, d.A_KIND] == d.DO_BUILD]:  # a card of the hand, a placement of its shape
         assert s[st.CARD_LOC + r[d.A_CARD]] == st.IN_HAND
         assert r[d.A_PLACEMENT] in _rotations(t, int(t[st.T_CARD + 2 * r[d.A_CARD]]))
-    k = _placement(t, "mill", [(3, 5), (3, 6), (3, 7), (2, 6)])  # beside the castle site, over a tent
+    k = placement(t, "mill", [(3, 5), (3, 6), (3, 7), (2, 6)])  # beside the castle site, over a tent
     assert any((r[d.A_CARD], r[d.A_PLACEMENT]) == (card, k) for r in rows)
-    _act(s, t, p, d.DO_BUILD, card=card, placement=k)
+    act(s, t, p, d.DO_BUILD, card=card, placement=k)
     b = int(s[st.N_BUILDINGS]) - 1
     assert b == 0 and s[st.B_PLACEMENT + b] == k and s[st.CARD_LOC + card] == st.PLAYED and s[st.HAND_N] == 3
     assert s[st.B_FAMILY + b] == SPICE and s[st.B_SEAL + b] == 1 and s[st.B_STATE + b] == st.UNDER_CONSTRUCTION
@@ -391,7 +377,7 @@ def test_ark_place_3_4_covered_cells_free_and_one_beside_a_building_or_a_worker(
         ((2, 3), (2, 4)): False,  # nothing but uncovered tents around
     }
     for cells, legal in cases.items():
-        assert placement_is_legal(s, t, _placement(t, "residence", cells)) == legal, cells
+        assert placement_is_legal(s, t, placement(t, "residence", cells)) == legal, cells
     for k in range(int(t[st.T_N_PLACEMENTS])):  # every shape, orientation and anchor, mirrors included
         assert placement_is_legal(s, t, k) == _legal_by_the_rule(s, t, k), k
 
@@ -400,16 +386,16 @@ def test_ark_place_8_the_refill_takes_a_display_card_or_the_top_card_of_the_deck
     s, p = _game(t)
     card = _hand(s)[0]
     k = next(k for k in _rotations(t, int(t[st.T_CARD + 2 * card])) if placement_is_legal(s, t, k))
-    _act(s, t, p, d.DO_BUILD, card=card, placement=k)
+    act(s, t, p, d.DO_BUILD, card=card, placement=k)
     assert s[st.PHASE] == d.REFILL and _rows(s, t, p)[:, d.A_SLOT].tolist() == [0, 1, 2, -1]
     display, deck_top = s[st.DISPLAY:st.DISPLAY + 3].tolist(), int(s[st.DECK_TOP])
     top = int(s[st.DECK + deck_top])
     from_deck = s.copy()
-    _act(s, t, p, d.DO_TAKE, slot=1)
+    act(s, t, p, d.DO_TAKE, slot=1)
     assert s[st.CARD_LOC + display[1]] == st.IN_HAND and s[st.HAND_N] == 4
     assert s[st.DISPLAY:st.DISPLAY + 3].tolist() == [display[0], top, display[2]]  # revealed at once
     assert s[st.CARD_LOC + top] == st.IN_DISPLAY and s[st.DECK_TOP] == deck_top + 1
-    _act(from_deck, t, p, d.DO_TAKE, slot=-1)
+    act(from_deck, t, p, d.DO_TAKE, slot=-1)
     assert from_deck[st.CARD_LOC + top] == st.IN_HAND and from_deck[st.HAND_N] == 4
     assert from_deck[st.DISPLAY:st.DISPLAY + 3].tolist() == display and from_deck[st.DECK_TOP] == deck_top + 1
 
@@ -460,20 +446,20 @@ def test_ark_worker_2_3_own_and_neutral_workers_each_on_a_free_cell_beside_the_c
     x = _build(s, t, "residence", [(7, 6), (7, 7)], CLOTH)
     y = _build(s, t, "residence", [(9, 6), (9, 7)], SPICE)  # (8, 6) and (8, 7) lie beside both
     s[st.OWN_SCREEN], s[st.NEUTRAL_SCREEN] = 1, 1
-    _act(s, t, p, d.DO_WORKERS, building=x)
+    act(s, t, p, d.DO_WORKERS, building=x)
     free = _free_around(s, t, x)
     assert free == {_at(7, 5), _at(7, 8), _at(8, 6), _at(8, 7)}
     rows = _rows(s, t, p)
     assert {(int(r[d.A_CELL]), int(r[d.A_NEUTRAL])) for r in rows} == {(c, n) for c in free for n in (0, 1)}
     assert set(rows[:, d.A_KIND].tolist()) == {d.DO_PUT}  # at least one worker first; y's cells not offered
     assert _at(9, 5) in _free_around(s, t, y) and _at(9, 5) not in rows[:, d.A_CELL]
-    _act(s, t, p, d.DO_PUT, cell=_at(8, 6), neutral=0)  # beside both buildings
+    act(s, t, p, d.DO_PUT, cell=_at(8, 6), neutral=0)  # beside both buildings
     rows = _rows(s, t, p)
     puts = {(int(r[d.A_CELL]), int(r[d.A_NEUTRAL])) for r in rows if r[d.A_KIND] == d.DO_PUT}
     assert puts == {(c, 1) for c in free - {_at(8, 6)}} and rows[-1, d.A_KIND] == d.DO_DONE
-    _act(s, t, p, d.DO_PUT, cell=_at(7, 5), neutral=1)
+    act(s, t, p, d.DO_PUT, cell=_at(7, 5), neutral=1)
     assert _rows(s, t, p)[:, d.A_KIND].tolist() == [d.DO_DONE]  # nothing left behind the screen
-    _act(s, t, p, d.DO_DONE)
+    act(s, t, p, d.DO_DONE)
     assert s[st.CELL_WHO + _at(8, 6)] == YELLOW and s[st.CELL_WHO + _at(7, 5)] == st.NEUTRAL
     assert s[st.OWN_SCREEN] == 0 and s[st.NEUTRAL_SCREEN] == 0 and s[st.PHASE] == d.BANNER
 
@@ -482,10 +468,10 @@ def test_ark_worker_4_a_worker_on_a_tent_brings_no_neutral_worker(t):
     s, p = _game(t)
     x = _build(s, t, "residence", [(3, 5), (3, 6)], CLOTH)  # tents at (2, 5) and (3, 7) beside it
     assert t[st.T_TENT + _at(2, 5)] and t[st.T_TENT + _at(3, 7)]
-    _act(s, t, p, d.DO_WORKERS, building=x)
-    _act(s, t, p, d.DO_PUT, cell=_at(2, 5), neutral=0)
-    _act(s, t, p, d.DO_PUT, cell=_at(3, 7), neutral=0)
-    _act(s, t, p, d.DO_DONE)
+    act(s, t, p, d.DO_WORKERS, building=x)
+    act(s, t, p, d.DO_PUT, cell=_at(2, 5), neutral=0)
+    act(s, t, p, d.DO_PUT, cell=_at(3, 7), neutral=0)
+    act(s, t, p, d.DO_DONE)
     assert s[st.CELL_KIND + _at(2, 5)] == st.WORKER and s[st.CELL_KIND + _at(3, 7)] == st.WORKER
     assert s[st.NEUTRAL_SCREEN] == 0 and s[st.NEUTRAL_SUPPLY] == 24
 
@@ -531,18 +517,18 @@ def test_ark_complete_1_a_new_building_completes_itself_and_the_buildings_it_enc
     assert _free_around(s, t, x) == {_at(1, 3)} and _free_around(s, t, y) == {_at(1, 4)}
     card = _card(t, "residence", CARPENTER)
     _give(s, card)
-    _act(s, t, p, d.DO_BUILD, card=card, placement=_placement(t, "residence", [(1, 3), (1, 4)]))
+    act(s, t, p, d.DO_BUILD, card=card, placement=placement(t, "residence", [(1, 3), (1, 4)]))
     assert s[st.B_STATE:st.B_STATE + 3].tolist() == [st.COMPLETED] * 3  # x, y and the new one
     assert s[st.STONES_OWED] == 3 and s[st.PHASE] == d.STONE and s[st.COMPLETIONS] == 3
     assert _seals(s, YELLOW) == [1, 1, 1, 0]  # the three buildings' seals; the neutral workers pay nothing
     for _ in range(3):
-        _act(s, t, p, d.DO_STONE, family=SILVERSMITH, field=int(np.argmin(s[st.FIELD_HEIGHT:st.FIELD_HEIGHT + 10])))
-    _act(s, t, p, d.DO_TAKE, slot=-1)
+        act(s, t, p, d.DO_STONE, family=SILVERSMITH, field=int(np.argmin(s[st.FIELD_HEIGHT:st.FIELD_HEIGHT + 10])))
+    act(s, t, p, d.DO_TAKE, slot=-1)
     z = _build(s, t, "residence", [(9, 6), (9, 7)], CLOTH)  # enclosed after this turn's completions ...
     _fill_around(s, t, [(9, 6), (9, 7)])
-    _act(s, t, p, d.DO_BANNER, count=1)
+    act(s, t, p, d.DO_BANNER, count=1)
     while s[st.PHASE] == d.CASH:
-        _act(s, t, p, d.DO_CASH, family=int(s[st.CASH_FAMILY]), count=0)
+        act(s, t, p, d.DO_CASH, family=int(s[st.CASH_FAMILY]), count=0)
     assert s[st.B_STATE + z] == st.UNDER_CONSTRUCTION and s[st.COMPLETIONS] == 3  # ... the banner completes nothing
     assert s[st.SEAT] == 1 and s[st.PHASE] == d.PART1
     apply_action(s, t, p, _rows(s, t, p)[0], None)  # orange's part 1 (a building elsewhere)
@@ -577,7 +563,7 @@ def test_ark_complete_3_the_castle_site_never_completes_pays_or_earns_a_stone(t)
     assert complete_buildings(s, t, YELLOW) == 0 and s[st.STONES_OWED] == 0 and _seals(s, YELLOW) == [0] * 4
     card = _card(t, "residence", CLOTH)
     _give(s, card)
-    _act(s, t, p, d.DO_BUILD, card=card, placement=_placement(t, "residence", [(2, 6), (2, 7)]))
+    act(s, t, p, d.DO_BUILD, card=card, placement=placement(t, "residence", [(2, 6), (2, 7)]))
     assert s[st.PHASE] == d.REFILL and s[st.STONES_OWED] == 0 and _seals(s, YELLOW) == [0] * 4
     assert s[st.COMPLETIONS] == 0
 
@@ -613,15 +599,15 @@ def test_ark_complete_8_a_completed_building_keeps_no_seal_and_never_pays_again(
     x = _build(s, t, "residence", [(7, 6), (7, 7)], CLOTH)
     put_worker(s, _at(8, 6), ORANGE)
     _fill_around(s, t, [(7, 6), (7, 7)], keep=[(7, 5)])
-    _act(s, t, p, d.DO_WORKERS, building=x)
-    _act(s, t, p, d.DO_PUT, cell=_at(7, 5), neutral=0)
-    _act(s, t, p, d.DO_DONE)
+    act(s, t, p, d.DO_WORKERS, building=x)
+    act(s, t, p, d.DO_PUT, cell=_at(7, 5), neutral=0)
+    act(s, t, p, d.DO_DONE)
     assert s[st.B_STATE + x] == st.COMPLETED and s[st.B_SEAL + x] == 0
     assert free_cells_around(s, t, x, np.zeros(24, np.int64)) == 0
     seals = s[st.SEALS:st.SEALS + 16].copy()
     assert seals[4 * ORANGE + CLOTH] == 1 and seals[4 * YELLOW + CLOTH] == 2
     assert complete_buildings(s, t, YELLOW) == 0 and (s[st.SEALS:st.SEALS + 16] == seals).all()
-    _act(s, t, p, d.DO_STONE, family=CLOTH, field=4)
+    act(s, t, p, d.DO_STONE, family=CLOTH, field=4)
     for _ in range(6):
         if s[st.PHASE] == d.PART1:
             rows = _rows(s, t, p)
@@ -638,17 +624,17 @@ def test_ark_castle_1_one_stone_per_completed_building_after_the_payouts_one_at_
     x = _build(s, t, "residence", [(7, 6), (7, 7)], CLOTH)
     _build(s, t, "residence", [(9, 6), (9, 7)], SPICE)  # (8, 6) and (8, 7) lie beside both
     _fill_around(s, t, [(7, 6), (7, 7), (9, 6), (9, 7)], keep=[(8, 6), (8, 7)])
-    _act(s, t, p, d.DO_WORKERS, building=x)
-    _act(s, t, p, d.DO_PUT, cell=_at(8, 6), neutral=0)
-    _act(s, t, p, d.DO_PUT, cell=_at(8, 7), neutral=0)
-    _act(s, t, p, d.DO_DONE)
+    act(s, t, p, d.DO_WORKERS, building=x)
+    act(s, t, p, d.DO_PUT, cell=_at(8, 6), neutral=0)
+    act(s, t, p, d.DO_PUT, cell=_at(8, 7), neutral=0)
+    act(s, t, p, d.DO_DONE)
     assert _seals(s, YELLOW) == [3, 3, 0, 0]  # both payouts before any stone
     assert s[st.PHASE] == d.STONE and s[st.STONES_OWED] == 2
     rows = _rows(s, t, p)
     assert set(rows[:, d.A_KIND].tolist()) == {d.DO_STONE} and len(rows) == 4 * 10  # no way to decline
-    _act(s, t, p, d.DO_STONE, family=CLOTH, field=4)
+    act(s, t, p, d.DO_STONE, family=CLOTH, field=4)
     assert s[st.PHASE] == d.STONE and s[st.STONES_OWED] == 1 and s[st.FIELD_HEIGHT:st.FIELD_HEIGHT + 10].sum() == 1
-    _act(s, t, p, d.DO_STONE, family=SPICE, field=5)
+    act(s, t, p, d.DO_STONE, family=SPICE, field=5)
     assert s[st.PHASE] == d.BANNER and s[st.STONES_OWED] == 0 and s[st.FIELD_HEIGHT:st.FIELD_HEIGHT + 10].sum() == 2
     assert [seal_value(s, t, f) for f in range(4)] == [3, 3, 2, 2]
 
@@ -698,26 +684,26 @@ def test_ark_castle_5_and_ark_end_2_3_level_2_full_triggers_the_end_and_a_final_
     _fill_around(s, t, [(3, 5), (3, 6)], keep=[(3, 4)])
     assert s[st.SEAT] == 1
     for action in ((d.DO_WORKERS, {"building": x}), (d.DO_PUT, {"cell": _at(7, 5), "neutral": 0}), (d.DO_DONE, {})):
-        _act(s, t, p, action[0], **action[1])
+        act(s, t, p, action[0], **action[1])
     assert s[st.PHASE] == d.STONE and _stone_fields(s, t, p) == {9}
-    _act(s, t, p, d.DO_STONE, family=int(_rows(s, t, p)[0, d.A_FAMILY]), field=9)
+    act(s, t, p, d.DO_STONE, family=int(_rows(s, t, p)[0, d.A_FAMILY]), field=9)
     assert s[st.END_TRIGGERED] == 1 and s[st.TRIGGER_SEAT] == 1 and s[st.LEVEL] == 3  # ARK-CASTLE-5
     assert s[st.STONE_SUPPLY + 8:st.STONE_SUPPLY + 12].sum() == 8  # 4 + 2 + 2
     assert s[st.STONE_SUPPLY + 4:st.STONE_SUPPLY + 8].sum() == 0
     assert s[st.PHASE] == d.BANNER  # the trigger turn goes on normally
-    _act(s, t, p, d.DO_BANNER, count=0)
+    act(s, t, p, d.DO_BANNER, count=0)
     final = []
     assert s[st.SEAT] == 2 and s[st.TURNS_LEFT] == 3  # ARK-END-2: one more turn each, the trigger last
     final.append(int(s[st.SEAT]))
     for action in ((d.DO_WORKERS, {"building": y}), (d.DO_PUT, {"cell": _at(3, 4), "neutral": 0}), (d.DO_DONE, {})):
-        _act(s, t, p, action[0], **action[1])
+        act(s, t, p, action[0], **action[1])
     assert s[st.PHASE] == d.STONE and _stone_fields(s, t, p) == set(range(10))  # ARK-END-3: level 3
     families = set(_rows(s, t, p)[:, d.A_FAMILY].tolist())
     assert families == {f for f in range(4) if s[st.STONE_SUPPLY + 8 + f] > 0}  # from the level-3 supply
-    _act(s, t, p, d.DO_STONE, family=min(families), field=0)
+    act(s, t, p, d.DO_STONE, family=min(families), field=0)
     assert s[st.FIELD_HEIGHT] == 3 and s[st.STONE_SUPPLY + 8:st.STONE_SUPPLY + 12].sum() == 7
     assert s[st.PHASE] == d.BANNER  # a normal turn: part 2 too
-    _act(s, t, p, d.DO_BANNER, count=0)
+    act(s, t, p, d.DO_BANNER, count=0)
     while s[st.PHASE] != d.OVER:
         final.append(int(s[st.SEAT]))
         assert s[st.PHASE] == d.PART1
@@ -751,9 +737,9 @@ def test_ark_banner_1_only_the_active_player_at_the_end_of_his_turn_and_once(t):
         apply_action(s, t, p, _rows(s, t, p)[0], None)
     assert phases == [d.PART1, d.REFILL] and s[st.SEAT] == 0
     assert _rows(s, t, p)[:, d.A_COUNT].tolist() == [0, 1]
-    _act(s, t, p, d.DO_BANNER, count=1)
+    act(s, t, p, d.DO_BANNER, count=1)
     assert s[st.PHASE] == d.CASH and s[st.BANNERS_LEFT:st.BANNERS_LEFT + 3].tolist() == [3, 4, 4]
-    _act(s, t, p, d.DO_CASH, family=CLOTH, count=2)
+    act(s, t, p, d.DO_CASH, family=CLOTH, count=2)
     assert s[st.SEAT] == 1 and s[st.PHASE] == d.PART1  # no second banner in the turn
     assert _play_turn(s, t, p)[-1] == d.BANNER and s[st.BANNERS_LEFT + 1] == 4  # declined: the first row
     s[st.BANNERS_LEFT + 2] = 0
@@ -794,7 +780,7 @@ def test_ark_banner_4_seals_are_cashed_only_after_a_banner_and_in_the_final_cash
         rows = _rows(s, t, p)
         apply_action(s, t, p, rows[-1 if s[st.PHASE] == d.BANNER else 0], None)
     assert _rows(s, t, p)[:, d.A_COUNT].tolist() == [0, 1, 2, 3]
-    _act(s, t, p, d.DO_CASH, family=CLOTH, count=1)
+    act(s, t, p, d.DO_CASH, family=CLOTH, count=1)
     value = seal_value(s, t, CLOTH)
     assert s[st.GOLD] == value and _seals(s, YELLOW)[CLOTH] == 2 and s[st.SEAT] == 1
     s[st.BANNERS_LEFT] = 0  # the last banner gone: no more cashing in play
@@ -846,11 +832,11 @@ def _stalled(t, neutral_for_green):
 def test_ark_end_7_the_game_ends_at_once_when_nobody_can_take_part_1_again(t):
     s, p = _stalled(t, 0)
     assert _rows(s, t, p)[:, d.A_KIND].tolist() == [d.DO_SKIP]
-    _act(s, t, p, d.DO_SKIP)
+    act(s, t, p, d.DO_SKIP)
     assert s[st.PHASE] == d.OVER and s[st.TURN] == 1  # after one turn: no round played out
     assert s[st.TOTAL:st.TOTAL + 3].tolist() == [0, 4, 0] and s[st.RANK:st.RANK + 3].tolist() == [2, 1, 2]
     s, p = _stalled(t, 1)  # green could still place its neutral worker: play goes on
-    _act(s, t, p, d.DO_SKIP)
+    act(s, t, p, d.DO_SKIP)
     assert s[st.PHASE] == d.PART1 and s[st.SEAT] == 1
 
 

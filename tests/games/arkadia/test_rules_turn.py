@@ -7,13 +7,11 @@ from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import state as st
 from bgsim.sim.games.arkadia.components import load_components
 from bgsim.sim.games.arkadia.kernels.board import placement_is_legal, put_worker
-from bgsim.sim.games.arkadia.kernels.flow import apply_action
 from bgsim.sim.games.arkadia.kernels.setup import new_game
 from bgsim.sim.games.arkadia.params import Params
 from bgsim.sim.games.arkadia.tables import component_table
 
-COLS = 16
-RESIDENCE_CLOTH = 0  # card 0: the first residence card, cloth
+from tests.games.arkadia.helpers import COLS, RESIDENCE_CLOTH, act, give, placement
 
 
 @pytest.fixture(scope="module")
@@ -26,28 +24,6 @@ def _game(t, **params):
     return new_game(t, p, np.uint64(11), None), p
 
 
-def _act(s, t, p, kind, **columns):
-    action = np.zeros(d.N_ACTION_FIELDS, dtype=np.int64)
-    action[d.A_KIND] = kind
-    for name, value in columns.items():
-        action[d.ACTION_FIELDS.index(name)] = value
-    apply_action(s, t, p, action, None)
-
-
-def _placement(t, shape: int, cells) -> int:
-    wanted = sorted(r * COLS + c for r, c in cells)
-    rows = t[st.T_PLACE_CELLS:st.T_PLACE_CELLS + int(t[st.T_N_PLACEMENTS]) * 6].reshape(-1, 6)
-    first, last = t[st.T_PLACE_FIRST + shape], t[st.T_PLACE_FIRST + shape + 1]
-    return next(k for k in range(first, last) if sorted(c for c in rows[k] if c >= 0) == wanted)
-
-
-def _give(s, card, seat=0):
-    """Put ``card`` in the seat's hand (a test's shortcut past the deal)."""
-    if s[st.CARD_LOC + card] != st.IN_HAND + seat:
-        s[st.CARD_LOC + card] = st.IN_HAND + seat
-        s[st.HAND_N + seat] += 1
-
-
 def test_ark_turn_6_a_build_then_refill_then_banner_then_the_next_seat(t):
     s, p = _game(t)
     hand = [c for c in range(40) if s[st.CARD_LOC + c] == st.IN_HAND]
@@ -56,48 +32,48 @@ def test_ark_turn_6_a_build_then_refill_then_banner_then_the_next_seat(t):
     k = next(k for k in range(t[st.T_PLACE_FIRST + shape], t[st.T_PLACE_TURNED_END + shape])
              if placement_is_legal(s, t, k))
     deck_top = s[st.DECK_TOP]
-    _act(s, t, p, d.DO_BUILD, card=card, placement=k)
+    act(s, t, p, d.DO_BUILD, card=card, placement=k)
     assert s[st.CARD_LOC + card] == st.PLAYED and s[st.N_BUILDINGS] == 1 and s[st.PHASE] == d.REFILL
     shown = s[st.DISPLAY]
-    _act(s, t, p, d.DO_TAKE, slot=0)  # ARK-PLACE-8: a display card, its place refilled from the deck at once
+    act(s, t, p, d.DO_TAKE, slot=0)  # ARK-PLACE-8: a display card, its place refilled from the deck at once
     assert s[st.CARD_LOC + shown] == st.IN_HAND and s[st.HAND_N] == 4 and s[st.DECK_TOP] == deck_top + 1
     assert (s[st.DISPLAY:st.DISPLAY + 3] >= 0).all() and s[st.PHASE] == d.BANNER
-    _act(s, t, p, d.DO_BANNER, count=0)
+    act(s, t, p, d.DO_BANNER, count=0)
     assert s[st.SEAT] == 1 and s[st.PHASE] == d.PART1 and s[st.TURN] == 1
 
 
 @pytest.mark.parametrize(("reward", "taken"), [("take_all", 2), ("choose", 1)])
 def test_ark_place_5_covered_tents_bring_neutral_workers(t, reward, taken):
     s, p = _game(t, tent_reward=reward)
-    _give(s, RESIDENCE_CLOTH)
-    _act(s, t, p, d.DO_BUILD, card=RESIDENCE_CLOTH, placement=_placement(t, 0, [(3, 7), (3, 8)]))  # 2 tents
+    give(s, RESIDENCE_CLOTH)
+    act(s, t, p, d.DO_BUILD, card=RESIDENCE_CLOTH, placement=placement(t, 0, [(3, 7), (3, 8)]))  # 2 tents
     if reward == "choose":
         assert s[st.PHASE] == d.TENTS and s[st.PENDING_TENTS] == 2
-        _act(s, t, p, d.DO_TENTS, count=1)
+        act(s, t, p, d.DO_TENTS, count=1)
     assert s[st.NEUTRAL_SCREEN] == taken and s[st.NEUTRAL_SUPPLY] == 24 - taken and s[st.PHASE] == d.REFILL
 
 
 def test_ark_worker_and_complete_an_action_b_completes_pays_and_owes_a_stone_then_a_banner_cashes(t):
     s, p = _game(t)
-    _give(s, RESIDENCE_CLOTH)
-    _act(s, t, p, d.DO_BUILD, card=RESIDENCE_CLOTH, placement=_placement(t, 0, [(3, 6), (3, 7)]))
-    _act(s, t, p, d.DO_TAKE, slot=-1)
-    _act(s, t, p, d.DO_BANNER, count=0)
+    give(s, RESIDENCE_CLOTH)
+    act(s, t, p, d.DO_BUILD, card=RESIDENCE_CLOTH, placement=placement(t, 0, [(3, 6), (3, 7)]))
+    act(s, t, p, d.DO_TAKE, slot=-1)
+    act(s, t, p, d.DO_BANNER, count=0)
     for cell in ((2, 7), (3, 5), (3, 8)):  # the residence's free neighbours but one, (2, 6)
         put_worker(s, cell[0] * COLS + cell[1], st.NEUTRAL)
     assert s[st.SEAT] == 1
-    _act(s, t, p, d.DO_WORKERS, building=0)
+    act(s, t, p, d.DO_WORKERS, building=0)
     assert s[st.PHASE] == d.PUT_WORKER
-    _act(s, t, p, d.DO_PUT, cell=2 * COLS + 6, neutral=0)
+    act(s, t, p, d.DO_PUT, cell=2 * COLS + 6, neutral=0)
     assert s[st.OWN_SCREEN + 1] == 2 and s[st.PHASE] == d.PUT_WORKER
-    _act(s, t, p, d.DO_DONE)
+    act(s, t, p, d.DO_DONE)
     # ARK-COMPLETE-4, -5: seat 1's worker pays 1 cloth and the building's seal 1 more; one stone owed
     assert s[st.SEALS + 4] == 2 and s[st.STONES_OWED] == 1 and s[st.PHASE] == d.STONE
-    _act(s, t, p, d.DO_STONE, family=0, field=4)  # cloth on a blank field: cloth now shows 3
+    act(s, t, p, d.DO_STONE, family=0, field=4)  # cloth on a blank field: cloth now shows 3
     assert s[st.PHASE] == d.BANNER  # no refill after action B
-    _act(s, t, p, d.DO_BANNER, count=1)
+    act(s, t, p, d.DO_BANNER, count=1)
     assert s[st.PHASE] == d.CASH and s[st.CASH_FAMILY] == 0 and s[st.OWN_SCREEN + 1] == 4
-    _act(s, t, p, d.DO_CASH, family=0, count=2)
+    act(s, t, p, d.DO_CASH, family=0, count=2)
     assert s[st.GOLD + 1] == 6 and s[st.SEAT] == 2 and s[st.PHASE] == d.PART1
 
 
@@ -105,14 +81,14 @@ def test_ark_end_the_last_turn_of_the_final_round_ends_with_the_final_cashing(t)
     s, p = _game(t)
     s[st.END_TRIGGERED], s[st.TURNS_LEFT] = 1, 1  # the trigger's own last turn
     s[st.SEALS + 5] = 3  # seat 1 holds 3 spice: worth 2 each on an empty castle
-    _act(s, t, p, d.DO_SKIP)
+    act(s, t, p, d.DO_SKIP)
     assert s[st.PHASE] == d.BANNER
-    _act(s, t, p, d.DO_BANNER, count=0)
+    act(s, t, p, d.DO_BANNER, count=0)
     assert s[st.PHASE] == d.OVER and s[st.TOTAL:st.TOTAL + 3].tolist() == [0, 6, 0]
     assert s[st.RANK:st.RANK + 3].tolist() == [2, 1, 2]
 
 
 def test_amb_1_skip_turn_leaves_out_the_banner(t):
     s, p = _game(t, no_action_policy="skip_turn")
-    _act(s, t, p, d.DO_SKIP)
+    act(s, t, p, d.DO_SKIP)
     assert s[st.SEAT] == 1 and s[st.PHASE] == d.PART1

@@ -101,21 +101,28 @@ def _worker_completions(s, t, seat, cell):
     buildings under construction next to it now enclosed, each once."""
     done, earned = 0, 0
     for j in range(4):
-        nb = t[T_NEIGHBOURS + cell * 4 + j]
-        if nb < 0 or s[CELL_KIND + nb] != BUILDING:
-            continue
-        b = s[CELL_WHO + nb]
-        if s[B_STATE + b] != UNDER_CONSTRUCTION:
-            continue
-        first = True
-        for jj in range(j):
-            other = t[T_NEIGHBOURS + cell * 4 + jj]
-            if other >= 0 and s[CELL_KIND + other] == BUILDING and s[CELL_WHO + other] == b:
-                first = False
-        if first and is_enclosed(s, t, b):
+        b = _open_building_beside(s, t, cell, j)
+        if b >= 0 and is_enclosed(s, t, b):
             done += 1
             earned += _own_workers_around(s, t, b, -1, seat) + 1
     return done, earned
+
+
+@njit(cache=True)
+def _open_building_beside(s, t, cell, j):
+    """The building under construction on side ``j`` (0..3) of ``cell``, or -1; -1 too when an
+    earlier side already showed it, so that a loop over the sides meets each building once."""
+    nb = t[T_NEIGHBOURS + cell * 4 + j]
+    if nb < 0 or s[CELL_KIND + nb] != BUILDING:
+        return -1
+    b = s[CELL_WHO + nb]
+    if s[B_STATE + b] != UNDER_CONSTRUCTION:
+        return -1
+    for earlier in range(j):
+        other = t[T_NEIGHBOURS + cell * 4 + earlier]
+        if other >= 0 and s[CELL_KIND + other] == BUILDING and s[CELL_WHO + other] == b:
+            return -1
+    return b
 
 
 @njit(cache=True)
@@ -304,18 +311,8 @@ def _pays_around(s, t, cell):
     worker there stands to earn (ARK-WORKER-6)."""
     total = 0
     for j in range(4):
-        nb = t[T_NEIGHBOURS + cell * 4 + j]
-        if nb < 0 or s[CELL_KIND + nb] != BUILDING:
-            continue
-        b = s[CELL_WHO + nb]
-        if s[B_STATE + b] != UNDER_CONSTRUCTION:
-            continue
-        new = True
-        for jj in range(j):
-            other = t[T_NEIGHBOURS + cell * 4 + jj]
-            if other >= 0 and s[CELL_KIND + other] == BUILDING and s[CELL_WHO + other] == b:
-                new = False
-        if new:
+        b = _open_building_beside(s, t, cell, j)
+        if b >= 0:
             total += seal_value(s, t, s[B_FAMILY + b])
     return total
 
