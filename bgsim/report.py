@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from bgsim.experiments import component_value as component_study
 from bgsim.experiments import difficulty as difficulty_study
 from bgsim.experiments import robustness as robustness_study
 from bgsim.experiments import seat_order as seat_study
@@ -44,6 +45,8 @@ def build_report(directory: str | Path):
         report, seats = _robustness(directory)
     elif (directory / difficulty_study.MARKER).exists():
         report, seats = _difficulty(directory), None
+    elif (directory / component_study.MARKER).exists():
+        report, seats = _component_value(directory), None
     elif (directory / seat_study.MARKER).exists():
         report, seats = _seat_order(directory)
     elif (directory / "meta.json").exists():
@@ -53,9 +56,9 @@ def build_report(directory: str | Path):
     elif not directory.is_dir():
         raise RunStoreError(f"{directory} does not exist")
     else:
-        raise RunStoreError(f"{directory} is not a run, seat-order, robustness or difficulty directory (no "
-                            f"meta.json, {seat_study.MARKER}, {robustness_study.MARKER} or "
-                            f"{difficulty_study.MARKER})")
+        raise RunStoreError(f"{directory} is not a run, seat-order, robustness, difficulty or component-value "
+                            f"directory (no meta.json, {seat_study.MARKER}, {robustness_study.MARKER}, "
+                            f"{difficulty_study.MARKER} or {component_study.MARKER})")
     return report, seats
 
 
@@ -174,3 +177,34 @@ def _difficulty(study_dir: Path):
     report = build_difficulty_report(study, runs_done(runs), planned, study_resume_command(study_dir) or "--resume")
     report.provenance = played
     return report
+
+
+# --- component-value studies
+
+
+def _component_value(study_dir: Path):
+    from bgsim.reports.component_value_report import ComponentValueStudy, build_component_value_report
+
+    meta = component_study.read_study(study_dir)
+    spec = tomllib.loads((study_dir / component_study.SPEC_FILE).read_text(encoding="utf-8"))
+    values = _csv(study_dir / "choice_values.csv")
+    if values.empty:
+        values = component_study.values_table_of(study_dir, spec)
+    if values.empty:
+        raise RunStoreError(f"{study_dir}: no decision points sampled yet; run `{study_resume_command(study_dir)}` "
+                            f"to sample them")
+    profile = GameProfile.from_json(next(iter(meta["profile"].values())))
+    study = ComponentValueStudy(meta=meta, spec=spec, profile=profile, values=values,
+                                payouts=_csv(study_dir / "payouts.csv"),
+                                association=component_study.association_table(spec, study_dir),
+                                played={"game": spec["game"]["id"],
+                                        "players": ", ".join(map(str, spec["game"]["players"]))})
+    done, planned = component_study.progress(study_dir, spec, meta)
+    return build_component_value_report(study, done, planned, study_resume_command(study_dir) or "--resume")
+
+
+def _csv(path: Path) -> pd.DataFrame:
+    try:
+        return pd.read_csv(path)
+    except (FileNotFoundError, pd.errors.EmptyDataError):
+        return pd.DataFrame()

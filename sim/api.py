@@ -21,6 +21,7 @@ __all__ = [
     "CandidateTable",
     "CompiledPlay",
     "CompiledPolicy",
+    "ComponentChoices",
     "Determinisation",
     "Game",
     "GameResult",
@@ -210,6 +211,26 @@ class Determinisation(Protocol):
 
     def rollout_outcomes(self, observation: Observation, actions: np.ndarray, determinisations: int,
                          rng: np.ndarray, policies: list[CompiledPolicy]) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+@runtime_checkable
+class ComponentChoices(Protocol):
+    """Decisions where a seat picks components, and what each component pays: the engine side of
+    the choice declarations of a game's profile (``GameProfile.choices``), for component-value studies.
+
+    ``choice_components(state, table)``: (K, M) int64, the components (ids of the declared
+    attribution's catalogue) that each row of ``table`` (the pending table of ``state``) takes, -1
+    padding; None when the table is no declared component choice. ``payout(component)``: what the
+    component pays now, in the declaration's payout unit. ``with_payout(component, value)``: a game
+    that plays by the same rules except that the component pays ``value`` (rollouts from states of
+    this game continue under it).
+    """
+
+    def choice_components(self, state: np.ndarray, table: CandidateTable) -> np.ndarray | None: ...
+
+    def payout(self, component: int) -> int: ...
+
+    def with_payout(self, component: int, value: int) -> "Game": ...
 
 
 def supports(game: Game, capability: type) -> bool:

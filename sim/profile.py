@@ -15,7 +15,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Attribution", "AutomaProfile", "Compensation", "GameProfile", "Knob", "ScoreCategory", "VariantInfo"]
+__all__ = ["Attribution", "AutomaProfile", "ComponentChoice", "Compensation", "GameProfile", "Knob", "ScoreCategory",
+           "VariantInfo"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,23 @@ class Attribution:
     group_label: str = "group"  # what a group is called, e.g. "deck"
     catalogue: tuple[dict, ...] = ()
     payoff_fields: tuple[str, ...] = ()  # every amount an event can pay (points, coins, ...), for payoff tables
+
+
+@dataclass(frozen=True)
+class ComponentChoice:
+    """A decision where a seat picks components of an attribution, and the payout a component-value
+    study may change (the engine side: ``sim.api.ComponentChoices``).
+
+    A row may take several components (a disc that triggers two cards); a component is *on offer*
+    at a decision when some rows take it and some do not.
+    """
+
+    attribution: str  # the attribution whose components the rows take, e.g. "scoring_cards"
+    decisions: tuple[str, ...]  # the decision kinds, e.g. ("disc",)
+    doc: str  # what a row takes, with rule ids
+    payout: str  # what a component's payout is, e.g. "VP per fulfilment"
+    payout_unit: str  # e.g. "VP"
+    payout_range: tuple[int, int]  # the payouts a solver may try, inclusive
 
 
 @dataclass(frozen=True)
@@ -136,6 +154,7 @@ class GameProfile:
     compensation: Compensation | None = None
     automa: AutomaProfile | None = None
     variants: tuple[VariantInfo, ...] = ()
+    choices: tuple[ComponentChoice, ...] = ()  # decisions that pick components (component-value studies)
     data_overrides: dict[str, str] = field(default_factory=dict)  # override name -> what the file holds
     # The rules share a tied win: every seat with rank 1 wins, and rates count 1/k to each of the k
     # winners (the ``win_share`` column, sim/stats/wins.py); ``won`` keeps the tie-break's one winner.
@@ -152,6 +171,13 @@ class GameProfile:
         """The attribution called ``name``, or the first one; None if the game declares none."""
         for item in self.attributions:
             if name is None or item.name == name:
+                return item
+        return None
+
+    def choice(self, attribution: str | None = None) -> ComponentChoice | None:
+        """The component choice over ``attribution`` (or the first one); None if the game declares none."""
+        for item in self.choices:
+            if attribution is None or item.attribution == attribution:
                 return item
         return None
 
@@ -183,6 +209,9 @@ class GameProfile:
                                     for k in automa["knobs"])
             automa["rules_parameters"] = tuple(automa.get("rules_parameters", ()))
             doc["automa"] = AutomaProfile(**automa)
+        doc["choices"] = tuple(ComponentChoice(**{**c, "decisions": tuple(c["decisions"]),
+                                                  "payout_range": tuple(c["payout_range"])})
+                               for c in doc.get("choices", ()))
         doc["variants"] = tuple(VariantInfo(**{**v, "data": _recipes(v.get("data", {}))})
                                 for v in doc.get("variants", ()))
         return cls(**doc)

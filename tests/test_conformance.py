@@ -21,11 +21,11 @@ from bgsim.experiments.bench import GameBench
 from bgsim.experiments.variants import VariantData, write_variant_data
 from bgsim.reports.extras import HOOKS, ReportExtras
 from bgsim.sim import game_seeds, make_game
-from bgsim.sim.api import CompiledPlay, Determinisation, Game, LockstepBatches, Stepping, supports
+from bgsim.sim.api import CompiledPlay, ComponentChoices, Determinisation, Game, LockstepBatches, Stepping, supports
 from bgsim.sim.batch import play_batch
 from bgsim.sim.play import play_game
 from bgsim.sim.profile import round_trip
-from bgsim.sim.registry import available_games, player_counts
+from bgsim.sim.registry import available_games, parse_id, player_counts
 from bgsim.sim.rng import below, new_stream
 from bgsim.sim.seeding import GameSeeds
 from bgsim.strategies import available_strategies
@@ -40,10 +40,20 @@ ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "sim" / "games" / "_template"
 GAMES = list(available_games(unlisted=True))
 CASES = [(name, n) for name in GAMES for n in player_counts(name)]
+# Game ids whose rules differ enough from their game's default to be played through the play, record
+# and observation tests too: Sealed Bids' pair offer adds a decision, the winner's take (SB-OFFER-1).
+VARIANTS = ["sealed_bids(prize_offer=pair)"]
+PLAYED = GAMES + VARIANTS
+PLAYED_CASES = CASES + [(game_id, n) for game_id in VARIANTS for n in player_counts(parse_id(game_id)[0])]
 # Columns the runner adds to every record row (experiments/runner.py, _chunk_table): a game's own must not clash.
 RUNNER_COLUMNS = {"run_id", "game", "rules_version", "n_players", "chunk", "game_index", "deal", "seating", "seed",
                   "strategy_seed", "seat", "strategy"}
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
+
+
+def _base(game_id: str) -> str:
+    """The game's name in a game id ("sealed_bids" for "sealed_bids(prize_offer=pair)")."""
+    return parse_id(game_id)[0]
 
 
 def _scoring_seats(game) -> int:
@@ -86,11 +96,11 @@ def _table_copy(game, state):
 # --- the interface
 
 
-@pytest.mark.parametrize(("name", "n_players"), CASES)
+@pytest.mark.parametrize(("name", "n_players"), PLAYED_CASES)
 def test_game_follows_the_common_interface(name, n_players):
     game = make_game(name, n_players=n_players)
     assert isinstance(game, Game)
-    assert game.id.startswith(f"{name}(") and f"n_players={n_players}" in game.id
+    assert game.id.startswith(f"{_base(name)}(") and f"n_players={n_players}" in game.id
     assert make_game(game.id).id == game.id  # the canonical id round-trips
     state = game.new_state(game_seeds(11))
     assert state.shape == (game.state_size,) and state.dtype == np.int32
@@ -116,7 +126,7 @@ def test_game_follows_the_common_interface(name, n_players):
     assert set(game.feature_docs) == set(game.feature_names)
 
 
-@pytest.mark.parametrize(("name", "n_players"), CASES)
+@pytest.mark.parametrize(("name", "n_players"), PLAYED_CASES)
 def test_same_seeds_same_game_and_chance_seed_fixes_the_deal(name, n_players):
     game = make_game(name, n_players=n_players)
     seats = [RandomStrategy()] * n_players
@@ -131,7 +141,7 @@ def test_same_seeds_same_game_and_chance_seed_fixes_the_deal(name, n_players):
 # --- tiers
 
 
-@pytest.mark.parametrize(("name", "n_players"), CASES)
+@pytest.mark.parametrize(("name", "n_players"), PLAYED_CASES)
 @settings(max_examples=3, deadline=None)
 @given(seed=SEEDS)
 def test_every_tier_plays_the_same_games(name, n_players, seed):
@@ -149,9 +159,9 @@ def test_every_tier_plays_the_same_games(name, n_players, seed):
             assert (finals[tier] == finals["per_game"]).all(), f"{tier} differs from per_game"
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", PLAYED)
 def test_stepping_follows_apply(name):
-    game = make_game(name, n_players=player_counts(name)[-1])
+    game = make_game(name, n_players=player_counts(_base(name))[-1])
     if not supports(game, Stepping):
         return
     a, b = game.new_state(game_seeds(3)), game.new_state(game_seeds(3))
@@ -167,9 +177,9 @@ def test_stepping_follows_apply(name):
         assert (a == b).all() and (table.features == feats).all() and (table.actions == acts).all()
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", PLAYED)
 def test_uncompiled_code_plays_the_same_game(name):
-    n = min(c for c in player_counts(name) if c >= 2)
+    n = min(c for c in player_counts(_base(name)) if c >= 2)
     code = (f"import hashlib, bgsim.sim.games; from bgsim.sim import make_game, game_seeds; "
             f"from bgsim.sim.play import play_game; from bgsim.strategies.base import RandomStrategy; "
             f"g = make_game({name!r}, n_players={n}); "
@@ -187,7 +197,7 @@ def test_uncompiled_code_plays_the_same_game(name):
 # --- records and profile
 
 
-@pytest.mark.parametrize(("name", "n_players"), CASES)
+@pytest.mark.parametrize(("name", "n_players"), PLAYED_CASES)
 def test_records_match_the_profile_and_sum_to_the_score(name, n_players):
     game = make_game(name, n_players=n_players)
     profile = game.profile
@@ -213,13 +223,13 @@ def test_records_match_the_profile_and_sum_to_the_score(name, n_players):
         assert {attribution.id_field, attribution.payoff_field} <= fields
 
 
-@pytest.mark.parametrize(("name", "n_players"), CASES)
+@pytest.mark.parametrize(("name", "n_players"), PLAYED_CASES)
 def test_profile_round_trips_through_json(name, n_players):
     game = make_game(name, n_players=n_players)
     profile = game.profile
     assert round_trip(profile) == profile
     assert json.loads(json.dumps(profile.to_json())) == profile.to_json()
-    assert profile.game == name and set(profile.player_counts) == set(player_counts(name))
+    assert profile.game == _base(name) and set(profile.player_counts) == set(player_counts(_base(name)))
     comp = profile.compensation
     if comp is not None:
         assert set(comp.rulebook) <= set(profile.player_counts)
@@ -230,7 +240,7 @@ def test_profile_round_trips_through_json(name, n_players):
 # --- observations
 
 
-@pytest.mark.parametrize(("name", "n_players"), CASES)
+@pytest.mark.parametrize(("name", "n_players"), PLAYED_CASES)
 @settings(max_examples=8, deadline=None)
 @given(seed=SEEDS)
 def test_determinisation_keeps_what_the_seat_sees(name, n_players, seed):
@@ -250,7 +260,7 @@ def test_determinisation_keeps_what_the_seat_sees(name, n_players, seed):
     assert values.shape == (min(2, len(acts)),) and np.isfinite(values).all()
 
 
-@pytest.mark.parametrize(("name", "n_players"), CASES)
+@pytest.mark.parametrize(("name", "n_players"), PLAYED_CASES)
 def test_identical_choices_played_on_the_same_chance_have_identical_outcomes(name, n_players):
     """The paired design of choice values: every alternative is played on the same determinisations
     with the same seat streams, so alternatives that are the same action give the same outcomes,
@@ -271,9 +281,57 @@ def test_identical_choices_played_on_the_same_chance_have_identical_outcomes(nam
     assert (again[0] == shares[0]).all()
 
 
-@pytest.mark.parametrize("name", GAMES)
+def _first_choice(game, seed: int):
+    """(state, table, components) at the first declared component choice of a random game, or None."""
+    declared = game.profile.choice().decisions
+    state = game.new_state(game_seeds(seed))
+    rng = new_stream(seed)
+    while not game.is_over(state):
+        table = game.decision(state)
+        components = game.choice_components(state, table)
+        assert (components is None) or table.kind_name in declared, f"{table.kind_name} is no declared choice"
+        if components is not None:
+            return state, table, components
+        game.apply(state, table.actions[int(below(rng, 0, len(table)))].copy())
+    return None
+
+
+@pytest.mark.parametrize(("name", "n_players"), PLAYED_CASES)
+def test_declared_component_choices_name_components_and_change_only_their_payout(name, n_players):
+    """The engine side of a profile's ``choices`` (component-value studies): the rows of a declared
+    decision take components of the attribution's catalogue, and ``with_payout`` changes one payout
+    and nothing else: at its present payout it plays exactly as the game itself."""
+    game = make_game(name, n_players=n_players)
+    choice = game.profile.choice()
+    if choice is None:
+        return
+    assert supports(game, ComponentChoices) and supports(game, Determinisation)
+    assert game.profile.attribution(choice.attribution) is not None
+    low, high = choice.payout_range
+    assert low < high
+    found = next(filter(None, (_first_choice(game, seed) for seed in range(5))), None)
+    assert found is not None, "no declared choice came up in 5 random games"
+    state, table, components = found
+    catalogue = len(game.profile.attribution(choice.attribution).catalogue)
+    assert components.dtype == np.int64 and components.ndim == 2 and len(components) == len(table)
+    assert ((components == -1) | ((components >= 0) & (components < catalogue))).all()
+    component = int(components.max())
+    now = game.payout(component)
+    same, changed = game.with_payout(component, now), game.with_payout(component, now + 3)
+    assert changed.payout(component) == now + 3 and game.payout(component) == now
+    assert [changed.payout(c) for c in range(catalogue) if c != component] == \
+        [game.payout(c) for c in range(catalogue) if c != component]
+    observation = game.observe(state, table.seat)
+    policies = [RandomStrategy().compiled_policy(game)] * n_players
+    actions = table.actions.copy()
+    expected = game.rollout_outcomes(observation, actions, 4, new_stream(9), policies)
+    again = same.rollout_outcomes(observation, actions, 4, new_stream(9), policies)
+    assert all((a == b).all() for a, b in zip(expected, again, strict=True))
+
+
+@pytest.mark.parametrize("name", PLAYED)
 def test_determinisations_differ_in_what_is_hidden(name):
-    game = make_game(name, n_players=player_counts(name)[-1])
+    game = make_game(name, n_players=player_counts(_base(name))[-1])
     if not supports(game, Determinisation):
         return
     differ = 0
@@ -300,7 +358,7 @@ def _sealed_run(game, state: np.ndarray, seat: int, rng: np.ndarray) -> np.ndarr
     return state
 
 
-@pytest.mark.parametrize(("name", "n_players"), CASES)
+@pytest.mark.parametrize(("name", "n_players"), PLAYED_CASES)
 def test_another_seats_sealed_choices_change_nothing_a_seat_sees(name, n_players):
     """Two histories that differ only in one seat's sealed choices (a bid it keeps hidden until the
     reveal, a card it puts back unseen) give the next seat to decide before the reveal the same

@@ -76,7 +76,8 @@ def test_the_template_keeps_the_recorded_layout():
 def test_kernels_read_plain_module_level_ints():
     from bgsim.sim.games.capitol import params
 
-    assert type(params.PR_CATCH_UP) is int and params.PR_CATCH_UP == 17 and params.N_PARAMS == 24
+    # 36: the 24 recorded entries, then item_points (CAP-VAR-1), one entry per auction item
+    assert type(params.PR_CATCH_UP) is int and params.PR_CATCH_UP == 17 and params.N_PARAMS == 36
     assert make_game("capitol(tied_bid=remove)").param_array[params.PR_CATCH_UP] == 0  # the catch-up rule is off
 
 

@@ -5,6 +5,7 @@ registers its commands on it when imported here, in the order ``bgsim --help`` l
 from bgsim.cli import runs  # noqa: F401  (games, strategies, play, run, simulate, tune, replay, tournament)
 from bgsim.cli import studies  # noqa: F401  (seat-order, robustness, report, plan)
 from bgsim.cli import difficulty  # noqa: F401  (difficulty, calibrate)
+from bgsim.cli import components  # noqa: F401  (component-value)
 # isort: on
 from bgsim.cli.common import app, main
 

@@ -24,6 +24,7 @@ lockstep, the per-decision step, rollouts). Every game's kernels take the same a
   columns; a game played without a log passes a disabled one, so every kernel takes one.
 """
 
+import copy
 import functools
 import hashlib
 import json
@@ -81,6 +82,15 @@ class GameBase:
     def deal_args(self) -> tuple:
         """What the dealing kernels take first; ``rules_args`` unless the game needs more."""
         return self.rules_args
+
+    def rebound(self, *rules_args) -> "GameBase":
+        """A copy of this game whose kernels take ``rules_args`` (e.g. a component table with one payout
+        changed): same parameters, identity and profile, its own table buffers."""
+        game = copy.copy(self)
+        game.__dict__.pop("_search_buffers", None)  # cached rollout buffers stay with their game
+        game._feats, game._acts = np.zeros_like(self._feats), np.zeros_like(self._acts)
+        game.rules_args = tuple(rules_args)
+        return game
 
     def _log(self, log: np.ndarray | None) -> np.ndarray:
         """The event log a kernel writes: ``log``, or a disabled one for a game played without."""

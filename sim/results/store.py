@@ -267,7 +267,8 @@ def raise_if_damaged(checks: Iterable[ChunkCheck]) -> None:
 # study marker -> (command, the copy of its spec the study keeps); a run of a study lives in
 # <study>/<kind>/<run-id>/, a seat-order study of a robustness study in <robustness>/studies/<id>/
 _STUDIES = {"robustness.json": ("robustness", None), "seat_order.json": ("seat-order", "seat_order.toml"),
-            "difficulty.json": ("difficulty", "difficulty.toml"), "tournament.json": ("tournament", "tournament.toml")}
+            "difficulty.json": ("difficulty", "difficulty.toml"), "tournament.json": ("tournament", "tournament.toml"),
+            "component_value.json": ("component-value", "component_value.toml")}
 
 
 def study_resume_command(study: Path) -> str | None:

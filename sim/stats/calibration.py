@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from bgsim.sim.stats.intervals import wilson
 
-__all__ = ["Level", "slope_near", "solve_level"]
+__all__ = ["Level", "find_root", "slope_near", "solve_level"]
 
 Evaluate = Callable[[int], tuple[int, int]]
 
@@ -37,36 +37,56 @@ def solve_level(evaluate: Evaluate, knobs: Sequence[int], target: float, confide
     """The knob value for ``target`` (a win rate in 0..1) over the sorted integer ``knobs``."""
     if not 0 < target < 1:
         raise ValueError(f"target win rate must be between 0 and 1, not {target}")
-    values = sorted(set(int(k) for k in knobs))
-    if len(values) < 2:
-        raise ValueError("calibration needs at least two knob values")
     seen: dict[int, tuple[int, int]] = {}
 
-    def rate(index: int) -> float:
-        knob = values[index]
+    def measure(knob: int) -> tuple[float, bool]:
         if knob not in seen:
             seen[knob] = evaluate(knob)
         wins, games = seen[knob]
-        return wins / games
+        return wins / games, _contains(seen[knob], target, confidence)
+
+    reachable = find_root(measure, knobs, target)
+    return _level(seen, target, reachable, confidence)
+
+
+Measure = Callable[[int], tuple[float, bool]]
+
+
+def find_root(measure: Measure, knobs: Sequence[int], target: float) -> bool:
+    """Where a monotone response (rising or falling) crosses ``target`` over the integer ``knobs``.
+
+    ``measure(knob) -> (estimate, its interval contains the target)`` is called only where needed
+    (each call is a simulation): both ends, a bisection to the bracket, then outwards from it while
+    the intervals still contain the target. The caller keeps what it measured; returns whether the
+    target lies between the estimates at the two ends (False: only the ends were measured).
+    Shared by the difficulty calibration and the component payout solver."""
+    values = sorted(set(int(k) for k in knobs))
+    if len(values) < 2:
+        raise ValueError("a root search needs at least two knob values")
+    seen: dict[int, tuple[float, bool]] = {}
+
+    def at(index: int) -> tuple[float, bool]:
+        if values[index] not in seen:
+            seen[values[index]] = measure(values[index])
+        return seen[values[index]]
 
     lo, hi = 0, len(values) - 1
-    rising = rate(hi) >= rate(lo)
-    sign = 1 if rising else -1
-    reachable = sign * (rate(lo) - target) <= 0 <= sign * (rate(hi) - target)
-    while reachable and hi - lo > 1:  # invariant: the target lies between rate(lo) and rate(hi)
+    sign = 1 if at(hi)[0] >= at(lo)[0] else -1
+    reachable = sign * (at(lo)[0] - target) <= 0 <= sign * (at(hi)[0] - target)
+    while reachable and hi - lo > 1:  # invariant: the target lies between the estimates at lo and hi
         mid = (lo + hi) // 2
-        if sign * (rate(mid) - target) < 0:
+        if sign * (at(mid)[0] - target) < 0:
             lo = mid
         else:
             hi = mid
-    if reachable:  # walk outwards while the measured rate cannot be told from the target
+    if reachable:  # walk outwards while the measured value cannot be told from the target
         for start, step in ((lo, -1), (hi, 1)):
             i = start
-            while 0 <= i < len(values) and _contains(seen[values[i]], target, confidence):
+            while 0 <= i < len(values) and at(i)[1]:
                 i += step
                 if 0 <= i < len(values):
-                    rate(i)
-    return _level(seen, target, reachable, confidence)
+                    at(i)
+    return reachable
 
 
 def slope_near(level: Level) -> float:

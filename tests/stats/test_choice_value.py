@@ -5,7 +5,16 @@ interval clustered by source game."""
 import numpy as np
 import pandas as pd
 import pytest
-from bgsim.sim.stats.choice_value import ChoicePoint, choice_values, point_values
+from bgsim.sim.stats.choice_value import (
+    ChoicePoint,
+    add_moments,
+    choice_moments,
+    choice_values,
+    clustered_mean,
+    point_values,
+    values_from_moments,
+)
+from scipy import stats
 
 
 def _points(make, n_points: int, seed: int = 1):
@@ -59,3 +68,22 @@ def test_the_interval_is_clustered_by_source_game():
     paired = spread.assign(game=np.arange(200) // 2, win=np.repeat(values[::2], 2))
     a, b = choice_values(spread).iloc[0], choice_values(paired).iloc[0]
     assert (b.win_high - b.win_low) > (a.win_high - a.win_low)
+
+
+def test_values_from_moments_added_chunk_by_chunk_equal_values_from_all_points():
+    """A study computes values from the moments of its chunks (disjoint source games), never holding
+    every point: the same means and clustered intervals as from all points at once."""
+    rng = np.random.default_rng(4)
+    n = 3000
+    points = pd.DataFrame({"component": rng.integers(0, 5, n), "game": np.sort(rng.integers(0, 300, n)),
+                           "win": rng.normal(0.02, 0.3, n), "margin": rng.normal(1.0, 6.0, n)})
+    whole = choice_values(points)
+    chunks = [choice_moments(points[points["game"] // 100 == k]) for k in range(3)]
+    streamed = values_from_moments(add_moments(add_moments(chunks[0], chunks[1]), chunks[2]))
+    pd.testing.assert_frame_equal(streamed, whole, rtol=1e-9)
+    for row in whole.itertuples():
+        part = points[points["component"] == row.component]
+        mean, se, games = clustered_mean(part["win"].to_numpy(), part["game"].to_numpy())
+        assert row.win == pytest.approx(mean) and row.games == games
+        t = stats.t.ppf(0.975, games - 1)
+        assert row.win_high - row.win == pytest.approx(t * se)

@@ -41,12 +41,15 @@ EV_TRIGGER = 19  # reason (0 level 2 full, 1 the deck empty under deck_exhaustio
 EV_FINAL_ROUND = 20  # (seat -1) turns in the final round, the trigger's seat (it plays last, ARK-END-2)
 EV_FINAL = 21  # cloth, spice, carpenter, silversmith seals cashed, their gold, the total (ARK-END-4)
 EV_END = 22  # (seat -1) reason (0 the final round played, 1 nobody can act or a round changed nothing, AMB-5)
+# building, shape, gold: the gold a placed building paid its placer at once (ARK-VAR-1, the building_points lever;
+# written only when it pays, so never by the rules)
+EV_BUILDING_GOLD = 23
 EVENT_NAMES = {
     EV_SITE: "site", EV_LAYOUT: "layout", EV_HAND: "hand", EV_DISPLAY: "display", EV_TURN: "turn",
     EV_BUILD: "build", EV_TENTS: "tents", EV_ACTION_B: "action_b", EV_WORKER: "worker", EV_SKIP: "skip",
     EV_COMPLETE: "complete", EV_PAYOUT: "payout", EV_STONE: "stone", EV_LEVEL: "level", EV_NO_STONE: "no_stone",
     EV_TAKE: "take", EV_BANNER: "banner", EV_CASH: "cash", EV_TRIGGER: "trigger", EV_FINAL_ROUND: "final_round",
-    EV_FINAL: "final", EV_END: "end",
+    EV_FINAL: "final", EV_END: "end", EV_BUILDING_GOLD: "building_gold",
 }
 
 

@@ -1,19 +1,22 @@
 """Arkadia's parameters: one table (``TABLE``) with the player count, the start seat, the first-game
-setup, the start-gold vector (the compensation parameter) and one row per rules ambiguity of the
-digest (AMB-1..13). From it come ``Params`` (``from_dict`` raises one-line GameIdErrors),
-``PARAM_DOCS`` and the index constants (``PR_...``) of the ``(N_PARAMS,) int32`` array that
-``Params.to_array`` packs for the kernels; ``sim/games/parameters.py`` lists the kinds.
+setup, the start-gold vector (the compensation parameter), one row per rules ambiguity of the
+digest (AMB-1..13) and the buildings' gold (a lab lever, ARK-VAR-1). From it come ``Params``
+(``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS`` and the index constants (``PR_...``)
+of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for the kernels;
+``sim/games/parameters.py`` lists the kinds.
 """
 
 import re
 
 from bgsim.sim.errors import GameIdError
+from bgsim.sim.games.arkadia.state import MAX_SHAPES
 from bgsim.sim.games.parameters import GameParams, Param, ParamTable
 
-__all__ = ["CASTLE_CHOSEN", "CASTLE_FIXED", "CASTLE_RANDOM", "N_PARAMS", "PARAM_DOCS", "Params", "START_GOLD",
-           "TABLE", "castle_placement"]
+__all__ = ["BUILDING_POINTS_RANGE", "CASTLE_CHOSEN", "CASTLE_FIXED", "CASTLE_RANDOM", "N_PARAMS", "PARAM_DOCS",
+           "Params", "START_GOLD", "TABLE", "building_points_of", "castle_placement", "check_building_points"]
 
 START_GOLD = {2: (0, 0), 3: (0, 0, 0), 4: (0, 0, 0, 0)}  # the rulebook: every seat starts without gold
+BUILDING_POINTS_RANGE = (-20, 20)  # ARK-VAR-1: the gold one building of a shape may pay its placer
 CASTLE_RANDOM, CASTLE_FIXED, CASTLE_CHOSEN = range(3)  # how the castle site is placed (AMB-10)
 ORIENTATIONS = ("wide", "tall")
 _FIXED = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*,\s*(wide|tall)\s*$")
@@ -37,6 +40,29 @@ def castle_placement(value) -> tuple[int, int, int, int]:
 def _check_castle(value) -> str:
     mode, row, col, orientation = castle_placement(value)
     return {CASTLE_RANDOM: "random", CASTLE_CHOSEN: "chosen"}.get(mode, f"{row},{col},{ORIENTATIONS[orientation]}")
+
+
+def check_building_points(value) -> str:
+    """The canonical text of ``building_points`` (ARK-VAR-1): one integer for every shape, or one
+    per shape 0..6 (rulebook order) joined by '/' (a list is accepted and joined); equal values are
+    written once, so the rulebook's all-zero vector is "0". Anything else is a one-line GameIdError."""
+    if isinstance(value, list | tuple):
+        value = "/".join(str(v) for v in value)
+    try:
+        numbers = [int(part.strip()) for part in str(value).split("/")]
+    except ValueError:
+        numbers = []
+    low, high = BUILDING_POINTS_RANGE
+    if len(numbers) not in (1, MAX_SHAPES) or not all(low <= v <= high for v in numbers):
+        raise GameIdError(f"building_points must be one integer {low}..{high} for every shape or {MAX_SHAPES} "
+                          f"joined by '/' (shapes 0..{MAX_SHAPES - 1}, e.g. '2/0/0/0/0/0/0'), got {value!r}")
+    return str(numbers[0]) if len(set(numbers)) == 1 else "/".join(str(v) for v in numbers)
+
+
+def building_points_of(text: str) -> tuple[int, ...]:
+    """Gold of shapes 0..6 for a canonical ``building_points`` value."""
+    numbers = tuple(int(v) for v in text.split("/"))
+    return numbers * MAX_SHAPES if len(numbers) == 1 else numbers
 
 
 def _choice(name, default, choices, doc, rule, slot):
@@ -84,12 +110,18 @@ TABLE = ParamTable("arkadia", (
     Param("start_gold", "start", "rulebook", "gold by seat at the start, added to the final gold: rulebook (none), "
           "equal, or a list such as '0/2/4'", rule="ARK-END", vectors=START_GOLD, example="0/2/4", slot="PR_START",
           width=4, lever="compensation"),
+    # Appended after the rulebook's rows, so their indices stay where they were.
+    Param("building_points", "text", "0", "a lab lever, not a rule: gold a seat scores at once when it places a "
+          "building, by shape: one integer -20..20 for every shape or 7 joined by '/' in rulebook order (residence, "
+          "farm, tavern, mill, smithy, trade centre, monastery); 0 = the rulebook", rule="ARK-VAR-1",
+          check=check_building_points, encode=lambda value, _: building_points_of(value), slot="PR_BUILDING_POINTS",
+          width=MAX_SHAPES),
     Param("data_dir", "path", None, "directory with a replacement components.toml; any other TOML file there is an "
           "error"),
     Param("components_file", "path", None, "replacement components.toml (AMB-13: grid, tents, castle site, shapes "
           "and their cards, first-game layout)", rule="AMB-13"),
 ))
-globals().update(TABLE.constants)  # PR_N_PLAYERS, PR_START_SEAT, ...: the indices the kernels import
+globals().update(TABLE.constants)  # PR_N_PLAYERS, ... PR_BUILDING_POINTS: the indices the kernels import
 N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 

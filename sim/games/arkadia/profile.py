@@ -2,10 +2,10 @@
 
 from bgsim.sim.games.arkadia.components import FAMILIES, SHAPES
 from bgsim.sim.games.arkadia.params import TABLE
-from bgsim.sim.games.arkadia.records import CATEGORY_DOCS, RECORD_DOCS
-from bgsim.sim.profile import Attribution, Compensation, GameProfile, ScoreCategory, VariantInfo
+from bgsim.sim.games.arkadia.records import BUILDING_CATEGORY_DOCS, CATEGORY_DOCS, RECORD_DOCS
+from bgsim.sim.profile import Attribution, Compensation, ComponentChoice, GameProfile, ScoreCategory, VariantInfo
 
-__all__ = ["SEAT_VIEW", "VARIANTS", "arkadia_profile", "component_catalogue"]
+__all__ = ["BUILDING_CHOICE", "SEAT_VIEW", "VARIANTS", "arkadia_profile", "component_catalogue"]
 
 SEAT_VIEW = ("A seat sees its own hand, the display, the board (buildings, their seals, workers by colour, tents), "
              "the castle and its supplies, the hand sizes, the banners and the size of the deck. Hidden from it: "
@@ -13,7 +13,8 @@ SEAT_VIEW = ("A seat sees its own hand, the display, the board (buildings, their
              "player with perfect recall knows them: every change to them is a public event (digest §5.2).")
 START = TABLE.compensation  # start_gold, the parameter seat-order studies vary
 
-_LABELS = {"gold_banners": "gold cashed with banners", "gold_final": "gold cashed at the end"}
+_LABELS = {"gold_banners": "gold cashed with banners", "gold_final": "gold cashed at the end",
+           "gold_buildings": "gold the buildings paid"}
 _SHAPE_LABELS = ("residence", "farm", "tavern", "mill", "smithy", "trade centre", "monastery")
 
 # Variants for the robustness study, in report order: the component recipes (experiments/arkadia/
@@ -37,6 +38,18 @@ VARIANTS: tuple[VariantInfo, ...] = (
 )
 
 
+# After a BUILD a seat refills its hand from the display or the deck: taking a display card picks the shape
+# of a building it will place. A shape's payout for the solver is the building_points lever (ARK-VAR-1), 0 by
+# the rules, paid when the building is placed. Part 1 is not declared: a card in hand is placed sooner or later
+# whichever part 1 is chosen (all but a game's last few), so a payout at placement there mostly moves its time.
+BUILDING_CHOICE = ComponentChoice(
+    attribution="buildings", decisions=("refill",),
+    doc="the refill after a BUILD: a seat takes a face-up display card, and so the shape of a building it will "
+        "place (components 0..6), or the deck's hidden top card, which takes none (D3, ARK-PLACE-8, ARK-PLACE-1)",
+    payout="gold a seat scores at once when it places a building of the shape (building_points)",
+    payout_unit="gold", payout_range=(-10, 10))
+
+
 def component_catalogue() -> tuple[dict, ...]:
     """One dict per attributed component: the building shapes in rulebook order (no. 1-7, group
     "shape"), then the seal families (group "family")."""
@@ -47,6 +60,13 @@ def component_catalogue() -> tuple[dict, ...]:
     return shapes + families
 
 
+def _categories(game) -> tuple[ScoreCategory, ...]:
+    """The parts of the final gold besides the start gold: the rulebook's two, and the buildings' own
+    gold where the building_points lever is set (ARK-VAR-1)."""
+    docs = CATEGORY_DOCS | (BUILDING_CATEGORY_DOCS if game.pays_buildings else {})
+    return tuple(ScoreCategory(column, _LABELS[column], doc) for column, doc in docs.items())
+
+
 def arkadia_profile(game) -> GameProfile:
     return GameProfile(
         game="arkadia",
@@ -54,7 +74,7 @@ def arkadia_profile(game) -> GameProfile:
         player_counts=(2, 3, 4),
         score_column="final_gold",
         score_unit="gold",
-        categories=tuple(ScoreCategory(column, _LABELS[column], doc) for column, doc in CATEGORY_DOCS.items()),
+        categories=_categories(game),
         records=dict(RECORD_DOCS),
         seat_view=SEAT_VIEW,
         attributions=(Attribution(
@@ -67,6 +87,7 @@ def arkadia_profile(game) -> GameProfile:
             named={"rulebook": "every seat starts without gold (004)", "equal": "every seat starts with 0"},
             tiebreak_column="tiebreak", adds_to_score=True),
         variants=VARIANTS,
+        choices=(BUILDING_CHOICE,),
         data_overrides={"components": "components.toml in sim/games/arkadia/data/: grid, tents, castle site, shapes "
                                       "and their cards, first-game layout"},
         shared_wins="ARK-END-5",

@@ -1,5 +1,6 @@
 """Result records of finished games: one row per (game, seat), built over a whole chunk at once.
-The column meanings are ``RECORD_DOCS``; the final score's parts are ``CATEGORY_DOCS``."""
+The column meanings are ``RECORD_DOCS``; the final score's parts are ``CATEGORY_DOCS``, and
+``BUILDING_CATEGORY_DOCS`` under the building_points lever (ARK-VAR-1)."""
 
 import numpy as np
 import pyarrow as pa
@@ -7,22 +8,27 @@ from bgsim.sim.games.arkadia.components import FAMILIES, SHAPES
 from bgsim.sim.games.arkadia.state import BANNERS, COMPLETED, FIELD_HEIGHT, FIELD_TOP, N_FAMILIES, N_FIELDS, STATE
 from bgsim.sim.games.base import win_shares
 
-__all__ = ["CATEGORY_DOCS", "RECORD_DOCS", "seat_records"]
+__all__ = ["BUILDING_CATEGORY_DOCS", "CATEGORY_DOCS", "RECORD_DOCS", "seat_records"]
 
 CATEGORY_DOCS = {
     "gold_banners": "gold from seals cashed with banners during the game (ARK-BANNER-3)",
     "gold_final": "gold from the seals cashed at the end (ARK-END-4)",
 }
+# A category of the score only where the lever is set: the rulebook's score has the two above.
+BUILDING_CATEGORY_DOCS = {"gold_buildings": "gold the buildings placed paid at once (ARK-VAR-1, the building_points "
+                                            "lever; 0 by the rules)"}
 
 RECORD_DOCS = {
     "start_gold": "gold at the start (the compensation parameter; the rulebook gives none)",
-    "final_gold": "final gold: start gold + every cashing (ARK-END-4)",
+    "final_gold": "final gold: start gold + every cashing (ARK-END-4) + the buildings' own gold (ARK-VAR-1, 0 by "
+                  "the rules)",
     "rank": "1 = a winner; equal gold shares the place (ARK-END-5: 'es gibt mehrere Gewinner')",
     "won": "the one winner a study can count: the most gold, then the earlier seat",
     "win_share": "the seat's share of the win: 1/k to each of the k seats with rank 1 (what seat rates count)",
     "tie": "another seat has the same final gold",
     "tiebreak": "place in seat order alone (the rules share a tie; re-ranks games under other start gold)",
     **CATEGORY_DOCS,
+    **BUILDING_CATEGORY_DOCS,
     **{f"gold_{family}": f"gold from {family} seals, every cashing included" for family in FAMILIES},
     "banners_used": "banners used (each brings 2 workers and a cashing, ARK-BANNER)",
     "triggered_end": "the seat's turn triggered the end (it then moves last in the final round, ARK-END-2, -3)",
@@ -72,6 +78,7 @@ def seat_records(states: np.ndarray, n_players: int, place_first: np.ndarray,
     tie = (total[:, :, None] == total[:, None, :]).sum(axis=2) > 1
     start = seat_col("start_gold")
     banners = seat_col("gold_banner").astype(np.int64)
+    buildings = seat_col("gold_buildings").astype(np.int64)  # ARK-VAR-1, 0 by the rules
     family_gold = _field(states, "gold_family")[:, :n]  # (G, P, F)
     columns = {
         "start_gold": pa.array(flat(start), pa.int16()),
@@ -82,7 +89,8 @@ def seat_records(states: np.ndarray, n_players: int, place_first: np.ndarray,
         "tie": pa.array(flat(tie)),
         "tiebreak": pa.array(flat(seat_col("tiebreak")), pa.int8()),
         "gold_banners": pa.array(flat(banners), pa.int16()),
-        "gold_final": pa.array(flat(total - start - banners), pa.int16()),
+        "gold_final": pa.array(flat(total - start - banners - buildings), pa.int16()),
+        "gold_buildings": pa.array(flat(buildings), pa.int16()),
         **{f"gold_{family}": pa.array(flat(family_gold[:, :, f]), pa.int16()) for f, family in enumerate(FAMILIES)},
         "banners_used": pa.array(flat(BANNERS - seat_col("banners")), pa.int8()),
     }

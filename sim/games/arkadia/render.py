@@ -17,6 +17,7 @@ from bgsim.sim.games.arkadia.events import (
     EV_ACTION_B,
     EV_BANNER,
     EV_BUILD,
+    EV_BUILDING_GOLD,
     EV_CASH,
     EV_COMPLETE,
     EV_DISPLAY,
@@ -210,6 +211,8 @@ class Replay:
         elif code == EV_CASH:
             self.seals[seat, a] -= b
             self.gold[seat] += c
+        elif code == EV_BUILDING_GOLD:
+            self.gold[seat] += c
         elif code == EV_FINAL:
             self.seals[seat] -= (a, b, c, d)
             self.gold[seat] += e
@@ -324,6 +327,8 @@ def _line(game, rep: Replay, ev) -> str | None:
     if code == EV_BUILD:
         tents = f"; {_s(f, 'tent')}: takes {_s(g, 'neutral worker')}" if f else ""
         return f"{who} builds {SHAPES[b]}/{FAMILIES[c]} at {_corner(game, _cells(game, d))}, building {e}{tents}"
+    if code == EV_BUILDING_GOLD:  # only under the building_points lever
+        return f"{who} scores {c} gold at once for building {a}, a {SHAPES[b]} (ARK-VAR-1)"
     if code == EV_TENTS:
         return f"{who} takes {_s(b, 'neutral worker')} for {_s(a, 'tent')}"
     if code == EV_SKIP:
@@ -453,9 +458,10 @@ def _header(game, state, seeds, strategies) -> list[str]:
 def _score_lines(game, state) -> list[str]:
     sheet = game.score_sheet(state)
     names = [k for k in sheet if k != "rank"]
-    lines = ["seat  " + "  ".join(f"{k:>8}" for k in names) + "  rank"]
+    width = {k: max(8, len(k)) for k in names}  # "buildings" (ARK-VAR-1) is one wider than the rest
+    lines = ["seat  " + "  ".join(f"{k:>{width[k]}}" for k in names) + "  rank"]
     for seat in range(game.n_players):
-        lines.append(f"{seat + 1:>4}  " + "  ".join(f"{int(sheet[k][seat]):>8}" for k in names)
+        lines.append(f"{seat + 1:>4}  " + "  ".join(f"{int(sheet[k][seat]):>{width[k]}}" for k in names)
                      + f"  {int(sheet['rank'][seat]):>4}")
     return lines
 

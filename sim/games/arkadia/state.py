@@ -110,6 +110,9 @@ BANNER_SEALS = _("banner_seals", (MAX_P, BANNERS), "seals each banner cashed")
 BANNER_GOLD = _("banner_gold", (MAX_P, BANNERS), "gold each banner's cashing brought (ARK-BANNER-3)")
 GOLD_BANNER = _("gold_banner", MAX_P, "gold from cashings with banners, before the final cashing (ARK-BANNER-3)")
 GOLD_FAMILY = _("gold_family", (MAX_P, N_FAMILIES), "gold from each family's seals, every cashing included")
+# Appended last, so the fields before keep their offsets.
+GOLD_BUILDINGS = _("gold_buildings", MAX_P, "gold the seat's placed buildings paid at once (ARK-VAR-1, the "
+                   "building_points lever; 0 by the rules)")
 STATE_SIZE = STATE.size
 
 # The component table (the kernels' ``t``), filled by ``tables.component_table``.

@@ -18,7 +18,9 @@ EV_NULL = 6  # card class
 EV_AUCTION = 7  # auction, item
 EV_NO_SPACE = 8  # auction, item: removed unheld, no free space (AMB-17)
 EV_BID = 9  # auction, bid value, cards in the bid (one per seat, at the reveal)
-EV_WIN = 10  # auction, price, reason (0 highest, 1 lower score in a tie, 2 tie_rule with no bids)
+# auction, price, reason (0 highest, 1 lower score in a tie, 2 tie_rule with no bids), points scored at once
+# (CAP-VAR-1 item_points; 0 by the rules)
+EV_WIN = 10
 EV_REMOVED = 11  # auction, reason (1 nobody bid, 2 tie with equal scores)
 EV_PAY = 12  # card class (one per card of the winning bid, in discard order)
 EV_PLACE_ITEM = 13  # auction, item, prefecture

@@ -1,21 +1,24 @@
 """Capitol behind the common game interface (``sim.api``): its rules hooks on ``GameBase`` and
 every capability from its kernels (``sim.games.capabilities``)."""
 
+import dataclasses
+
 import numpy as np
+from bgsim.sim.api import CandidateTable
 from bgsim.sim.games.base import GameBase
 from bgsim.sim.games.capabilities import CompiledPlayKernels, DeterminisationKernels, LockstepKernels, SteppingKernels
 from bgsim.sim.games.capitol import render
 from bgsim.sim.games.capitol.components import board_table, load_board
-from bgsim.sim.games.capitol.decisions import ACTION_FIELDS, DECISION_NAMES, OVER
+from bgsim.sim.games.capitol.decisions import A_OP, ACTION_FIELDS, BID, DECISION_NAMES, OP_ADD, OVER
 from bgsim.sim.games.capitol.events import EVENT_CAP, EVENT_WIDTH
 from bgsim.sim.games.capitol.features import FEATURE_DOCS, FEATURE_NAMES
 from bgsim.sim.games.capitol.kernels import loops
 from bgsim.sim.games.capitol.kernels.candidates import MAX_ROWS
 from bgsim.sim.games.capitol.kernels.setup import new_game
-from bgsim.sim.games.capitol.params import Params
+from bgsim.sim.games.capitol.params import Params, item_points_of
 from bgsim.sim.games.capitol.profile import capitol_profile
 from bgsim.sim.games.capitol.records import RECORD_DOCS, seat_records
-from bgsim.sim.games.capitol.state import AUCTION, DECISIONS, PHASE, SEAT, STATE
+from bgsim.sim.games.capitol.state import AUCTION, AUCTIONS, DECISIONS, PHASE, SEAT, STATE
 from bgsim.sim.seeding import GameSeeds
 
 __all__ = ["Capitol", "RULES_VERSION"]
@@ -71,7 +74,48 @@ class Capitol(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
         return seat_records(states, self.n_players)
 
     def score_sheet(self, state: np.ndarray) -> dict[str, np.ndarray]:
-        """Per seat (P,) int64: the score's parts (start included), the total and the rank."""
+        """Per seat (P,) int64: the score's parts (start included), the total and the rank; the items'
+        own points (CAP-VAR-1) only where the lever is set, so the rulebook game's sheet is unchanged."""
         f = lambda name: self.field(state, name)[: self.n_players].astype(np.int64)  # noqa: E731
-        return {"start": f("start_points"), "majorities": f("pts_majority"), "fountains": f("pts_fountain"),
-                "temples": f("pts_temple"), "total": f("score"), "rank": f("rank")}
+        sheet = {"start": f("start_points"), "majorities": f("pts_majority"), "fountains": f("pts_fountain"),
+                 "temples": f("pts_temple")}
+        if self.pays_items:
+            sheet["items"] = f("pts_item")
+        return sheet | {"total": f("score"), "rank": f("rank")}
+
+    @property
+    def pays_items(self) -> bool:
+        """Whether some auction item pays its winner points at once (the item_points lever, CAP-VAR-1)."""
+        return any(item_points_of(self.params.item_points))
+
+    # --- component choices (``sim.api.ComponentChoices``, the profile's ``choices``)
+
+    def choice_components(self, state: np.ndarray, table: CandidateTable) -> np.ndarray | None:
+        """For a seat's first bid decision of an auction (D2, CAP-AUCTION-3: its stack of ``state``,
+        (STATE_SIZE,) int32, still empty), (K, 1) int64: the item id under auction on each row that
+        adds a card (it goes for the item), -1 on the stop row (it lets the item go). None for a later
+        bid decision of the same auction and for any other table."""
+        if table.kind != BID or self.field(state, "bid_n")[table.seat] != 0:
+            return None
+        item = int(self.field(state, "auction")[0])
+        goes = table.actions[:, A_OP] == OP_ADD
+        return np.where(goes, item, -1).astype(np.int64).reshape(-1, 1)
+
+    def payout(self, component: int) -> int:
+        """Points auction item ``component`` pays its winner at once (``item_points``, CAP-VAR-1)."""
+        return int(item_points_of(self.params.item_points)[self._item_id(component)])
+
+    def with_payout(self, component: int, value: int) -> "Capitol":
+        """The same game except that auction item ``component`` pays its winner ``value`` points at once
+        (a value ``item_points`` refuses raises its GameIdError). A new game from the changed
+        parameters: its ``rollout_outcomes`` read its own parameter array."""
+        points = list(item_points_of(self.params.item_points))
+        points[self._item_id(component)] = value
+        values = {**dataclasses.asdict(self.params), "item_points": points}
+        return Capitol(Params.from_dict(values))
+
+    @staticmethod
+    def _item_id(component: int) -> int:
+        if not 0 <= component < AUCTIONS:
+            raise ValueError(f"capitol has auction item ids 0..{AUCTIONS - 1}, not {component}")
+        return int(component)

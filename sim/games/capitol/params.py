@@ -1,14 +1,43 @@
 """Capitol parameters: one table (``TABLE``) with the player count, every ambiguity of the rules
-digest (AMB-1..18) by name with its default, the start-points vector (the compensation parameter)
-and the board data file. From it come ``Params`` (``from_dict`` raises one-line GameIdErrors),
-``PARAM_DOCS`` and the index constants (``PR_...``) of the ``(N_PARAMS,) int32`` array that
-``Params.to_array`` packs for the kernels; ``sim/games/parameters.py`` says how."""
+digest (AMB-1..18) by name with its default, the start-points vector (the compensation parameter),
+the items' points (a lab lever, CAP-VAR-1) and the board data file. From it come ``Params``
+(``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS`` and the index constants (``PR_...``)
+of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for the kernels;
+``sim/games/parameters.py`` says how."""
 
+from bgsim.sim.errors import GameIdError
+from bgsim.sim.games.capitol.state import AUCTIONS
 from bgsim.sim.games.parameters import GameParams, Param, ParamTable
 
-__all__ = ["N_PARAMS", "PARAM_DOCS", "Params", "START_POINTS", "TABLE"]
+__all__ = ["ITEM_POINTS_RANGE", "N_PARAMS", "PARAM_DOCS", "Params", "START_POINTS", "TABLE", "check_item_points",
+           "item_points_of"]
 
 START_POINTS = {2: (0, 0), 3: (0, 0, 0), 4: (0, 0, 0, 0)}  # CAP-SETUP-10
+ITEM_POINTS_RANGE = (-20, 20)  # CAP-VAR-1: what one item may pay its winner
+
+
+def check_item_points(value) -> str:
+    """The canonical text of ``item_points`` (CAP-VAR-1): one integer for every auction item, or
+    one per item id 0..11 joined by '/' (a list is accepted and joined); equal values are written
+    once, so the rulebook's all-zero vector is "0". Anything else is a one-line GameIdError."""
+    if isinstance(value, list | tuple):
+        value = "/".join(str(v) for v in value)
+    try:
+        numbers = [int(part.strip()) for part in str(value).split("/")]
+    except ValueError:
+        numbers = []
+    low, high = ITEM_POINTS_RANGE
+    if len(numbers) not in (1, AUCTIONS) or not all(low <= v <= high for v in numbers):
+        raise GameIdError(f"item_points must be one integer {low}..{high} for every item or {AUCTIONS} joined by "
+                          f"'/' (item ids 0..{AUCTIONS - 1}, e.g. '3/0/0/0/0/0/0/0/0/0/0/0'), got {value!r}")
+    return str(numbers[0]) if len(set(numbers)) == 1 else "/".join(str(v) for v in numbers)
+
+
+def item_points_of(text: str) -> tuple[int, ...]:
+    """Points of auction items 0..11 for a canonical ``item_points`` value."""
+    numbers = tuple(int(v) for v in text.split("/"))
+    return numbers * AUCTIONS if len(numbers) == 1 else numbers
+
 
 # Rows with a slot fill the compiled array in table order.
 TABLE = ParamTable("capitol", (
@@ -61,11 +90,16 @@ TABLE = ParamTable("capitol", (
           "house: second (they take second place, the digest's reading of the sidebar) or none (second place "
           "goes to the next stone group, the main text's \"zweitmeisten Bausteinen\"; they score nothing)",
           rule="CAP-SCORE-6", choices=("second", "none"), slot="PR_HEIGHT_TIE_LOSERS"),
+    # Appended after the recorded rows, so their indices stay where they were.
+    Param("item_points", "text", "0", "a lab lever, not a rule: points the winner of each auction item scores at "
+          "once when it wins it, one integer -20..20 for every item or 12 joined by '/' by item id (track slot "
+          "0..11); 0 = the rulebook", rule="CAP-VAR-1", check=check_item_points,
+          encode=lambda value, _: item_points_of(value), slot="PR_ITEM_POINTS", width=AUCTIONS),
     Param("data_dir", "path", None, "directory with a replacement board.toml; any other TOML file there is an error"),
     Param("board_file", "path", None, "replacement board.toml (AMB-18: prefectures, colours, small spaces, large "
           "sites, fountains)"),
 ))
-globals().update(TABLE.constants)  # PR_N_PLAYERS ... PR_START: the indices the kernels import
+globals().update(TABLE.constants)  # PR_N_PLAYERS ... PR_ITEM_POINTS: the indices the kernels import
 N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 

@@ -1,11 +1,11 @@
 """Capitol's profile: what the lab's studies and reports may know about it (``sim.profile``)."""
 
 from bgsim.sim.games.capitol.params import TABLE
-from bgsim.sim.games.capitol.records import CATEGORY_DOCS, RECORD_DOCS
+from bgsim.sim.games.capitol.records import CATEGORY_DOCS, ITEM_CATEGORY_DOCS, RECORD_DOCS
 from bgsim.sim.games.capitol.state import AUCTION_ITEMS, ITEM_NAMES
-from bgsim.sim.profile import Attribution, Compensation, GameProfile, ScoreCategory, VariantInfo
+from bgsim.sim.profile import Attribution, Compensation, ComponentChoice, GameProfile, ScoreCategory, VariantInfo
 
-__all__ = ["SEAT_VIEW", "VARIANTS", "capitol_profile", "item_catalogue"]
+__all__ = ["ITEM_CHOICE", "SEAT_VIEW", "VARIANTS", "capitol_profile", "item_catalogue"]
 
 SEAT_VIEW = ("A seat sees the board, every player's area (houses, unused roofs), the stone supply, the scores, "
              "the consul, who has passed, how many cards of each type every hand holds, the cards drawn face up "
@@ -39,7 +39,15 @@ VARIANTS: tuple[VariantInfo, ...] = (
 )
 
 START = TABLE.compensation  # start_points, the parameter seat-order studies vary
-_LABELS = {"pts_majority": "majorities", "pts_fountain": "fountains", "pts_temple": "temples"}
+_LABELS = {"pts_majority": "majorities", "pts_fountain": "fountains", "pts_temple": "temples", "pts_item": "items"}
+
+# A seat's first bid card of an auction decides whether it goes for the item; an item's payout for
+# the solver is the item_points lever (CAP-VAR-1), 0 by the rules.
+ITEM_CHOICE = ComponentChoice(
+    attribution="items", decisions=("bid",),
+    doc="a seat's first bid card of an auction goes for the item under auction, its stop card lets it go (D2, "
+        "CAP-AUCTION-3)",
+    payout="points its winner scores at once (item_points)", payout_unit="points", payout_range=(-10, 10))
 _ORDINAL = ("1st", "2nd", "3rd")
 
 
@@ -56,6 +64,13 @@ def item_catalogue() -> tuple[dict, ...]:
     return tuple(rows)
 
 
+def _categories(game) -> tuple[ScoreCategory, ...]:
+    """The parts of the final score besides the start points: the rulebook's three, and the items' own
+    points where the item_points lever is set (CAP-VAR-1)."""
+    docs = CATEGORY_DOCS | (ITEM_CATEGORY_DOCS if game.pays_items else {})
+    return tuple(ScoreCategory(column, _LABELS[column], doc) for column, doc in docs.items())
+
+
 def capitol_profile(game) -> GameProfile:
     return GameProfile(
         game="capitol",
@@ -63,7 +78,7 @@ def capitol_profile(game) -> GameProfile:
         player_counts=(2, 3, 4),
         score_column="final_points",
         score_unit="points",
-        categories=tuple(ScoreCategory(column, _LABELS[column], doc) for column, doc in CATEGORY_DOCS.items()),
+        categories=_categories(game),
         records=dict(RECORD_DOCS),
         seat_view=SEAT_VIEW,
         attributions=(Attribution(
@@ -78,6 +93,7 @@ def capitol_profile(game) -> GameProfile:
             changes_play="a tied highest bid goes to the bidder with the lower score (CAP-AUCTION-7), and the "
                          "strategies bid knowing who would win a tie, so start points change the auctions"),
         variants=VARIANTS,
+        choices=(ITEM_CHOICE,),
         data_overrides={"board": "board.toml in sim/games/capitol/data/: prefectures, colours, spaces, fountains"},
         shared_wins="CAP-END-2" if game.params.final_tiebreak == "shared" else "",
     )

@@ -1,22 +1,27 @@
 """Result records of finished games: one row per (game, seat), built over a whole chunk at once.
-The column meanings are ``RECORD_DOCS``; the final score's parts are ``CATEGORY_DOCS``."""
+The column meanings are ``RECORD_DOCS``; the final score's parts are ``CATEGORY_DOCS``, and
+``ITEM_CATEGORY_DOCS`` under the item_points lever (CAP-VAR-1)."""
 
 import numpy as np
 import pyarrow as pa
 from bgsim.sim.games.base import win_shares
 from bgsim.sim.games.capitol.state import AUCTION_ITEMS, AUCTIONS, MAX_P, MAX_PREF, N_TYPES, ROUNDS, STATE
 
-__all__ = ["CATEGORY_DOCS", "RECORD_DOCS", "seat_records"]
+__all__ = ["CATEGORY_DOCS", "ITEM_CATEGORY_DOCS", "RECORD_DOCS", "seat_records"]
 
 CATEGORY_DOCS = {
     "pts_majority": "2 points per first place in a prefecture scoring (CAP-SCORE-3)",
     "pts_fountain": "1 point per fountain for each first and second place (CAP-SCORE-3, -5)",
     "pts_temple": "the points a temple's doubling added (CAP-SCORE-8)",
 }
+# A category of the score only where the lever is set: the rulebook's score has the three above.
+ITEM_CATEGORY_DOCS = {"pts_item": "points the items won paid at once (CAP-VAR-1, the item_points lever; 0 by the "
+                                  "rules)"}
 
 RECORD_DOCS = {
     "start_points": "points at the start (CAP-SETUP-10: 0; the compensation parameter)",
-    "final_points": "final score: start points + majorities + fountains + temples (CAP-END-2)",
+    "final_points": "final score: start points + majorities + fountains + temples (CAP-END-2) + the items' own "
+                    "points (CAP-VAR-1, 0 by the rules)",
     "rank": "place by the rules: 1 = a winner; equal scores share a place (CAP-END-2, AMB-16)",
     "won": "the one winner a study counts: the highest score, a shared win going to the tie-break order",
     "win_share": "the seat's share of the win: 1/k to each of the k seats with rank 1 (what seat rates count)",
@@ -24,6 +29,7 @@ RECORD_DOCS = {
     "tie": "another seat has the same final score",
     "tiebreak": "place in the tie-break order alone: more stones on the board first, then the earlier seat",
     **CATEGORY_DOCS,
+    **ITEM_CATEGORY_DOCS,
     **{f"points_round{r + 1}": f"points scored in round {r + 1}'s scoring" for r in range(ROUNDS)},
     "consul_rounds": "rounds this seat held the consul (CAP-DRAW-10: 1 at 4 players; at 3 players the first "
                      "consul holds it twice)",
@@ -42,7 +48,8 @@ RECORD_DOCS = {
     "cards_left": "cards in hand at the end (worth nothing, CAP-END-3)",
     "board_items": f"auction slot of each of the {AUCTIONS} items, -1 for one removed (same for every seat)",
     "items": "items this seat won: slot, kind (1 fountain, 2 amphitheatre, 3 temple), price, the points it "
-             "gave the seat afterwards, the draws it gave (amphitheatre) and its prefecture",
+             "gave the seat (at once, CAP-VAR-1, and in the scorings afterwards), the draws it gave (amphitheatre) "
+             "and its prefecture",
 }
 
 
@@ -94,6 +101,7 @@ def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
         "pts_majority": pa.array(flat(seat_col("pts_majority")), pa.int16()),
         "pts_fountain": pa.array(flat(seat_col("pts_fountain")), pa.int16()),
         "pts_temple": pa.array(flat(seat_col("pts_temple")), pa.int16()),
+        "pts_item": pa.array(flat(seat_col("pts_item")), pa.int16()),
         **{f"points_round{r + 1}": pa.array(flat(round_points[:, r, :]), pa.int16()) for r in range(ROUNDS)},
         "consul_rounds": pa.array(flat(consul_rounds), pa.int8()),
         "houses_placed": pa.array(flat(houses), pa.int8()),

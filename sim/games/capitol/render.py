@@ -140,7 +140,8 @@ def _describe(game, ev) -> str | None:
         return f"   {who} bids {b}" + (f" ({c} card{'s' if c != 1 else ''})" if c else "")
     if code == EV_WIN:
         why = {0: "highest bid", 1: "tied, lower score", 2: "no bids, lowest score"}[c]
-        return f"   {who} wins for {b} ({why})"
+        scored = f", scores {d} point{'s' if abs(d) != 1 else ''} at once (CAP-VAR-1)" if d else ""  # 0 by the rules
+        return f"   {who} wins for {b} ({why}){scored}"
     if code == EV_REMOVED:
         if b == 1:
             return "   nobody bids: the item leaves the game"
@@ -259,7 +260,8 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
     lines += ["", "== Final scoring =="]
     sheet = game.score_sheet(state)
     names = [k for k in sheet if k != "rank"]
-    lines.append("seat  " + "  ".join(f"{k:>10}" for k in names) + "  rank")  # 6 columns: 78 wide
+    # 6 columns: 78 wide; the item_points lever (CAP-VAR-1) adds a seventh
+    lines.append("seat  " + "  ".join(f"{k:>10}" for k in names) + "  rank")
     for seat in range(n):
         lines.append(f"{seat + 1:>4}  " + "  ".join(f"{int(sheet[k][seat]):>10}" for k in names)
                      + f"  {int(sheet['rank'][seat]):>4}")

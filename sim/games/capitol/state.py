@@ -102,7 +102,8 @@ WINNER = _("winner", AUCTIONS, "seat that won each auction, -1 nobody (removed),
 PRICE = _("price", AUCTIONS, "face value the winner paid")
 BIDS = _("bids", (AUCTIONS, MAX_P), "every seat's revealed bid in each auction (CAP-AUCTION-4)")
 PLACED = _("placed", AUCTIONS, "prefecture each won item went to, -1 none")
-ITEM_POINTS = _("item_points", AUCTIONS, "points the item gave its winner in the scorings after it was placed")
+ITEM_POINTS = _("item_points", AUCTIONS, "points the item gave its winner: at once (CAP-VAR-1) and in the "
+                 "scorings after it was placed")
 ITEM_DRAWS = _("item_draws", AUCTIONS, "extra draws an amphitheatre gave its winner")
 DISCARD_LEFT = _("discard_left", 1, "cards of the winning bid still to discard (AMB-13 winner_choice)")
 # draw phase
@@ -122,4 +123,6 @@ CARDS_PLAYED = _("cards_played", (MAX_P, N_TYPES), "cards of each type played in
 NULL_PLAYS = _("null_plays", MAX_P, "cards played without their action (CAP-BUILD-5)")
 RANK = _("rank", MAX_P, "1 = winner; equal scores share the rank (CAP-END-2, AMB-16)")
 TIEBREAK = _("tiebreak", MAX_P, "place in the tie-break order alone: stones on the board, then seat order")
+# Appended last, so the fields before keep their offsets.
+PTS_ITEM = _("pts_item", MAX_P, "points the items won paid at once (CAP-VAR-1, the item_points lever; 0 by the rules)")
 STATE_SIZE = STATE.size

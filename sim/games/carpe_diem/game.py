@@ -10,7 +10,7 @@ from bgsim.sim.games.carpe_diem import constants as K
 from bgsim.sim.games.carpe_diem import render
 from bgsim.sim.games.carpe_diem.anna_data import load_anna
 from bgsim.sim.games.carpe_diem.components import DATA_DIR, load_components
-from bgsim.sim.games.carpe_diem.decisions import ACTION_FIELDS, DECISION_NAMES, OVER
+from bgsim.sim.games.carpe_diem.decisions import A_SPACE, ACTION_FIELDS, DECISION_NAMES, DISC, OVER
 from bgsim.sim.games.carpe_diem.events import EVENT_CAP, EVENT_WIDTH
 from bgsim.sim.games.carpe_diem.features import FEATURE_DOCS, FEATURE_NAMES
 from bgsim.sim.games.carpe_diem.kernels import loops
@@ -20,12 +20,14 @@ from bgsim.sim.games.carpe_diem.params import Params
 from bgsim.sim.games.carpe_diem.profile import carpe_diem_profile
 from bgsim.sim.games.carpe_diem.records import RECORD_DOCS, seat_records
 from bgsim.sim.games.carpe_diem.state import DECISIONS, PHASE, SEAT, STATE
-from bgsim.sim.games.carpe_diem.tables import build_tables
+from bgsim.sim.games.carpe_diem.tables import TABLES, build_tables
 from bgsim.sim.seeding import GameSeeds
 
 __all__ = ["CarpeDiem", "RULES_VERSION", "SCORE_CATEGORIES"]
 
 RULES_VERSION = "1"
+_SLOT_A = np.array(K.DISC_SLOT_A, dtype=np.int64)  # the two card slots beside each disc space
+_SLOT_B = np.array(K.DISC_SLOT_B, dtype=np.int64)
 SCORE_CATEGORIES = ("start", "cards", "villas", "leftovers", "banner", "fountain_cards", "frame_tasks")
 
 
@@ -116,6 +118,30 @@ class CarpeDiem(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determini
         sheet["total"] = f("final_total")
         sheet["rank"] = f("rank")
         return sheet
+
+    # --- component choices (``sim.api.ComponentChoices``, the profile's ``choices``)
+
+    def choice_components(self, state: np.ndarray, table) -> np.ndarray | None:
+        """A disc placement (D08) takes the two scoring cards on the slots beside its space
+        (CD-SCORING-4): (K, 2) int64 card indices per row; None for any other table."""
+        if table.kind != DISC:
+            return None
+        spaces = table.actions[:, A_SPACE]
+        cards = self.field(state, "slot_card")
+        return np.stack([cards[_SLOT_A[spaces]], cards[_SLOT_B[spaces]]], axis=1).astype(np.int64)
+
+    def payout(self, component: int) -> int:
+        """VP that scoring card ``component`` pays per fulfilment (CD-CARD-8)."""
+        return int(TABLES.view(self.tables, "card_pay")[component, K.PAY_VP])
+
+    def with_payout(self, component: int, value: int) -> "CarpeDiem":
+        """The same game with scoring card ``component`` paying ``value`` VP per fulfilment (its other
+        payouts unchanged)."""
+        tables = self.tables.copy()
+        TABLES.view(tables, "card_pay")[component, K.PAY_VP] = value
+        game = self.rebound(tables, self.param_array)
+        game.tables = tables
+        return game
 
     def _anna_path(self) -> Path:
         """Anna's file: ``anna_file``, else ``anna.toml`` in ``data_dir``, else the package's."""

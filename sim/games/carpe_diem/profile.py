@@ -8,6 +8,7 @@ from bgsim.sim.profile import (
     Attribution,
     AutomaProfile,
     Compensation,
+    ComponentChoice,
     GameProfile,
     Knob,
     ScoreCategory,
@@ -87,6 +88,17 @@ def card_catalogue(components, counter_names: tuple[str, ...]) -> tuple[dict, ..
     return tuple(rows)
 
 
+# A disc placement picks the pair of cards it triggers; a card's payout for the solver is its VP per
+# fulfilment, on top of its other payouts: most C cards pay coins, bread or steps, so a card that is
+# worth too much can only be evened by a VP cost (a negative VP payout).
+CARD_CHOICE = ComponentChoice(
+    attribution="scoring_cards", decisions=("disc",),
+    doc="the scorer puts a disc on an empty live space and so triggers the two cards beside it (D08, CD-SCORING-3, "
+        "CD-SCORING-4)",
+    payout="VP per fulfilment (beside its other payouts; below 0 a VP cost)", payout_unit="VP",
+    payout_range=(-15, 30))
+
+
 def carpe_diem_profile(game) -> GameProfile:
     """The profile of a built game (its player count, parameters and component data)."""
     records = dict(RECORD_DOCS) | (dict(SOLO_RECORD_DOCS) if game.solo else {})
@@ -117,6 +129,7 @@ def carpe_diem_profile(game) -> GameProfile:
             tiebreak_column="tiebreak"),
         automa=automa,
         variants=VARIANTS,
+        choices=(CARD_CHOICE,) if not game.solo else (),
         data_overrides={name: f"{name}.toml in sim/games/carpe_diem/data/" for name in DATA_FILES},
     )
 

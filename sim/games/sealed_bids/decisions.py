@@ -1,16 +1,18 @@
 """Decision kinds and action columns of Sealed Bids' candidate tables.
 
-One decision: BID (SB-BID-1), one row per distinct card value in the bidder's hand, in
-ascending value (ties between rows go to the lower bid).
+BID (SB-BID-1): one row per distinct card value in the bidder's hand, in ascending value (ties
+between rows go to the lower bid). TAKE (SB-OFFER-1, ``prize_offer = pair`` only): the round's
+winner takes one of the two prizes on offer, one row per prize in deck order.
 """
 
-__all__ = ["ACTION_FIELDS", "BID", "DECISION_NAMES", "N_ACTION_FIELDS", "OVER"]
+__all__ = ["ACTION_FIELDS", "BID", "DECISION_NAMES", "N_ACTION_FIELDS", "OVER", "TAKE"]
 
 OVER = 0
 BID = 1
-DECISION_NAMES = ("over", "bid")
+TAKE = 2
+DECISION_NAMES = ("over", "bid", "take")
 
 A_KIND = 0
-A_VALUE = 1  # the value bid; the bidder plays one card of that value from its hand
+A_VALUE = 1  # bid: the value bid (the bidder plays one card of that value); take: the prize id taken
 ACTION_FIELDS = ("kind", "value")
 N_ACTION_FIELDS = len(ACTION_FIELDS)

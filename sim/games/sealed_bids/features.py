@@ -1,14 +1,17 @@
 """Feature columns of Sealed Bids' candidate tables: integers a heuristic can weigh.
 
-Every column is computed from what the bidder can see (its hand, the prize, the cards played
-face up), so a determinised state offers the same table.
+Every column is computed from what the deciding seat can see (its hand, the prizes on offer, the
+cards played face up), so a determinised state offers the same table. Prize points come from the
+``prize_points`` parameter. A take row (SB-OFFER-1) fills ``prize`` alone: the points of the prize
+it takes, so a strategy that weighs ``prize`` takes the better prize.
 """
 
 __all__ = ["FEATURE_DOCS", "FEATURE_NAMES", "N_FEATURES"]
 
 _FEATURES = (
     ("bid", "value of the card bid"),
-    ("prize", "points of the prize on offer (same on every row)"),
+    ("prize", "bid rows: points of the prize on offer (pair: the better of the two), the same on every row; "
+              "take rows: points of the prize the row takes"),
     ("highest", "1 if the bid is the highest value in hand"),
     ("lowest", "1 if the bid is the lowest value in hand"),
     ("prize_if_highest", "the prize's points if the bid is the highest value in hand, else 0"),

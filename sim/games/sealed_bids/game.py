@@ -1,19 +1,23 @@
-"""Sealed Bids behind the common game interface (``sim.api``): its rules hooks on ``GameBase``
-and every capability from its kernels (``sim.games.capabilities``)."""
+"""Sealed Bids behind the common game interface (``sim.api``): its rules hooks on ``GameBase``,
+every capability from its kernels (``sim.games.capabilities``) and the component-choice hooks
+(``sim.api.ComponentChoices``) of the winner's take (SB-OFFER-1)."""
+
+import dataclasses
 
 import numpy as np
+from bgsim.sim.api import CandidateTable
 from bgsim.sim.games.base import GameBase
 from bgsim.sim.games.capabilities import CompiledPlayKernels, DeterminisationKernels, LockstepKernels, SteppingKernels
 from bgsim.sim.games.sealed_bids import render
-from bgsim.sim.games.sealed_bids.decisions import ACTION_FIELDS, DECISION_NAMES, OVER
+from bgsim.sim.games.sealed_bids.decisions import A_VALUE, ACTION_FIELDS, DECISION_NAMES, OVER, TAKE
 from bgsim.sim.games.sealed_bids.features import FEATURE_DOCS, FEATURE_NAMES
 from bgsim.sim.games.sealed_bids.kernels import loops
 from bgsim.sim.games.sealed_bids.kernels.candidates import MAX_ROWS
 from bgsim.sim.games.sealed_bids.kernels.setup import new_game
-from bgsim.sim.games.sealed_bids.params import Params
+from bgsim.sim.games.sealed_bids.params import Params, points_of
 from bgsim.sim.games.sealed_bids.profile import sealed_bids_profile
 from bgsim.sim.games.sealed_bids.records import seat_records
-from bgsim.sim.games.sealed_bids.state import PHASE, ROUND, SEAT, STATE
+from bgsim.sim.games.sealed_bids.state import MAX_PRIZES, PAIR_OFFER, PHASE, ROUND, ROUNDS, SEAT, STATE
 from bgsim.sim.seeding import GameSeeds
 
 __all__ = ["RULES_VERSION", "SealedBids"]
@@ -33,7 +37,9 @@ class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determin
     max_rows = MAX_ROWS
     over_kind = OVER
     sealed_decisions = ("bid",)  # bids stay hidden until every seat has bid
-    sealed_round_index = ROUND  # the reveal ends the round
+    # The round counter moves on when the bids are revealed (pair: after the winner's take, which
+    # every seat sees, SB-OFFER-1).
+    sealed_round_index = ROUND
     state_layout = STATE
     phase_index = PHASE
     seat_index = SEAT
@@ -44,6 +50,7 @@ class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determin
         super().__init__(params or Params())
         self.param_array = self.params.to_array()
         self.rules_args = (self.param_array,)
+        self.prize_points = np.array(points_of(self.params.prize_points), dtype=np.int64)  # (MAX_PRIZES,)
 
     @property
     def profile(self):
@@ -54,10 +61,39 @@ class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determin
         return new_game(self.param_array, np.uint64(seeds.chance), self._no_log)
 
     def records(self, states: np.ndarray) -> dict:
-        return seat_records(states, self.n_players)
+        revealed = ROUNDS * (PAIR_OFFER if self.params.prize_offer == "pair" else 1)  # SB-ROUND-1, SB-OFFER-1
+        return seat_records(states, self.n_players, self.prize_points, revealed)
 
     def score_sheet(self, state: np.ndarray) -> dict[str, np.ndarray]:
         """Per seat (P,) int64: the score's parts (start included), the total and the rank."""
         f = lambda name: self.field(state, name)[: self.n_players].astype(np.int64)  # noqa: E731
         return {"start": f("start_points"), "prizes": f("prize_points"), "leftover": f("leftover_points"),
                 "total": f("total"), "rank": f("rank")}
+
+    # --- component choices (sim.api.ComponentChoices): the winner's take, SB-OFFER-1
+
+    def choice_components(self, state: np.ndarray, table: CandidateTable) -> np.ndarray | None:
+        """For a take table of ``state`` ((STATE_SIZE,) int32), (K, 1) int64: the prize id each row
+        takes; None for any other table (a bid takes no component)."""
+        del state  # the take rows name their prize
+        if table.kind != TAKE:
+            return None
+        return table.actions[:, A_VALUE].astype(np.int64).reshape(-1, 1)
+
+    def payout(self, component: int) -> int:
+        """Points of prize id ``component`` under this game's ``prize_points``."""
+        return int(self.prize_points[self._prize_id(component)])
+
+    def with_payout(self, component: int, value: int) -> "SealedBids":
+        """The same game except that prize id ``component`` is worth ``value`` points (a value the
+        ``prize_points`` parameter refuses raises its GameIdError)."""
+        points = self.prize_points.tolist()
+        points[self._prize_id(component)] = value
+        values = {**dataclasses.asdict(self.params), "prize_points": "/".join(str(v) for v in points)}
+        return SealedBids(Params.from_dict(values))
+
+    @staticmethod
+    def _prize_id(component: int) -> int:
+        if not 0 <= component < MAX_PRIZES:
+            raise ValueError(f"sealed_bids has prize ids 0..{MAX_PRIZES - 1}, not {component}")
+        return int(component)

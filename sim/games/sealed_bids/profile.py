@@ -1,11 +1,11 @@
 """Sealed Bids' profile: what the lab's studies and reports may know about it (``sim.profile``)."""
 
-from bgsim.sim.games.sealed_bids.params import TABLE
+from bgsim.sim.games.sealed_bids.params import TABLE, points_of
 from bgsim.sim.games.sealed_bids.records import CATEGORY_DOCS, RECORD_DOCS
-from bgsim.sim.games.sealed_bids.state import N_PRIZES
-from bgsim.sim.profile import Attribution, Compensation, GameProfile, ScoreCategory
+from bgsim.sim.games.sealed_bids.state import N_PRIZES, PAIR_PRIZES
+from bgsim.sim.profile import Attribution, Compensation, ComponentChoice, GameProfile, ScoreCategory
 
-__all__ = ["SEAT_VIEW", "sealed_bids_profile"]
+__all__ = ["SEAT_VIEW", "TAKE_CHOICE", "prize_catalogue", "sealed_bids_profile"]
 
 SEAT_VIEW = ("A seat sees its own hand, how many cards every other seat holds, who has bid this round, every "
              "bid of a finished round and the prizes revealed so far. Hidden from it: the other hands, this "
@@ -15,10 +15,20 @@ START = TABLE.compensation  # start_points, the parameter seat-order studies var
 _LABELS = {"pts_prizes": "prizes", "pts_leftover": "leftover cards"}
 
 
-def prize_catalogue() -> tuple[dict, ...]:
-    """One dict per prize card, in id order."""
-    return tuple({"prize": p, "id": f"P{p + 1}", "group": "prizes", "label": f"prize worth {p + 1}",
-                  "points": p + 1} for p in range(N_PRIZES))
+# SB-OFFER-1: the winner's take is the game's one component choice (pair only).
+TAKE_CHOICE = ComponentChoice(
+    attribution="prizes", decisions=("take",),
+    doc="the round's winner takes one of the two prizes on offer (SB-OFFER-1); the other leaves the game",
+    payout="points of the prize", payout_unit="points", payout_range=(0, 20))
+
+
+def prize_catalogue(params) -> tuple[dict, ...]:
+    """One dict per prize card of the deck (P1..P8, or P1..P10 in pair), in id order, with its
+    points under ``params`` (``prize_points``)."""
+    points = points_of(params.prize_points)
+    deck = PAIR_PRIZES if params.prize_offer == "pair" else N_PRIZES
+    return tuple({"prize": p, "id": f"P{p + 1}", "group": "prizes", "label": f"prize worth {points[p]}",
+                  "points": points[p]} for p in range(deck))
 
 
 def sealed_bids_profile(game) -> GameProfile:
@@ -34,11 +44,12 @@ def sealed_bids_profile(game) -> GameProfile:
         attributions=(Attribution(
             name="prizes", label="prize cards", singular="prize card", board_column="board_prizes",
             events_column="prizes", id_field="prize", payoff_field="points", group_label="deck",
-            catalogue=prize_catalogue(), payoff_fields=("points",)),),
+            catalogue=prize_catalogue(game.params), payoff_fields=("points",)),),
         compensation=Compensation(
             parameter=START.name, column="start_points", label="start points", unit="points",
             fixed_first=START.vectors[2][0], rulebook=dict(START.vectors),
             named={"rulebook": "the rulebook's start points (SB-SETUP-3)", "equal": "every seat starts with 0"},
             tiebreak_column="tiebreak", adds_to_score=True),
         shared_wins="final_tie = shared" if game.params.final_tie == "shared" else "",
+        choices=(TAKE_CHOICE,) if game.params.prize_offer == "pair" else (),
     )

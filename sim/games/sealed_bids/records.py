@@ -1,5 +1,6 @@
 """Result records of finished games: one row per (game, seat), built over a whole chunk at once.
-The column meanings are ``RECORD_DOCS``; the final score's parts are ``CATEGORY_DOCS``."""
+The column meanings are ``RECORD_DOCS``; the final score's parts are ``CATEGORY_DOCS``. Prize
+points come from the game's parameters (``prize_points``), never from the prize id."""
 
 import numpy as np
 import pyarrow as pa
@@ -25,7 +26,8 @@ RECORD_DOCS = {
     **CATEGORY_DOCS,
     "spent": "sum of the values this seat bid",
     "prizes_won": "prize cards taken",
-    "board_prizes": f"prize id revealed in each of the {ROUNDS} rounds (same for every seat)",
+    "board_prizes": f"prize ids revealed, in deck order: one in each of the {ROUNDS} rounds (pair: two, "
+                    "SB-OFFER-1); the same for every seat",
     "prizes": "prizes this seat took: prize id and points",
 }
 
@@ -36,8 +38,10 @@ def _field(states: np.ndarray, name: str) -> np.ndarray:
     return states[:, f.offset: f.offset + f.size].reshape((states.shape[0], *f.shape))
 
 
-def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
-    """Columns of G * P rows (game-major, seat-minor) from final states (G, STATE_SIZE) int32."""
+def seat_records(states: np.ndarray, n_players: int, points: np.ndarray, revealed: int) -> dict[str, pa.Array]:
+    """Columns of G * P rows (game-major, seat-minor) from final states (G, STATE_SIZE) int32;
+    ``points`` (MAX_PRIZES,) int64 the points of each prize id, ``revealed`` the prize entries a
+    game reveals (5, or 10 in pair)."""
     g = states.shape[0]
     per_seat = lambda name: _field(states, name)[:, :n_players].reshape(-1)  # noqa: E731
     totals = _field(states, "total")[:, :n_players]
@@ -47,7 +51,6 @@ def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
     won = np.zeros(totals.shape, dtype=bool)
     won[np.arange(g), np.argmax(key, axis=1)] = True
     winners = _field(states, "round_winner")  # (G, ROUNDS)
-    prize_ids = _field(states, "prize_deck")[:, :ROUNDS]  # (G, ROUNDS)
     took = winners[:, None, :] == np.arange(n_players)[None, :, None]  # (G, P, ROUNDS)
     columns = {
         "start_points": pa.array(per_seat("start_points"), pa.int16()),
@@ -62,13 +65,21 @@ def seat_records(states: np.ndarray, n_players: int) -> dict[str, pa.Array]:
         "spent": pa.array(per_seat("spent"), pa.int16()),
         "prizes_won": pa.array(took.sum(axis=2).reshape(-1), pa.int8()),
     }
-    board = np.repeat(prize_ids, n_players, axis=0).astype(np.int16)  # (G*P, ROUNDS)
-    columns["board_prizes"] = pa.FixedSizeListArray.from_arrays(pa.array(board.reshape(-1)), ROUNDS)
+    board = np.repeat(_field(states, "prize_deck")[:, :revealed], n_players, axis=0).astype(np.int16)  # (G*P, revealed)
+    columns["board_prizes"] = pa.FixedSizeListArray.from_arrays(pa.array(board.reshape(-1)), revealed)
+    columns["prizes"] = _taken_prizes(_field(states, "round_taken"), took, points)
+    return columns
+
+
+def _taken_prizes(taken: np.ndarray, took: np.ndarray, points: np.ndarray) -> pa.ListArray:
+    """The ``prizes`` column: per (game, seat) row the {prize, points} it took, in round order.
+    ``taken`` (G, ROUNDS) int32 prize id taken each round, ``took`` (G, P, ROUNDS) bool whether the
+    seat won the round, ``points`` (MAX_PRIZES,) int64."""
+    g, n_players, _ = took.shape
     flat = took.reshape(g * n_players, ROUNDS)
-    ids = np.repeat(prize_ids, n_players, axis=0)[flat]  # row-major: seat by seat, round order
-    structs = pa.StructArray.from_arrays([pa.array(ids, pa.int16()), pa.array(ids + 1, pa.int16())],
+    ids = np.repeat(taken, n_players, axis=0)[flat]  # row-major: seat by seat, round order
+    structs = pa.StructArray.from_arrays([pa.array(ids, pa.int16()), pa.array(points[ids], pa.int16())],
                                          names=["prize", "points"])
     offsets = np.zeros(g * n_players + 1, dtype=np.int32)
     np.cumsum(flat.sum(axis=1), out=offsets[1:])
-    columns["prizes"] = pa.ListArray.from_arrays(pa.array(offsets), structs)
-    return columns
+    return pa.ListArray.from_arrays(pa.array(offsets), structs)

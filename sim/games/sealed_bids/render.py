@@ -1,7 +1,9 @@
-"""Readable traces of Sealed Bids games, read from the state alone (it keeps every round's bids).
-Seats count from 1 in the text, as people count them; JSON keeps the 0-based indices."""
+"""Readable traces of Sealed Bids games, read from the state alone (it keeps every round's bids and
+the prize each winner took). Seats count from 1 in the text, as people count them; JSON keeps the
+0-based indices. Prize points come from the game's parameters (``prize_points``)."""
 
 import numpy as np
+from bgsim.sim.games.sealed_bids.params import points_of
 from bgsim.sim.games.sealed_bids.state import IN_HAND, MAX_P, N_CARDS, PLAYED, ROUNDS, STATE
 
 __all__ = ["trace_json", "trace_text"]
@@ -18,17 +20,35 @@ def _hand_at_start(state, seat) -> list[int]:
 
 
 def _rounds(state, n):
-    """(round, prize id, bids by seat in bid order, winner) of every finished round."""
+    """(round, prize ids on offer, bids by seat in bid order, winner, prize id taken or -1) of every
+    finished round; one prize on offer per round, two in pair (SB-OFFER-1)."""
     bids = _f(state, "round_bids").reshape(ROUNDS, MAX_P)
+    offer = int(_f(state, "offer")[0])
+    deck = _f(state, "prize_deck")
     for r in range(int(_f(state, "round")[0])):
         order = [(r + k) % n for k in range(n)]
-        yield r, int(_f(state, "prize_deck")[r]), [(s, int(bids[r, s]) // 2 + 1) for s in order], \
-            int(_f(state, "round_winner")[r])
+        offered = [int(p) for p in deck[offer * r: offer * (r + 1)]]
+        yield r, offered, [(s, int(bids[r, s]) // 2 + 1) for s in order], int(_f(state, "round_winner")[r]), \
+            int(_f(state, "round_taken")[r])
+
+
+def _offer_text(offered: list[int], points: tuple[int, ...]) -> str:
+    shown = " and ".join(f"P{p + 1} ({points[p]} points)" for p in offered)
+    return f"prize {shown}" if len(offered) == 1 else f"prizes {shown}"
+
+
+def _outcome_text(offered: list[int], winner: int, taken: int) -> str:
+    """Who took what: SB-WIN-1, SB-TIE-1 (discard), SB-OFFER-1 (the other prize leaves the game)."""
+    if winner < 0:
+        return " and ".join(f"P{p + 1}" for p in offered) + (" is" if len(offered) == 1 else " are") + " discarded"
+    left = [f"P{p + 1}" for p in offered if p != taken]
+    return f"seat {winner + 1} takes P{taken + 1}" + "".join(f", {p} leaves the game" for p in left)
 
 
 def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), summary: bool = False) -> str:
     del log  # the state holds the whole history
     n = game.n_players
+    points = points_of(game.params.prize_points)
     lines = [f"{game.id}  rules v{game.version}"]
     if seeds is not None:
         lines.append(f"chance seed {seeds.chance}, strategy seed {seeds.strategy}")
@@ -39,13 +59,13 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
     for seat in range(n):
         hand = " ".join(str(v) for v in _hand_at_start(state, seat))
         lines.append(f"seat {seat + 1}: hand {hand}, start points {int(_f(state, 'start_points')[seat])}")
-    lines.append("prize deck: " + " ".join(f"P{int(p) + 1}" for p in _f(state, "prize_deck")))
+    lines.append("prize deck: " + " ".join(f"P{int(p) + 1}" for p in _deck(state)))
     if not summary:
         lines += ["", "== Rounds =="]
-        for r, prize, bids, winner in _rounds(state, n):
+        for r, offered, bids, winner, taken in _rounds(state, n):
             shown = ", ".join(f"seat {s + 1} bids {v}" for s, v in bids)
-            taker = f"seat {winner + 1} takes P{prize + 1}" if winner >= 0 else f"P{prize + 1} is discarded"
-            lines.append(f"round {r + 1}: prize P{prize + 1} ({prize + 1} points); {shown} -> {taker}")
+            lines.append(f"round {r + 1}: {_offer_text(offered, points)}; {shown} -> "
+                         f"{_outcome_text(offered, winner, taken)}")
     lines += ["", "== Final scoring =="]
     sheet = game.score_sheet(state)
     names = [k for k in sheet if k != "rank"]
@@ -54,6 +74,18 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
         lines.append(f"{seat + 1:>4}  " + "  ".join(f"{int(sheet[k][seat]):>8}" for k in names)
                      + f"  {int(sheet['rank'][seat]):>4}")
     return "\n".join(lines) + "\n"
+
+
+def _deck(state) -> np.ndarray:
+    """The prize ids of the deck in deal order: 8, or 10 in pair (entries past the deck are -1)."""
+    return _f(state, "prize_deck")[: int(_f(state, "deck_n")[0])]
+
+
+def _round_event(r, offered, bids, winner, taken) -> dict:
+    """One round of ``trace_json``: the prize on offer, or in pair both and the one taken."""
+    event = {"event": "round", "round": r}
+    event |= {"prize": offered[0]} if len(offered) == 1 else {"prizes": offered, "taken": taken}
+    return event | {"bids": [{"seat": s, "value": v} for s, v in bids], "winner": winner}
 
 
 def trace_json(game, state: np.ndarray, log=None, seeds=None, strategies=()) -> dict:
@@ -65,8 +97,7 @@ def trace_json(game, state: np.ndarray, log=None, seeds=None, strategies=()) -> 
         "seeds": None if seeds is None else {"chance": seeds.chance, "strategy": seeds.strategy},
         "strategies": list(strategies),
         "setup": {"hands": [_hand_at_start(state, s) for s in range(n)],
-                  "prize_deck": [int(p) for p in _f(state, "prize_deck")]},
-        "events": [{"event": "round", "round": r, "prize": prize, "bids": [{"seat": s, "value": v} for s, v in bids],
-                    "winner": winner} for r, prize, bids, winner in _rounds(state, n)],
+                  "prize_deck": [int(p) for p in _deck(state)]},
+        "events": [_round_event(*item) for item in _rounds(state, n)],
         "score_sheet": {k: v.tolist() for k, v in game.score_sheet(state).items()},
     }

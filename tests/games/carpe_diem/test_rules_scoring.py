@@ -428,3 +428,28 @@ def test_cd_card_9_canonical_payment_uses_own_goods_first():
     decide(g, s, count=1)
     assert g.decision(s).kind != D.PAYMENT
     assert int(field(g, s, "goods")[0, K.HERB]) == 2 and int(field(g, s, "coins")[0]) == 2
+
+
+def test_CD_SCORING_4_a_disc_placement_takes_the_two_cards_beside_its_space():
+    """The component choice of a component-value study (D08): each DISC row's space triggers the
+    cards on its two slots, and nothing else is a card choice."""
+    g, s, _ = _scoring(3, "A05", "C04")
+    t = g.decision(s)
+    assert t.kind == D.DISC
+    taken = g.choice_components(s, t)
+    assert taken.shape == (len(t), 2)
+    space_row = [i for i in range(len(t)) if t.actions[i, D.A_SPACE] == SPACE]
+    assert sorted(taken[space_row[0]].tolist()) == sorted([card_id(g, "A05"), card_id(g, "C04")])
+    for row, space in enumerate(t.actions[:, D.A_SPACE]):
+        slots = field(g, s, "slot_card")
+        assert taken[row].tolist() == [slots[DISC_SLOT_A[space]], slots[DISC_SLOT_B[space]]]
+    assert g.choice_components(fresh(g, 3), g.decision(fresh(g, 3))) is None  # a patrician placement
+
+
+def test_CD_CARD_8_with_payout_sets_the_vp_a_card_pays_per_fulfilment():
+    g = game(2)
+    card = card_id(g, "A05")  # give 2 herbs: 4 VP
+    assert g.payout(card) == 4
+    richer = g.with_payout(card, 9)
+    assert richer.payout(card) == 9 and g.payout(card) == 4
+    assert richer.payout(card_id(g, "A06")) == g.payout(card_id(g, "A06"))

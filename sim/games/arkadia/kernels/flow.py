@@ -39,6 +39,7 @@ from bgsim.sim.games.arkadia.decisions import (
 from bgsim.sim.games.arkadia.events import (
     EV_ACTION_B,
     EV_BUILD,
+    EV_BUILDING_GOLD,
     EV_DISPLAY,
     EV_END,
     EV_NO_STONE,
@@ -62,6 +63,7 @@ from bgsim.sim.games.arkadia.kernels.board import (
 from bgsim.sim.games.arkadia.kernels.castle import place_stone, stones_available
 from bgsim.sim.games.arkadia.kernels.scoring import cash, end_turn, final_cashing, use_banner
 from bgsim.sim.games.arkadia.params import (
+    PR_BUILDING_POINTS,
     PR_CASTLE_TARGET,
     PR_DECK_END,
     PR_MIRROR,
@@ -90,6 +92,7 @@ from bgsim.sim.games.arkadia.state import (
     DISPLAY,
     DISPLAY_SIZE,
     END_TRIGGERED,
+    GOLD_BUILDINGS,
     HAND,
     HAND_N,
     IDLE_TURNS,
@@ -213,6 +216,19 @@ def _build(s, t, p, seat, card, placement, log):
             take_neutrals(s, seat, tents)
     log_event(log, EV_BUILD, seat, card, t[T_CARD + 2 * card], t[T_CARD + 2 * card + 1], placement, b, tents,
               s[NEUTRAL_SCREEN + seat] - before)
+    _score_building(s, p, seat, t[T_CARD + 2 * card], b, log)
+
+
+@njit(cache=True)
+def _score_building(s, p, seat, shape, b, log):
+    """ARK-VAR-1: the seat scores its building's ``building_points`` in gold at once (0 by the rules),
+    kept apart from the cashings (``gold``) so that the score's categories stay apart; the final
+    cashing adds it to the total (ARK-END-4). The event is written only for gold paid, so the
+    rulebook game's log is unchanged."""
+    gold = p[PR_BUILDING_POINTS + shape]
+    if gold != 0:
+        s[GOLD_BUILDINGS + seat] += gold
+        log_event(log, EV_BUILDING_GOLD, seat, b, shape, gold)
 
 
 @njit(cache=True)

@@ -9,6 +9,7 @@ from bgsim.sim.games.arkadia.state import (
     END_TRIGGERED,
     GOLD,
     GOLD_BANNER,
+    GOLD_BUILDINGS,
     GOLD_FAMILY,
     N_FAMILIES,
     OWN_SCREEN,
@@ -68,8 +69,9 @@ def end_turn(s, n, log=None):
 @njit(cache=True)
 def final_cashing(s, t, n, log=None):
     """ARK-END-4, -5: every seal left is cashed at the castle's values; the final gold adds the start
-    gold. The most gold wins, and equal gold shares the place: there is no tie-break ("es gibt
-    mehrere Gewinner"). ``tiebreak`` is the seat order, for re-scoring under other start gold."""
+    gold and the gold the seat's buildings paid at once (ARK-VAR-1, 0 by the rules). The most gold
+    wins, and equal gold shares the place: there is no tie-break ("es gibt mehrere Gewinner").
+    ``tiebreak`` is the seat order, for re-scoring under other start gold."""
     for seat in range(n):
         seals = SEALS + seat * N_FAMILIES  # the seals before they are cashed, for the log
         before = s[GOLD + seat]
@@ -77,7 +79,7 @@ def final_cashing(s, t, n, log=None):
         s[GOLD_BANNER + seat] = s[GOLD + seat]
         for family in range(N_FAMILIES):
             cash(s, t, seat, family, s[SEALS + seat * N_FAMILIES + family])
-        s[TOTAL + seat] = s[START_GOLD + seat] + s[GOLD + seat]
+        s[TOTAL + seat] = s[START_GOLD + seat] + s[GOLD + seat] + s[GOLD_BUILDINGS + seat]
         log_event(log, EV_FINAL, seat, cloth, spice, carpenter, silver, s[GOLD + seat] - before, s[TOTAL + seat])
     for seat in range(n):
         rank = 1

@@ -73,6 +73,7 @@ from bgsim.sim.games.capitol.params import (
     PR_DISCARD_ORDER,
     PR_FINAL_TIEBREAK,
     PR_HAND_LIMIT,
+    PR_ITEM_POINTS,
     PR_REVEAL_VALUES,
     PR_ZERO_BID,
 )
@@ -126,6 +127,7 @@ from bgsim.sim.games.capitol.state import (
     PLACED,
     PRICE,
     PTS_FOUNTAIN,
+    PTS_ITEM,
     PTS_MAJORITY,
     PTS_TEMPLE,
     QCAP,
@@ -514,7 +516,7 @@ def _resolve_auction(s, t, p, log):
     s[PRICE + a] = best
     if reason == 1:
         s[TIE_WINS + winner] += 1
-    log_event(log, EV_WIN, winner, a, best, reason)
+    log_event(log, EV_WIN, winner, a, best, reason, _score_item(s, p, a, winner))
     order = p[PR_DISCARD_ORDER]
     if order == 1 and _distinct_bid_classes(s, winner) > 1:  # AMB-13 winner_choice: D5
         s[DISCARD_LEFT] = s[BID_N + winner]
@@ -531,6 +533,17 @@ def _resolve_auction(s, t, p, log):
         for i in range(s[BID_N + winner]):
             _pay(s, winner, s[BID_STACK + winner * N_CARDS + i], log)
     return _finish_payment(s, t, winner, log)
+
+
+@njit_without_refcounts
+def _score_item(s, p, a, winner):
+    """CAP-VAR-1: the winner of item ``a`` scores its ``item_points`` at once (0 by the rules), so a
+    later tied bid (CAP-AUCTION-7) already reads the new score. Returns the points."""
+    pts = p[PR_ITEM_POINTS + a]
+    s[SCORE + winner] += pts
+    s[PTS_ITEM + winner] += pts
+    s[ITEM_POINTS + a] += pts  # the item's payoff in the records counts them too
+    return pts
 
 
 @njit_without_refcounts

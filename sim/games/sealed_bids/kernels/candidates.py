@@ -1,6 +1,8 @@
-"""The candidate table of the pending decision: rows, features and actions (decisions.py)."""
+"""The candidate table of the pending decision: rows, features and actions (decisions.py). Every
+kernel takes ``s``, the state ((STATE_SIZE,) int32), and ``p``, the parameter array ((N_PARAMS,)
+int32)."""
 
-from bgsim.sim.games.sealed_bids.decisions import A_KIND, A_VALUE, BID, OVER
+from bgsim.sim.games.sealed_bids.decisions import A_KIND, A_VALUE, BID, OVER, TAKE
 from bgsim.sim.games.sealed_bids.features import (
     F_BID,
     F_HIGHEST,
@@ -11,7 +13,7 @@ from bgsim.sim.games.sealed_bids.features import (
     F_UNSEEN_ABOVE,
     N_FEATURES,
 )
-from bgsim.sim.games.sealed_bids.kernels.flow import card_value
+from bgsim.sim.games.sealed_bids.kernels.flow import card_value, prize_points
 from bgsim.sim.games.sealed_bids.state import (
     FACE_DOWN,
     HAND,
@@ -19,6 +21,8 @@ from bgsim.sim.games.sealed_bids.state import (
     LOC,
     N_CARDS,
     N_VALUES,
+    OFFER,
+    PAIR_OFFER,
     PHASE,
     PLAYED,
     PRIZE_DECK,
@@ -27,7 +31,7 @@ from bgsim.sim.games.sealed_bids.state import (
 )
 from numba import njit
 
-MAX_ROWS = HAND  # one row per distinct value in hand
+MAX_ROWS = HAND  # one row per distinct value in hand (a take table has PAIR_OFFER = 2 rows)
 
 
 @njit(cache=True)
@@ -38,9 +42,43 @@ def _has(s, seat, value):
 @njit(cache=True)
 def candidates(s, p, feats, acts):
     """Fill ``feats`` (>= MAX_ROWS, N_FEATURES) and ``acts`` (>= MAX_ROWS, N_ACTION_FIELDS) int32
-    with the pending table; returns its rows (0 once over). Rows: ascending bid value."""
+    with the pending table; ``p`` (N_PARAMS,) int32. Returns its rows (0 once over)."""
     if s[PHASE] == OVER:
         return 0
+    if s[PHASE] == TAKE:
+        return take_rows(s, p, feats, acts)
+    return bid_rows(s, p, feats, acts)
+
+
+@njit(cache=True)
+def offered_points(s, p):
+    """Points of the prize on offer this round (SB-ROUND-1); in pair (SB-OFFER-1) the better of
+    the two, the one a winner would take."""
+    first = s[PRIZE_DECK + s[OFFER] * s[ROUND]]
+    best = prize_points(p, first)
+    if s[OFFER] == PAIR_OFFER:
+        best = max(best, prize_points(p, s[PRIZE_DECK + PAIR_OFFER * s[ROUND] + 1]))
+    return best
+
+
+@njit(cache=True)
+def take_rows(s, p, feats, acts):
+    """SB-OFFER-1: one row per prize on offer, in deck order; ``prize`` holds the points it
+    scores, every other feature 0 (``feats``, ``acts`` as in ``candidates``)."""
+    for i in range(PAIR_OFFER):
+        prize = s[PRIZE_DECK + PAIR_OFFER * s[ROUND] + i]
+        for f in range(N_FEATURES):
+            feats[i, f] = 0
+        feats[i, F_PRIZE] = prize_points(p, prize)
+        acts[i, A_KIND] = TAKE
+        acts[i, A_VALUE] = prize
+    return PAIR_OFFER
+
+
+@njit(cache=True)
+def bid_rows(s, p, feats, acts):
+    """SB-BID-1: one row per distinct value in the bidder's hand, ascending (``feats``, ``acts``
+    as in ``candidates``)."""
     seat = s[SEAT]
     low = N_VALUES + 1
     high = 0
@@ -48,7 +86,7 @@ def candidates(s, p, feats, acts):
         if _has(s, seat, v):
             low = min(low, v)
             high = max(high, v)
-    prize = s[PRIZE_DECK + s[ROUND]] + 1
+    prize = offered_points(s, p)
     n = 0
     for v in range(1, N_VALUES + 1):
         if not _has(s, seat, v):

@@ -1,7 +1,9 @@
-"""The rules: apply one bid, resolve a round when every seat has bid, score the end."""
+"""The rules: apply one bid, resolve a round when every seat has bid, let the winner take a
+prize (SB-OFFER-1), score the end. Every kernel takes ``s``, the state ((STATE_SIZE,) int32,
+changed in place), and ``p``, the parameter array ((N_PARAMS,) int32)."""
 
-from bgsim.sim.games.sealed_bids.decisions import A_VALUE, OVER
-from bgsim.sim.games.sealed_bids.params import PR_BID_TIE, PR_FINAL_TIE
+from bgsim.sim.games.sealed_bids.decisions import A_VALUE, BID, OVER, TAKE
+from bgsim.sim.games.sealed_bids.params import PR_BID_TIE, PR_FINAL_TIE, PR_PRIZE_POINTS
 from bgsim.sim.games.sealed_bids.state import (
     BID_CARD,
     BID_DOWN,
@@ -14,6 +16,8 @@ from bgsim.sim.games.sealed_bids.state import (
     MAX_P,
     N_CARDS,
     N_PLAYERS,
+    OFFER,
+    PAIR_OFFER,
     PHASE,
     PLAYED,
     PRIZE_DECK,
@@ -21,6 +25,7 @@ from bgsim.sim.games.sealed_bids.state import (
     RANK,
     ROUND,
     ROUND_BIDS,
+    ROUND_TAKEN,
     ROUND_WINNER,
     ROUNDS,
     SEAT,
@@ -41,15 +46,28 @@ def card_value(c):
 
 
 @njit(cache=True)
-def apply_action(s, p, action, log):
-    """Apply one action row ((N_ACTION_FIELDS,) int32, legal) to ``s`` in place. ``log``: the event
-    log every game's kernels take (``sim.games.base``); this game writes none.
+def prize_points(p, prize):
+    """Points of prize id ``prize`` under the parameters ``p`` ((N_PARAMS,) int32): SB-SETUP-1,
+    the ``prize_points`` parameter."""
+    return p[PR_PRIZE_POINTS + prize]
 
-    SB-BID-1: the seat puts one card of the chosen value from its hand face down (the lower card
-    id of the two copies); SB-BID-2: the next seat in order bids; the last bid resolves the round.
-    """
+
+@njit(cache=True)
+def apply_action(s, p, action, log):
+    """Apply one action row ((N_ACTION_FIELDS,) int32, legal) to ``s`` in place: a bid, or the
+    winner's take (SB-OFFER-1). ``log``: the event log every game's kernels take
+    (``sim.games.base``); this game writes none."""
+    if s[PHASE] == TAKE:
+        take(s, p, action[A_VALUE])
+    else:
+        bid(s, p, action[A_VALUE])
+
+
+@njit(cache=True)
+def bid(s, p, value):
+    """SB-BID-1: the seat puts one card of ``value`` from its hand face down (the lower card id of
+    the two copies); SB-BID-2: the next seat in order bids; the last bid resolves the round."""
     seat = s[SEAT]
-    value = action[A_VALUE]
     card = -1
     for c in range(N_CARDS):
         if s[LOC + c] == IN_HAND + seat and card_value(c) == value:
@@ -69,8 +87,9 @@ def apply_action(s, p, action, log):
 
 @njit(cache=True)
 def resolve_round(s, p):
-    """Reveal the bids; SB-WIN-1 the highest takes the prize (SB-TIE-1 on equal highest bids);
-    the next round starts with the next seat (SB-ROUND-2), or the game ends (SB-END-1)."""
+    """Reveal the bids; SB-WIN-1 the highest takes the prize (SB-TIE-1 on equal highest bids). In
+    pair (SB-OFFER-1) the winner then chooses one of the two prizes on offer (a TAKE decision);
+    otherwise the round ends here. With no winner every prize on offer leaves the game."""
     n = s[N_PLAYERS]
     r = s[ROUND]
     lead = r % n
@@ -85,8 +104,6 @@ def resolve_round(s, p):
         elif v == best:
             tied = True
     winner = -1 if tied and p[PR_BID_TIE] == TIE_DISCARD else best_seat
-    if winner >= 0:
-        s[PRIZE_PTS + winner] += s[PRIZE_DECK + r] + 1
     s[ROUND_WINNER + r] = winner
     for seat in range(n):
         c = s[BID_CARD + seat]
@@ -96,6 +113,36 @@ def resolve_round(s, p):
         s[BID_CARD + seat] = -1
         s[BID_DOWN + seat] = 0
     s[BIDS_MADE] = 0
+    if winner >= 0 and s[OFFER] == PAIR_OFFER:
+        s[PHASE] = TAKE  # the round goes on until the winner has taken a prize
+        s[SEAT] = winner
+        return
+    if winner >= 0:
+        score_prize(s, p, winner, s[PRIZE_DECK + r])
+    end_round(s, p)
+
+
+@njit(cache=True)
+def take(s, p, prize):
+    """SB-OFFER-1: the round's winner takes prize id ``prize`` (one of the two on offer) and scores
+    it; the other prize leaves the game: nobody scores it (its deck entry stays face up)."""
+    score_prize(s, p, s[SEAT], prize)
+    s[PHASE] = BID
+    end_round(s, p)
+
+
+@njit(cache=True)
+def score_prize(s, p, seat, prize):
+    """SB-WIN-1: ``seat`` takes prize id ``prize`` this round and scores its points."""
+    s[PRIZE_PTS + seat] += prize_points(p, prize)
+    s[ROUND_TAKEN + s[ROUND]] = prize
+
+
+@njit(cache=True)
+def end_round(s, p):
+    """The next round starts with the next seat (SB-ROUND-2), or the game ends (SB-END-1)."""
+    r = s[ROUND]
+    n = s[N_PLAYERS]
     s[ROUND] = r + 1
     if r + 1 < ROUNDS:
         s[SEAT] = (r + 1) % n

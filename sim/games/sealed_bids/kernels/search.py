@@ -2,15 +2,18 @@
 
 ``observe`` writes the seat's view: every card the seat cannot locate (the other hands,
 their face-down bids, the cards left in the box) becomes HIDDEN, and the prize cards still to
-come are listed in ascending order. ``determinise`` deals those hidden cards out again at random
-(hand sizes and face-down bids are visible, so each seat gets as many as it holds) and shuffles
-the prizes to come; the result depends only on the view and the random stream.
+come are listed in ascending order (the deck is 8 prizes, or 10 in pair; the prizes on offer
+this round, one or two, are face up: SB-OFFER-1). ``determinise`` deals those hidden cards out
+again at random (hand sizes and face-down bids are visible, so each seat gets as many as it
+holds) and shuffles the prizes to come; the result depends only on the view and the random
+stream. Prize points never enter here: they are parameters, read where a prize is scored.
 """
 
 import numpy as np
 from bgsim.sim.games.sealed_bids.state import (
     BID_CARD,
     BID_DOWN,
+    DECK_N,
     FACE_DOWN,
     HAND_N,
     HIDDEN,
@@ -18,7 +21,7 @@ from bgsim.sim.games.sealed_bids.state import (
     LOC,
     N_CARDS,
     N_PLAYERS,
-    N_PRIZES,
+    OFFER,
     PLAYED,
     PRIZE_DECK,
     ROUND,
@@ -36,8 +39,9 @@ def _known(loc, seat):
 
 @njit(cache=True)
 def _first_hidden_prize(s):
-    """Prize entries from this index on are still face down (the current round's is revealed)."""
-    return min(s[ROUND] + 1, ROUNDS) if s[ROUND] < ROUNDS else ROUNDS
+    """Prize entries from this index on are still face down: every round so far, the current one
+    included, has revealed ``s[OFFER]`` entries (SB-ROUND-1, SB-OFFER-1)."""
+    return s[OFFER] * min(s[ROUND] + 1, ROUNDS)
 
 
 @njit(cache=True)
@@ -51,7 +55,8 @@ def observe(s, seat, out):
         if other != seat and s[BID_DOWN + other]:
             out[BID_CARD + other] = HIDDEN
     first = _first_hidden_prize(s)
-    out[PRIZE_DECK + first: PRIZE_DECK + N_PRIZES] = np.sort(s[PRIZE_DECK + first: PRIZE_DECK + N_PRIZES])
+    end = s[DECK_N]
+    out[PRIZE_DECK + first: PRIZE_DECK + end] = np.sort(s[PRIZE_DECK + first: PRIZE_DECK + end])
 
 
 @njit(cache=True)
@@ -81,6 +86,7 @@ def determinise(s, seat, rng):
     for i in range(k, m):
         s[LOC + cards[i]] = UNDEALT
     first = _first_hidden_prize(s)
-    prizes = np.sort(s[PRIZE_DECK + first: PRIZE_DECK + N_PRIZES])
+    end = s[DECK_N]
+    prizes = np.sort(s[PRIZE_DECK + first: PRIZE_DECK + end])
     shuffle(prizes, rng, 0)
-    s[PRIZE_DECK + first: PRIZE_DECK + N_PRIZES] = prizes
+    s[PRIZE_DECK + first: PRIZE_DECK + end] = prizes

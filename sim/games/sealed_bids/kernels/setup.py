@@ -1,22 +1,28 @@
 """The deal (SB-SETUP): every chance event of a game, from its chance seed, in a fixed order:
-the bid deck, then the prize deck."""
+the bid deck, then the prize deck (8 prizes, or 10 when ``prize_offer = pair``, SB-OFFER-1)."""
 
 import numpy as np
 from bgsim.sim.games.sealed_bids.decisions import BID
-from bgsim.sim.games.sealed_bids.params import PR_N_PLAYERS, PR_START
+from bgsim.sim.games.sealed_bids.params import PR_N_PLAYERS, PR_PRIZE_OFFER, PR_START
 from bgsim.sim.games.sealed_bids.state import (
     BID_CARD,
+    DECK_N,
     HAND,
     HAND_N,
     IN_HAND,
     LOC,
     MAX_P,
+    MAX_PRIZES,
     N_CARDS,
     N_PLAYERS,
     N_PRIZES,
+    OFFER,
+    PAIR_OFFER,
+    PAIR_PRIZES,
     PHASE,
     PRIZE_DECK,
     ROUND_BIDS,
+    ROUND_TAKEN,
     ROUND_WINNER,
     ROUNDS,
     SEAT,
@@ -26,6 +32,8 @@ from bgsim.sim.games.sealed_bids.state import (
 )
 from bgsim.sim.rng import shuffle
 from numba import njit
+
+PAIR_CODE = 1  # prize_offer = pair: its code in the parameter array (SB-OFFER-1)
 
 
 @njit(cache=True)
@@ -51,14 +59,29 @@ def deal_into(s, p, chance, log):
         s[START_PTS + seat] = p[PR_START + seat]
     for seat in range(MAX_P):
         s[BID_CARD + seat] = -1
-    prizes = np.arange(N_PRIZES)
-    shuffle(prizes, rng, 0)
-    for i in range(N_PRIZES):
-        s[PRIZE_DECK + i] = prizes[i]
+    deal_prizes(s, p, rng)
     for i in range(ROUNDS * MAX_P):
         s[ROUND_BIDS + i] = -1
     for r in range(ROUNDS):
         s[ROUND_WINNER + r] = -1
+        s[ROUND_TAKEN + r] = -1
+
+
+@njit(cache=True)
+def deal_prizes(s, p, rng):
+    """SB-SETUP-1, SB-OFFER-1: shuffle prize ids 0..7 (single) or 0..9 (pair) into the prize deck of
+    ``s`` ((STATE_SIZE,) int32), entries past it -1; ``p`` (N_PARAMS,) int32, ``rng`` (1,) uint64
+    advanced. Single shuffles exactly the 8 prizes of the rulebook game, so its deals never depend
+    on the pair variant; the kernels then read the offer from the state (observe and determinise
+    take no parameters)."""
+    pair = p[PR_PRIZE_OFFER] == PAIR_CODE
+    n = PAIR_PRIZES if pair else N_PRIZES
+    s[OFFER] = PAIR_OFFER if pair else 1
+    s[DECK_N] = n
+    prizes = np.arange(n)
+    shuffle(prizes, rng, 0)
+    for i in range(MAX_PRIZES):
+        s[PRIZE_DECK + i] = prizes[i] if i < n else -1
 
 
 @njit(cache=True)

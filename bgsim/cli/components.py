@@ -1,0 +1,68 @@
+"""``bgsim component-value``: what each component is worth when a seat picks it, by intervention,
+and the payout at which it would be even. Registered on the main command line (bgsim/cli/)."""
+
+from pathlib import Path
+from typing import Annotated
+
+import pandas as pd
+import typer
+from rich.table import Table
+
+from bgsim.cli.common import JobsOpt, OutOpt, QuietOpt, _games_progress, app, err, out
+from bgsim.cli.studies import NoReportOpt, ResumeOpt, _write_report, check_study_destinations
+
+SHOWN = 8  # components per player count in the summary table
+
+
+@app.command("component-value")
+def component_value(
+    spec_path: Annotated[str, typer.Argument(metavar="SPEC", help="Component-value spec TOML file.")],
+    jobs: JobsOpt = 1,
+    out_dir: OutOpt = "runs",
+    resume: ResumeOpt = False,
+    quiet: QuietOpt = False,
+    no_report: NoReportOpt = False,
+) -> None:
+    """Each component's choice value (taking it against the best alternative without it, on the
+    same chance), the payout at which it would be even, checked on fresh games; then the report
+    (DIR/report/index.html)."""
+    from bgsim.experiments.component_value import load_component_value, run_component_value
+
+    spec = load_component_value(spec_path)
+    check_study_destinations(Path(out_dir) / spec.study_id, no_report)
+    with _games_progress(spec.study_id, spec.total_games, quiet, "source games", spec.game) as update:
+        result = run_component_value(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
+                                     on_stage=None if quiet else lambda text: err.print(text, highlight=False))
+    _print_values(result.directory)
+    out.print(f"{result.directory}: {result.games_played:,} source games sampled now in {result.seconds:.0f} s",
+              highlight=False)
+    if not no_report:
+        _write_report(result.directory, None)
+
+
+def _print_values(directory: Path) -> None:
+    """The components furthest from even per player count: value in pp with its interval, and the payout."""
+    values = pd.read_csv(directory / "choice_values.csv")
+    payouts = directory / "payouts.csv"
+    solved = pd.read_csv(payouts) if payouts.exists() else pd.DataFrame()
+    table = Table(title="Choice values, pp of win share (95 % intervals); payout now -> even at")
+    for col in ("players", "component", "value", "q", "payout"):
+        table.add_column(col)
+    values = values[values["q"].notna()]  # components with enough points for an interval
+    if values.empty:
+        out.print("No component was on offer at enough decision points for an interval yet: sample more games.",
+                  highlight=False)
+        return
+    for n, part in values.groupby("n_players", sort=True):
+        part = part.reindex(part["win"].abs().sort_values(ascending=False).index).head(SHOWN)
+        for r in part.itertuples():
+            payout = "-"
+            if not solved.empty:
+                hit = solved[(solved["n_players"] == n) & (solved["component"] == r.component)]
+                if len(hit):
+                    h = hit.iloc[0]
+                    payout = f"{h.payout_now} -> {h.payout}" if h.reachable else f"{h.payout_now} -> out of range"
+            interval = "" if pd.isna(r.win_low) else f" [{100 * r.win_low:+.1f}, {100 * r.win_high:+.1f}]"
+            q = "-" if pd.isna(r.q) else f"{r.q:.2g}"
+            table.add_row(str(n), str(r.id), f"{100 * r.win:+.1f}{interval}", q, payout)
+    out.print(table)

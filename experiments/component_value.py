@@ -1,0 +1,656 @@
+"""The component-value study: what a component is worth when a seat picks it, by intervention.
+
+A spec (``experiments/configs/*component_value*.toml``) names a game, player counts and a population
+of strategies. Per player count the study plays ``games`` ordinary source games; at every decision
+the game declares as a component choice (its profile's ``choices``, the engine's
+``choice_components``) where some component is on offer, it plays every legal alternative to the
+end ``rollouts`` times, each alternative on the same determinisations of the hidden information
+with the same seat streams (``Game.rollout_outcomes``), all seats by the population's compiled
+policies. Each (point, component) gives a paired difference (``sim.stats.choice_value``): the
+component's best row against the best row without it. Rows are streamed to
+``points/n<players>/chunk-*.parquet`` chunk by chunk, so memory stays flat in the number of points.
+
+Then the payout solver: for each component whose choice value is off (q below ``solver.q``), the
+payout at which it would be even, on the same points (the same states and the same rollouts'
+determinisations, the two rows that defined each point's value), by the root finder of the
+difficulty calibration (``sim.stats.calibration.find_root``); and a check of that payout on fresh
+source games (seed + 1). Results: ``choice_values.csv``, ``solver/*.json``, ``payouts.csv``.
+
+Everything is a function of (spec, player count, source game, decision): results are identical for
+any number of workers and chunk size, and ``--resume`` keeps every finished chunk and solution.
+"""
+
+import functools
+import hashlib
+import json
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from bgsim.sim.api import ComponentChoices, Determinisation, Stepping, supports
+from bgsim.sim.errors import GameIdError, StrategyError
+from bgsim.sim.profile import ComponentChoice, GameProfile
+from bgsim.sim.registry import make_game
+from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file, require, spec_header
+from bgsim.sim.results.store import RunStoreError, open_study_dir, read_meta, write_chunk, write_json, write_toml
+from bgsim.sim.seeding import GameSeeds, block_key, deal_seeds, strategy_streams
+from bgsim.sim.stats.calibration import find_root
+from bgsim.sim.stats.choice_value import (
+    POINT_COLUMNS,
+    ChoicePoint,
+    add_moments,
+    choice_moments,
+    clustered_interval,
+    offered,
+    paired_difference,
+    point_values,
+    values_from_moments,
+)
+from bgsim.strategies import make_strategy
+
+__all__ = ["MARKER", "ComponentValueSpec", "association_table", "load_component_value", "load_points", "progress",
+           "read_study", "run_component_value", "values_table_of"]
+
+MARKER = "component_value.json"
+SPEC_FILE = "component_value.toml"
+_KEYS = {
+    "": {"name", "description", "game", "population", "sample", "solver", "compare"},
+    "game": {"id", "players", "params", "data"},
+    "population": {"strategies"},
+    "sample": {"games", "rollouts", "chunk_size", "seed"},
+    "solver": {"q", "most", "points", "fresh_games", "components"},
+    "compare": {"association"},
+}
+# One row per (point, component on offer): where the point is, then the paired difference.
+ROW_COLUMNS = ("n_players", "point", "seat", "strategy", "alternatives", *POINT_COLUMNS)
+# One row per solved component in payouts.csv (its trials stay in solver/*.json).
+PAYOUT_COLUMNS = ("n_players", "component", "payout_now", "payout", "payout_low", "payout_high", "reachable", "points",
+                  "games", "fresh_games", "fresh_points", "fresh_win", "fresh_win_low", "fresh_win_high",
+                  "fresh_holds")
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class ComponentValueSpec:
+    name: str
+    game: str
+    players: tuple[int, ...]
+    strategies: tuple[str, ...]  # the population: seat s of source game g plays strategies[(s + g) % len]
+    games: int = 200  # source games per player count
+    rollouts: int = 16  # determinisations per alternative (even: half pick the rows, half measure)
+    chunk_size: int = 10  # source games per chunk
+    seed: int = 1
+    solver_q: float = 0.05  # components whose choice value has a q below this get a payout
+    solver_most: int = 0  # at most this many of them per player count, the furthest off first (0: all)
+    solver_points: int = 200  # points per component the solver replays (the first by source game)
+    fresh_games: int = 0  # source games on fresh deals (seed + 1) that check each solved payout
+    solver_components: tuple[str, ...] = ()  # catalogue ids to solve whatever their q ("" none)
+    params: dict = field(default_factory=dict)
+    data: dict = field(default_factory=dict)  # data file name -> absolute path of the replacement
+    description: str = ""
+    association: str = ""  # a seat-order report's table of the attribution (its CSV) to compare with
+
+    def to_dict(self) -> dict:
+        doc = spec_header(self)
+        doc["population"] = {"strategies": list(self.strategies)}
+        doc["sample"] = {"games": self.games, "rollouts": self.rollouts, "chunk_size": self.chunk_size,
+                         "seed": self.seed}
+        doc["solver"] = {"q": self.solver_q, "most": self.solver_most, "points": self.solver_points,
+                         "fresh_games": self.fresh_games,
+                         "components": list(self.solver_components)}
+        if self.association:
+            doc["compare"] = {"association": self.association}
+        return doc
+
+    def fingerprint(self) -> str:
+        """Hash of everything that decides the sampled points (data files by content): not the chunk
+        size, and not the solver's settings, which a resumed study may change (it solves again)."""
+        doc = asdict(self)
+        for key in ("description", "chunk_size", "association", *self.solver_settings()):
+            doc.pop(key)
+        doc["data"] = {name: hashlib.sha256(Path(path).read_bytes()).hexdigest() for name, path in
+                       sorted(self.data.items())}
+        return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:10]
+
+    def solver_settings(self) -> dict:
+        """The settings of the payout solver and its fresh-game check."""
+        return {"solver_q": self.solver_q, "solver_most": self.solver_most, "solver_points": self.solver_points,
+                "fresh_games": self.fresh_games, "solver_components": list(self.solver_components)}
+
+    @property
+    def study_id(self) -> str:
+        return f"{self.name}-{self.fingerprint()}"
+
+    def chunks(self) -> list[tuple[int, int, int]]:
+        """(player count, first source game, end) per chunk, in order."""
+        return [(n, start, min(start + self.chunk_size, self.games)) for n in self.players
+                for start in range(0, self.games, self.chunk_size)]
+
+    @property
+    def total_games(self) -> int:
+        return self.games * len(self.players)
+
+
+# --- the spec
+
+
+def load_component_value(path: str | Path) -> ComponentValueSpec:
+    """Read and check a component-value spec; relative data paths are relative to the file."""
+    path = Path(path)
+    return component_value_from_dict(read_spec_file(path), path.parent, path.stem, path.name)
+
+
+def component_value_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "component_value",
+                              source: str = "spec") -> ComponentValueSpec:
+    check_keys(doc, _KEYS, source)
+    game, sample, solver = doc.get("game", {}), doc.get("sample", {}), doc.get("solver", {})
+    require("id" in game, f"{source}: [game] id is missing")
+    players = game.get("players", [4])
+    players = [players] if isinstance(players, int) else players
+    data = {name: str((Path(base_dir) / value).resolve()) for name, value in game.get("data", {}).items()}
+    strategies = doc.get("population", {}).get("strategies", [])
+    require(isinstance(strategies, list) and strategies and all(isinstance(s, str) for s in strategies),
+            f"{source}: [population] strategies must be a non-empty list of strategy ids")
+    values = dict(games=sample.get("games", 200), rollouts=sample.get("rollouts", 16),
+                  chunk_size=sample.get("chunk_size", 10), seed=sample.get("seed", 1),
+                  solver_points=solver.get("points", 200), fresh_games=solver.get("fresh_games", 0),
+                  solver_most=solver.get("most", 0))
+    for key, value in values.items():
+        require(isinstance(value, int) and not isinstance(value, bool) and value >= 0,
+                f"{source}: {key.replace('solver_', 'solver.')} must be a non-negative integer, not {value!r}")
+    require(values["games"] > 0 and values["chunk_size"] > 0, f"{source}: sample.games and sample.chunk_size "
+                                                              "must be positive")
+    require(values["rollouts"] >= 2 and values["rollouts"] % 2 == 0,
+            f"{source}: sample.rollouts must be even and at least 2 (half pick the rows, half measure), "
+            f"not {values['rollouts']}")
+    q = solver.get("q", 0.05)
+    require(isinstance(q, int | float) and 0 <= q <= 1, f"{source}: solver.q must be between 0 and 1, not {q!r}")
+    components = solver.get("components", [])
+    require(isinstance(components, list) and all(isinstance(c, str) for c in components),
+            f"{source}: solver.components must be a list of component ids")
+    association = doc.get("compare", {}).get("association", "")
+    require(isinstance(association, str), f"{source}: compare.association must be a path to a CSV table")
+    if association:
+        association = str((Path(base_dir) / association).resolve())
+        require(Path(association).is_file(), f"{source}: compare.association: no file {association}")
+    spec = ComponentValueSpec(
+        association=association, name=doc.get("name", default_name), description=doc.get("description", ""),
+        game=game["id"],
+        players=tuple(players), strategies=tuple(strategies), solver_q=float(q),
+        solver_components=tuple(components), params=dict(game.get("params", {})), data=data, **values)
+    _check_game(spec, source)
+    return spec
+
+
+def _check_game(spec: ComponentValueSpec, source: str) -> None:
+    """Every player count builds, declares a component choice and offers what the study needs."""
+    for n in spec.players:
+        require(isinstance(n, int) and not isinstance(n, bool), f"{source}: players must be integers, not {n!r}")
+        try:
+            setup = _setup(spec, n)
+        except (GameIdError, StrategyError) as exc:
+            raise SpecError(f"{source}: {exc}") from None
+        ids = {row["id"] for row in setup.attribution.catalogue}
+        for component in spec.solver_components:
+            require(component in ids, f"{source}: solver.components: {component!r} is not a "
+                                      f"{setup.attribution.singular} of {setup.game.name}")
+
+
+# --- one player count: the game, the population and the declared choice
+
+
+@dataclass
+class Setup:
+    game: object
+    strategies: list
+    policies: list  # compiled policy per strategy (same order)
+    choice: ComponentChoice
+    attribution: object
+    profile: GameProfile
+
+
+def _setup(spec: ComponentValueSpec, n: int) -> Setup:
+    return _cached_setup(json.dumps(spec.to_dict(), sort_keys=True, default=str), n)
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_setup(spec_json: str, n: int) -> Setup:
+    doc = json.loads(spec_json)
+    files = {f"{name}_file": path for name, path in doc["game"]["data"].items()}
+    game = make_game(doc["game"]["id"], **doc["game"]["params"], **files, n_players=n)
+    profile = game.profile
+    choice = profile.choice()
+    if choice is None or not supports(game, ComponentChoices):
+        raise GameIdError(f"{game.id} declares no component choice (its profile's choices), so it has no "
+                          f"component values to study")
+    if not (supports(game, Determinisation) and supports(game, Stepping)):
+        raise GameIdError(f"{game.id} cannot replay positions (rollouts need determinisations and stepping)")
+    strategies = [make_strategy(sid, game) for sid in doc["population"]["strategies"]]
+    policies = [s.compiled_policy(game) for s in strategies]
+    slow = [s.id for s, p in zip(strategies, policies, strict=True) if p is None]
+    if slow:
+        raise StrategyError(f"strategy {slow[0]!r} has no compiled policy: rollouts play every seat compiled, so a "
+                            f"component-value population takes weight strategies only")
+    return Setup(game, strategies, policies, choice, profile.attribution(choice.attribution), profile)
+
+
+# --- decision points of one source game
+
+
+@dataclass
+class Point:
+    ordinal: int  # decisions of the source game before this one
+    seat: int
+    state: np.ndarray  # (state size,) int32, the live state (the rollouts see only the seat's observation)
+    actions: np.ndarray  # (K, A) int32
+    components: np.ndarray  # (K, M) int64
+
+
+def source_seeds(seed: int, n: int, game_index: int) -> GameSeeds:
+    """Seeds of source game ``game_index`` at ``n`` players (fresh deals: another ``seed``)."""
+    chance, strategy = deal_seeds(block_key(seed, n), np.array([game_index], dtype=np.int64))
+    return GameSeeds(int(chance[0]), int(strategy[0]))
+
+
+def rollout_stream(seed: int, n: int, game_index: int, ordinal: int) -> np.ndarray:
+    """The (1,) uint64 stream of one point's rollouts: the same for every alternative, payout and rerun."""
+    key = np.random.SeedSequence(seed, spawn_key=(n, game_index, ordinal)).generate_state(1, dtype=np.uint64)
+    return key.astype(np.uint64)
+
+
+def seat_indices(setup: Setup, game_index: int) -> list[int]:
+    """Strategy index per seat in source game ``game_index`` (the population rotates over games)."""
+    m = len(setup.strategies)
+    return [(seat + game_index) % m for seat in range(setup.game.n_players)]
+
+
+def source_points(setup: Setup, game, seeds: GameSeeds, game_index: int,
+                  wanted: set[int] | None = None) -> Iterator[Point]:
+    """The component-choice points of one source game played by the population (``game`` may be a
+    payout variant of ``setup.game``); only the ordinals in ``wanted`` if given (a replay), stopping
+    after the last of them."""
+    choice = setup.choice
+    seats = seat_indices(setup, game_index)
+    state = game.new_state(seeds)
+    streams = strategy_streams(seeds, game.n_players)
+    table = game.decision(state)
+    ordinal = 0
+    while not game.is_over(state):
+        if table.kind_name in choice.decisions and (wanted is None or ordinal in wanted):
+            comps = game.choice_components(state, table)
+            if comps is not None and len(offered(comps)):
+                yield Point(ordinal, table.seat, state.copy(), table.actions.copy(), comps)
+        if wanted is not None and ordinal >= max(wanted, default=-1):
+            return
+        seat = table.seat
+        row = setup.strategies[seats[seat]].choose(table, streams[seat: seat + 1])
+        table = game.step(state, row)
+        ordinal += 1
+
+
+def point_outcomes(setup: Setup, game, point: Point, rollouts: int, seed: int, game_index: int,
+                   rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Win shares and margins ((K, D) float64, int64) of the point's alternatives (``rows`` only if
+    given), every one on the same determinisations (the point's own rollout stream)."""
+    observation = game.observe(point.state, point.seat)
+    actions = point.actions if rows is None else point.actions[rows]
+    policies = [setup.policies[i] for i in seat_indices(setup, game_index)]
+    rng = rollout_stream(seed, game.n_players, game_index, point.ordinal)
+    return game.rollout_outcomes(observation, actions, rollouts, rng, policies)
+
+
+# --- sampling: one chunk of source games
+
+
+def sample_chunk(spec: ComponentValueSpec, n: int, start: int, stop: int) -> pa.Table:
+    """The (point, component) rows of source games ``start..stop-1`` at ``n`` players."""
+    setup = _setup(spec, n)
+    frames = []
+    for g in range(start, stop):
+        for point in source_points(setup, setup.game, source_seeds(spec.seed, n, g), g):
+            shares, margins = point_outcomes(setup, setup.game, point, spec.rollouts, spec.seed, g)
+            values = point_values(ChoicePoint(g, point.components, shares, margins))
+            values.insert(0, "alternatives", len(point.actions))
+            values.insert(0, "strategy", setup.strategies[seat_indices(setup, g)[point.seat]].id)
+            values.insert(0, "seat", point.seat)
+            values.insert(0, "point", point.ordinal)
+            values.insert(0, "n_players", n)
+            frames.append(values)
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(ROW_COLUMNS))
+    return pa.Table.from_pandas(frame[list(ROW_COLUMNS)].astype(_DTYPES), preserve_index=False)
+
+
+_DTYPES = {"n_players": "int64", "point": "int64", "seat": "int64", "strategy": "str", "alternatives": "int64",
+           "component": "int64", "game": "int64", "win": "float64", "margin": "float64", "rollouts": "int64",
+           "row": "int64", "rival": "int64"}
+
+
+# --- the payout solver
+
+
+def solve_payout(spec: ComponentValueSpec, n: int, component: int, points: pd.DataFrame) -> dict:
+    """The payout of ``component`` at which its choice value is 0 on ``points`` (its rows of the
+    study: source game, point, the two rows compared), each payout measured on the same states and
+    determinisations; then, with ``fresh_games``, the solved payout checked on fresh source games."""
+    setup = _setup(spec, n)
+    points = points.sort_values(["game", "point"]).head(spec.solver_points)
+    states = _replay(setup, spec, points)
+    low, high = setup.choice.payout_range
+    measured = []
+
+    def measure(payout: int) -> tuple[float, bool]:
+        game = setup.game.with_payout(component, payout)
+        wins, margins, games = [], [], []
+        for (g, _, row, rival), point in states:
+            shares, margin = point_outcomes(setup, game, point, spec.rollouts, spec.seed, g, np.array([row, rival]))
+            wins.append(paired_difference(shares, 0, 1))
+            margins.append(paired_difference(margin, 0, 1))
+            games.append(g)
+        mean, lo, hi = clustered_interval(np.array(wins), np.array(games))
+        measured.append({"payout": payout, "win": mean, "win_low": lo, "win_high": hi,
+                         "margin": float(np.mean(margins))})
+        return mean, bool(lo <= 0 <= hi) if np.isfinite(lo) else True
+
+    reachable = find_root(measure, range(low, high + 1), 0.0)
+    trials = pd.DataFrame(measured).sort_values("payout").reset_index(drop=True)
+    even = trials[(trials["win_low"] <= 0) & (0 <= trials["win_high"])]
+    # the payout whose win value is closest to 0; on a tie (a flat response), the one closest to an even margin
+    best = trials.loc[trials.assign(w=trials["win"].abs(), m=trials["margin"].abs()).sort_values(["w", "m"]).index[0]]
+    result = {"n_players": n, "component": component, "payout_now": setup.game.payout(component),
+              "payout": int(best["payout"]), "payout_low": int(even["payout"].min()) if len(even) else None,
+              "payout_high": int(even["payout"].max()) if len(even) else None, "reachable": reachable,
+              "points": len(points), "games": int(points["game"].nunique()),
+              "trials": trials.to_dict(orient="records")}
+    if spec.fresh_games and reachable:  # an unreachable payout is no suggestion to check
+        result["fresh"] = fresh_check(spec, n, component, result["payout"])
+    return result
+
+
+def _replay(setup: Setup, spec: ComponentValueSpec, points: pd.DataFrame) -> list:
+    """((game, point, row, rival), Point) for each row of ``points``, the states replayed from their source games."""
+    out = []
+    for g, part in points.groupby("game", sort=True):
+        wanted = {int(p): (int(r), int(v)) for p, r, v in zip(part["point"], part["row"], part["rival"], strict=True)}
+        seeds = source_seeds(spec.seed, setup.game.n_players, int(g))
+        for point in source_points(setup, setup.game, seeds, int(g), set(wanted)):
+            out.append(((int(g), point.ordinal, *wanted[point.ordinal]), point))
+    return out
+
+
+def fresh_check(spec: ComponentValueSpec, n: int, component: int, payout: int) -> dict:
+    """The choice value of ``component`` at ``payout`` on ``fresh_games`` source games dealt from
+    seed + 1, every alternative rolled out where it is on offer."""
+    setup = _setup(spec, n)
+    game = setup.game.with_payout(component, payout)
+    seed = spec.seed + 1
+    frames = []
+    for g in range(spec.fresh_games):
+        for point in source_points(setup, game, source_seeds(seed, n, g), g):
+            if component not in offered(point.components):
+                continue
+            shares, margins = point_outcomes(setup, game, point, spec.rollouts, seed, g)
+            frame = point_values(ChoicePoint(g, point.components, shares, margins))
+            frames.append(frame[frame["component"] == component])
+    if not frames:
+        return {"payout": payout, "points": 0, "games": 0}
+    rows = pd.concat(frames, ignore_index=True)
+    mean, lo, hi = clustered_interval(rows["win"].to_numpy(), rows["game"].to_numpy())
+    return {"payout": payout, "points": len(rows), "games": int(rows["game"].nunique()), "win": mean,
+            "win_low": lo, "win_high": hi, "holds": bool(np.isfinite(lo) and lo <= 0 <= hi)}
+
+
+# --- running a study
+
+
+@dataclass
+class ComponentValueResult:
+    directory: Path
+    games_played: int  # source games sampled in this call
+    seconds: float
+
+
+def run_component_value(spec: ComponentValueSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
+                        on_progress: ProgressCallback | None = None,
+                        on_stage: Callable[[str], None] | None = None) -> ComponentValueResult:
+    """Sample every chunk (keeping finished ones with ``resume``), then the values and the payout solver."""
+    start = time.perf_counter()
+    directory = Path(out) / spec.study_id
+    meta = open_study_dir(directory, MARKER, "component-value study", "study_id", spec.study_id, resume,
+                          SPEC_FILE, spec.to_dict())
+    if meta is None:
+        meta = {"study_id": spec.study_id, "kind": "component_value", "status": "sampling", "started": _now(),
+                "chunks": {}}
+    # the profile of the engine that samples and solves now (its payout range is the solver's)
+    meta["profile"] = {str(n): _setup(spec, n).profile.to_json() for n in spec.players}
+    if meta.get("solver") != spec.solver_settings():  # solutions under other settings are not this study's
+        shutil.rmtree(directory / "solver", ignore_errors=True)
+        (directory / "payouts.csv").unlink(missing_ok=True)
+        meta["solver"] = spec.solver_settings()
+    write_toml(directory / SPEC_FILE, spec.to_dict())  # the settings the report describes
+    write_json(directory / MARKER, meta)
+    todo = [c for c in spec.chunks() if not _chunk_done(directory, meta, *c)]
+    done_games = spec.total_games - sum(stop - first for _, first, stop in todo)
+    if on_progress:
+        on_progress(done_games, spec.total_games)
+    played = 0
+    for (n, first, stop), table, seconds in _execute(spec, todo, jobs):
+        digest = write_chunk(_points_dir(directory, n), first, table)
+        meta["chunks"][_chunk_key(n, first)] = {"stop": stop, "rows": table.num_rows, "seconds": round(seconds, 2),
+                                                **digest}
+        write_json(directory / MARKER, meta)
+        played += stop - first
+        if on_progress:
+            on_progress(done_games + played, spec.total_games)
+    table = values_table(directory, spec)
+    table.to_csv(directory / "choice_values.csv", index=False)
+    meta["status"] = "solving"
+    write_json(directory / MARKER, meta)
+    _solve_all(spec, directory, table, jobs, on_stage)
+    meta.update(status="complete", finished=_now())
+    write_json(directory / MARKER, meta)
+    return ComponentValueResult(directory, played, time.perf_counter() - start)
+
+
+def _chunk_key(n: int, first: int) -> str:
+    return f"n{n}-{first}"
+
+
+def _points_dir(directory: Path, n: int) -> Path:
+    path = directory / "points" / f"n{n}"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _chunk_done(directory: Path, meta: dict, n: int, first: int, stop: int) -> bool:
+    """A chunk counts as done when its file is whole: the rows meta.json lists, or (killed between
+    the file and meta.json) a file that reads in full."""
+    path = directory / "points" / f"n{n}" / f"chunk-{first:06d}.parquet"
+    if not path.exists():
+        return False
+    info = meta["chunks"].get(_chunk_key(n, first))
+    try:
+        rows = pq.read_metadata(path).num_rows
+    except (OSError, pa.ArrowInvalid):
+        return False
+    if info is None:
+        meta["chunks"][_chunk_key(n, first)] = {"stop": stop, "rows": rows}
+        return True
+    return info.get("stop") == stop and info.get("rows") == rows
+
+
+def _execute(spec: ComponentValueSpec, chunks: list, jobs: int) -> Iterator[tuple[tuple, pa.Table, float]]:
+    """((n, first, stop), rows, seconds) of each chunk as it finishes, here or on ``jobs`` local workers."""
+    if jobs == 1:
+        for chunk in chunks:
+            yield _timed_chunk(spec, chunk)
+        return
+    from joblib import Parallel, delayed, parallel_config
+
+    with parallel_config(backend="loky", inner_max_num_threads=1):
+        yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(
+            delayed(_timed_chunk)(spec, chunk) for chunk in chunks)
+
+
+def _timed_chunk(spec: ComponentValueSpec, chunk: tuple) -> tuple[tuple, pa.Table, float]:
+    began = time.perf_counter()
+    table = sample_chunk(spec, *chunk)
+    return chunk, table, time.perf_counter() - began
+
+
+def load_points(directory: str | Path, n: int | None = None) -> pd.DataFrame:
+    """Every (point, component) row of a study (one player count if ``n``), in chunk order."""
+    root = Path(directory) / "points"
+    paths = sorted(root.glob(f"n{n}/chunk-*.parquet" if n is not None else "n*/chunk-*.parquet"))
+    if not paths:
+        return pd.DataFrame(columns=list(ROW_COLUMNS))
+    try:
+        return pd.concat([pq.read_table(p).to_pandas() for p in paths], ignore_index=True)
+    except (OSError, pa.ArrowInvalid) as exc:
+        raise RunStoreError(f"{directory}: a points chunk is damaged ({exc}); run the study again with "
+                            f"--resume to replace it") from None
+
+
+def values_table(directory: Path, spec: ComponentValueSpec) -> pd.DataFrame:
+    """Per player count and component: ``choice_values`` with the catalogue's id and group, from the
+    chunks one at a time (their moments add up), so memory does not grow with the points."""
+    frames = []
+    for n in spec.players:
+        moments = None
+        for path in sorted((Path(directory) / "points" / f"n{n}").glob("chunk-*.parquet")):
+            chunk = choice_moments(_read_chunk(path, ["component", "game", "win", "margin"]))
+            moments = chunk if moments is None else add_moments(moments, chunk)
+        table = values_from_moments(moments) if moments is not None else pd.DataFrame()
+        if table.empty:
+            continue
+        attribution = _setup(spec, n).attribution
+        catalogue = {row[_id_key(attribution)]: row for row in attribution.catalogue}
+        table.insert(0, "n_players", n)
+        table.insert(2, "id", [catalogue[c]["id"] for c in table["component"]])
+        table.insert(3, "group", [catalogue[c].get("group", "") for c in table["component"]])
+        frames.append(table)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def component_points(directory: Path, n: int, component: int, limit: int) -> pd.DataFrame:
+    """The first ``limit`` points (by source game and decision) where ``component`` was on offer at
+    ``n`` players, read chunk by chunk (chunks hold consecutive source games)."""
+    frames, found = [], 0
+    for path in sorted((Path(directory) / "points" / f"n{n}").glob("chunk-*.parquet")):
+        part = _read_chunk(path, None, [("component", "=", component)])
+        frames.append(part)
+        found += len(part)
+        if found >= limit:
+            break
+    if not frames:
+        return pd.DataFrame(columns=list(ROW_COLUMNS))
+    return pd.concat(frames, ignore_index=True).sort_values(["game", "point"]).head(limit).reset_index(drop=True)
+
+
+def _read_chunk(path: Path, columns: list[str] | None, filters: list | None = None) -> pd.DataFrame:
+    try:
+        return pq.read_table(path, columns=columns, filters=filters).to_pandas()
+    except (OSError, pa.ArrowInvalid) as exc:
+        raise RunStoreError(f"{path}: damaged ({exc}); run the study again with --resume to replace it") from None
+
+
+def _id_key(attribution) -> str:
+    """The catalogue field holding a component's engine index (the attribution's ``id_field``)."""
+    return attribution.id_field
+
+
+def _solve_all(spec: ComponentValueSpec, directory: Path, table: pd.DataFrame, jobs: int,
+               on_stage: Callable[[str], None] | None) -> None:
+    """Solve every component that is off (or named in the spec), each once: ``solver/n<n>-c<component>.json``
+    (a killed study keeps the solutions it wrote)."""
+    solver_dir = directory / "solver"
+    solver_dir.mkdir(exist_ok=True)
+    wanted = _to_solve(spec, table)
+    tasks = [(int(r.n_players), int(r.component)) for r in wanted.itertuples()
+             if not (solver_dir / f"n{r.n_players}-c{r.component}.json").exists()]
+    if on_stage and tasks:
+        on_stage(f"payout solver: {len(tasks)} component{'s' if len(tasks) != 1 else ''}")
+    jobs_args = [(spec, n, c, component_points(directory, n, c, spec.solver_points)) for n, c in tasks]
+    if jobs == 1 or len(tasks) < 2:
+        results = (solve_payout(*args) for args in jobs_args)
+        for result in results:
+            write_json(solver_dir / f"n{result['n_players']}-c{result['component']}.json", result)
+    else:
+        from joblib import Parallel, delayed, parallel_config
+
+        with parallel_config(backend="loky", inner_max_num_threads=1):
+            for result in Parallel(n_jobs=jobs, return_as="generator_unordered")(
+                    delayed(solve_payout)(*args) for args in jobs_args):
+                write_json(solver_dir / f"n{result['n_players']}-c{result['component']}.json", result)
+    _write_payouts(directory)
+
+
+def _to_solve(spec: ComponentValueSpec, table: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``table`` to solve: q below ``solver_q`` (the ``solver_most`` furthest from 0 per
+    player count, if set) and every component the spec names."""
+    if table.empty:
+        return table
+    off = table[table["q"] < spec.solver_q]
+    if spec.solver_most:
+        off = (off.assign(size=off["win"].abs()).sort_values(["n_players", "size"], ascending=[True, False])
+               .groupby("n_players").head(spec.solver_most).drop(columns="size"))
+    named = table[table["id"].isin(spec.solver_components)]
+    return pd.concat([off, named]).drop_duplicates(["n_players", "component"]).sort_values(["n_players", "component"])
+
+
+def _write_payouts(directory: Path) -> None:
+    """``payouts.csv``: one row per solved component (the trials stay in the JSON files)."""
+    rows = []
+    for path in sorted((directory / "solver").glob("n*-c*.json")):
+        doc = json.loads(path.read_text())
+        fresh = doc.get("fresh", {})
+        rows.append({k: doc[k] for k in ("n_players", "component", "payout_now", "payout", "payout_low",
+                                         "payout_high", "reachable", "points", "games")}
+                    | {f"fresh_{k}": fresh.get(k) for k in ("games", "points", "win", "win_low", "win_high", "holds")})
+    pd.DataFrame(rows, columns=list(PAYOUT_COLUMNS)).to_csv(directory / "payouts.csv", index=False)
+
+
+def read_study(directory: str | Path) -> dict:
+    """The marker of a component-value study; one-line error if it is none."""
+    return read_meta(Path(directory), MARKER, "component-value study")
+
+
+def values_table_of(directory: Path, spec_doc: dict) -> pd.DataFrame:
+    """The choice values of an unfinished study (no choice_values.csv yet), from the chunks on disk."""
+    return values_table(directory, component_value_from_dict(spec_doc, directory, source=SPEC_FILE))
+
+
+def association_table(spec_doc: dict, directory: Path) -> pd.DataFrame | None:
+    """The association table the spec names, or None: ``n_players, id, win_diff`` (the seats that scored
+    with a component against the other components of its group) and, where the table has it,
+    ``raw_diff`` (against seats in games without it)."""
+    path = spec_doc.get("compare", {}).get("association")
+    if not path:
+        return None
+    try:
+        table = pd.read_csv(Path(directory) / path)
+    except (OSError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise RunStoreError(f"compare.association {path}: cannot read ({exc})") from None
+    missing = [c for c in ("n_players", "id", "win_diff") if c not in table.columns]
+    if missing:
+        raise RunStoreError(f"compare.association {path}: no column {missing[0]!r} (a seat-order report's table "
+                            f"of the components, e.g. tables/scoring_cards.csv)")
+    return table[["n_players", "id", "win_diff", *(["raw_diff"] if "raw_diff" in table.columns else [])]]
+
+
+def progress(directory: Path, spec_doc: dict, meta: dict) -> tuple[int, int]:
+    """(source games sampled, planned) of a study."""
+    sample, players = spec_doc["sample"], spec_doc["game"]["players"]
+    planned = sample["games"] * len(players)
+    done = sum(info["stop"] - int(key.rsplit("-", 1)[1]) for key, info in meta.get("chunks", {}).items())
+    return done, planned
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

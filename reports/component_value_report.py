@@ -1,0 +1,289 @@
+"""The report of a component-value study: per component its choice value (what taking it is worth
+over the best alternative without it, on the same chance), the payout at which it would be even,
+that payout checked on fresh games, and the comparison with an association table.
+
+Every word about the components comes from the game's attribution and choice declaration
+(``sim.profile``): no game's components are named here.
+"""
+
+from dataclasses import dataclass
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from bgsim.reports.charts import MAX_FIGURE_WIDTH_IN
+from bgsim.reports.report_builder import Report
+from bgsim.sim.profile import GameProfile
+from scipy import stats
+
+__all__ = ["ComponentValueStudy", "build_component_value_report"]
+
+ALPHA = 0.05
+MAX_NAMED = 6  # components named in the Answers per player count
+
+
+@dataclass
+class ComponentValueStudy:
+    meta: dict  # the study's marker (component_value.json)
+    spec: dict  # its spec, as stored
+    profile: GameProfile
+    values: pd.DataFrame  # choice_values.csv: per player count and component
+    payouts: pd.DataFrame  # payouts.csv: per solved component
+    association: pd.DataFrame | None  # an association table to compare with (n_players, id, win_diff), or None
+    played: dict  # label -> value lines of what was played
+
+
+def build_component_value_report(study: ComponentValueStudy, done: int, planned: int, finish: str) -> Report:
+    """The report; an unfinished study (``done`` of ``planned`` source games) under a warning naming ``finish``."""
+    a = study.profile.attribution(study.profile.choice().attribution)
+    sample = study.spec["sample"]
+    complete = study.meta.get("status") == "complete"
+    rep = Report(f"What {a.label} are worth: {study.spec['name']}",
+                 subtitle=f"{study.profile.title}: each {a.singular}'s choice value (taking it against the best "
+                          "alternative without it, on the same chance) and the payout at which it would be even",
+                 meta={"study": study.meta["study_id"], "seed": str(sample["seed"]),
+                       "population": ", ".join(study.spec["population"]["strategies"]),
+                       "source games": f"{done:,}" + ("" if complete else f" of {planned:,} planned (incomplete)"),
+                       "rollouts per alternative": str(sample["rollouts"])} | study.played)
+    if not complete:
+        rep.warning(f"This study is unfinished ({done:,} of {planned:,} source games, status "
+                    f"{study.meta.get('status')}); run `{finish}` to finish it. Values below are from what is done.")
+    values = _with_payouts(study.values, study.payouts)
+    _answers(rep, study, values)
+    _value_sections(rep, study, values)
+    if study.association is not None:
+        _association_section(rep, study, values)
+    _method(rep, study)
+    return rep
+
+
+def _with_payouts(values: pd.DataFrame, payouts: pd.DataFrame) -> pd.DataFrame:
+    if payouts.empty or "payout" not in payouts:
+        return values.assign(payout_now=np.nan, payout=np.nan, payout_low=np.nan, payout_high=np.nan,
+                             reachable=np.nan, fresh_win=np.nan, fresh_win_low=np.nan, fresh_win_high=np.nan,
+                             fresh_holds=np.nan, fresh_games=np.nan)
+    keep = ["n_players", "component", "payout_now", "payout", "payout_low", "payout_high", "reachable",
+            "fresh_games", "fresh_win", "fresh_win_low", "fresh_win_high", "fresh_holds"]
+    return values.merge(payouts[keep], on=["n_players", "component"], how="left")
+
+
+def _pp(value: float) -> str:
+    return f"{100 * value:+.1f} pp"
+
+
+def _interval_pp(low: float, high: float) -> str:
+    return f"[{100 * low:+.1f}, {100 * high:+.1f}]"
+
+
+# --- answers
+
+
+def _answers(rep: Report, study: ComponentValueStudy, values: pd.DataFrame) -> None:
+    choice = study.profile.choice()
+    a = study.profile.attribution(choice.attribution)
+    rep.heading("Answers")
+    failed = values[values["fresh_holds"].eq(False)] if "fresh_holds" in values else values.iloc[:0]
+    if len(failed):
+        names = ", ".join(f"{r.id} at {r.n_players} players" for r in failed.itertuples())
+        rep.note(f"**Not every suggested payout held on fresh games:** {names}. Their suggestion was even on the "
+                 "states it was solved on, but on fresh source games the choice value at that payout was still "
+                 "off (the table below gives the fresh value). Fresh games are played under the new payout, so the "
+                 "seats take the component at other moments, and the states where it is still on offer are not "
+                 "the ones it was solved on. Treat these payouts as a direction, not a number.")
+    lines = []
+    for n, part in values.groupby("n_players", sort=True):
+        off = part[part["q"] < ALPHA].assign(size=lambda f: f["win"].abs()).sort_values("size", ascending=False)
+        tested = int(part["q"].notna().sum())
+        if off.empty:
+            lines.append(f"- **{n} players:** no {a.singular} is worth more or less than its alternatives at "
+                         f"q < {ALPHA} ({tested} tested).")
+            continue
+        named = [_answer_line(r, choice) for r in off.head(MAX_NAMED).itertuples()]
+        more = f" ({len(off) - MAX_NAMED} more in the table)" if len(off) > MAX_NAMED else ""
+        lines.append(f"- **{n} players:** {len(off)} of {tested} {a.label} are off{more}. " + " ".join(named)
+                     + _group_words(part, a))
+    rep.text("\n".join(lines))
+
+
+def _group_words(part: pd.DataFrame, a) -> str:
+    """" By deck (mean ...): C +9.0 pp, ..." when the components come in more than one group."""
+    groups = part.groupby("group")["win"].mean().sort_values(ascending=False)
+    if len(groups) < 2:
+        return ""
+    return (f" By {a.group_label}, the mean over its {a.label}: "
+            + ", ".join(f"{group} {_pp(value)}" for group, value in groups.items()) + ".")
+
+
+def _answer_line(r, choice) -> str:
+    text = f"{r.id} is worth {_pp(r.win)} {_interval_pp(r.win_low, r.win_high)} over its alternatives"
+    if pd.notna(r.payout) and r.reachable and r.payout != r.payout_now:
+        text += (f"; at {int(r.payout)} {choice.payout_unit} instead of {int(r.payout_now)} it would be even"
+                 + _fresh_words(r))
+    elif pd.notna(r.payout) and not r.reachable:
+        text += (f"; no {choice.payout} from {choice.payout_range[0]} to {choice.payout_range[1]} makes it even "
+                 f"(its value at {_closest(r)} {choice.payout_unit} is the closest)")
+    return text + "."
+
+
+def _closest(r) -> str:
+    return str(int(r.payout)) if pd.notna(r.payout) else "-"
+
+
+def _fresh_words(r) -> str:
+    if pd.isna(r.fresh_holds):
+        return ""
+    verdict = "held" if r.fresh_holds else "did not hold"
+    return (f" ({verdict} on {int(r.fresh_games)} fresh games: {_pp(r.fresh_win)} "
+            f"{_interval_pp(r.fresh_win_low, r.fresh_win_high)})")
+
+
+# --- per player count
+
+
+def _value_sections(rep: Report, study: ComponentValueStudy, values: pd.DataFrame) -> None:
+    choice = study.profile.choice()
+    a = study.profile.attribution(choice.attribution)
+    for n, part in values.groupby("n_players", sort=True):
+        part = part.sort_values("win", ascending=False)
+        rep.heading(f"{n} players")
+        rep.figure(_forest(part, a), f"choice_values_{n}p",
+                   caption=f"Choice value of each {a.singular} at {n} players with enough points for an "
+                           f"interval: win share when a seat takes it minus the best alternative without it, with "
+                           f"95 % intervals clustered by source game; filled: q < {ALPHA}.")
+        table = part.assign(win_pp=100 * part["win"], win_pp_low=100 * part["win_low"],
+                            win_pp_high=100 * part["win_high"])
+        show = ["id", "group", "points", "games", "win_pp", "margin", "q", "payout_now", "payout", "payout_low",
+                "payout_high", "fresh_win"]
+        rep.table(table, f"choice_values_{n}p", caption=f"{n} players: per {a.singular}, the decision points where "
+                  f"it was on offer and their source games, its choice value in percentage points of win share and "
+                  f"in {study.profile.score_unit} margin, q over the {a.label} tested, and for those solved: its "
+                  f"{choice.payout} now, the payout at which it is even and the payouts whose interval contains 0, "
+                  f"and the value at that payout on fresh games.",
+                  columns={"win_pp": "value, pp", "margin": f"margin, {study.profile.score_unit}",
+                           "payout_now": "payout now", "payout": "even at", "payout_low": "even from",
+                           "payout_high": "even to", "fresh_win": "fresh value"},
+                  means=["win_pp", "margin"], show=show,
+                  formats={"q": _fmt_q, "fresh_win": lambda v: "-" if pd.isna(v) else f"{100 * v:+.1f} pp",
+                           **{c: _fmt_int for c in ("payout_now", "payout", "payout_low", "payout_high")}})
+
+
+def _fmt_q(q) -> str:
+    return "-" if pd.isna(q) else (f"{q:.2g}" if q >= 0.001 else "< 0.001")
+
+
+def _fmt_int(v) -> str:
+    return "-" if pd.isna(v) else f"{int(v)}"
+
+
+def _forest(part: pd.DataFrame, a) -> plt.Figure:
+    tested = part[part["win_low"].notna()]
+    part = (tested if len(tested) else part).sort_values("win")  # the others have too few points to show
+    height = max(2.5, 0.18 * len(part) + 1)
+    fig, ax = plt.subplots(figsize=(min(MAX_FIGURE_WIDTH_IN, 7.5), height))
+    groups = sorted(part["group"].astype(str).unique())
+    colours = dict(zip(groups, plt.cm.tab10.colors, strict=False))
+    y = np.arange(len(part))
+    for i, r in enumerate(part.itertuples()):
+        colour = colours[str(r.group)]
+        if pd.notna(r.win_low):
+            ax.plot([100 * r.win_low, 100 * r.win_high], [i, i], color=colour, lw=1.2)
+        filled = pd.notna(r.q) and r.q < ALPHA
+        ax.plot(100 * r.win, i, "o", color=colour, mfc=colour if filled else "white", ms=4.5)
+    ax.axvline(0, color="0.4", lw=0.8)
+    ax.set_yticks(y, part["id"].astype(str), fontsize=7 if len(part) > 30 else 8)
+    ax.set_ylim(-1, len(part))
+    ax.set_xlabel("choice value: win share over the best alternative, pp")
+    for group, colour in colours.items():
+        ax.plot([], [], "o", color=colour, label=f"{a.group_label} {group}")
+    ax.legend(fontsize=7, loc="lower right", frameon=False)
+    ax.grid(axis="x", color="0.9")
+    fig.tight_layout()
+    return fig
+
+
+# --- the association table
+
+
+def _association_section(rep: Report, study: ComponentValueStudy, values: pd.DataFrame) -> None:
+    a = study.profile.attribution(study.profile.choice().attribution)
+    rep.heading("Against the association table")
+    merged = values.merge(study.association, on=["n_players", "id"], how="inner")
+    if merged.empty:
+        rep.text("The association table shares no player count and no component with this study.")
+        return
+    raw = "raw_diff" in merged.columns
+    rows, lines = [], []
+    for n, part in merged.groupby("n_players", sort=True):
+        part = part.assign(rank_value=part["win"].rank(ascending=False),
+                           rank_association=part["win_diff"].rank(ascending=False))
+        rows.append(part)
+        within = ", ".join(f"{group} {_rho(g['win'], g['win_diff'])}" for group, g in part.groupby("group"))
+        against = f"against games without it {_rho(part['win'], part['raw_diff'])}; " if raw else ""
+        apart = part.reindex((part["rank_value"] - part["rank_association"]).abs()
+                             .sort_values(ascending=False).index).head(3)
+        named = "; ".join(f"{r.id} ({int(r.rank_value)} by choice value, {int(r.rank_association)} by association "
+                          f"within its {a.group_label})" for r in apart.itertuples())
+        lines.append(f"- **{n} players:** rank correlation with the association {against}within each "
+                     f"{a.group_label}: {within}. Furthest apart: {named}.")
+    rep.text(f"The association table compares seats that scored with a {a.singular} with seats that did not: "
+             "it mixes what the component does with who takes it. Its main column compares a component with the "
+             f"others of its {a.group_label}, so what a whole {a.group_label} is worth is taken out of it"
+             + (", while the choice value keeps it; its raw column compares with games without the component"
+                if raw else ", while the choice value keeps it")
+             + ". The choice value holds the position fixed and changes only the choice: where the two rank a "
+             "component far apart, the association is carried by the positions it is taken from.\n\n"
+             + "\n".join(lines))
+    table = pd.concat(rows, ignore_index=True).sort_values(["n_players", "rank_value"])
+    table = table.assign(value_pp=100 * table["win"], association_pp=100 * table["win_diff"],
+                         raw_pp=100 * table["raw_diff"] if raw else np.nan)
+    rep.table(table, "value_vs_association", caption=f"Per player count and {a.singular}: the choice value and "
+              f"the association's win-rate difference within its {a.group_label}"
+              + (" and against games without it" if raw else "") + ", in percentage points, and the ranks of "
+              "the first two (1 = most favourable).",
+              columns={"value_pp": "choice value, pp", "association_pp": f"association in {a.group_label}, pp",
+                       "raw_pp": "association, raw, pp", "rank_value": "rank by value",
+                       "rank_association": "rank by association"},
+              show=["n_players", "id", "group", "value_pp", "association_pp", *(["raw_pp"] if raw else []),
+                    "rank_value", "rank_association"],
+              formats={"value_pp": "+.1f", "association_pp": "+.1f", "raw_pp": "+.1f", "rank_value": ".0f",
+                       "rank_association": ".0f"})
+
+
+def _rho(x: pd.Series, y: pd.Series) -> str:
+    """Spearman's rank correlation, or "-" with fewer than 3 pairs."""
+    ok = x.notna() & y.notna()
+    return f"{stats.spearmanr(x[ok], y[ok]).statistic:+.2f}" if ok.sum() > 2 else "-"
+
+
+# --- method
+
+
+def _method(rep: Report, study: ComponentValueStudy) -> None:
+    choice = study.profile.choice()
+    a = study.profile.attribution(choice.attribution)
+    sample, solver = study.spec["sample"], study.spec["solver"]
+    rep.heading("Method")
+    rep.text(
+        f"**Decision points.** {sample['games']:,} ordinary source games per player count, played by the "
+        f"population ({', '.join(study.spec['population']['strategies'])}; with several strategies each seat's "
+        f"strategy rotates from game to game). At every decision where {choice.doc}, and some {a.label} are taken "
+        f"by some alternatives and not by others, the state is a decision point.\n\n"
+        f"**Choice value.** From a point every legal alternative is played to the end {sample['rollouts']} times, "
+        "every alternative on the same determinisations of what the deciding seat cannot see and with the same "
+        "random streams for every seat, all seats by the population's policies (common random numbers: two "
+        f"rollouts of the same index differ only by the choice). For each {a.singular} on offer, the even-numbered "
+        "rollouts pick its best alternative and the best alternative without it; the odd-numbered ones measure "
+        "their paired difference in win share (a win tied by k seats counts 1/k) and in score margin over the best "
+        "other seat. Picking and measuring on separate rollouts keeps the best of many alternatives from looking "
+        f"better by luck. A {a.singular}'s choice value is the mean over the points where it was on offer; its 95 % "
+        "interval has a standard error clustered by source game (points of one game share its history), and q is "
+        f"the Benjamini–Hochberg correction over the {a.label} tested.\n\n"
+        f"**Payout solver.** For each {a.singular} with q below {solver['q']} (and any named in the spec), its "
+        f"{choice.payout} is changed and the two alternatives that defined each point's value are played again on "
+        f"the same states with the same determinisations, on up to {solver['points']} points, until the payout at "
+        "which the mean difference crosses 0 is bracketed (the bisection of the difficulty calibration); the "
+        "payouts whose interval contains 0 are its interval, and the one whose value is closest to 0 is "
+        "suggested (on a tie, the one closest to an even score margin). "
+        + (f"The payout found is then checked on {solver['fresh_games']} fresh source games (other deals), every "
+           "alternative rolled out again: it holds when the interval there contains 0."
+           if solver.get("fresh_games") else "No fresh-game check was asked for."))
