@@ -297,8 +297,9 @@ def source_points(setup: Setup, game, seeds: GameSeeds, game_index: int,
 
 def point_outcomes(setup: Setup, game, point: Point, rollouts: int, seed: int, game_index: int,
                    rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Win shares and margins ((K, D) float64, int64) of the point's alternatives (``rows`` only if
-    given), every one on the same determinisations (the point's own rollout stream)."""
+    """Win shares and margins ((K, D) float64, int64) of the point's alternatives (only ``rows``,
+    (K',) int64 indices, if given), every one on the same determinisations (the point's own rollout
+    stream, so a subset of rows gets the rollouts it had among all of them)."""
     observation = game.observe(point.state, point.seat)
     actions = point.actions if rows is None else point.actions[rows]
     policies = [setup.policies[i] for i in seat_indices(setup, game_index)]

@@ -19,7 +19,7 @@ from scipy import stats
 __all__ = ["ComponentValueStudy", "build_component_value_report"]
 
 ALPHA = 0.05
-MAX_NAMED = 6  # components named in the Answers per player count
+MAX_NAMED = 4  # components named in the Answers per player count
 
 
 @dataclass
@@ -82,10 +82,12 @@ def _answers(rep: Report, study: ComponentValueStudy, values: pd.DataFrame) -> N
     choice = study.profile.choice()
     a = study.profile.attribution(choice.attribution)
     rep.heading("Answers")
-    failed = values[values["fresh_holds"].eq(False)] if "fresh_holds" in values else values.iloc[:0]
+    checked = values[values["fresh_holds"].notna()] if "fresh_holds" in values else values.iloc[:0]
+    failed = checked[checked["fresh_holds"].eq(False)]
     if len(failed):
         names = ", ".join(f"{r.id} at {r.n_players} players" for r in failed.itertuples())
-        rep.note(f"**Not every suggested payout held on fresh games:** {names}. Their suggestion was even on the "
+        rep.note(f"**{len(failed)} of the {len(checked)} suggested payouts checked did not hold on fresh games:** "
+                 f"{names}. Their suggestion was even on the "
                  "states it was solved on, but on fresh source games the choice value at that payout was still "
                  "off (the table below gives the fresh value). Fresh games are played under the new payout, so the "
                  "seats take the component at other moments, and the states where it is still on offer are not "
@@ -100,18 +102,18 @@ def _answers(rep: Report, study: ComponentValueStudy, values: pd.DataFrame) -> N
             continue
         named = [_answer_line(r, choice) for r in off.head(MAX_NAMED).itertuples()]
         more = f" ({len(off) - MAX_NAMED} more in the table)" if len(off) > MAX_NAMED else ""
-        lines.append(f"- **{n} players:** {len(off)} of {tested} {a.label} are off{more}. " + " ".join(named)
-                     + _group_words(part, a))
+        lines.append(f"- **{n} players:** {_group_words(part, a)}{len(off)} of {tested} {a.label} are off{more}. "
+                     + " ".join(named))
     rep.text("\n".join(lines))
 
 
 def _group_words(part: pd.DataFrame, a) -> str:
-    """" By deck (mean ...): C +9.0 pp, ..." when the components come in more than one group."""
+    """"by deck, the mean ...: C +9.0 pp, ... " when the components come in more than one group."""
     groups = part.groupby("group")["win"].mean().sort_values(ascending=False)
     if len(groups) < 2:
         return ""
-    return (f" By {a.group_label}, the mean over its {a.label}: "
-            + ", ".join(f"{group} {_pp(value)}" for group, value in groups.items()) + ".")
+    return (f"by {a.group_label}, the mean over its {a.label}: "
+            + ", ".join(f"{group} {_pp(value)}" for group, value in groups.items()) + ". ")
 
 
 def _answer_line(r, choice) -> str:
@@ -119,6 +121,9 @@ def _answer_line(r, choice) -> str:
     if pd.notna(r.payout) and r.reachable and r.payout != r.payout_now:
         text += (f"; at {int(r.payout)} {choice.payout_unit} instead of {int(r.payout_now)} it would be even"
                  + _fresh_words(r))
+    elif pd.notna(r.payout) and r.reachable:  # the best whole step is no step
+        text += (f"; no whole-{choice.payout_unit} change of its payout ({int(r.payout_now)}) brings it closer to "
+                 "even on the solver's points")
     elif pd.notna(r.payout) and not r.reachable:
         text += (f"; no {choice.payout} from {choice.payout_range[0]} to {choice.payout_range[1]} makes it even "
                  f"(its value at {_closest(r)} {choice.payout_unit} is the closest)")

@@ -8,8 +8,8 @@ import pandas as pd
 import typer
 from rich.table import Table
 
-from bgsim.cli.common import JobsOpt, OutOpt, QuietOpt, _games_progress, app, err, out
-from bgsim.cli.studies import NoReportOpt, ResumeOpt, _write_report, check_study_destinations
+from bgsim.cli.common import JobsOpt, OutOpt, QuietOpt, app, out
+from bgsim.cli.studies import NoReportOpt, ResumeOpt, run_study
 
 SHOWN = 8  # components per player count in the summary table
 
@@ -28,16 +28,8 @@ def component_value(
     (DIR/report/index.html)."""
     from bgsim.experiments.component_value import load_component_value, run_component_value
 
-    spec = load_component_value(spec_path)
-    check_study_destinations(Path(out_dir) / spec.study_id, no_report)
-    with _games_progress(spec.study_id, spec.total_games, quiet, "source games", spec.game) as update:
-        result = run_component_value(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
-                                     on_stage=None if quiet else lambda text: err.print(text, highlight=False))
-    _print_values(result.directory)
-    out.print(f"{result.directory}: {result.games_played:,} source games sampled now in {result.seconds:.0f} s",
-              highlight=False)
-    if not no_report:
-        _write_report(result.directory, None)
+    run_study(load_component_value(spec_path), run_component_value, out_dir, jobs, resume, quiet, no_report,
+              summary=_print_values, done="source games sampled")
 
 
 def _print_values(directory: Path) -> None:

@@ -1,14 +1,13 @@
 """``bgsim difficulty`` and ``bgsim calibrate``: how hard a game's automa is, and the knob setting
 that gives a chosen win rate. Registered on the main command line (bgsim/cli/)."""
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from bgsim.cli.common import JobsOpt, OutOpt, QuietOpt, SeedOpt, _games_progress, app, default_game, err, out
-from bgsim.cli.studies import NoReportOpt, ResumeOpt, _write_report, check_study_destinations
+from bgsim.cli.common import JobsOpt, OutOpt, QuietOpt, SeedOpt, app, default_game, out
+from bgsim.cli.studies import NoReportOpt, ResumeOpt, run_study
 from bgsim.sim.errors import BgsimError
 
 
@@ -81,15 +80,7 @@ def calibrate(
 def _run_and_print(spec, out_dir: str, jobs: int, resume: bool, quiet: bool, no_report: bool) -> None:
     from bgsim.experiments.difficulty import run_difficulty
 
-    check_study_destinations(Path(out_dir) / spec.study_id, no_report)
-    with _games_progress(spec.study_id, spec.total_games, quiet, "study", spec.game) as update:
-        result = run_difficulty(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
-                                on_stage=None if quiet else lambda text: err.print(text, highlight=False))
-    _print_levels(result.directory)
-    out.print(f"{result.directory}: {result.games_played:,} games played now in {result.seconds:.0f} s",
-              highlight=False)
-    if not no_report:
-        _write_report(result.directory, None)
+    run_study(spec, run_difficulty, out_dir, jobs, resume, quiet, no_report, summary=_print_levels)
 
 
 def _print_levels(directory) -> None:

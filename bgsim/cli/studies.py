@@ -28,15 +28,7 @@ def seat_order(
     confirmed on fresh deals; then the report (DIR/report/index.html)."""
     from bgsim.experiments.seat_order import load_seat_order, run_seat_order
 
-    spec = load_seat_order(spec_path)
-    check_study_destinations(Path(out_dir) / spec.study_id, no_report)
-    with _games_progress(spec.study_id, spec.total_games, quiet, "study", spec.game) as update:
-        result = run_seat_order(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
-                                on_stage=None if quiet else lambda text: err.print(text, highlight=False))
-    out.print(f"{result.directory}: {result.games_played:,} games played now in {result.seconds:.0f} s",
-              highlight=False)
-    if not no_report:
-        _write_report(result.directory, None)
+    run_study(load_seat_order(spec_path), run_seat_order, out_dir, jobs, resume, quiet, no_report)
 
 
 @app.command()
@@ -98,6 +90,22 @@ def plan(
               f"(95 % interval); {worst:,} if the rate could be as far off as 50 %.", highlight=False)
     if rate is not None and rate < 1:
         out.print(f"(--rate is in percent: {rate:g} means {rate:g} %, not {100 * rate:g} %)", highlight=False)
+
+
+def run_study(spec, run, out_dir: str, jobs: int, resume: bool, quiet: bool, no_report: bool,
+              summary=None, done: str = "games played") -> None:
+    """Run a study (``run(spec, out=, jobs=, resume=, on_progress=, on_stage=)``, returning its
+    directory, the games it played now and the seconds) under a progress bar, after checking where it
+    writes; then ``summary(directory)`` if given, a line of what was ``done``, and the report."""
+    check_study_destinations(Path(out_dir) / spec.study_id, no_report)
+    with _games_progress(spec.study_id, spec.total_games, quiet, "study", spec.game) as update:
+        result = run(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
+                     on_stage=None if quiet else lambda text: err.print(text, highlight=False))
+    if summary is not None:
+        summary(result.directory)
+    out.print(f"{result.directory}: {result.games_played:,} {done} now in {result.seconds:.0f} s", highlight=False)
+    if not no_report:
+        _write_report(result.directory, None)
 
 
 def check_study_destinations(directory: Path, no_report: bool) -> None:

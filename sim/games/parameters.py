@@ -44,7 +44,8 @@ from typing import Any, ClassVar
 import numpy as np
 from bgsim.sim.errors import GameIdError, did_you_mean
 
-__all__ = ["KINDS", "LEVERS", "GameParams", "Param", "ParamTable", "Slot", "check_start_text", "start_vector"]
+__all__ = ["KINDS", "LEVERS", "GameParams", "Param", "ParamTable", "Slot", "check_start_text", "per_component_text",
+           "per_component_values", "start_vector"]
 
 # The generated parameter table of a game's spec page sits between these two lines.
 PAGE_BEGIN = "<!-- parameters: generated from params.py by `python -m tests.spec_pages`; do not edit -->"
@@ -385,3 +386,30 @@ def start_vector(name: str, text: str, rulebook: tuple[int, ...]) -> tuple[int, 
     if len(values) != n_players:
         raise GameIdError(f"{name} {text!r} gives {len(values)} values for {n_players} players")
     return values
+
+
+# --- a per-component lever: one integer for every component, or one each
+
+
+def per_component_text(name: str, value, size: int, low: int, high: int, what: str) -> str:
+    """The canonical text of an integer-per-component parameter (a payout lever such as the points an
+    item pays): one integer for every component, or ``size`` joined by '/' in component order (a list
+    is accepted and joined); equal values are written once, so an all-zero vector is "0". Anything
+    else is a one-line GameIdError naming ``what`` a component is (e.g. "item")."""
+    if isinstance(value, list | tuple):
+        value = "/".join(str(v) for v in value)
+    try:
+        numbers = [int(part.strip()) for part in str(value).split("/")]
+    except ValueError:
+        numbers = []
+    if len(numbers) not in (1, size) or not all(low <= v <= high for v in numbers):
+        example = "/".join(["3"] + ["0"] * (size - 1))
+        raise GameIdError(f"{name} must be one integer {low}..{high} for every {what} or {size} joined by '/' "
+                          f"({what} ids 0..{size - 1}, e.g. '{example}'), got {value!r}")
+    return str(numbers[0]) if len(set(numbers)) == 1 else "/".join(str(v) for v in numbers)
+
+
+def per_component_values(text: str, size: int) -> tuple[int, ...]:
+    """The ``size`` integers of a canonical ``per_component_text``."""
+    numbers = tuple(int(v) for v in text.split("/"))
+    return numbers * size if len(numbers) == 1 else numbers

@@ -179,3 +179,18 @@ def test_new_solver_settings_keep_the_sampled_points_and_solve_again(reference, 
     assert f'"{card_id}"' in (copy / cv.SPEC_FILE).read_text()  # the report describes the settings used
     again = cv.run_component_value(spec, out=tmp_path, resume=True)  # back to none named: no solution left
     assert again.games_played == 0 and pd.read_csv(copy / "payouts.csv").empty
+
+
+def test_sampling_values_and_solving_never_hold_every_point_at_once(reference, tmp_path, monkeypatch):
+    """Memory stays flat in the number of points: values come from chunk moments and the solver
+    reads one component's points, never the whole table (``load_points`` is for a person's look)."""
+    spec, directory = reference
+    card_id = pd.read_csv(directory / "choice_values.csv").sort_values("points").iloc[-1]["id"]
+
+    def whole_table(*args, **kwargs):
+        raise AssertionError("the study loaded every point")
+
+    monkeypatch.setattr(cv, "load_points", whole_table)
+    other = cv.load_component_value(write(tmp_path, name="flat", extra=f'points = 5\ncomponents = ["{card_id}"]'))
+    result = cv.run_component_value(other, out=tmp_path / "runs")
+    assert len(pd.read_csv(result.directory / "payouts.csv")) == 1

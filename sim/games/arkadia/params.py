@@ -10,7 +10,7 @@ import re
 
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.arkadia.state import MAX_SHAPES
-from bgsim.sim.games.parameters import GameParams, Param, ParamTable
+from bgsim.sim.games.parameters import GameParams, Param, ParamTable, per_component_text, per_component_values
 
 __all__ = ["BUILDING_POINTS_RANGE", "CASTLE_CHOSEN", "CASTLE_FIXED", "CASTLE_RANDOM", "N_PARAMS", "PARAM_DOCS",
            "Params", "START_GOLD", "TABLE", "building_points_of", "castle_placement", "check_building_points"]
@@ -43,26 +43,14 @@ def _check_castle(value) -> str:
 
 
 def check_building_points(value) -> str:
-    """The canonical text of ``building_points`` (ARK-VAR-1): one integer for every shape, or one
-    per shape 0..6 (rulebook order) joined by '/' (a list is accepted and joined); equal values are
-    written once, so the rulebook's all-zero vector is "0". Anything else is a one-line GameIdError."""
-    if isinstance(value, list | tuple):
-        value = "/".join(str(v) for v in value)
-    try:
-        numbers = [int(part.strip()) for part in str(value).split("/")]
-    except ValueError:
-        numbers = []
-    low, high = BUILDING_POINTS_RANGE
-    if len(numbers) not in (1, MAX_SHAPES) or not all(low <= v <= high for v in numbers):
-        raise GameIdError(f"building_points must be one integer {low}..{high} for every shape or {MAX_SHAPES} "
-                          f"joined by '/' (shapes 0..{MAX_SHAPES - 1}, e.g. '2/0/0/0/0/0/0'), got {value!r}")
-    return str(numbers[0]) if len(set(numbers)) == 1 else "/".join(str(v) for v in numbers)
+    """The canonical text of ``building_points`` (ARK-VAR-1): one integer for every shape, or one per
+    shape 0..6 (rulebook order) joined by '/'; "0" is the rulebook."""
+    return per_component_text("building_points", value, MAX_SHAPES, *BUILDING_POINTS_RANGE, "shape")
 
 
 def building_points_of(text: str) -> tuple[int, ...]:
     """Gold of shapes 0..6 for a canonical ``building_points`` value."""
-    numbers = tuple(int(v) for v in text.split("/"))
-    return numbers * MAX_SHAPES if len(numbers) == 1 else numbers
+    return per_component_values(text, MAX_SHAPES)
 
 
 def _choice(name, default, choices, doc, rule, slot):

@@ -5,9 +5,8 @@ the items' points (a lab lever, CAP-VAR-1) and the board data file. From it come
 of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for the kernels;
 ``sim/games/parameters.py`` says how."""
 
-from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.capitol.state import AUCTIONS
-from bgsim.sim.games.parameters import GameParams, Param, ParamTable
+from bgsim.sim.games.parameters import GameParams, Param, ParamTable, per_component_text, per_component_values
 
 __all__ = ["ITEM_POINTS_RANGE", "N_PARAMS", "PARAM_DOCS", "Params", "START_POINTS", "TABLE", "check_item_points",
            "item_points_of"]
@@ -17,26 +16,14 @@ ITEM_POINTS_RANGE = (-20, 20)  # CAP-VAR-1: what one item may pay its winner
 
 
 def check_item_points(value) -> str:
-    """The canonical text of ``item_points`` (CAP-VAR-1): one integer for every auction item, or
-    one per item id 0..11 joined by '/' (a list is accepted and joined); equal values are written
-    once, so the rulebook's all-zero vector is "0". Anything else is a one-line GameIdError."""
-    if isinstance(value, list | tuple):
-        value = "/".join(str(v) for v in value)
-    try:
-        numbers = [int(part.strip()) for part in str(value).split("/")]
-    except ValueError:
-        numbers = []
-    low, high = ITEM_POINTS_RANGE
-    if len(numbers) not in (1, AUCTIONS) or not all(low <= v <= high for v in numbers):
-        raise GameIdError(f"item_points must be one integer {low}..{high} for every item or {AUCTIONS} joined by "
-                          f"'/' (item ids 0..{AUCTIONS - 1}, e.g. '3/0/0/0/0/0/0/0/0/0/0/0'), got {value!r}")
-    return str(numbers[0]) if len(set(numbers)) == 1 else "/".join(str(v) for v in numbers)
+    """The canonical text of ``item_points`` (CAP-VAR-1): one integer for every auction item, or one
+    per item id 0..11 joined by '/'; "0" is the rulebook."""
+    return per_component_text("item_points", value, AUCTIONS, *ITEM_POINTS_RANGE, "item")
 
 
 def item_points_of(text: str) -> tuple[int, ...]:
     """Points of auction items 0..11 for a canonical ``item_points`` value."""
-    numbers = tuple(int(v) for v in text.split("/"))
-    return numbers * AUCTIONS if len(numbers) == 1 else numbers
+    return per_component_values(text, AUCTIONS)
 
 
 # Rows with a slot fill the compiled array in table order.

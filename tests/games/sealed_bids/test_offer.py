@@ -12,9 +12,11 @@ from bgsim.sim.api import ComponentChoices, supports
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.sealed_bids.decisions import BID, TAKE
 from bgsim.sim.games.sealed_bids.params import PR_PRIZE_POINTS
-from bgsim.sim.games.sealed_bids.state import HIDDEN, IN_HAND, UNDEALT
+from bgsim.sim.games.sealed_bids.state import HIDDEN
 from bgsim.sim.play import play_game
 from bgsim.strategies import make_strategy
+
+from tests.games.sealed_bids.helpers import deal_hands, field
 
 EQUAL = "4/4/4/4/4/4/4/4/4/4"
 
@@ -27,21 +29,6 @@ def _pair(n=2, **params):
     return _game(n, prize_offer="pair", **params)
 
 
-def _f(game, state, name):
-    return game.field(state, name)
-
-
-def _deal_hands(game, state, hands):
-    """Give each seat the cards of ``hands`` (values, seat by seat); the rest go to the box."""
-    loc = _f(game, state, "loc")
-    loc[:] = UNDEALT
-    for seat, values in enumerate(hands):
-        for v in values:
-            card = 2 * (v - 1) + (1 if loc[2 * (v - 1)] != UNDEALT else 0)
-            loc[card] = IN_HAND + seat
-        _f(game, state, "hand_n")[seat] = len(values)
-
-
 def _act(game, state, kind, value):
     game.apply(state, np.array([kind, value], dtype=np.int32), validate=True)
 
@@ -49,7 +36,7 @@ def _act(game, state, kind, value):
 def _won_by_seat_1(game, seed=1):
     """A 2-player game after round 1's bids, which seat 1 wins (12 beats 1): its take is pending."""
     state = game.new_state(game_seeds(seed))
-    _deal_hands(game, state, [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]])
+    deal_hands(game, state, [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]])
     _act(game, state, BID, 1)
     _act(game, state, BID, 12)
     return state
@@ -61,12 +48,12 @@ def _won_by_seat_1(game, seed=1):
 def test_SB_OFFER_1_ten_prizes_two_revealed_per_round():
     game = _pair(3)
     state = game.new_state(game_seeds(1))
-    deck = _f(game, state, "prize_deck")
-    assert sorted(deck.tolist()) == list(range(10)) and _f(game, state, "offer")[0] == 2
+    deck = field(game, state, "prize_deck")
+    assert sorted(deck.tolist()) == list(range(10)) and field(game, state, "offer")[0] == 2
     on_offer = game.decision(state).column("prize")
     assert (on_offer == max(deck[0], deck[1]) + 1).all()  # bid rows: the better prize on offer
     other = state.copy()
-    _f(game, other, "prize_deck")[2:] = _f(game, other, "prize_deck")[2:][::-1]  # the prizes to come
+    field(game, other, "prize_deck")[2:] = field(game, other, "prize_deck")[2:][::-1]  # the prizes to come
     assert game.observe(state, 0) == game.observe(other, 0)
     view = game.observe(state, 0).view
     assert game.field(view, "prize_deck")[:2].tolist() == deck[:2].tolist()  # both face up
@@ -76,41 +63,41 @@ def test_SB_OFFER_1_ten_prizes_two_revealed_per_round():
 def test_SB_OFFER_1_the_winner_takes_one_prize_and_the_other_leaves_the_game():
     game = _pair()
     state = _won_by_seat_1(game)
-    deck = _f(game, state, "prize_deck").copy()
+    deck = field(game, state, "prize_deck").copy()
     table = game.decision(state)
     assert (table.kind, table.kind_name, table.seat) == (TAKE, "take", 1)
     assert table.actions.tolist() == [[TAKE, deck[0]], [TAKE, deck[1]]]  # deck order
     assert table.column("prize").tolist() == [deck[0] + 1, deck[1] + 1]
-    assert _f(game, state, "round")[0] == 0 and _f(game, state, "prize_points")[1] == 0
+    assert field(game, state, "round")[0] == 0 and field(game, state, "prize_points")[1] == 0
     _act(game, state, TAKE, int(deck[1]))
-    assert _f(game, state, "prize_points")[:2].tolist() == [0, deck[1] + 1]
-    assert _f(game, state, "round_taken")[0] == deck[1] and _f(game, state, "round")[0] == 1
+    assert field(game, state, "prize_points")[:2].tolist() == [0, deck[1] + 1]
+    assert field(game, state, "round_taken")[0] == deck[1] and field(game, state, "round")[0] == 1
     table = game.decision(state)
     assert table.kind == BID and table.seat == 1  # SB-ROUND-2: the next round, the next seat first
     assert (table.column("prize") == max(deck[2], deck[3]) + 1).all()
     while not game.is_over(state):  # the prize left behind is never scored
         table = game.decision(state)
         game.apply(state, table.actions[0].copy(), validate=True)
-    taken = _f(game, state, "round_taken")
+    taken = field(game, state, "round_taken")
     assert deck[0] not in taken.tolist()
-    assert _f(game, state, "prize_points")[:2].sum() == sum(int(p) + 1 for p in taken if p >= 0)
+    assert field(game, state, "prize_points")[:2].sum() == sum(int(p) + 1 for p in taken if p >= 0)
 
 
 def test_SB_OFFER_1_a_discarded_round_removes_both_prizes():
     game = _pair(bid_tie="discard")
     state = game.new_state(game_seeds(2))
-    _deal_hands(game, state, [[1, 2, 3, 4, 5, 9], [1, 2, 3, 4, 5, 9]])
+    deal_hands(game, state, [[1, 2, 3, 4, 5, 9], [1, 2, 3, 4, 5, 9]])
     _act(game, state, BID, 9)
     _act(game, state, BID, 9)
     assert game.decision(state).kind == BID  # no take: nobody won
-    assert _f(game, state, "round_winner")[0] == -1 and _f(game, state, "round_taken")[0] == -1
-    assert _f(game, state, "prize_points")[:2].tolist() == [0, 0] and _f(game, state, "round")[0] == 1
+    assert field(game, state, "round_winner")[0] == -1 and field(game, state, "round_taken")[0] == -1
+    assert field(game, state, "prize_points")[:2].tolist() == [0, 0] and field(game, state, "round")[0] == 1
 
 
 def test_SB_OFFER_1_only_a_prize_on_offer_can_be_taken():
     game = _pair()
     state = _won_by_seat_1(game)
-    elsewhere = int(_f(game, state, "prize_deck")[2])
+    elsewhere = int(field(game, state, "prize_deck")[2])
     with pytest.raises(Exception, match="illegal action"):
         _act(game, state, TAKE, elsewhere)
 
@@ -132,11 +119,11 @@ def test_SB_OFFER_1_a_pair_game_plays_to_the_end_with_five_takes():
     seats = [make_strategy(name, game) for name in ("greedy", "random", "bold", "miser")]
     played = play_game(game, seats, game_seeds(3), log=True, validate=True)
     state = played.state
-    winners, taken = _f(game, state, "round_winner"), _f(game, state, "round_taken")
+    winners, taken = field(game, state, "round_winner"), field(game, state, "round_taken")
     assert ((winners >= 0) == (taken >= 0)).all()
     text = game.trace_text(state, played.log, played.seeds, [s.id for s in seats])
     assert "leaves the game" in text and "prize deck: " + " ".join(
-        f"P{p + 1}" for p in _f(game, state, "prize_deck")) in text
+        f"P{p + 1}" for p in field(game, state, "prize_deck")) in text
     records = game.records(state[None])
     assert records["board_prizes"].type.list_size == 10
     prizes = [[item["prize"] for item in seat] for seat in records["prizes"].to_pylist()]
@@ -172,16 +159,16 @@ def test_SB_SETUP_1_scoring_features_records_and_profile_read_the_points_paramet
     points = "10/20/30/40/50/60/70/80/90/100"
     game = _game(prize_points=points)
     state = _won_by_seat_1(game)  # single: seat 1 takes the prize at once (SB-WIN-1)
-    prize = int(_f(game, state, "prize_deck")[0])
-    assert _f(game, state, "prize_points")[:2].tolist() == [0, 10 * (prize + 1)]
-    assert (game.decision(state).column("prize") == 10 * (int(_f(game, state, "prize_deck")[1]) + 1)).all()
+    prize = int(field(game, state, "prize_deck")[0])
+    assert field(game, state, "prize_points")[:2].tolist() == [0, 10 * (prize + 1)]
+    assert (game.decision(state).column("prize") == 10 * (int(field(game, state, "prize_deck")[1]) + 1)).all()
     catalogue = game.profile.attribution("prizes").catalogue
     assert [c["points"] for c in catalogue] == [10 * k for k in range(1, 9)]  # P1..P8 in single
     played = play_game(game, [make_strategy("greedy", game)] * 2, game_seeds(4))
     records = game.records(played.state[None])
     for seat in records["prizes"].to_pylist():
         assert all(item["points"] == 10 * (item["prize"] + 1) for item in seat)
-    assert records["pts_prizes"].to_pylist() == _f(game, played.state, "prize_points")[:2].tolist()
+    assert records["pts_prizes"].to_pylist() == field(game, played.state, "prize_points")[:2].tolist()
 
 
 def test_the_profile_declares_the_take_as_a_component_choice_in_pair_only():
@@ -204,13 +191,13 @@ def test_choice_components_names_the_prize_each_take_row_takes():
     state = _won_by_seat_1(game, seed=5)
     components = game.choice_components(state, game.decision(state))
     assert components.dtype == np.int64 and components.shape == (2, 1)
-    assert components[:, 0].tolist() == _f(game, state, "prize_deck")[:2].tolist()
+    assert components[:, 0].tolist() == field(game, state, "prize_deck")[:2].tolist()
 
 
 def test_with_payout_changes_what_a_taken_prize_scores():
     game = _pair(bid_tie="discard")
     state = _won_by_seat_1(game)
-    prize = int(_f(game, state, "prize_deck")[1])
+    prize = int(field(game, state, "prize_deck")[1])
     assert game.payout(prize) == prize + 1
     richer = game.with_payout(prize, 17)
     assert richer.payout(prize) == 17 and richer.payout((prize + 1) % 10) == game.payout((prize + 1) % 10)
@@ -219,7 +206,7 @@ def test_with_payout_changes_what_a_taken_prize_scores():
     for which, points in ((game, prize + 1), (richer, 17)):
         after = state.copy()
         which.apply(after, np.array([TAKE, prize], dtype=np.int32), validate=True)
-        assert _f(which, after, "prize_points")[1] == points
+        assert field(which, after, "prize_points")[1] == points
     with pytest.raises(GameIdError):
         game.with_payout(prize, -1)
     with pytest.raises(ValueError):
@@ -240,14 +227,14 @@ def _single_digest() -> str:
         seats = [make_strategy(("greedy", "random", "bold", "miser")[seat], game) for seat in range(n)]
         for seed in range(5):
             state = play_game(game, seats, game_seeds(seed)).state
-            h.update(_f(game, state, "prize_deck")[:8].tobytes())
+            h.update(field(game, state, "prize_deck")[:8].tobytes())
             for name in fields:
-                h.update(np.ascontiguousarray(_f(game, state, name)).tobytes())
+                h.update(np.ascontiguousarray(field(game, state, name)).tobytes())
     return h.hexdigest()[:24]
 
 
 def test_single_with_rulebook_points_plays_the_games_it_always_played():
     game = _game()
     state = game.new_state(game_seeds(6))
-    assert _f(game, state, "deck_n")[0] == 8 and (_f(game, state, "prize_deck")[8:] == -1).all()
+    assert field(game, state, "deck_n")[0] == 8 and (field(game, state, "prize_deck")[8:] == -1).all()
     assert _single_digest() == "ffb8b8b0157d0431e1f70001"  # recorded before prize_offer and prize_points
