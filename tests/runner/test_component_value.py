@@ -149,6 +149,16 @@ def test_the_report_answers_per_player_count_and_compares_with_an_association_ta
     assert "## Against the association table" in text and "within each deck" in text
 
 
+CONFIGS = sorted((Path(__file__).resolve().parents[2] / "experiments" / "configs").glob("*component_value*.toml"))
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
+def test_committed_component_value_specs_load_with_their_association_tables(path):
+    spec = cv.load_component_value(path)
+    assert spec.study_id.startswith(spec.name + "-") and spec.players == (2, 3, 4)
+    assert spec.association and cv.association_table(spec.to_dict(), path.parent) is not None
+
+
 @pytest.mark.parametrize(("change", "message"), [
     ("rollouts = 4", "rollouts = 3"),
     ('strategies = ["greedy"]', 'strategies = ["nobody"]'),

@@ -9,9 +9,11 @@ from bgsim.experiments.spec_check import check_spec
 from bgsim.experiments.spec_check import load_spec as check_spec_file
 from bgsim.sim.results.spec import RunSpec, SpecError, load_spec
 
+STUDY_KEYS = {"tournament", "populations", "base", "ladder", "population"}  # top-level tables of other specs
 CONFIGS = sorted(path for path in (Path(__file__).resolve().parents[2] / "experiments" / "configs").glob("*.toml")
-                 if not {"tournament", "populations", "base", "ladder"} & set(tomllib.loads(path.read_text())))
-# tournaments: test_tournament.py; seat-order, robustness and difficulty studies: tests/reports/
+                 if not STUDY_KEYS & set(tomllib.loads(path.read_text())))
+# tournaments: test_tournament.py; seat-order, robustness and difficulty studies: tests/reports/; component-value
+# studies: tests/runner/test_component_value.py
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
