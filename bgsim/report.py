@@ -197,10 +197,11 @@ def _component_value(study_dir: Path):
     study = ComponentValueStudy(meta=meta, spec=spec, profile=profile, values=values,
                                 payouts=_csv(study_dir / "payouts.csv"),
                                 association=component_study.association_table(spec, study_dir),
-                                played={"game": spec["game"]["id"],
-                                        "players": ", ".join(map(str, spec["game"]["players"]))})
+                                played=header(meta.get("played") or {}))
     done, planned = component_study.progress(study_dir, spec, meta)
-    return build_component_value_report(study, done, planned, study_resume_command(study_dir) or "--resume")
+    report = build_component_value_report(study, done, planned, study_resume_command(study_dir) or "--resume")
+    report.provenance = meta.get("played")
+    return report
 
 
 def _csv(path: Path) -> pd.DataFrame:

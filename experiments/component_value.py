@@ -34,10 +34,12 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+from bgsim.experiments.runner import git_state, package_versions
 from bgsim.sim.api import ComponentChoices, Determinisation, Stepping, supports
 from bgsim.sim.errors import GameIdError, StrategyError
 from bgsim.sim.profile import ComponentChoice, GameProfile
 from bgsim.sim.registry import make_game
+from bgsim.sim.results.played import played
 from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file, require, spec_header
 from bgsim.sim.results.store import RunStoreError, open_study_dir, read_meta, write_chunk, write_json, write_toml
 from bgsim.sim.seeding import GameSeeds, block_key, deal_seeds, strategy_streams
@@ -430,6 +432,7 @@ def run_component_value(spec: ComponentValueSpec, out: str | Path = "runs", jobs
                 "chunks": {}}
     # the profile of the engine that samples and solves now (its payout range is the solver's)
     meta["profile"] = {str(n): _setup(spec, n).profile.to_json() for n in spec.players}
+    meta["played"] = played_facts(spec)
     if meta.get("solver") != spec.solver_settings():  # solutions under other settings are not this study's
         shutil.rmtree(directory / "solver", ignore_errors=True)
         (directory / "payouts.csv").unlink(missing_ok=True)
@@ -620,6 +623,18 @@ def _write_payouts(directory: Path) -> None:
 def read_study(directory: str | Path) -> dict:
     """The marker of a component-value study; one-line error if it is none."""
     return read_meta(Path(directory), MARKER, "component-value study")
+
+
+def played_facts(spec: ComponentValueSpec) -> dict:
+    """What the study plays, as the facts every report heads with (``sim.results.played``): game ids,
+    rules version, data files, strategies, seed, and the bgsim version and commit of this run."""
+    blocks = []
+    for n in spec.players:
+        setup = _setup(spec, n)
+        blocks.append({"game_id": setup.game.id, "rules_version": setup.game.version,
+                       "data_files": setup.game.data_files, "strategies": [s.id for s in setup.strategies]})
+    meta = {"blocks": blocks, "seeds": {"seed": spec.seed}, "git": git_state(), "versions": package_versions()}
+    return played([meta], spec.to_dict())
 
 
 def values_table_of(directory: Path, spec_doc: dict) -> pd.DataFrame:

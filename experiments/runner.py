@@ -384,8 +384,8 @@ def _new_meta(spec: RunSpec, blocks, built) -> dict:
         "name": spec.name,
         "created": _now(),
         "status": "running",
-        "versions": _versions(),
-        "git": _git(),
+        "versions": package_versions(),
+        "git": git_state(),
         "host": {"hostname": socket.gethostname(), "platform": platform.platform(), "cpus": os.cpu_count()},
         "seeds": {"seed": spec.seed, "scheme": SEED_SCHEME,
                   "block_keys": {str(b.n_players): str(block_key(spec.seed, b.n_players)) for b in blocks}},
@@ -419,7 +419,8 @@ def run_profile(games) -> dict:
     return doc
 
 
-def _versions() -> dict:
+def package_versions() -> dict:
+    """Python's and the key packages' versions, for a run's or a study's record."""
     out = {"python": platform.python_version()}
     for package in ("bgsim", "numpy", "numba", "polars", "pyarrow", "joblib"):
         try:
@@ -429,7 +430,8 @@ def _versions() -> dict:
     return out
 
 
-def _git() -> dict:
+def git_state() -> dict:
+    """The commit bgsim runs from and whether tracked files differ from it (None outside a checkout)."""
     root = Path(__file__).resolve().parent.parent
     try:
         sha = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=5)

@@ -146,6 +146,8 @@ def test_the_report_answers_per_player_count_and_compares_with_an_association_ta
     report, _ = build_report(copy)
     text = report.markdown()
     assert "## Answers" in text and "**2 players:**" in text
+    assert "- rules version: 1" in text and "scoring_cards.toml exact" in text  # what was played heads it
+    assert report.provenance["strategies"] == ["carpe_diem/greedy"]
     assert "## Against the association table" in text and "within each deck" in text
 
 
