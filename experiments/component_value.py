@@ -74,8 +74,8 @@ _KEYS = {
 ROW_COLUMNS = ("n_players", "point", "seat", "strategy", "alternatives", *POINT_COLUMNS)
 # One row per solved component in payouts.csv (its trials stay in solver/*.json).
 PAYOUT_COLUMNS = ("n_players", "component", "payout_now", "payout", "payout_low", "payout_high", "reachable", "points",
-                  "games", "fresh_games", "fresh_points", "fresh_win", "fresh_win_low", "fresh_win_high",
-                  "fresh_holds")
+                  "games", "step", "fresh_games", "fresh_points", "fresh_win", "fresh_win_low", "fresh_win_high",
+                  "fresh_holds", "fresh_within_step")
 ProgressCallback = Callable[[int, int], None]
 
 
@@ -614,10 +614,32 @@ def _write_payouts(directory: Path) -> None:
     for path in sorted((directory / "solver").glob("n*-c*.json")):
         doc = json.loads(path.read_text())
         fresh = doc.get("fresh", {})
+        step = payout_step(doc["trials"], doc["payout"])
         rows.append({k: doc[k] for k in ("n_players", "component", "payout_now", "payout", "payout_low",
-                                         "payout_high", "reachable", "points", "games")}
-                    | {f"fresh_{k}": fresh.get(k) for k in ("games", "points", "win", "win_low", "win_high", "holds")})
+                                         "payout_high", "reachable", "points", "games")} | {"step": step}
+                    | {f"fresh_{k}": fresh.get(k) for k in ("games", "points", "win", "win_low", "win_high", "holds")}
+                    | {"fresh_within_step": _within_step(fresh, step)})
     pd.DataFrame(rows, columns=list(PAYOUT_COLUMNS)).to_csv(directory / "payouts.csv", index=False)
+
+
+def payout_step(trials: list[dict], payout: int) -> float:
+    """How much one unit of payout moves the win value near ``payout``: the measured values at the
+    nearest payouts tried on either side, their difference over their distance (NaN if a side was
+    not tried). A payout in whole units can miss 0 by up to half of it."""
+    below = [t for t in trials if t["payout"] < payout]
+    above = [t for t in trials if t["payout"] > payout]
+    if not below or not above:
+        return float("nan")
+    lo, hi = max(below, key=lambda t: t["payout"]), min(above, key=lambda t: t["payout"])
+    return abs(hi["win"] - lo["win"]) / (hi["payout"] - lo["payout"])
+
+
+def _within_step(fresh: dict, step: float) -> bool | None:
+    """Whether the fresh interval reaches within half a payout step of 0 (None: no fresh check)."""
+    if "win_low" not in fresh:
+        return None
+    half = step / 2 if np.isfinite(step) else 0.0
+    return bool(fresh["win_low"] <= half and fresh["win_high"] >= -half)
 
 
 def read_study(directory: str | Path) -> dict:

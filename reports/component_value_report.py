@@ -58,12 +58,10 @@ def build_component_value_report(study: ComponentValueStudy, done: int, planned:
 
 
 def _with_payouts(values: pd.DataFrame, payouts: pd.DataFrame) -> pd.DataFrame:
-    if payouts.empty or "payout" not in payouts:
-        return values.assign(payout_now=np.nan, payout=np.nan, payout_low=np.nan, payout_high=np.nan,
-                             reachable=np.nan, fresh_win=np.nan, fresh_win_low=np.nan, fresh_win_high=np.nan,
-                             fresh_holds=np.nan, fresh_games=np.nan)
     keep = ["n_players", "component", "payout_now", "payout", "payout_low", "payout_high", "reachable",
-            "fresh_games", "fresh_win", "fresh_win_low", "fresh_win_high", "fresh_holds"]
+            "fresh_games", "fresh_win", "fresh_win_low", "fresh_win_high", "fresh_holds", "fresh_within_step"]
+    if payouts.empty or "fresh_within_step" not in payouts:
+        return values.assign(**{column: np.nan for column in keep[2:]})
     return values.merge(payouts[keep], on=["n_players", "component"], how="left")
 
 
@@ -83,11 +81,14 @@ def _answers(rep: Report, study: ComponentValueStudy, values: pd.DataFrame) -> N
     a = study.profile.attribution(choice.attribution)
     rep.heading("Answers")
     checked = values[values["fresh_holds"].notna()] if "fresh_holds" in values else values.iloc[:0]
-    failed = checked[checked["fresh_holds"].eq(False)]
+    failed = checked[~checked["fresh_holds"].astype(bool) & ~checked["fresh_within_step"].astype(bool)]
+    near = checked[~checked["fresh_holds"].astype(bool) & checked["fresh_within_step"].astype(bool)]
     if len(failed):
         names = ", ".join(f"{r.id} at {r.n_players} players" for r in failed.itertuples())
-        rep.note(f"**{len(failed)} of the {len(checked)} suggested payouts checked did not hold on fresh games:** "
-                 f"{names}. Their suggestion was even on the "
+        also = (f" ({len(checked) - len(failed) - len(near)} held, {len(near)} more came within half a payout step "
+                "of even, the closest a whole-unit payout can come)") if len(near) else ""
+        rep.note(f"**{len(failed)} of the {len(checked)} suggested payouts checked did not hold on fresh games"
+                 f"{also}:** {names}. Their suggestion was even on the "
                  "states it was solved on, but on fresh source games the choice value at that payout was still "
                  "off (the table below gives the fresh value). Fresh games are played under the new payout, so the "
                  "seats take the component at other moments, and the states where it is still on offer are not "
@@ -137,7 +138,8 @@ def _closest(r) -> str:
 def _fresh_words(r) -> str:
     if pd.isna(r.fresh_holds):
         return ""
-    verdict = "held" if r.fresh_holds else "did not hold"
+    verdict = ("held" if r.fresh_holds else "came within half a payout step" if r.fresh_within_step
+               else "did not hold")
     return (f" ({verdict} on {int(r.fresh_games)} fresh games: {_pp(r.fresh_win)} "
             f"{_interval_pp(r.fresh_win_low, r.fresh_win_high)})")
 
@@ -290,5 +292,7 @@ def _method(rep: Report, study: ComponentValueStudy) -> None:
         "payouts whose interval contains 0 are its interval, and the one whose value is closest to 0 is "
         "suggested (on a tie, the one closest to an even score margin). "
         + (f"The payout found is then checked on {solver['fresh_games']} fresh source games (other deals), every "
-           "alternative rolled out again: it holds when the interval there contains 0."
+           "alternative rolled out again: it holds when the interval there contains 0. A payout in whole units "
+           "can only come within half a step of even (one unit moves the value by the slope measured around the "
+           "solution), so a fresh interval that reaches that band is reported as within half a step."
            if solver.get("fresh_games") else "No fresh-game check was asked for."))

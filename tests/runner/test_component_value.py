@@ -206,3 +206,13 @@ def test_sampling_values_and_solving_never_hold_every_point_at_once(reference, t
     other = cv.load_component_value(write(tmp_path, name="flat", extra=f'points = 5\ncomponents = ["{card_id}"]'))
     result = cv.run_component_value(other, out=tmp_path / "runs")
     assert len(pd.read_csv(result.directory / "payouts.csv")) == 1
+
+
+def test_a_whole_unit_payout_is_judged_within_half_a_step_of_even():
+    trials = [{"payout": p, "win": w} for p, w in ((-5, -0.2), (3, -0.03), (4, 0.006), (5, 0.03), (30, 0.4))]
+    step = cv.payout_step(trials, 4)
+    assert step == pytest.approx(0.03)  # the nearest payouts tried on either side, per unit
+    assert cv.payout_step(trials, 30) != cv.payout_step(trials, 30)  # NaN: nothing tried above
+    assert cv._within_step({"win_low": 0.01, "win_high": 0.02}, step)  # reaches the +-1.5 pp band
+    assert not cv._within_step({"win_low": 0.02, "win_high": 0.04}, step)
+    assert cv._within_step({}, step) is None  # no fresh check

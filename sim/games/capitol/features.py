@@ -27,9 +27,9 @@ _FEATURES = (
     ("stop_bid", "bid: 1 for the stop card: the bid is complete"),
     ("bid_after", "bid: face value of the bid after this row"),
     ("worth", "bid (adding rows): the seat's best gain per scoring from the item, placed now"),
-    ("worth_gap", "bid (adding rows): 3 * worth * scorings left - bid after; > 0 while the bid is cheap"),
+    ("worth_gap", "bid (adding rows): 3 * item_points - bid after; > 0 while the bid is cheap"),
     ("item_points", "bid (adding rows): worth x scorings left: the points (draws) the item would bring by the "
-                    "current standings"),
+                    "current standings, plus what its winner scores at once (the item_points lever, CAP-VAR-1)"),
     ("last_auction", "bid (adding rows): 1 in the game's last auction: cards kept score nothing (CAP-END-3)"),
     ("wins_ties", "bid (adding rows): 1 if the seat has the unique lowest score, so it wins tied bids (CAP-AUCTION-7)"),
     ("item_fountain", "bid (adding rows): 1 if the item is a fountain"),

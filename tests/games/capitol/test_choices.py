@@ -242,3 +242,23 @@ def test_with_payout_rollouts_play_with_the_new_payout():
         rng = np.array([12345], dtype=np.uint64)
         outcomes[payout] = variant.rollout_outcomes(observation, table.actions.copy(), 4, rng, policies)[1]
     assert outcomes[0].shape == outcomes[20].shape and (outcomes[0] != outcomes[20]).any()
+
+
+def test_CAP_VAR_1_bidders_see_what_the_item_pays_at_once():
+    """The bid rows' item_points (and worth_gap) count the lever's points, so a seat bids for what
+    the item pays; with the rulebook's 0 the table is the rulebook game's."""
+    import numpy as np
+    from bgsim.sim import game_seeds, make_game
+
+    def first_bid(game):  # the same first rows in both games up to the first bid: the lever changes nothing before
+        state = game.new_state(game_seeds(4))
+        while game.decision(state).kind_name != "bid":
+            game.step(state, 0)
+        return game.decision(state)
+
+    a = first_bid(make_game("capitol", n_players=3))
+    b = first_bid(make_game("capitol", n_players=3, item_points=5))
+    adds = a.column("bid_after") > 0
+    assert adds.any()
+    assert np.array_equal(b.column("item_points")[adds], a.column("item_points")[adds] + 5)
+    assert np.array_equal(b.column("worth_gap")[adds], a.column("worth_gap")[adds] + 15)

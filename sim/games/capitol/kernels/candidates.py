@@ -85,6 +85,7 @@ from bgsim.sim.games.capitol.kernels.board import (
 from bgsim.sim.games.capitol.kernels.flow import may_stop_drawing
 from bgsim.sim.games.capitol.params import (
     PR_BUILD_CARD,
+    PR_ITEM_POINTS,
     PR_MAX_UNFINISHED,
     PR_NULL_PLAY,
     PR_PARTIAL_TAKE,
@@ -366,6 +367,7 @@ def _bid_rows(s, t, p, feats, acts):
     worth = s[WORTH + seat]
     lowest = 1 if s[LOWEST] == seat else 0
     scorings = ROUNDS - s[ROUND]
+    at_once = p[PR_ITEM_POINTS + s[AUCTION]]  # what the winner scores at once (CAP-VAR-1; 0 by the rules)
     for k in range(N_CLASSES):
         if s[HAND + seat * N_CLASSES + k] - s[BID_IN + seat * N_CLASSES + k] <= 0:
             continue
@@ -375,8 +377,8 @@ def _bid_rows(s, t, p, feats, acts):
         feats[n, F_CARD_VALUE] = v
         feats[n, F_BID_AFTER] = bid + v
         feats[n, F_WORTH] = worth
-        feats[n, F_WORTH_GAP] = 3 * worth * scorings - bid - v
-        feats[n, F_ITEM_POINTS] = worth * scorings
+        feats[n, F_WORTH_GAP] = 3 * (worth * scorings + at_once) - bid - v
+        feats[n, F_ITEM_POINTS] = worth * scorings + at_once
         feats[n, F_LAST_AUCTION] = 1 if s[AUCTION] == AUCTIONS - 1 else 0
         feats[n, F_WINS_TIES] = lowest
         feats[n, F_ITEM_FOUNTAIN] = 1 if item == FOUNTAIN else 0
