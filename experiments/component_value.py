@@ -37,7 +37,7 @@ import pyarrow.parquet as pq
 from bgsim.experiments.runner import git_state, package_versions
 from bgsim.sim.api import ComponentChoices, Determinisation, Stepping, supports
 from bgsim.sim.errors import GameIdError, StrategyError
-from bgsim.sim.profile import ComponentChoice, GameProfile
+from bgsim.sim.profile import Attribution, ComponentChoice, GameProfile
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.played import played
 from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file, require, spec_header
@@ -214,7 +214,7 @@ class Setup:
     strategies: list
     policies: list  # compiled policy per strategy (same order)
     choice: ComponentChoice
-    attribution: object
+    attribution: Attribution
     profile: GameProfile
 
 
@@ -491,15 +491,19 @@ def _chunk_done(directory: Path, meta: dict, n: int, first: int, stop: int) -> b
 
 def _execute(spec: ComponentValueSpec, chunks: list, jobs: int) -> Iterator[tuple[tuple, pa.Table, float]]:
     """((n, first, stop), rows, seconds) of each chunk as it finishes, here or on ``jobs`` local workers."""
-    if jobs == 1:
-        for chunk in chunks:
-            yield _timed_chunk(spec, chunk)
+    return _each(_timed_chunk, [(spec, chunk) for chunk in chunks], jobs)
+
+
+def _each(function: Callable, calls: list[tuple], jobs: int) -> Iterator:
+    """``function(*args)`` for each of ``calls``, as they finish: in this process, or on ``jobs`` local
+    workers (each result depends on its arguments alone, so the order does not matter)."""
+    if jobs == 1 or len(calls) < 2:
+        yield from (function(*args) for args in calls)
         return
     from joblib import Parallel, delayed, parallel_config
 
     with parallel_config(backend="loky", inner_max_num_threads=1):
-        yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(
-            delayed(_timed_chunk)(spec, chunk) for chunk in chunks)
+        yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(function)(*args) for args in calls)
 
 
 def _timed_chunk(spec: ComponentValueSpec, chunk: tuple) -> tuple[tuple, pa.Table, float]:
@@ -534,7 +538,7 @@ def values_table(directory: Path, spec: ComponentValueSpec) -> pd.DataFrame:
         if table.empty:
             continue
         attribution = _setup(spec, n).attribution
-        catalogue = {row[_id_key(attribution)]: row for row in attribution.catalogue}
+        catalogue = {row[attribution.id_field]: row for row in attribution.catalogue}
         table.insert(0, "n_players", n)
         table.insert(2, "id", [catalogue[c]["id"] for c in table["component"]])
         table.insert(3, "group", [catalogue[c].get("group", "") for c in table["component"]])
@@ -564,11 +568,6 @@ def _read_chunk(path: Path, columns: list[str] | None, filters: list | None = No
         raise RunStoreError(f"{path}: damaged ({exc}); run the study again with --resume to replace it") from None
 
 
-def _id_key(attribution) -> str:
-    """The catalogue field holding a component's engine index (the attribution's ``id_field``)."""
-    return attribution.id_field
-
-
 def _solve_all(spec: ComponentValueSpec, directory: Path, table: pd.DataFrame, jobs: int,
                on_stage: Callable[[str], None] | None) -> None:
     """Solve every component that is off (or named in the spec), each once: ``solver/n<n>-c<component>.json``
@@ -580,18 +579,9 @@ def _solve_all(spec: ComponentValueSpec, directory: Path, table: pd.DataFrame, j
              if not (solver_dir / f"n{r.n_players}-c{r.component}.json").exists()]
     if on_stage and tasks:
         on_stage(f"payout solver: {len(tasks)} component{'s' if len(tasks) != 1 else ''}")
-    jobs_args = [(spec, n, c, component_points(directory, n, c, spec.solver_points)) for n, c in tasks]
-    if jobs == 1 or len(tasks) < 2:
-        results = (solve_payout(*args) for args in jobs_args)
-        for result in results:
-            write_json(solver_dir / f"n{result['n_players']}-c{result['component']}.json", result)
-    else:
-        from joblib import Parallel, delayed, parallel_config
-
-        with parallel_config(backend="loky", inner_max_num_threads=1):
-            for result in Parallel(n_jobs=jobs, return_as="generator_unordered")(
-                    delayed(solve_payout)(*args) for args in jobs_args):
-                write_json(solver_dir / f"n{result['n_players']}-c{result['component']}.json", result)
+    calls = [(spec, n, c, component_points(directory, n, c, spec.solver_points)) for n, c in tasks]
+    for result in _each(solve_payout, calls, jobs):
+        write_json(solver_dir / f"n{result['n_players']}-c{result['component']}.json", result)
     _write_payouts(directory)
 
 
@@ -678,7 +668,7 @@ def association_table(spec_doc: dict, directory: Path) -> pd.DataFrame | None:
     missing = [c for c in ("n_players", "id", "win_diff") if c not in table.columns]
     if missing:
         raise RunStoreError(f"compare.association {path}: no column {missing[0]!r} (a seat-order report's table "
-                            f"of the components, e.g. tables/scoring_cards.csv)")
+                            f"of the components, tables/<attribution name>.csv)")
     return table[["n_players", "id", "win_diff", *(["raw_diff"] if "raw_diff" in table.columns else [])]]
 
 

@@ -109,7 +109,8 @@ def _answers(rep: Report, study: ComponentValueStudy, values: pd.DataFrame) -> N
 
 
 def _group_words(part: pd.DataFrame, a) -> str:
-    """"by deck, the mean ...: C +9.0 pp, ... " when the components come in more than one group."""
+    """"by <group label>, the mean over its <components>: <group> +9.0 pp, ... " when the components
+    come in more than one group."""
     groups = part.groupby("group")["win"].mean().sort_values(ascending=False)
     if len(groups) < 2:
         return ""

@@ -25,6 +25,7 @@ lockstep, the per-decision step, rollouts). Every game's kernels take the same a
 """
 
 import copy
+import dataclasses
 import functools
 import hashlib
 import json
@@ -82,6 +83,11 @@ class GameBase:
     def deal_args(self) -> tuple:
         """What the dealing kernels take first; ``rules_args`` unless the game needs more."""
         return self.rules_args
+
+    def with_params(self, **changes) -> "GameBase":
+        """The same game built again with some parameters changed (checked as a game id's are; a
+        refused value raises its one-line GameIdError)."""
+        return type(self)(type(self.params).from_dict({**dataclasses.asdict(self.params), **changes}))
 
     def rebound(self, *rules_args) -> "GameBase":
         """A copy of this game whose kernels take ``rules_args`` (e.g. a component table with one payout

@@ -1,8 +1,9 @@
 """What a component is worth when a seat chooses it: choice values from paired rollouts.
 
 At a sampled decision point a seat is offered alternatives (the rows of one decision), each
-taking some components (a disc may trigger two cards; ``-1`` pads). Every alternative was played to the end on the same
-determinisations with the same seat streams (``Game.rollout_outcomes``), so the rollouts pair up:
+taking some components (a row may take two at once; ``-1`` pads). Every alternative was played to
+the end on the same determinisations with the same seat streams (``Game.rollout_outcomes``), so the
+rollouts pair up:
 rollout d of one alternative and rollout d of another differ only by the choice.
 
 A component's value at that point is the win share of its best row minus that of the best row

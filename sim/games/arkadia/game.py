@@ -1,8 +1,6 @@
 """Die Baumeister von Arkadia behind the common game interface (``sim.api``): its rules hooks on
 ``GameBase`` and every capability from its kernels (``sim.games.capabilities``)."""
 
-import dataclasses
-
 import numpy as np
 from bgsim.sim.api import CandidateTable
 from bgsim.sim.games.arkadia import render
@@ -138,8 +136,7 @@ class Arkadia(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
         own parameter array."""
         points = list(building_points_of(self.params.building_points))
         points[self._shape(component)] = value
-        values = {**dataclasses.asdict(self.params), "building_points": points}
-        return Arkadia(Params.from_dict(values))
+        return self.with_params(building_points=points)
 
     @staticmethod
     def _shape(component: int) -> int:

@@ -1,8 +1,6 @@
 """Capitol behind the common game interface (``sim.api``): its rules hooks on ``GameBase`` and
 every capability from its kernels (``sim.games.capabilities``)."""
 
-import dataclasses
-
 import numpy as np
 from bgsim.sim.api import CandidateTable
 from bgsim.sim.games.base import GameBase
@@ -111,8 +109,7 @@ class Capitol(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
         parameters: its ``rollout_outcomes`` read its own parameter array."""
         points = list(item_points_of(self.params.item_points))
         points[self._item_id(component)] = value
-        values = {**dataclasses.asdict(self.params), "item_points": points}
-        return Capitol(Params.from_dict(values))
+        return self.with_params(item_points=points)
 
     @staticmethod
     def _item_id(component: int) -> int:

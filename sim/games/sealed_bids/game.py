@@ -2,8 +2,6 @@
 every capability from its kernels (``sim.games.capabilities``) and the component-choice hooks
 (``sim.api.ComponentChoices``) of the winner's take (SB-OFFER-1)."""
 
-import dataclasses
-
 import numpy as np
 from bgsim.sim.api import CandidateTable
 from bgsim.sim.games.base import GameBase
@@ -89,8 +87,7 @@ class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determin
         ``prize_points`` parameter refuses raises its GameIdError)."""
         points = self.prize_points.tolist()
         points[self._prize_id(component)] = value
-        values = {**dataclasses.asdict(self.params), "prize_points": "/".join(str(v) for v in points)}
-        return SealedBids(Params.from_dict(values))
+        return self.with_params(prize_points="/".join(str(v) for v in points))
 
     @staticmethod
     def _prize_id(component: int) -> int:
