@@ -197,7 +197,8 @@ def _component_value(study_dir: Path):
     study = ComponentValueStudy(meta=meta, spec=spec, profile=profile, values=values,
                                 payouts=_csv(study_dir / "payouts.csv"),
                                 association=component_study.association_table(spec, study_dir),
-                                played=header(meta.get("played") or {}))
+                                played=header(meta.get("played") or {}),
+                                ablation=_csv(study_dir / "ablation.csv"))
     done, planned = component_study.progress(study_dir, spec, meta)
     report = build_component_value_report(study, done, planned, study_resume_command(study_dir) or "--resume")
     report.provenance = meta.get("played")

@@ -16,6 +16,10 @@ determinisations, the two rows that defined each point's value), by the root fin
 difficulty calibration (``sim.stats.calibration.find_root``); and a check of that payout on fresh
 source games (seed + 1). Results: ``choice_values.csv``, ``solver/*.json``, ``payouts.csv``.
 
+With ``ablation.deals``, the ablation (``experiments.ablation``): deals played with each component
+and again with it replaced, the same chance in both; what it changes in each seat's win rate, the
+score spread and the lead changes: ``ablation/n<players>/chunk-*.parquet`` and ``ablation.csv``.
+
 Everything is a function of (spec, player count, source game, decision): results are identical for
 any number of workers and chunk size, and ``--resume`` keeps every finished chunk and solution.
 """
@@ -34,6 +38,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+from bgsim.experiments import ablation
+from bgsim.experiments.ablation import ablates
 from bgsim.experiments.runner import git_state, package_versions
 from bgsim.sim.api import ComponentChoices, Determinisation, Stepping, supports
 from bgsim.sim.errors import GameIdError, StrategyError
@@ -63,11 +69,12 @@ __all__ = ["MARKER", "ComponentValueSpec", "association_table", "load_component_
 MARKER = "component_value.json"
 SPEC_FILE = "component_value.toml"
 _KEYS = {
-    "": {"name", "description", "game", "population", "sample", "solver", "compare"},
+    "": {"name", "description", "game", "population", "sample", "solver", "ablation", "compare"},
     "game": {"id", "players", "params", "data"},
     "population": {"strategies"},
     "sample": {"games", "rollouts", "chunk_size", "seed"},
     "solver": {"q", "most", "points", "fresh_games", "components"},
+    "ablation": {"deals", "chunk_size"},
     "compare": {"association"},
 }
 # One row per (point, component on offer): where the point is, then the paired difference.
@@ -98,6 +105,8 @@ class ComponentValueSpec:
     data: dict = field(default_factory=dict)  # data file name -> absolute path of the replacement
     description: str = ""
     association: str = ""  # a seat-order report's table of the attribution (its CSV) to compare with
+    ablation_deals: int = 0  # deals per player count played with and without each component (0: no ablation)
+    ablation_chunk: int = 100  # deals per ablation chunk
 
     def to_dict(self) -> dict:
         doc = spec_header(self)
@@ -107,15 +116,19 @@ class ComponentValueSpec:
         doc["solver"] = {"q": self.solver_q, "most": self.solver_most, "points": self.solver_points,
                          "fresh_games": self.fresh_games,
                          "components": list(self.solver_components)}
+        if self.ablation_deals:
+            doc["ablation"] = {"deals": self.ablation_deals, "chunk_size": self.ablation_chunk}
         if self.association:
             doc["compare"] = {"association": self.association}
         return doc
 
     def fingerprint(self) -> str:
         """Hash of everything that decides the sampled points (data files by content): not the chunk
-        size, and not the solver's settings, which a resumed study may change (it solves again)."""
+        size, and not the solver's or the ablation's settings, which a resumed study may change (it
+        solves again, or plays the ablation again)."""
         doc = asdict(self)
-        for key in ("description", "chunk_size", "association", *self.solver_settings()):
+        for key in ("description", "chunk_size", "association", "ablation_deals", "ablation_chunk",
+                    *self.solver_settings()):
             doc.pop(key)
         doc["data"] = {name: hashlib.sha256(Path(path).read_bytes()).hexdigest() for name, path in
                        sorted(self.data.items())}
@@ -130,14 +143,23 @@ class ComponentValueSpec:
     def study_id(self) -> str:
         return f"{self.name}-{self.fingerprint()}"
 
+    def ablation_settings(self) -> dict:
+        return {"deals": self.ablation_deals, "chunk_size": self.ablation_chunk}
+
     def chunks(self) -> list[tuple[int, int, int]]:
         """(player count, first source game, end) per chunk, in order."""
         return [(n, start, min(start + self.chunk_size, self.games)) for n in self.players
                 for start in range(0, self.games, self.chunk_size)]
 
+    def ablation_chunks(self) -> list[tuple[int, int, int]]:
+        """(player count, first deal, end) per ablation chunk, in order."""
+        return [(n, start, min(start + self.ablation_chunk, self.ablation_deals)) for n in self.players
+                for start in range(0, self.ablation_deals, self.ablation_chunk)]
+
     @property
     def total_games(self) -> int:
-        return self.games * len(self.players)
+        """Source games and ablation deals, over every player count (what the progress counts)."""
+        return (self.games + self.ablation_deals) * len(self.players)
 
 
 # --- the spec
@@ -153,6 +175,7 @@ def component_value_from_dict(doc: dict, base_dir: str | Path = ".", default_nam
                               source: str = "spec") -> ComponentValueSpec:
     check_keys(doc, _KEYS, source)
     game, sample, solver = doc.get("game", {}), doc.get("sample", {}), doc.get("solver", {})
+    ablation_doc = doc.get("ablation", {})
     require("id" in game, f"{source}: [game] id is missing")
     players = game.get("players", [4])
     players = [players] if isinstance(players, int) else players
@@ -163,12 +186,14 @@ def component_value_from_dict(doc: dict, base_dir: str | Path = ".", default_nam
     values = dict(games=sample.get("games", 200), rollouts=sample.get("rollouts", 16),
                   chunk_size=sample.get("chunk_size", 10), seed=sample.get("seed", 1),
                   solver_points=solver.get("points", 200), fresh_games=solver.get("fresh_games", 0),
-                  solver_most=solver.get("most", 0))
+                  solver_most=solver.get("most", 0), ablation_deals=ablation_doc.get("deals", 0),
+                  ablation_chunk=ablation_doc.get("chunk_size", 100))
     for key, value in values.items():
         require(isinstance(value, int) and not isinstance(value, bool) and value >= 0,
-                f"{source}: {key.replace('solver_', 'solver.')} must be a non-negative integer, not {value!r}")
+                f"{source}: {_key_name(key)} must be a non-negative integer, not {value!r}")
     require(values["games"] > 0 and values["chunk_size"] > 0, f"{source}: sample.games and sample.chunk_size "
                                                               "must be positive")
+    require(values["ablation_chunk"] > 0, f"{source}: ablation.chunk_size must be positive")
     require(values["rollouts"] >= 2 and values["rollouts"] % 2 == 0,
             f"{source}: sample.rollouts must be even and at least 2 (half pick the rows, half measure), "
             f"not {values['rollouts']}")
@@ -191,6 +216,14 @@ def component_value_from_dict(doc: dict, base_dir: str | Path = ".", default_nam
     return spec
 
 
+def _key_name(key: str) -> str:
+    """A spec value's name as the file writes it: ``solver.points``, ``ablation.deals``, ``games``."""
+    for prefix in ("solver", "ablation"):
+        if key.startswith(prefix + "_"):
+            return f"{prefix}.{key[len(prefix) + 1:]}".replace("ablation.chunk", "ablation.chunk_size")
+    return key
+
+
 def _check_game(spec: ComponentValueSpec, source: str) -> None:
     """Every player count builds, declares a component choice and offers what the study needs."""
     for n in spec.players:
@@ -203,6 +236,9 @@ def _check_game(spec: ComponentValueSpec, source: str) -> None:
         for component in spec.solver_components:
             require(component in ids, f"{source}: solver.components: {component!r} is not a "
                                       f"{setup.attribution.singular} of {setup.game.name}")
+        require(not spec.ablation_deals or ablates(setup), f"{source}: ablation: {setup.game.id} declares no "
+                                                           f"ablation of its {setup.attribution.label} (its profile's "
+                                                           f"choice names none), so set no [ablation]")
 
 
 # --- one player count: the game, the population and the declared choice
@@ -415,7 +451,7 @@ def fresh_check(spec: ComponentValueSpec, n: int, component: int, payout: int) -
 @dataclass
 class ComponentValueResult:
     directory: Path
-    games_played: int  # source games sampled in this call
+    games_played: int  # source games sampled and ablation deals played in this call
     seconds: float
 
 
@@ -437,10 +473,15 @@ def run_component_value(spec: ComponentValueSpec, out: str | Path = "runs", jobs
         shutil.rmtree(directory / "solver", ignore_errors=True)
         (directory / "payouts.csv").unlink(missing_ok=True)
         meta["solver"] = spec.solver_settings()
+    if meta.get("ablation") != spec.ablation_settings():  # nor deals chunked or counted otherwise
+        shutil.rmtree(directory / ablation.ABLATION_DIR, ignore_errors=True)
+        (directory / "ablation.csv").unlink(missing_ok=True)
+        meta.update(ablation=spec.ablation_settings(), ablation_chunks={})
     write_toml(directory / SPEC_FILE, spec.to_dict())  # the settings the report describes
     write_json(directory / MARKER, meta)
     todo = [c for c in spec.chunks() if not _chunk_done(directory, meta, *c)]
-    done_games = spec.total_games - sum(stop - first for _, first, stop in todo)
+    ablation_todo = [c for c in spec.ablation_chunks() if not _ablation_chunk_done(directory, meta, *c)]
+    done_games = spec.total_games - sum(stop - first for _, first, stop in todo + ablation_todo)
     if on_progress:
         on_progress(done_games, spec.total_games)
     played = 0
@@ -454,6 +495,20 @@ def run_component_value(spec: ComponentValueSpec, out: str | Path = "runs", jobs
             on_progress(done_games + played, spec.total_games)
     table = values_table(directory, spec)
     table.to_csv(directory / "choice_values.csv", index=False)
+    if ablation_todo and on_stage:
+        on_stage(f"ablation: {spec.ablation_deals:,} deals per player count, each also played without each "
+                 f"component it holds")
+    for (n, first, stop), rows, seconds in _each(ablation.timed_chunk, [(_setup, spec, c) for c in ablation_todo],
+                                                 jobs):
+        digest = ablation.write_ablation_chunk(directory, n, first, rows)
+        meta["ablation_chunks"][_chunk_key(n, first)] = {"stop": stop, "rows": rows.num_rows,
+                                                         "seconds": round(seconds, 2), **digest}
+        write_json(directory / MARKER, meta)
+        played += stop - first
+        if on_progress:
+            on_progress(done_games + played, spec.total_games)
+    if spec.ablation_deals:
+        ablation_table(directory, spec).to_csv(directory / "ablation.csv", index=False)
     meta["status"] = "solving"
     write_json(directory / MARKER, meta)
     _solve_all(spec, directory, table, jobs, on_stage)
@@ -464,6 +519,27 @@ def run_component_value(spec: ComponentValueSpec, out: str | Path = "runs", jobs
 
 def _chunk_key(n: int, first: int) -> str:
     return f"n{n}-{first}"
+
+
+def _ablation_chunk_done(directory: Path, meta: dict, n: int, first: int, stop: int) -> bool:
+    """Like ``_chunk_done``, for an ablation chunk (``meta['ablation_chunks']``)."""
+    rows = ablation.chunk_rows(directory, n, first)
+    if rows is None:
+        return False
+    info = meta["ablation_chunks"].get(_chunk_key(n, first))
+    if info is None:
+        meta["ablation_chunks"][_chunk_key(n, first)] = {"stop": stop, "rows": rows}
+        return True
+    return info.get("stop") == stop and info.get("rows") == rows
+
+
+def ablation_table(directory: Path, spec: ComponentValueSpec) -> pd.DataFrame:
+    """The ablation effects per player count and component (``sim.stats.ablation``), with ids."""
+    def catalogue(n: int) -> tuple[str, tuple]:
+        attribution = _setup(spec, n).attribution
+        return attribution.id_field, attribution.catalogue
+
+    return ablation.ablation_table(directory, spec.players, catalogue)
 
 
 def _points_dir(directory: Path, n: int) -> Path:
@@ -673,10 +749,11 @@ def association_table(spec_doc: dict, directory: Path) -> pd.DataFrame | None:
 
 
 def progress(directory: Path, spec_doc: dict, meta: dict) -> tuple[int, int]:
-    """(source games sampled, planned) of a study."""
+    """(source games and ablation deals played, planned) of a study."""
     sample, players = spec_doc["sample"], spec_doc["game"]["players"]
-    planned = sample["games"] * len(players)
-    done = sum(info["stop"] - int(key.rsplit("-", 1)[1]) for key, info in meta.get("chunks", {}).items())
+    planned = (sample["games"] + spec_doc.get("ablation", {}).get("deals", 0)) * len(players)
+    done = sum(info["stop"] - int(key.rsplit("-", 1)[1]) for chunks in ("chunks", "ablation_chunks")
+               for key, info in meta.get(chunks, {}).items())
     return done, planned
 
 

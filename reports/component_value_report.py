@@ -1,17 +1,19 @@
 """The report of a component-value study: per component its choice value (what taking it is worth
 over the best alternative without it, on the same chance), the payout at which it would be even,
-that payout checked on fresh games, and the comparison with an association table.
+that payout checked on fresh games, what replacing it changes at the table (the ablation,
+``reports.component_ablation``), and the comparison with an association table.
 
 Every word about the components comes from the game's attribution and choice declaration
 (``sim.profile``): no game's components are named here.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from bgsim.reports.charts import MAX_FIGURE_WIDTH_IN
+from bgsim.reports.component_ablation import ablation_answer, ablation_method, ablation_sections
 from bgsim.reports.report_builder import Report
 from bgsim.sim.profile import GameProfile
 from scipy import stats
@@ -31,6 +33,7 @@ class ComponentValueStudy:
     payouts: pd.DataFrame  # payouts.csv: per solved component
     association: pd.DataFrame | None  # an association table to compare with (n_players, id, win_diff), or None
     played: dict  # label -> value lines of what was played
+    ablation: pd.DataFrame = field(default_factory=pd.DataFrame)  # ablation.csv: per player count and component
 
 
 def build_component_value_report(study: ComponentValueStudy, done: int, planned: int, finish: str) -> Report:
@@ -51,6 +54,8 @@ def build_component_value_report(study: ComponentValueStudy, done: int, planned:
     values = _with_payouts(study.values, study.payouts)
     _answers(rep, study, values)
     _value_sections(rep, study, values)
+    if not study.ablation.empty:
+        ablation_sections(rep, study.ablation, a, study.profile.choice(), study.profile.score_unit)
     if study.association is not None:
         _association_section(rep, study, values)
     _method(rep, study)
@@ -105,6 +110,8 @@ def _answers(rep: Report, study: ComponentValueStudy, values: pd.DataFrame) -> N
         more = f" ({len(off) - MAX_NAMED} more in the table)" if len(off) > MAX_NAMED else ""
         lines.append(f"- **{n} players:** {_group_words(part, a)}{len(off)} of {tested} {a.label} are off{more}. "
                      + " ".join(named))
+    for n, part in study.ablation.groupby("n_players", sort=True) if not study.ablation.empty else ():
+        lines.append(ablation_answer(n, part, a, study.profile.score_unit))
     rep.text("\n".join(lines))
 
 
@@ -296,4 +303,5 @@ def _method(rep: Report, study: ComponentValueStudy) -> None:
            "alternative rolled out again: it holds when the interval there contains 0. A payout in whole units "
            "can only come within half a step of even (one unit moves the value by the slope measured around the "
            "solution), so a fresh interval that reaches that band is reported as within half a step."
-           if solver.get("fresh_games") else "No fresh-game check was asked for."))
+           if solver.get("fresh_games") else "No fresh-game check was asked for.")
+        + ("\n\n" + ablation_method(study.spec, a, choice) if not study.ablation.empty else ""))

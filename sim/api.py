@@ -21,6 +21,7 @@ __all__ = [
     "CandidateTable",
     "CompiledPlay",
     "CompiledPolicy",
+    "ComponentAblation",
     "ComponentChoices",
     "Determinisation",
     "Game",
@@ -186,6 +187,9 @@ class CompiledPlay(Protocol):
     def play_states(self, chance: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
                     policies: list[CompiledPolicy], out: np.ndarray | None = None) -> np.ndarray: ...
 
+    def play_dealt(self, states: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
+                   policies: list[CompiledPolicy]) -> np.ndarray: ...
+
 
 @runtime_checkable
 class LockstepBatches(Protocol):
@@ -231,6 +235,24 @@ class ComponentChoices(Protocol):
     def payout(self, component: int) -> int: ...
 
     def with_payout(self, component: int, value: int) -> "Game": ...
+
+
+@runtime_checkable
+class ComponentAblation(Protocol):
+    """Deals with a component and the same deals with it replaced (the ablation of a component-value
+    study): the profile's choice names the replacement in words (``ComponentChoice.ablation``).
+
+    ``dealt_components(states)``: (G, C) bool, the components of the choice's attribution (C of its
+    catalogue) that each dealt state ((G, S) int32 from ``deal_states``) holds. ``ablate(states,
+    component, picks)``: a copy of ``states`` (each holding ``component``) with the component
+    replaced and nothing else changed, so that the game plays on with the same chance; and the (G,)
+    int64 replacement of each (-1: removed). ``picks`` (G,) float64 in [0, 1) choose among the
+    possible replacements, so that the study owns that chance too.
+    """
+
+    def dealt_components(self, states: np.ndarray) -> np.ndarray: ...
+
+    def ablate(self, states: np.ndarray, component: int, picks: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
 
 
 def supports(game: Game, capability: type) -> bool:

@@ -62,6 +62,9 @@ class RulesKernels:
     n_players: int  # state entry holding the number of seats
     final_score: int  # first state entry of the seats' final scores, one per seat
     rank: int  # first state entry of the seats' ranks (1 = a win, shared wins included)
+    # (s, scores) -> round: each seat's running score, as the table shows it, into scores (P,) int32,
+    # and the round under way (any number that changes when a round ends): for lead changes
+    standing: Callable
     determinise: Callable | None = None  # (s, seat, rng): what seat cannot see, dealt at random
     # A shortcut for decisions the game can choose faster than by its table:
     # (s, *rules, policy, weights, streams, scratch, action) -> bool writes into ``action``
@@ -79,7 +82,8 @@ class RulesKernels:
                  "determinise": self.determinise, "direct_action": self.direct_action,
                  "new_scratch": self.new_scratch, "MAX_ROWS": self.max_rows, "N_ACTION_FIELDS": self.n_action_fields,
                  "PHASE": self.phase, "SEAT": self.seat, "OVER": self.over, "N_PLAYERS": self.n_players,
-                 "FINAL_SCORE": self.final_score, "RANK": self.rank}
+                 "FINAL_SCORE": self.final_score, "RANK": self.rank,
+                 "standing": self.standing}
         assert set(names) == set(loops.BOUND_NAMES)
         return names
 

@@ -22,6 +22,7 @@ Arguments every loop shares:
 
 import numpy as np
 from bgsim.sim.borrow import borrow
+from bgsim.sim.leads import lead_step
 from bgsim.sim.policy import choose_row
 from bgsim.sim.rng import next_u64
 
@@ -43,9 +44,11 @@ OVER = None  # decision kind of a finished game
 N_PLAYERS = None  # state entry: the number of seats
 FINAL_SCORE = None  # first state entry of the seats' final scores (one per seat)
 RANK = None  # first state entry of the seats' ranks (1 = won; shared wins share rank 1)
+standing = None  # standing(s, scores) -> round: each seat's running score into scores (P,) int32
 
 BOUND_NAMES = ("candidates", "apply_action", "deal_into", "determinise", "direct_action", "new_scratch",
-               "MAX_ROWS", "N_ACTION_FIELDS", "PHASE", "SEAT", "OVER", "N_PLAYERS", "FINAL_SCORE", "RANK")
+               "MAX_ROWS", "N_ACTION_FIELDS", "PHASE", "SEAT", "OVER", "N_PLAYERS", "FINAL_SCORE", "RANK",
+               "standing")
 
 
 def play_to_end(s, rules, policies, weights, streams, feats, acts, log):
@@ -98,6 +101,53 @@ def play_into_states(deal, rules, chance, streams, seat_strategy, kinds, weights
             seat_weights[seat, :] = weights[k]
         deal_into(states_out[g], *deal, chance[g], log)
         play_loop(states_out[g], rules, seat_kinds, seat_weights, streams[g], feats, acts, log, scratch, action)
+
+
+def play_dealt_states(states, rules, streams, seat_strategy, kinds, weights, feats, acts, log, leads_out):
+    """Play every dealt game of ``states`` ((G, STATE_SIZE) int32, changed in place: dealt by
+    ``deal_states`` and maybe edited since) to the end, as ``play_into_states`` plays after its
+    deal, counting each game's lead changes into ``leads_out`` ((G,) int32, ``lead_changes``).
+    ``streams`` (G, P) uint64 advanced; ``seat_strategy``, ``kinds``, ``weights`` as there."""
+    n_seats = streams.shape[1]
+    seat_kinds = np.empty(n_seats, dtype=np.int64)
+    seat_weights = np.empty((n_seats, weights.shape[1]), dtype=np.int64)
+    scores = np.zeros(n_seats, dtype=np.int32)
+    scratch = new_scratch()
+    action = np.empty(N_ACTION_FIELDS, dtype=np.int32)
+    for g in range(states.shape[0]):
+        for seat in range(n_seats):
+            k = seat_strategy[g, seat]
+            seat_kinds[seat] = kinds[k]
+            seat_weights[seat, :] = weights[k]
+        leads_out[g] = play_counting_leads(states[g], rules, seat_kinds, seat_weights, streams[g], feats, acts, log,
+                                           scratch, action, scores)
+
+
+def play_counting_leads(s, rules, policies, weights, streams, feats, acts, log, scratch, action, scores):
+    """``play_loop`` (the same decisions, the same game), returning how often the lead changed hands:
+    the leader is read when a round ends (``standing``: the seats' running scores, ``scores`` (P,)
+    int32 scratch) and once more from the final ranks; each time a unique leader differs from the
+    last unique leader counts one change (a tie names no leader and changes nothing)."""
+    leader = -1
+    changes = 0
+    n = s[N_PLAYERS]
+    round_now = standing(s, scores)
+    while s[PHASE] != OVER:
+        seat = s[SEAT]
+        if direct_action(s, *rules, policies[seat], weights[seat], streams, scratch, action):
+            apply_action(s, *rules, action, log)
+        else:
+            rows = candidates(s, *rules, feats, acts)
+            i = choose_row(feats, rows, policies[seat], weights[seat], streams, seat)
+            apply_action(s, *rules, acts[i], log)
+        r = standing(s, scores)
+        if r != round_now:
+            round_now = r
+            leader, changes = lead_step(leader, changes, scores, n)
+    for seat in range(n):  # the final ranks: the winner leads (shared wins: nobody alone)
+        scores[seat] = 1 if s[RANK + seat] == 1 else 0
+    leader, changes = lead_step(leader, changes, scores, n)
+    return changes
 
 
 def deal_states(deal, chance, log, states_out):
@@ -174,6 +224,6 @@ def rollout_outcomes(view, rules, seat, root_acts, n_det, rng, kinds, weights, f
             margins[k, d] = work[FINAL_SCORE + seat] - best_other
 
 
-LOOPS = (play_to_end, play_loop, play_into_states, deal_states, stack_tables, apply_best_rows,
-         apply_row_and_decide, rollout_outcomes)
+LOOPS = (play_to_end, play_loop, play_into_states, play_dealt_states, play_counting_leads, deal_states, stack_tables,
+         apply_best_rows, apply_row_and_decide, rollout_outcomes)
 REFCOUNT_FREE = ("play_loop",)  # compiled without reference counts when the game's play allows it

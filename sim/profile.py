@@ -66,6 +66,8 @@ class ComponentChoice:
     payout: str  # what a component's payout is, e.g. "VP per fulfilment"
     payout_unit: str  # e.g. "VP"
     payout_range: tuple[int, int]  # the payouts a solver may try, inclusive
+    # how an ablation replaces a component on a deal (``sim.api.ComponentAblation``); "" none
+    ablation: str = ""
 
 
 @dataclass(frozen=True)

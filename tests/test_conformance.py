@@ -21,7 +21,16 @@ from bgsim.experiments.bench import GameBench
 from bgsim.experiments.variants import VariantData, write_variant_data
 from bgsim.reports.extras import HOOKS, ReportExtras
 from bgsim.sim import game_seeds, make_game
-from bgsim.sim.api import CompiledPlay, ComponentChoices, Determinisation, Game, LockstepBatches, Stepping, supports
+from bgsim.sim.api import (
+    CompiledPlay,
+    ComponentAblation,
+    ComponentChoices,
+    Determinisation,
+    Game,
+    LockstepBatches,
+    Stepping,
+    supports,
+)
 from bgsim.sim.batch import play_batch
 from bgsim.sim.play import play_game
 from bgsim.sim.profile import round_trip
@@ -478,3 +487,80 @@ def test_every_declared_variant_sets_real_parameters_and_derives_its_data(name, 
 def test_a_declared_bench_is_a_game_bench(name):
     bench = _entry(name).parts.load("bench")
     assert bench is None or isinstance(bench, GameBench)
+
+
+def _recounted_leads(game, seeds: GameSeeds, strategy) -> int:
+    """Lead changes of one game counted here, decision by decision, from the game's running scores
+    (its ``standing`` kernel) at each round's end and its final ranks: the definition of
+    ``sim.leads`` written again, for the compiled count to be checked against."""
+    state = game.new_state(seeds)
+    n = int(state[game.kernels.RULES.n_players])
+    scores = np.zeros(n, dtype=np.int32)
+    readings = []
+    round_now = game.kernels.standing(state, scores)
+    table = game.decision(state)
+    while not game.is_over(state):
+        table = game.step(state, strategy.choose(table, np.zeros(1, dtype=np.uint64)))
+        now = game.kernels.standing(state, scores)
+        if now != round_now:
+            round_now = now
+            readings.append(scores.copy())
+    readings.append((game.final_standings(state[None])[1][0] == 1).astype(np.int32))
+    leader, changes = -1, 0
+    for reading in readings:
+        top = np.flatnonzero(reading == reading.max())
+        if len(top) == 1:
+            changes += leader >= 0 and top[0] != leader
+            leader = top[0]
+    return changes
+
+
+@pytest.mark.parametrize(("name", "n_players"), PLAYED_CASES)
+def test_dealt_games_play_as_dealt_and_count_the_lead_changes_of_the_running_score(name, n_players):
+    """``play_dealt`` (the ablation's loop) plays a dealt game exactly as ``play_states`` does, and
+    its lead changes are those of the running scores read at every round's end and the final ranks."""
+    game = make_game(name, n_players=n_players)
+    if not (supports(game, CompiledPlay) and supports(game, LockstepBatches)):
+        return
+    chance, strategy_seeds = _seeds(4, 77)
+    strategy = _weights(game, 3)  # deterministic: no draws from the seat streams
+    policies = [strategy.compiled_policy(game)]
+    seats = np.zeros((4, n_players), dtype=np.int64)
+    streams = np.zeros((4, n_players), dtype=np.uint64)
+    expected = game.play_states(chance, streams.copy(), seats, policies).copy()
+    dealt = game.deal_states(chance)
+    leads = game.play_dealt(dealt, streams.copy(), seats, policies)
+    assert (dealt == expected).all()
+    recount = [_recounted_leads(game, GameSeeds(int(c), int(s)), strategy)
+               for c, s in zip(chance, strategy_seeds, strict=True)]
+    assert leads.tolist() == recount
+
+
+@pytest.mark.parametrize(("name", "n_players"), PLAYED_CASES)
+def test_a_declared_ablation_replaces_the_component_and_nothing_else(name, n_players):
+    """The ablation of a component-value study: each dealt state holds some components; ``ablate``
+    returns copies without the component (another in its place, or none), changes nothing else of
+    the deal that could matter (only entries a component occupies), leaves its input alone, and the
+    ablated deals play to the end."""
+    game = make_game(name, n_players=n_players)
+    choice = game.profile.choice()
+    if choice is None or not choice.ablation:
+        return
+    assert supports(game, ComponentAblation)
+    catalogue = len(game.profile.attribution(choice.attribution).catalogue)
+    chance, _ = _seeds(6, 5)
+    dealt = game.deal_states(chance)
+    held = game.dealt_components(dealt)
+    assert held.shape == (6, catalogue) and held.dtype == bool and held.any(axis=1).all()
+    for component in np.flatnonzero(held.any(axis=0))[:4]:
+        rows = np.flatnonzero(held[:, component])
+        before = dealt[rows].copy()
+        ablated, replacement = game.ablate(dealt[rows], int(component), np.linspace(0, 0.99, len(rows)))
+        assert (dealt[rows] == before).all() and ablated.shape == before.shape
+        assert ((replacement == -1) | ((replacement >= 0) & (replacement < catalogue))).all()
+        assert (replacement != component).all()
+        assert not game.dealt_components(ablated)[:, component].any()
+        assert ((ablated != before).sum(axis=1) == 1).all()  # one entry: where the component lay
+        game.play_dealt(ablated, np.zeros((len(rows), n_players), np.uint64), np.zeros((len(rows), n_players),
+                        np.int64), [RandomStrategy().compiled_policy(game)])
+        assert all(game.is_over(s) for s in ablated)

@@ -29,7 +29,7 @@ def component_value(
     from bgsim.experiments.component_value import load_component_value, run_component_value
 
     run_study(load_component_value(spec_path), run_component_value, out_dir, jobs, resume, quiet, no_report,
-              summary=_print_values, done="source games sampled")
+              summary=_print_values, done="source games and ablation deals played")
 
 
 def _print_values(directory: Path) -> None:

@@ -208,6 +208,12 @@ class GameBase:
         return GameResult(final_score=sheet["total"], rank=sheet["rank"],
                           categories={k: v for k, v in sheet.items() if k not in ("total", "rank")})
 
+    def final_standings(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Final scores and ranks, (G, P) int32 each, of finished games ((G, S) int32 states)."""
+        rules = self.kernels.RULES
+        seats = int(states[0, rules.n_players]) if len(states) else self.n_players
+        return states[:, rules.final_score: rules.final_score + seats], states[:, rules.rank: rules.rank + seats]
+
     # --- compiled policies
 
     def policy_arrays(self, policies: list[CompiledPolicy]) -> tuple[np.ndarray, np.ndarray]:

@@ -58,6 +58,17 @@ class CompiledPlayKernels:
                                       self._no_log, states)
         return states
 
+    def play_dealt(self, states: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
+                   policies: list[CompiledPolicy]) -> np.ndarray:
+        """Play dealt games ((G, state size) int32 from ``deal_states``, maybe edited since) to the
+        end in place, as ``play_states`` plays after its deal; returns each game's lead changes,
+        (G,) int32 (``sim.loops.play_counting_leads``). ``streams``, ``seat_strategy``: as there."""
+        kinds, weights = self.policy_arrays(policies)
+        leads = np.zeros(len(states), dtype=np.int32)
+        self.kernels.play_dealt_states(states, self.rules_args, streams, np.asarray(seat_strategy, np.int64), kinds,
+                                       weights, self._feats, self._acts, self._no_log, leads)
+        return leads
+
 
 class LockstepKernels:
     """``sim.api.LockstepBatches``: many games stepped together, one ``score`` call per step."""

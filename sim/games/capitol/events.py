@@ -21,7 +21,7 @@ EV_BID = 9  # auction, bid value, cards in the bid (one per seat, at the reveal)
 # auction, price, reason (0 highest, 1 lower score in a tie, 2 tie_rule with no bids), points scored at once
 # (CAP-VAR-1 item_points; 0 by the rules)
 EV_WIN = 10
-EV_REMOVED = 11  # auction, reason (1 nobody bid, 2 tie with equal scores)
+EV_REMOVED = 11  # auction, reason (1 nobody bid, 2 tie with equal scores, 3 off the track from the deal)
 EV_PAY = 12  # card class (one per card of the winning bid, in discard order)
 EV_PLACE_ITEM = 13  # auction, item, prefecture
 EV_SCORE = 14  # round, prefecture, place (1 first, 2 second), points, stones, tallest

@@ -16,7 +16,7 @@ from bgsim.sim.games.capitol.kernels.setup import new_game
 from bgsim.sim.games.capitol.params import Params, item_points_of
 from bgsim.sim.games.capitol.profile import capitol_profile
 from bgsim.sim.games.capitol.records import RECORD_DOCS, seat_records
-from bgsim.sim.games.capitol.state import AUCTION, AUCTIONS, DECISIONS, PHASE, SEAT, STATE
+from bgsim.sim.games.capitol.state import AUCTION, AUCTIONS, DECISIONS, PHASE, SEAT, STATE, WINNER
 from bgsim.sim.seeding import GameSeeds
 
 __all__ = ["Capitol", "RULES_VERSION"]
@@ -110,6 +110,19 @@ class Capitol(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
         points = list(item_points_of(self.params.item_points))
         points[self._item_id(component)] = value
         return self.with_params(item_points=points)
+
+    def dealt_components(self, states: np.ndarray) -> np.ndarray:
+        """(G, 12) bool: the auction items on the track of each dealt state ((G, S) int32): every item
+        (CAP-SETUP-9) but one taken off by ``ablate``."""
+        return states[:, WINNER: WINNER + AUCTIONS] != -1
+
+    def ablate(self, states: np.ndarray, component: int, picks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Copies of ``states`` ((G, S) int32, dealt) with auction item ``component`` taken off the
+        track: its auction is skipped, as if it had left the game unheld (its winner set to -1 now).
+        Nothing takes its place, so the replacements are all -1 and ``picks`` is not needed."""
+        out = states.copy()
+        out[:, WINNER + self._item_id(component)] = -1
+        return out, np.full(len(states), -1, dtype=np.int64)
 
     @staticmethod
     def _item_id(component: int) -> int:

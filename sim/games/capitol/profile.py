@@ -47,7 +47,8 @@ ITEM_CHOICE = ComponentChoice(
     attribution="items", decisions=("bid",),
     doc="a seat's first bid card of an auction goes for the item under auction, its stop card lets it go (D2, "
         "CAP-AUCTION-3)",
-    payout="points its winner scores at once (item_points)", payout_unit="points", payout_range=(-10, 10))
+    payout="points its winner scores at once (item_points)", payout_unit="points", payout_range=(-10, 10),
+    ablation="the item is taken off the auction track before the game: its auction does not take place")
 _ORDINAL = ("1st", "2nd", "3rd")
 
 

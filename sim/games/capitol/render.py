@@ -145,6 +145,8 @@ def _describe(game, ev) -> str | None:
     if code == EV_REMOVED:
         if b == 1:
             return "   nobody bids: the item leaves the game"
+        if b == 3:
+            return "   taken off the track before the game: no auction"
         return "   tied bids, equal scores: the item leaves the game"
     if code == EV_PAY:
         return f"   {who} discards {card_name(a)}"

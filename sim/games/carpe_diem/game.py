@@ -19,7 +19,7 @@ from bgsim.sim.games.carpe_diem.kernels.setup import new_game
 from bgsim.sim.games.carpe_diem.params import Params
 from bgsim.sim.games.carpe_diem.profile import carpe_diem_profile
 from bgsim.sim.games.carpe_diem.records import RECORD_DOCS, seat_records
-from bgsim.sim.games.carpe_diem.state import DECISIONS, PHASE, SEAT, STATE
+from bgsim.sim.games.carpe_diem.state import DECISIONS, PHASE, SEAT, SLOT_CARD, STATE
 from bgsim.sim.games.carpe_diem.tables import TABLES, build_tables
 from bgsim.sim.seeding import GameSeeds
 
@@ -142,6 +142,33 @@ class CarpeDiem(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determini
         game = self.rebound(tables, self.param_array)
         game.tables = tables
         return game
+
+    def dealt_components(self, states: np.ndarray) -> np.ndarray:
+        """(G, cards) bool: the scoring cards dealt onto the slots of each state ((G, S) int32)."""
+        slots = states[:, SLOT_CARD: SLOT_CARD + K.N_SLOTS]
+        dealt = np.zeros((len(states), len(self.components.scoring_cards)), dtype=bool)
+        rows, cols = np.nonzero(slots >= 0)
+        dealt[rows, slots[rows, cols]] = True
+        return dealt
+
+    def ablate(self, states: np.ndarray, component: int, picks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Copies of ``states`` ((G, S) int32, each with scoring card ``component`` on a slot) with
+        another card of its deck on that slot: of the deck's cards not dealt in that game, the one
+        at ``picks`` ((G,) float64 in [0, 1)) along them. Returns the states and (G,) int64 cards."""
+        deck = TABLES.view(self.tables, "card_deck")[component]
+        first = TABLES.view(self.tables, "deck_first")[deck]
+        pile = np.arange(first, first + TABLES.view(self.tables, "deck_size")[deck])
+        out = states.copy()
+        dealt = self.dealt_components(states)
+        replacements = np.empty(len(states), dtype=np.int64)
+        for g, state in enumerate(out):
+            free = pile[~dealt[g, pile]]
+            if component not in state[SLOT_CARD: SLOT_CARD + K.N_SLOTS] or not len(free):
+                raise ValueError(f"deal {g} does not hold card {component}, or its deck has no card left for it")
+            replacements[g] = free[int(picks[g] * len(free))]
+            slot = SLOT_CARD + int(np.flatnonzero(state[SLOT_CARD: SLOT_CARD + K.N_SLOTS] == component)[0])
+            state[slot] = replacements[g]
+        return out, replacements
 
     def _anna_path(self) -> Path:
         """Anna's file: ``anna_file``, else ``anna.toml`` in ``data_dir``, else the package's."""

@@ -96,7 +96,8 @@ CARD_CHOICE = ComponentChoice(
     doc="the scorer puts a disc on an empty live space and so triggers the two cards beside it (D08, CD-SCORING-3, "
         "CD-SCORING-4)",
     payout="VP per fulfilment (beside its other payouts; below 0 a VP cost)", payout_unit="VP",
-    payout_range=(-15, 30))
+    payout_range=(-15, 30),
+    ablation="the card's slot holds another card of its deck instead, one not dealt in that game (CD-SETUP-6)")
 
 
 def carpe_diem_profile(game) -> GameProfile:

@@ -21,6 +21,7 @@ from tests.games.capitol.helpers import (
     act,
     bid,
     do,
+    drive,
     ev_rows,
     field,
     fresh,
@@ -262,3 +263,25 @@ def test_CAP_VAR_1_bidders_see_what_the_item_pays_at_once():
     assert adds.any()
     assert np.array_equal(b.column("item_points")[adds], a.column("item_points")[adds] + 5)
     assert np.array_equal(b.column("worth_gap")[adds], a.column("worth_gap")[adds] + 15)
+
+
+def test_an_item_taken_off_the_track_is_not_auctioned_and_the_next_one_is():
+    """The ablation of a component-value study takes an auction item off the track at the deal
+    (CAP-AUCTION-1 then skips it): nobody bids for it, wins it or places it, and the next item of
+    the track is auctioned in its place in the order."""
+    g = game(3)
+    s = fresh(g, 4)
+    assert g.dealt_components(s[None]).all()
+    ablated, replacement = g.ablate(s[None], 1, np.zeros(1))
+    assert replacement.tolist() == [-1] and (s[S.WINNER + 1] == -2)  # the dealt state is left alone
+    s = ablated[0]
+    assert g.dealt_components(s[None])[0].tolist() == [c != 1 for c in range(S.AUCTIONS)]
+    log = g.new_log()
+    to_auction(g, s, 0, log)
+    stop_all_bids(g, s, log)
+    drive(g, s, lambda x: kind(x) == D.BID, log)
+    assert int(s[S.AUCTION]) == 2  # item 1 had no auction
+    removed = ev_rows(log, "removed")
+    assert removed[:, 2].tolist() == [0, 1] and removed[:, 3].tolist() == [1, 3]  # 0: nobody bid; 1: off the track
+    assert int(s[S.WINNER + 1]) == -1 and int(s[S.PLACED + 1]) == -1
+    assert "taken off the track before the game: no auction" in g.trace_text(s, log, game_seeds(4), ["x"] * 3)

@@ -11,12 +11,23 @@ from bgsim.sim.games._template.kernels.candidates import MAX_ROWS, candidates
 from bgsim.sim.games._template.kernels.flow import apply_action
 from bgsim.sim.games._template.kernels.search import determinise, observe
 from bgsim.sim.games._template.kernels.setup import deal_into
-from bgsim.sim.games._template.state import N_PLAYERS, PHASE, RANK, SEAT, TOTAL
+from bgsim.sim.games._template.state import BONUS_PTS, CARD_PTS, N_PLAYERS, PHASE, RANK, ROUND, SEAT, START_PTS, TOTAL
 from bgsim.sim.kernel_binding import RulesKernels, bind_loops
+from numba import njit
 
-__all__ = ["RULES", "apply_action", "candidates", "deal_into", "determinise", "observe"]
+__all__ = ["RULES", "apply_action", "candidates", "deal_into", "determinise", "observe", "standing"]
+
+
+@njit(cache=True)
+def standing(s, scores):
+    """Start, card and bonus points so far into ``scores`` (P,) int32; the round under way (for lead
+    changes: ``sim.loops.play_counting_leads``)."""
+    for seat in range(s[N_PLAYERS]):
+        scores[seat] = s[START_PTS + seat] + s[CARD_PTS + seat] + s[BONUS_PTS + seat]
+    return s[ROUND]
+
 
 RULES = RulesKernels(candidates=candidates, apply_action=apply_action, deal_into=deal_into, determinise=determinise,
                      max_rows=MAX_ROWS, n_action_fields=N_ACTION_FIELDS, phase=PHASE, seat=SEAT, over=OVER,
-                     n_players=N_PLAYERS, final_score=TOTAL, rank=RANK)
+                     n_players=N_PLAYERS, final_score=TOTAL, rank=RANK, standing=standing)
 globals().update(bind_loops(RULES, __name__))  # play_to_end, play_into_states, ... (sim.loops.LOOPS)

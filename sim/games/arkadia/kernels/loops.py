@@ -7,12 +7,24 @@ from bgsim.sim.games.arkadia.kernels.candidates import MAX_ROWS, candidates
 from bgsim.sim.games.arkadia.kernels.flow import apply_action
 from bgsim.sim.games.arkadia.kernels.search import determinise, observe
 from bgsim.sim.games.arkadia.kernels.setup import deal_into
-from bgsim.sim.games.arkadia.state import N_PLAYERS, PHASE, RANK, SEAT, TOTAL
+from bgsim.sim.games.arkadia.state import GOLD, GOLD_BUILDINGS, N_PLAYERS, PHASE, RANK, SEAT, START_GOLD, TOTAL, TURN
 from bgsim.sim.kernel_binding import RulesKernels, bind_loops
+from numba import njit
 
-__all__ = ["RULES", "apply_action", "candidates", "deal_into", "determinise", "observe"]
+__all__ = ["RULES", "apply_action", "candidates", "deal_into", "determinise", "observe", "standing"]
+
+
+@njit(cache=True)
+def standing(s, scores):
+    """Each seat's gold so far (start gold, cashings, buildings' gold; the seals behind a screen are
+    hidden and not yet gold) into ``scores`` (P,) int32; the round under way: one turn of every seat."""
+    n = s[N_PLAYERS]
+    for seat in range(n):
+        scores[seat] = s[START_GOLD + seat] + s[GOLD + seat] + s[GOLD_BUILDINGS + seat]
+    return max(s[TURN] - 1, 0) // n
+
 
 RULES = RulesKernels(candidates=candidates, apply_action=apply_action, deal_into=deal_into, determinise=determinise,
                      max_rows=MAX_ROWS, n_action_fields=N_ACTION_FIELDS, phase=PHASE, seat=SEAT, over=OVER,
-                     n_players=N_PLAYERS, final_score=TOTAL, rank=RANK, play_allocates=True)
+                     n_players=N_PLAYERS, final_score=TOTAL, rank=RANK, standing=standing, play_allocates=True)
 globals().update(bind_loops(RULES, __name__))  # play_to_end, play_into_states, ... (sim.loops.LOOPS)

@@ -385,10 +385,15 @@ def _place_house(s, seat, h, shape, pref):
 
 @njit_without_refcounts
 def _start_auction(s, t, p, log):
-    """CAP-AUCTION-1: the next item of the track; AMB-17 an item with no free place is removed."""
+    """CAP-AUCTION-1: the next item of the track; AMB-17 an item with no free place is removed, and an
+    item taken off the track before the game (an ablation, marked by a winner of -1 at the deal) is
+    not auctioned."""
     a = s[AUCTION]
     item = AUCTION_ITEMS[a]
     log_event(log, EV_AUCTION, -1, a, item)
+    if s[WINNER + a] == -1:
+        log_event(log, EV_REMOVED, -1, a, 3)
+        return STEP_NEXT_AUCTION
     fits = 0
     for pref in range(n_prefectures(t)):
         fits += item_fits(s, t, pref, item)

@@ -7,12 +7,22 @@ from bgsim.sim.games.capitol.kernels.candidates import MAX_ROWS, candidates
 from bgsim.sim.games.capitol.kernels.flow import apply_action
 from bgsim.sim.games.capitol.kernels.search import determinise, observe
 from bgsim.sim.games.capitol.kernels.setup import deal_into
-from bgsim.sim.games.capitol.state import N_PLAYERS, PHASE, RANK, SCORE, SEAT
+from bgsim.sim.games.capitol.state import N_PLAYERS, PHASE, RANK, ROUND, SCORE, SEAT
 from bgsim.sim.kernel_binding import RulesKernels, bind_loops
+from numba import njit
 
-__all__ = ["RULES", "apply_action", "candidates", "deal_into", "determinise", "observe"]
+__all__ = ["RULES", "apply_action", "candidates", "deal_into", "determinise", "observe", "standing"]
+
+
+@njit(cache=True)
+def standing(s, scores):
+    """The score track now (start points included) into ``scores`` (P,) int32; the round under way."""
+    for seat in range(s[N_PLAYERS]):
+        scores[seat] = s[SCORE + seat]
+    return s[ROUND]
+
 
 RULES = RulesKernels(candidates=candidates, apply_action=apply_action, deal_into=deal_into, determinise=determinise,
                      max_rows=MAX_ROWS, n_action_fields=N_ACTION_FIELDS, phase=PHASE, seat=SEAT, over=OVER,
-                     n_players=N_PLAYERS, final_score=SCORE, rank=RANK)
+                     n_players=N_PLAYERS, final_score=SCORE, rank=RANK, standing=standing)
 globals().update(bind_loops(RULES, __name__))  # play_to_end, play_into_states, ... (sim.loops.LOOPS)

@@ -12,13 +12,23 @@ from bgsim.sim.games.carpe_diem.kernels.choice import direct_action, new_scratch
 from bgsim.sim.games.carpe_diem.kernels.flow import apply_action
 from bgsim.sim.games.carpe_diem.kernels.search import determinise, observe
 from bgsim.sim.games.carpe_diem.kernels.setup import deal_into
-from bgsim.sim.games.carpe_diem.state import FIN_TOTAL, N_PLAYERS, PHASE, RANK, SEAT
+from bgsim.sim.games.carpe_diem.state import FIN_TOTAL, N_PLAYERS, PASS_NO, PHASE, RANK, SEAT, VP
 from bgsim.sim.kernel_binding import RulesKernels, bind_loops
+from numba import njit
 
-__all__ = ["RULES", "apply_action", "candidates", "deal_into", "determinise", "observe"]
+__all__ = ["RULES", "apply_action", "candidates", "deal_into", "determinise", "observe", "standing"]
+
+
+@njit(cache=True)
+def standing(s, scores):
+    """The VP track now (start VP included) into ``scores`` (P,) int32; the pass under way (CD-PASS)."""
+    for seat in range(s[N_PLAYERS]):
+        scores[seat] = s[VP + seat]
+    return s[PASS_NO]
+
 
 RULES = RulesKernels(candidates=candidates, apply_action=apply_action, deal_into=deal_into, determinise=determinise,
                      max_rows=MAX_ROWS, n_action_fields=N_ACTION_FIELDS, phase=PHASE, seat=SEAT, over=OVER,
-                     n_players=N_PLAYERS, final_score=FIN_TOTAL, rank=RANK, direct_action=direct_action,
-                     new_scratch=new_scratch, play_allocates=True)
+                     n_players=N_PLAYERS, final_score=FIN_TOTAL, rank=RANK, standing=standing,
+                     direct_action=direct_action, new_scratch=new_scratch, play_allocates=True)
 globals().update(bind_loops(RULES, __name__))  # play_to_end, play_into_states, ... (sim.loops.LOOPS)

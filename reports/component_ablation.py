@@ -1,0 +1,127 @@
+"""The ablation part of a component-value report: what replacing a component changes at the table.
+
+Reads ``ablation.csv`` (``sim.stats.ablation.ablation_effects`` per player count, with ids): per
+component the share of deals whose winner changed, each seat's win-rate change, the score spread
+and the lead changes with and without it. Words about the components come from the game's
+profile (its attribution and the choice's ``ablation``), none from this module.
+"""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from bgsim.reports.charts import MAX_FIGURE_WIDTH_IN
+from bgsim.reports.report_builder import Report
+
+__all__ = ["ablation_answer", "ablation_method", "ablation_sections"]
+
+ALPHA = 0.05
+MAX_NAMED = 3  # components named per measure in the Answers
+
+
+def _pp(value: float) -> str:
+    return f"{100 * value:+.1f} pp"
+
+
+def _mean_change(r, measure: str) -> str:
+    return f"{getattr(r, measure):+.2f} [{getattr(r, measure + '_low'):+.2f}, {getattr(r, measure + '_high'):+.2f}]"
+
+
+def _shifts(part: pd.DataFrame, measure: str) -> pd.DataFrame:
+    """The components whose mean change of ``measure`` has an interval without 0, largest first."""
+    off = part[(part[f"{measure}_low"] > 0) | (part[f"{measure}_high"] < 0)]
+    return off.reindex(off[measure].abs().sort_values(ascending=False).index)
+
+
+def ablation_answer(n: int, part: pd.DataFrame, a, unit: str) -> str:
+    """One Answers bullet for ``n`` players from its rows of ``ablation.csv``."""
+    decisive = part.sort_values("changed", ascending=False)
+    text = (f"- **{n} players, without each {a.singular}:** replacing it changes who wins in "
+            f"{100 * part['changed'].min():.0f}–{100 * part['changed'].max():.0f} % of the deals that hold it "
+            f"(median {100 * part['changed'].median():.0f} %); most often for "
+            + ", ".join(f"{r.id} ({100 * r.changed:.0f} %)" for r in decisive.head(MAX_NAMED).itertuples()) + ". ")
+    seats = part.reindex(part["seat_effect"].abs().sort_values(ascending=False).index)
+    seats = seats[seats["seat_q"] < ALPHA]
+    if len(seats):
+        text += ("Seat balance moves with " + ", ".join(
+            f"{r.id} (seat {int(r.seat_effect_seat) + 1} {_pp(r.seat_effect)} "
+            f"[{100 * r.seat_effect_low:+.1f}, {100 * r.seat_effect_high:+.1f}] with it)"
+            for r in seats.head(MAX_NAMED).itertuples()) + f" at q < {ALPHA}. ")
+    else:
+        text += f"No {a.singular} moves a seat's win rate at q < {ALPHA}. "
+    for measure, words in (("spread", f"the score spread ({unit}, best minus worst)"), ("leads", "the lead changes")):
+        off = _shifts(part, measure)
+        if len(off):
+            text += (f"{words[0].upper()}{words[1:]} with it minus without: " + ", ".join(f"{r.id} {_mean_change(r, measure)}"
+                                                                for r in off.head(MAX_NAMED).itertuples())
+                     + (f" and {len(off) - MAX_NAMED} more" if len(off) > MAX_NAMED else "") + ". ")
+        else:
+            text += f"No {a.singular} changes {words} beyond its interval. "
+    return text.rstrip()
+
+
+def ablation_sections(rep: Report, ablation: pd.DataFrame, a, choice, unit: str) -> None:
+    """Per player count: a chart of the winner changes and seat effects, and the table."""
+    for n, part in ablation.groupby("n_players", sort=True):
+        part = part.sort_values("changed", ascending=False)
+        rep.heading(f"{n} players: with and without each {a.singular}")
+        rep.figure(_chart(part), f"ablation_{n}p",
+                   caption=f"{n} players, each deal played as dealt and again with one {a.singular} replaced "
+                           f"({choice.ablation}). Left: the share of deals whose winner changed, with 95 % Wilson "
+                           f"intervals. Right: the seat whose win rate the {a.singular} moves most, with it minus "
+                           f"without it, with 95 % t intervals; filled: q < {ALPHA} over the {a.label}.")
+        table = part.assign(changed_pct=100 * part["changed"], seat_pp=100 * part["seat_effect"],
+                            seat=part["seat_effect_seat"] + 1)
+        rep.table(table, f"ablation_{n}p",
+                  caption=f"{n} players: per {a.singular}, the deals that held it, the share whose winner changed "
+                          f"when it was replaced, the seat it moves most and by how much (pp of win rate, with it "
+                          f"minus without), q of that seat test over the {a.label}, and the mean score spread "
+                          f"({unit}) and lead changes per game with it and without it (every seat's change is in "
+                          f"tables/ablation_{n}p.csv).",
+                  columns={"changed_pct": "winner changed, %", "seat_pp": "seat effect, pp", "seat_q": "q",
+                           "spread_with": "spread with", "spread_without": "spread without",
+                           "leads_with": "lead changes with", "leads_without": "lead changes without"},
+                  show=["id", "group", "deals", "changed_pct", "seat", "seat_pp", "seat_q", "spread_with",
+                        "spread_without", "leads_with", "leads_without"],
+                  formats={"seat_q": lambda q: "-" if pd.isna(q) else (f"{q:.2g}" if q >= 0.001 else "< 0.001"),
+                           "changed_pct": "{:.1f}".format, "seat_pp": "{:+.1f}".format,
+                           **{c: "{:.2f}".format for c in ("spread_with", "spread_without", "leads_with",
+                                                           "leads_without")}})
+
+
+def _chart(part: pd.DataFrame) -> plt.Figure:
+    part = part.sort_values("changed")
+    height = max(2.5, 0.18 * len(part) + 1)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(min(MAX_FIGURE_WIDTH_IN, 8.5), height), sharey=True)
+    y = np.arange(len(part))
+    left.barh(y, 100 * part["changed"], color="#4c72b0", height=0.6)
+    below = np.clip(part["changed"] - part["changed_low"], 0, None)  # Wilson bounds may round past the share
+    above = np.clip(part["changed_high"] - part["changed"], 0, None)
+    left.errorbar(100 * part["changed"], y, xerr=[100 * below, 100 * above], fmt="none", ecolor="0.3", lw=0.8)
+    left.set_yticks(y, part["id"].astype(str), fontsize=7 if len(part) > 30 else 8)
+    left.set_xlabel("winner changed, % of deals")
+    for i, r in enumerate(part.itertuples()):
+        filled = pd.notna(r.seat_q) and r.seat_q < ALPHA
+        right.plot([100 * r.seat_effect_low, 100 * r.seat_effect_high], [i, i], color="#c44e52", lw=1.1)
+        right.plot(100 * r.seat_effect, i, "o", color="#c44e52", mfc="#c44e52" if filled else "white", ms=4)
+    right.axvline(0, color="0.4", lw=0.8)
+    right.set_xlabel("largest seat effect, pp (with minus without)")
+    for ax in (left, right):
+        ax.grid(axis="x", color="0.9")
+        ax.set_ylim(-1, len(part))
+    fig.tight_layout()
+    return fig
+
+
+def ablation_method(spec: dict, a, choice) -> str:
+    """The Method paragraph of the ablation."""
+    deals = spec.get("ablation", {}).get("deals", 0)
+    return (f"**Ablation.** {deals:,} deals per player count (the source games' deals), each played to the end as "
+            f"dealt and again once for every {a.singular} it holds with that {a.singular} replaced: "
+            f"{choice.ablation}. Both games of a pair have the same chance and the same seat streams, and every "
+            "seat plays the population's policy, so they differ by the replacement alone. Per "
+            f"{a.singular}, over the deals that held it: the share whose winner changed (Wilson interval); each "
+            "seat's win share with it minus without it (paired t interval; the seat test is the smallest seat p "
+            f"times the seats, then Benjamini–Hochberg over the {a.label}); the mean score spread (best final "
+            "score minus the worst) and the mean lead changes with and without it. A lead change is counted when "
+            "the seat alone at the top of the running score at the end of a round (or alone on the final ranks) "
+            "differs from the last seat that was alone there; ties name no leader.")

@@ -1,0 +1,59 @@
+"""Lead changes (``sim.leads``) and the ablation effects computed from paired deals
+(``sim.stats.ablation``), on hand-made readings and rows with known answers."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from bgsim.sim.leads import lead_step
+from bgsim.sim.stats.ablation import ablation_effects, deal_columns
+from hypothesis import given
+from hypothesis import strategies as st
+
+
+def count(readings: list[list[int]]) -> int:
+    leader, changes = -1, 0
+    for scores in readings:
+        leader, changes = lead_step(leader, changes, np.array(scores, dtype=np.int32), len(scores))
+    return changes
+
+
+@pytest.mark.parametrize(("readings", "changes"), [
+    ([[3, 1, 2], [5, 4, 2], [9, 4, 8]], 0),  # seat 0 leads throughout
+    ([[3, 1, 2], [3, 5, 2], [9, 5, 2]], 2),  # 0 -> 1 -> 0
+    ([[3, 1, 2], [3, 3, 2], [3, 4, 2]], 1),  # a tie names nobody: 0 -> (tie) -> 1 is one change
+    ([[3, 3, 2], [3, 3, 3], [1, 4, 2]], 0),  # the first unique leader is no change
+    ([[3, 1, 2], [3, 3, 2], [4, 3, 2]], 0),  # 0 -> (tie) -> 0: the lead never changed hands
+])
+def test_lead_changes_count_a_new_unique_leader(readings, changes):
+    assert count(readings) == changes
+
+
+@given(st.lists(st.lists(st.integers(-5, 5), min_size=2, max_size=4).map(tuple), min_size=1, max_size=8)
+       .filter(lambda r: len({len(x) for x in r}) == 1))
+def test_lead_changes_never_exceed_the_readings_after_the_first(readings):
+    changes = count([list(r) for r in readings])
+    assert 0 <= changes <= len(readings) - 1
+
+
+def rows(n: int, deals: int, component: int, with_: list, without: list, **extra) -> pd.DataFrame:
+    frame = {"deal": np.arange(deals), "component": component, "replacement": -1}
+    for arm, shares in (("with", with_), ("without", without)):
+        for i in range(n):
+            frame[f"win_{arm}_{i}"] = [s[i] for s in shares]
+    frame |= {"spread_with": 10, "spread_without": 10, "leads_with": 1, "leads_without": 1, "winner_changed": 0}
+    frame |= extra
+    return pd.DataFrame(frame)[list(deal_columns(n))]
+
+
+def test_a_component_that_gives_seat_1_every_win_is_found_with_the_right_seat_and_sign():
+    deals = 40
+    won = rows(2, deals, 7, [(0.0, 1.0)] * deals, [(1.0, 0.0)] * (deals // 2) + [(0.0, 1.0)] * (deals // 2),
+               winner_changed=[1] * (deals // 2) + [0] * (deals // 2), spread_with=np.arange(deals) + 5,
+               spread_without=np.arange(deals))
+    even = rows(2, deals, 8, [(0.5, 0.5)] * deals, [(0.5, 0.5)] * deals)
+    effects = ablation_effects(pd.concat([won, even]), 2).set_index("component")
+    assert effects.loc[7, "seat1"] == pytest.approx(0.5) and effects.loc[7, "seat0"] == pytest.approx(-0.5)
+    assert effects.loc[7, "seat_effect_seat"] == 1 and effects.loc[7, "seat_q"] < 1e-6
+    assert effects.loc[7, "changed"] == 0.5 and effects.loc[7, "changed_low"] < 0.5 < effects.loc[7, "changed_high"]
+    assert effects.loc[7, "spread"] == pytest.approx(5) and effects.loc[7, "spread_low"] == pytest.approx(5)
+    assert effects.loc[8, "seat_effect"] == 0 and effects.loc[8, "seat_q"] == 1 and effects.loc[8, "changed"] == 0
