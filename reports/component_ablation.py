@@ -51,9 +51,9 @@ def ablation_answer(n: int, part: pd.DataFrame, a, unit: str) -> str:
     for measure, words in (("spread", f"the score spread ({unit}, best minus worst)"), ("leads", "the lead changes")):
         off = _shifts(part, measure)
         if len(off):
-            text += (f"{words[0].upper()}{words[1:]} with it minus without: " + ", ".join(f"{r.id} {_mean_change(r, measure)}"
-                                                                for r in off.head(MAX_NAMED).itertuples())
-                     + (f" and {len(off) - MAX_NAMED} more" if len(off) > MAX_NAMED else "") + ". ")
+            named = ", ".join(f"{r.id} {_mean_change(r, measure)}" for r in off.head(MAX_NAMED).itertuples())
+            more = f" and {len(off) - MAX_NAMED} more" if len(off) > MAX_NAMED else ""
+            text += f"{words[0].upper()}{words[1:]} with it minus without: {named}{more}. "
         else:
             text += f"No {a.singular} changes {words} beyond its interval. "
     return text.rstrip()

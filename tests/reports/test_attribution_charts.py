@@ -90,16 +90,18 @@ def _all_text(fig: Figure) -> str:
 
 
 def test_chart_words_are_the_games_own(tables):
-    from bgsim.report import report_extras
     from bgsim.reports.attribution_report import _words
     from bgsim.sim import make_game
+
+    from bgsim.report import report_extras
 
     spreads, pairs = tables
     profile = make_game("capitol").profile
     words = _words(profile, report_extras(profile))
     assert (words.event, words.verb, words.unit) == ("purchase", "bought", "points")
-    texts = " ".join(_all_text(chart) for chart in (payoff_forest(spreads, measure="payoff", words=words),
-                                                    group_chart(spreads, words=words), pair_heatmap(pairs, words=words)))
+    charts = (payoff_forest(spreads, measure="payoff", words=words), group_chart(spreads, words=words),
+              pair_heatmap(pairs, words=words))
+    texts = " ".join(_all_text(chart) for chart in charts)
     assert "trigger" not in texts and "equivalents" not in texts
     assert "per purchase" in texts and "bought together" in texts
     cards = make_game("carpe_diem").profile
