@@ -6,6 +6,7 @@ numbers), so that reports only render and never load a study themselves. Extras 
 its reports are the ``ReportExtras`` its entry declares (``parts.reports``).
 """
 
+import json
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,6 +48,8 @@ def build_report(directory: str | Path):
         report, seats = _difficulty(directory), None
     elif (directory / component_study.MARKER).exists():
         report, seats = _component_value(directory), None
+    elif (directory / "balance.json").exists():
+        report, seats = _balance(directory), None
     elif (directory / seat_study.MARKER).exists():
         report, seats = _seat_order(directory)
     elif (directory / "meta.json").exists():
@@ -56,9 +59,9 @@ def build_report(directory: str | Path):
     elif not directory.is_dir():
         raise RunStoreError(f"{directory} does not exist")
     else:
-        raise RunStoreError(f"{directory} is not a run, seat-order, robustness, difficulty or component-value "
-                            f"directory (no meta.json, {seat_study.MARKER}, {robustness_study.MARKER}, "
-                            f"{difficulty_study.MARKER} or {component_study.MARKER})")
+        raise RunStoreError(f"{directory} is not a run, seat-order, robustness, difficulty, component-value or "
+                            f"balance directory (no meta.json, {seat_study.MARKER}, {robustness_study.MARKER}, "
+                            f"{difficulty_study.MARKER}, {component_study.MARKER} or balance.json)")
     return report, seats
 
 
@@ -201,6 +204,22 @@ def _component_value(study_dir: Path):
                                 ablation=_csv(study_dir / "ablation.csv"))
     done, planned = component_study.progress(study_dir, spec, meta)
     report = build_component_value_report(study, done, planned, study_resume_command(study_dir) or "--resume")
+    report.provenance = meta.get("played")
+    return report
+
+
+def _balance(study_dir: Path):
+    from bgsim.experiments.balance import read_study
+    from bgsim.reports.balance_report import BalanceStudy, build_balance_report
+
+    meta = read_study(study_dir)
+    spec = tomllib.loads((study_dir / "balance.toml").read_text(encoding="utf-8"))
+    profile = GameProfile.from_json(next(iter(meta["profile"].values())))
+    best = study_dir / "best.json"
+    study = BalanceStudy(meta=meta, spec=spec, profile=profile, finalists=_csv(study_dir / "finalists.csv"),
+                         best=json.loads(best.read_text()) if best.exists() else {},
+                         importances=_csv(study_dir / "importances.csv"), played=header(meta.get("played") or {}))
+    report = build_balance_report(study, study_resume_command(study_dir) or "--resume")
     report.provenance = meta.get("played")
     return report
 

@@ -41,6 +41,7 @@ import pyarrow.parquet as pq
 from bgsim.experiments import ablation
 from bgsim.experiments.ablation import ablates
 from bgsim.experiments.runner import git_state, package_versions
+from bgsim.experiments.workers import each
 from bgsim.sim.api import ComponentChoices, Determinisation, Stepping, supports
 from bgsim.sim.errors import GameIdError, StrategyError
 from bgsim.sim.profile import Attribution, ComponentChoice, GameProfile
@@ -498,7 +499,7 @@ def run_component_value(spec: ComponentValueSpec, out: str | Path = "runs", jobs
     if ablation_todo and on_stage:
         on_stage(f"ablation: {spec.ablation_deals:,} deals per player count, each also played without each "
                  f"component it holds")
-    for (n, first, stop), rows, seconds in _each(ablation.timed_chunk, [(_setup, spec, c) for c in ablation_todo],
+    for (n, first, stop), rows, seconds in each(ablation.timed_chunk, [(_setup, spec, c) for c in ablation_todo],
                                                  jobs):
         digest = ablation.write_ablation_chunk(directory, n, first, rows)
         meta["ablation_chunks"][_chunk_key(n, first)] = {"stop": stop, "rows": rows.num_rows,
@@ -567,19 +568,7 @@ def _chunk_done(directory: Path, meta: dict, n: int, first: int, stop: int) -> b
 
 def _execute(spec: ComponentValueSpec, chunks: list, jobs: int) -> Iterator[tuple[tuple, pa.Table, float]]:
     """((n, first, stop), rows, seconds) of each chunk as it finishes, here or on ``jobs`` local workers."""
-    return _each(_timed_chunk, [(spec, chunk) for chunk in chunks], jobs)
-
-
-def _each(function: Callable, calls: list[tuple], jobs: int) -> Iterator:
-    """``function(*args)`` for each of ``calls``, as they finish: in this process, or on ``jobs`` local
-    workers (each result depends on its arguments alone, so the order does not matter)."""
-    if jobs == 1 or len(calls) < 2:
-        yield from (function(*args) for args in calls)
-        return
-    from joblib import Parallel, delayed, parallel_config
-
-    with parallel_config(backend="loky", inner_max_num_threads=1):
-        yield from Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(function)(*args) for args in calls)
+    return each(_timed_chunk, [(spec, chunk) for chunk in chunks], jobs)
 
 
 def _timed_chunk(spec: ComponentValueSpec, chunk: tuple) -> tuple[tuple, pa.Table, float]:
@@ -656,7 +645,7 @@ def _solve_all(spec: ComponentValueSpec, directory: Path, table: pd.DataFrame, j
     if on_stage and tasks:
         on_stage(f"payout solver: {len(tasks)} component{'s' if len(tasks) != 1 else ''}")
     calls = [(spec, n, c, component_points(directory, n, c, spec.solver_points)) for n, c in tasks]
-    for result in _each(solve_payout, calls, jobs):
+    for result in each(solve_payout, calls, jobs):
         write_json(solver_dir / f"n{result['n_players']}-c{result['component']}.json", result)
     _write_payouts(directory)
 

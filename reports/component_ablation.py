@@ -27,8 +27,8 @@ def _mean_change(r, measure: str) -> str:
 
 
 def _shifts(part: pd.DataFrame, measure: str) -> pd.DataFrame:
-    """The components whose mean change of ``measure`` has an interval without 0, largest first."""
-    off = part[(part[f"{measure}_low"] > 0) | (part[f"{measure}_high"] < 0)]
+    """The components whose mean change of ``measure`` is off 0 at q < ALPHA, largest first."""
+    off = part[part[f"{measure}_q"] < ALPHA]
     return off.reindex(off[measure].abs().sort_values(ascending=False).index)
 
 
@@ -53,9 +53,9 @@ def ablation_answer(n: int, part: pd.DataFrame, a, unit: str) -> str:
         if len(off):
             named = ", ".join(f"{r.id} {_mean_change(r, measure)}" for r in off.head(MAX_NAMED).itertuples())
             more = f" and {len(off) - MAX_NAMED} more" if len(off) > MAX_NAMED else ""
-            text += f"{words[0].upper()}{words[1:]} with it minus without: {named}{more}. "
+            text += f"{words[0].upper()}{words[1:]} with it minus without (q < {ALPHA}): {named}{more}. "
         else:
-            text += f"No {a.singular} changes {words} beyond its interval. "
+            text += f"No {a.singular} changes {words} at q < {ALPHA}. "
     return text.rstrip()
 
 
@@ -122,6 +122,9 @@ def ablation_method(spec: dict, a, choice) -> str:
             f"{a.singular}, over the deals that held it: the share whose winner changed (Wilson interval); each "
             "seat's win share with it minus without it (paired t interval; the seat test is the smallest seat p "
             f"times the seats, then Benjamini–Hochberg over the {a.label}); the mean score spread (best final "
-            "score minus the worst) and the mean lead changes with and without it. A lead change is counted when "
-            "the seat alone at the top of the running score at the end of a round (or alone on the final ranks) "
-            "differs from the last seat that was alone there; ties name no leader.")
+            "score minus the worst) and the mean lead changes with and without it (paired t intervals, q over "
+            f"the {a.label}). A lead change is counted when the seat alone at the top of the running score at the "
+            "end of a round (or alone on the final ranks) differs from the last seat that was alone there; ties "
+            f"name no leader. Replacing a {a.singular} changes what the seats do after it, so the game can take "
+            "another course from there: the share of changed winners counts that divergence too, and is best read "
+            f"by comparing {a.label} with each other.")

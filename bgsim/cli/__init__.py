@@ -6,6 +6,7 @@ from bgsim.cli import runs  # noqa: F401  (games, strategies, play, run, simulat
 from bgsim.cli import studies  # noqa: F401  (seat-order, robustness, report, plan)
 from bgsim.cli import difficulty  # noqa: F401  (difficulty, calibrate)
 from bgsim.cli import components  # noqa: F401  (component-value)
+from bgsim.cli import balance  # noqa: F401  (balance)
 # isort: on
 from bgsim.cli.common import app, main
 

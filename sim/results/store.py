@@ -268,7 +268,8 @@ def raise_if_damaged(checks: Iterable[ChunkCheck]) -> None:
 # <study>/<kind>/<run-id>/, a seat-order study of a robustness study in <robustness>/studies/<id>/
 _STUDIES = {"robustness.json": ("robustness", None), "seat_order.json": ("seat-order", "seat_order.toml"),
             "difficulty.json": ("difficulty", "difficulty.toml"), "tournament.json": ("tournament", "tournament.toml"),
-            "component_value.json": ("component-value", "component_value.toml")}
+            "component_value.json": ("component-value", "component_value.toml"),
+            "balance.json": ("balance", "balance.toml")}
 
 
 def study_resume_command(study: Path) -> str | None:

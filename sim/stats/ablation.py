@@ -6,7 +6,8 @@ module gives the mean paired change (with minus without) of every seat's win sha
 spread (best final score minus worst) and of the lead changes (``sim.leads``), and how often the
 replacement changed who won. Deals are independent, so the intervals are Student t over deals
 (Wilson for the share of changed winners); the seat test of a component is its smallest seat p
-times the seats (Bonferroni), corrected over components (Benjamini-Hochberg).
+times the seats (Bonferroni); it and the tests of the spread and lead changes are corrected over
+the components (Benjamini-Hochberg q).
 """
 
 import numpy as np
@@ -48,7 +49,7 @@ def ablation_effects(rows: pd.DataFrame, n_players: int) -> pd.DataFrame:
     """Per component of ``rows`` (``deal_columns``): deals, each seat's win-share change
     ``seat<i>`` with ``seat<i>_low/high`` (fractions), the largest of them (``seat_effect``, its
     ``seat_effect_seat`` and interval; of equal ones the gain) with ``seat_q``; ``spread`` and ``leads``: mean with and
-    without, their change and its interval; ``changed``: the share of deals whose winners differ."""
+    without, their change, its interval and q; ``changed``: the share of deals whose winners differ."""
     out = []
     for component, part in rows.groupby("component", sort=True):
         row = {"component": int(component), "deals": len(part)}
@@ -65,9 +66,9 @@ def ablation_effects(rows: pd.DataFrame, n_players: int) -> pd.DataFrame:
                 "seat_p": min(1.0, np.nanmin(seat_p) * n_players) if np.isfinite(seat_p).any() else np.nan}
         for measure in ABLATION_MEASURES:
             with_, without = (part[f"{measure}_{arm}"].to_numpy(np.float64) for arm in ("with", "without"))
-            mean, low, high, _ = _mean_test(with_ - without)
+            mean, low, high, p = _mean_test(with_ - without)
             row |= {f"{measure}_with": float(with_.mean()), f"{measure}_without": float(without.mean()),
-                    measure: mean, f"{measure}_low": low, f"{measure}_high": high}
+                    measure: mean, f"{measure}_low": low, f"{measure}_high": high, f"{measure}_p": p}
         changed = int(part["winner_changed"].sum())
         low, high = wilson(np.array([changed]), np.array([len(part)]))
         row |= {"changed": changed / len(part), "changed_low": float(low[0]), "changed_high": float(high[0])}
@@ -75,8 +76,9 @@ def ablation_effects(rows: pd.DataFrame, n_players: int) -> pd.DataFrame:
     table = pd.DataFrame(out)
     if table.empty:
         return table
-    table["seat_q"] = np.nan
-    tested = table["seat_p"].notna()
-    if tested.any():
-        table.loc[tested, "seat_q"] = multipletests(table.loc[tested, "seat_p"], method="fdr_bh")[1]
+    for test in ("seat", *ABLATION_MEASURES):
+        table[f"{test}_q"] = np.nan
+        tested = table[f"{test}_p"].notna()
+        if tested.any():
+            table.loc[tested, f"{test}_q"] = multipletests(table.loc[tested, f"{test}_p"], method="fdr_bh")[1]
     return table

@@ -1,0 +1,59 @@
+"""``bgsim balance``: the rule and component values that best meet a designer's objective, found by
+a seeded Optuna search on paired deals and confirmed on fresh ones. Registered on the main command
+line (bgsim/cli/)."""
+
+import functools
+from pathlib import Path
+from typing import Annotated
+
+import pandas as pd
+import typer
+from rich.table import Table
+
+from bgsim.cli.common import JobsOpt, OutOpt, QuietOpt, SchedulerOpt, app, out
+from bgsim.cli.studies import NoReportOpt, ResumeOpt, run_study
+
+
+@app.command()
+def balance(
+    spec_path: Annotated[str, typer.Argument(metavar="SPEC", help="Balance spec TOML file.")],
+    jobs: JobsOpt = 1,
+    out_dir: OutOpt = "runs",
+    resume: ResumeOpt = False,
+    quiet: QuietOpt = False,
+    no_report: NoReportOpt = False,
+    scheduler: SchedulerOpt = None,
+) -> None:
+    """Search the spec's levers for the design that best meets its measures' targets, on the same
+    deals for every candidate; confirm the finalists on fresh deals; then the report."""
+    from bgsim.experiments.balance import run_balance
+    from bgsim.experiments.balance_spec import load_balance
+    from bgsim.experiments.runner import _dask_client
+
+    spec = load_balance(spec_path)
+    client = _dask_client(scheduler) if scheduler else None
+    try:
+        run_study(spec, functools.partial(run_balance, client=client), out_dir, jobs, resume, quiet, no_report,
+                  summary=_print_finalists, done="games played")
+    finally:
+        if client is not None:
+            client.close()
+
+
+def _print_finalists(directory: Path) -> None:
+    """The rulebook and each finalist: objective on fresh deals, against the rulebook, held or not."""
+    path = directory / "finalists.csv"
+    if not path.exists():
+        return
+    rows = pd.read_csv(path)
+    table = Table(title="Finalists on fresh deals (objective: lower is better)")
+    for col in ("design", "objective", "vs rulebook [95 %]", "held", "levers"):
+        table.add_column(col)
+    levers = [c for c in rows.columns if c.startswith("lever:")]
+    for r in rows.to_dict(orient="records"):
+        diff = "-" if r["design"] == "rulebook" else (f"{r['vs_rulebook']:+.4f} [{r['vs_rulebook_low']:+.4f}, "
+                                                      f"{r['vs_rulebook_high']:+.4f}]")
+        held = "-" if pd.isna(r["held"]) else ("yes" if r["held"] else "no")
+        table.add_row(r["design"], f"{r['objective']:.4f}", diff, held,
+                      ", ".join(f"{c[6:]}={r[c]}" for c in levers))
+    out.print(table)

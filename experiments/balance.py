@@ -1,0 +1,661 @@
+"""The balance search: the rule and component values that best meet a designer's objective.
+
+A spec (``experiments/balance_spec.py``) names levers, measures with targets and the search. Each
+trial is a design (one value per lever) proposed by Optuna, asked and told here (TPE for one
+objective, NSGA-II for several, CMA-ES for many numeric levers, random search as the baseline).
+Every design is played on the same deals (deal g of a player count has the same chance in every
+trial), so two designs differ by their levers alone. Games are spent where they matter: a design is
+played on the first rung of deals, reported to Optuna's successive-halving pruner, and only the
+promising go on to the larger rungs. A start vector that only adds to the final score (the profile's
+``compensation.changes_play`` is empty) is not played: the games are played with the rulebook's
+vector and re-scored under the trial's (``sim.stats.balance.shares_under``), so designs differing
+only by it share their games. Finished games are kept per played design and rung
+(``evals/<design>/n<players>/deals-<first>-<end>.parquet``).
+
+The study folder holds Optuna's own journal (``optuna.journal``): a killed study resumes from it.
+The sampler of step k is seeded with (seed, k) and sees only finished trials, so a trial cut off by
+a kill is asked again with the very values it had, and the trials are the same for any number of
+workers (workers play the chunks of one trial's rung). Then the finalists and the rulebook's design
+are played on fresh deals (seed + 1) and their measures given with bootstrap intervals.
+"""
+
+import functools
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+from bgsim.experiments.balance_spec import BalanceSpec, Lever, Measure, lever_choices
+from bgsim.experiments.runner import git_state, package_versions
+from bgsim.experiments.workers import each
+from bgsim.sim.batch import play_batch
+from bgsim.sim.registry import make_game
+from bgsim.sim.results.played import played
+from bgsim.sim.results.store import open_study_dir, read_meta, write_json, write_toml
+from bgsim.sim.seeding import block_key, deal_seeds
+from bgsim.sim.stats.balance import POPULATION, Outcomes, bootstrap, measure_value
+from bgsim.strategies import make_strategy
+
+__all__ = ["MARKER", "BalanceResult", "design_games", "evaluate", "objective_values", "read_study", "run_balance"]
+
+MARKER = "balance.json"
+SPEC_FILE = "balance.toml"
+JOURNAL = "optuna.journal"
+CHUNK_DEALS = 50  # deals per chunk: the unit the workers play
+REPLICATES = 200  # bootstrap samples of the confirmation's intervals
+ProgressCallback = Callable[[int, int], None]
+
+
+# --- designs: lever values, the game they make, what is played and what re-scored
+
+
+def param_names(spec: BalanceSpec, lever: Lever) -> list[str]:
+    """The Optuna parameters of a lever: one, or one per seat after the first for a start vector."""
+    if lever.players:
+        return [f"{lever.label}.seat{seat + 1}" for seat in range(1, lever.players)]
+    return [lever.label]
+
+
+def distributions(spec: BalanceSpec) -> dict:
+    """Optuna's distribution of every parameter, in lever order."""
+    from optuna.distributions import CategoricalDistribution, IntDistribution
+
+    game = _game(spec, spec.players[0], "{}")
+    out = {}
+    for lever in spec.levers:
+        values = lever_choices(lever, game) if lever.param else ()
+        for name in param_names(spec, lever):
+            out[name] = CategoricalDistribution(values) if values else IntDistribution(lever.low, lever.high)
+    return out
+
+
+def rulebook_design(spec: BalanceSpec) -> dict:
+    """The design of the spec's game as it is (the rulebook's, with the spec's fixed params)."""
+    design = {}
+    for lever in spec.levers:
+        game = _game(spec, lever.players or spec.players[0], "{}")
+        if lever.component:
+            design[lever.label] = game.payout(_component_index(game, lever.component))
+        elif lever.players:
+            for seat, name in enumerate(param_names(spec, lever), start=1):
+                design[name] = int(game.params.start_vector()[seat])
+        else:
+            design[lever.label] = getattr(game.params, lever.param)
+    return design
+
+
+def _component_index(game, component: str) -> int:
+    attribution = game.profile.attribution(game.profile.choice().attribution)
+    return next(row[attribution.id_field] for row in attribution.catalogue if row["id"] == component)
+
+
+def _rescored(spec: BalanceSpec, lever: Lever) -> bool:
+    """A start vector that only adds to the final score: re-scored, not played."""
+    if not lever.players:
+        return False
+    compensation = _game(spec, lever.players, "{}").profile.compensation
+    return compensation is not None and compensation.parameter == lever.param and not compensation.changes_play \
+        and compensation.adds_to_score and compensation.tiebreak_column is not None
+
+
+def start_vector(spec: BalanceSpec, design: dict, n: int) -> tuple[int, ...] | None:
+    """The start vector a design sets at ``n`` players (seat 1 as the rulebook's), or None."""
+    for lever in spec.levers:
+        if lever.players == n:
+            first = _game(spec, n, "{}").params.start_vector()[0]
+            return (int(first), *(int(design[name]) for name in param_names(spec, lever)))
+    return None
+
+
+def played_design(spec: BalanceSpec, design: dict, n: int) -> dict:
+    """What must be played at ``n`` players: the design without its re-scored start vectors and
+    without the levers of other player counts."""
+    out = {}
+    for lever in spec.levers:
+        if lever.players and (lever.players != n or _rescored(spec, lever)):
+            continue
+        for name in param_names(spec, lever):
+            out[name] = design[name]
+    return out
+
+
+def design_key(played: dict) -> str:
+    return hashlib.sha256(json.dumps(played, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+@functools.lru_cache(maxsize=32)
+def _game(spec: BalanceSpec, n: int, played_json: str):
+    """The game of a played design at ``n`` players: parameters set, then each payout changed."""
+    played = json.loads(played_json)
+    params = dict(spec.params)
+    payouts = []
+    for lever in spec.levers:
+        if lever.component and lever.label in played:
+            payouts.append((lever.component, played[lever.label]))
+        elif lever.players and param_names(spec, lever)[0] in played:
+            first = make_game(spec.game, **spec.params, **_files(spec), n_players=n).params.start_vector()[0]
+            params[lever.param] = "/".join(str(v) for v in (first, *(played[p] for p in param_names(spec, lever))))
+        elif lever.param and lever.label in played:
+            params[lever.param] = played[lever.label]
+    game = make_game(spec.game, **params, **_files(spec), n_players=n)
+    for component, value in payouts:
+        game = game.with_payout(_component_index(game, component), int(value))
+    return game
+
+
+def _files(spec: BalanceSpec) -> dict:
+    return {f"{name}_file": path for name, path in spec.data.items()}
+
+
+# --- playing: the games of one design on a range of deals
+
+
+def all_strategies(spec: BalanceSpec) -> list[str]:
+    """The population's strategies, then any a matchup adds: the indices games store."""
+    return list(dict.fromkeys((*spec.strategies, *spec.matchup_strategies)))
+
+
+def matchup_pairs(spec: BalanceSpec) -> list[tuple[int, int]]:
+    """Every pair (a, b), a before b, of the matchup strategies (indices into ``all_strategies``)."""
+    every = all_strategies(spec)
+    return list(combinations([every.index(s) for s in spec.matchup_strategies], 2))
+
+
+def design_games(spec: BalanceSpec, n: int, deals: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The games each deal gets: (pair, rotation, seat_strategy) of every game, deal-major. A
+    population game (seat s of deal g: population strategy (s + g) % m), then per matchup pair
+    its two rotations (a in the even seats, then in the odd ones)."""
+    every = all_strategies(spec)
+    population = [every.index(s) for s in spec.strategies]
+    pairs = matchup_pairs(spec)
+    rows, pair, rotation = [], [], []
+    seats = np.arange(n)
+    for g in deals:
+        rows.append([population[(s + g) % len(population)] for s in seats])
+        pair.append(POPULATION)
+        rotation.append(0)
+        for p, (a, b) in enumerate(pairs):
+            for r in (0, 1):
+                rows.append([a if (s + r) % 2 == 0 else b for s in seats])
+                pair.append(p)
+                rotation.append(r)
+    per_deal = 1 + 2 * len(pairs)
+    return np.repeat(deals, per_deal), np.array(pair), np.array(rotation), np.array(rows, dtype=np.int64)
+
+
+def play_chunk(spec: BalanceSpec, n: int, played_json: str, first: int, stop: int, seed: int) -> pa.Table:
+    """The games of a played design on deals ``first..stop-1`` at ``n`` players (deals of ``seed``)."""
+    game = _game(spec, n, played_json)
+    strategies = [make_strategy(sid, game) for sid in all_strategies(spec)]
+    deal, pair, rotation, seat_strategy = design_games(spec, n, np.arange(first, stop))
+    chance, strategy_seeds = deal_seeds(block_key(seed, n), deal)
+    states = play_batch(game, strategies, seat_strategy, chance, strategy_seeds).copy()
+    scores, ranks = game.final_standings(states)
+    start = np.asarray(game.params.start_vector()[:n] if game.profile.compensation else np.zeros(n), dtype=np.int64)
+    tiebreak = _tiebreak(game, states, ranks)
+    length = states[:, game.decisions_index] if game.decisions_index is not None else np.zeros(len(states))
+    columns = {"deal": deal, "pair": pair, "rotation": rotation, "length": length.astype(np.int64)}
+    for s in range(n):
+        columns |= {f"strategy{s}": seat_strategy[:, s], f"base{s}": scores[:, s].astype(np.int64) - start[s],
+                    f"tiebreak{s}": tiebreak[:, s]}
+    return pa.table({k: pa.array(np.asarray(v, dtype=np.int64)) for k, v in columns.items()})
+
+
+def _tiebreak(game, states: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+    """(G, P) int64 tie-break places: the profile's column, else the final ranks (1 first)."""
+    compensation = game.profile.compensation
+    n = ranks.shape[1]
+    if compensation is not None and compensation.tiebreak_column:
+        return np.asarray(game.records(states)[compensation.tiebreak_column], dtype=np.int64).reshape(-1, n)
+    return ranks.astype(np.int64)
+
+
+def _outcomes(spec: BalanceSpec, n: int, tables: list[pa.Table]) -> Outcomes:
+    frame = pa.concat_tables(tables).to_pandas() if tables else None
+    game = _game(spec, n, "{}")
+    start = np.asarray(game.params.start_vector()[:n] if game.profile.compensation else np.zeros(n), dtype=np.int64)
+    cols = lambda prefix: frame[[f"{prefix}{s}" for s in range(n)]].to_numpy(np.int64)  # noqa: E731
+    return Outcomes(deal=frame["deal"].to_numpy(np.int64), pair=frame["pair"].to_numpy(np.int64),
+                    rotation=frame["rotation"].to_numpy(np.int64), seat_strategy=cols("strategy"), base=cols("base"),
+                    start=start, tiebreak=cols("tiebreak"), length=frame["length"].to_numpy(np.int64),
+                    shared=bool(game.profile.shared_wins))
+
+
+def chunks(first: int, stop: int) -> list[tuple[int, int]]:
+    return [(a, min(a + CHUNK_DEALS, stop)) for a in range(first, stop, CHUNK_DEALS)]
+
+
+def evaluate(spec: BalanceSpec, directory: Path, design: dict, deals: int, seed: int, jobs: int = 1,
+             client=None, folder: str = "evals") -> tuple[dict[int, Outcomes], dict[str, int], int]:
+    """The outcomes of ``design`` on deals 0..deals-1 of ``seed`` per player count, from the chunks
+    on disk and the ones played now; with the games of every chunk used (chunk name -> games) and
+    the games played now."""
+    todo, found = [], {}
+    for n in spec.players:
+        played_json = json.dumps(played_design(spec, design, n), sort_keys=True, default=str)
+        where = Path(directory) / folder / design_key(json.loads(played_json)) / f"n{n}"
+        found[n] = []
+        for first, stop in chunks(0, deals):
+            path = where / f"deals-{first:06d}-{stop:06d}.parquet"
+            table = _read(path)
+            if table is None:
+                todo.append((spec, n, played_json, first, stop, seed))
+            found[n].append((first, path, table))
+    games = 0
+    results = {}
+    for args, table in each(_timed_play, todo, jobs, client):
+        _, n, played_json, first, stop, _ = args
+        where = Path(directory) / folder / design_key(json.loads(played_json)) / f"n{n}"
+        where.mkdir(parents=True, exist_ok=True)
+        _write(where / f"deals-{first:06d}-{stop:06d}.parquet", table)
+        results[(n, first)] = table
+        games += table.num_rows
+    out, used = {}, {}
+    for n in spec.players:
+        tables = [table if table is not None else results[(n, first)] for first, _, table in found[n]]
+        out[n] = _outcomes(spec, n, tables)
+        used |= {str(path.relative_to(directory)): table.num_rows for (_, path, _), table in zip(found[n], tables,
+                                                                                                 strict=True)}
+    return out, used, games
+
+
+def _timed_play(*args) -> tuple[tuple, pa.Table]:
+    return args, play_chunk(*args)
+
+
+def _read(path: Path) -> pa.Table | None:
+    try:
+        return pq.read_table(path)
+    except (OSError, pa.ArrowInvalid):
+        return None
+
+
+def _write(path: Path, table: pa.Table) -> None:
+    """Atomically (a kill leaves the chunk whole or absent)."""
+    tmp = path.with_suffix(".tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    tmp.replace(path)
+
+
+# --- measures and objectives
+
+
+def measure_values(spec: BalanceSpec, measure: Measure, outcomes: dict[int, Outcomes], design: dict) -> dict:
+    """``measure`` per player count: a float, or a matrix for a matchup."""
+    every = all_strategies(spec)
+    strategies = [every.index(s) for s in measure.strategies]
+    values = {}
+    for n in measure.players:
+        vector = start_vector(spec, design, n)
+        values[n] = measure_value(measure.name, outcomes[n], vector, matchup_pairs(spec), strategies)
+    return values
+
+
+def measure_loss(measure: Measure, value, n: int, rulebook=None) -> float:
+    """How far ``value`` (at ``n`` players) is from the measure's target: |value - target|, the value
+    itself for "min", |value - 1/n| for "fair", the relative excess over the rulebook's value for
+    "rulebook"; for a matrix, the mean over its cells off the diagonal."""
+    target = measure.target
+    if isinstance(target, tuple):
+        matrix = np.asarray(value, dtype=np.float64)
+        off = ~np.eye(len(matrix), dtype=bool)
+        return float(np.nanmean(np.abs(matrix - np.asarray(target))[off]))
+    if target == "min":
+        return float(value)
+    if target == "fair":
+        return abs(float(value) - 1.0 / n)
+    if target == "rulebook":
+        return max(0.0, (float(value) - float(rulebook)) / max(abs(float(rulebook)), 1e-9))
+    return abs(float(value) - float(target))
+
+
+def objective_values(spec: BalanceSpec, outcomes: dict[int, Outcomes], design: dict,
+                     rulebook: dict | None = None) -> tuple[list[float], dict]:
+    """The objectives of a design (one weighted sum, or one per measure for a pareto search) and every
+    measure's values by player count. ``rulebook``: the rulebook design's measure values on the same
+    deals, for "rulebook" targets."""
+    values = {m.name + (f":{i}" if i else ""): measure_values(spec, m, outcomes, design)
+              for i, m in enumerate(spec.measures)}
+    losses = []
+    for (key, by_n), measure in zip(values.items(), spec.measures, strict=True):
+        base = (rulebook or {}).get(key, {})
+        losses.append(measure.weight * float(np.mean([measure_loss(measure, v, n, base.get(n)) for n, v in
+                                                      by_n.items()])))
+    return ([float(sum(losses))] if spec.objective == "weighted" else losses), values
+
+
+# --- the search
+
+
+@dataclass
+class BalanceResult:
+    directory: Path
+    games_played: int
+    seconds: float
+
+
+def _sampler(spec: BalanceSpec, step: int):
+    """The sampler of step ``step``, seeded with (seed, step): a resumed study asks the same."""
+    import optuna
+
+    seed = int(np.random.SeedSequence(spec.seed, spawn_key=(step,)).generate_state(1)[0])
+    if spec.sampler == "tpe":
+        return optuna.samplers.TPESampler(seed=seed, n_startup_trials=8, multivariate=True)
+    if spec.sampler == "nsga2":
+        return optuna.samplers.NSGAIISampler(seed=seed, population_size=12)
+    if spec.sampler == "cmaes":
+        return optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=4, warn_independent_sampling=False)
+    return optuna.samplers.RandomSampler(seed=seed)
+
+
+def _study(spec: BalanceSpec, directory: Path):
+    import optuna
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    storage = JournalStorage(JournalFileBackend(str(directory / JOURNAL)))
+    directions = ["minimize"] * (1 if spec.objective == "weighted" else len(spec.measures))
+    pruner = (optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=3)
+              if spec.objective == "weighted" and len(spec.deals) > 1 else optuna.pruners.NopPruner())
+    return optuna.create_study(storage=storage, study_name=spec.study_id, directions=directions,
+                               sampler=_sampler(spec, 0), pruner=pruner, load_if_exists=True)
+
+
+def run_balance(spec: BalanceSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
+                on_progress: ProgressCallback | None = None, on_stage: Callable[[str], None] | None = None,
+                client=None) -> BalanceResult:
+    """Search until the budget (or the trial count) is spent, then confirm the finalists."""
+    from optuna.trial import TrialState
+
+    began = time.perf_counter()
+    directory = Path(out) / spec.study_id
+    meta = open_study_dir(directory, MARKER, "balance study", "study_id", spec.study_id, resume, SPEC_FILE,
+                          spec.to_dict())
+    if meta is None:
+        meta = {"study_id": spec.study_id, "kind": "balance", "status": "searching", "started": _now(), "games": 0,
+                "trials": {}}
+    meta["profile"] = {str(n): _game(spec, n, "{}").profile.to_json() for n in spec.players}
+    meta["played"] = played_facts(spec)
+    write_toml(directory / SPEC_FILE, spec.to_dict())
+    write_json(directory / MARKER, meta)
+    study = _study(spec, directory)
+    for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        study.tell(trial.number, state=TrialState.FAIL)  # cut off by a kill: asked again, with the same values
+        study.enqueue_trial(dict(trial.params))
+    played_now = 0
+    rulebook = rulebook_design(spec)
+    meta.setdefault("paid", {})  # every chunk a finished trial (or the rulebook) used: its games count once
+    reference = {}  # rung -> the rulebook's measure values on that rung's deals
+    for rung, deals in enumerate(spec.deals):
+        outcomes, used, games = evaluate(spec, directory, rulebook, deals, spec.seed, jobs, client)
+        played_now += games
+        _pay(meta, used)
+        reference[rung] = objective_values(spec, outcomes, rulebook)[1]
+    finished = (TrialState.COMPLETE, TrialState.PRUNED)
+    space = distributions(spec)
+    if not study.get_trials(deepcopy=False) and _in_space(spec, rulebook):
+        study.enqueue_trial(rulebook)  # trial 0: the rulebook's design, the bar every other must beat
+    best = min((t.values[0] for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+                if len(t.values) == 1), default=None)
+    while True:
+        done = study.get_trials(deepcopy=False, states=finished)
+        if len(done) >= spec.trials or meta["games"] >= spec.budget:
+            break
+        step = len(done)  # trials are numbered by step: a kill's failed trial takes no number of ours
+        study.sampler = _sampler(spec, step)
+        trial = study.ask(space)
+        trial.set_user_attr("step", step)
+        design = dict(trial.params)
+        record = {"design": design, "rungs": []}
+        used = {}
+        for rung, deals in enumerate(spec.deals):
+            outcomes, used_here, games = evaluate(spec, directory, design, deals, spec.seed, jobs, client)
+            used |= used_here
+            played_now += games
+            values, measures = objective_values(spec, outcomes, design, reference[rung])
+            record["rungs"].append({"deals": deals, "objective": values, "measures": _jsonable(measures)})
+            if len(values) == 1 and rung < len(spec.deals) - 1:
+                trial.report(values[0], rung)
+                if trial.should_prune():
+                    study.tell(trial, state=TrialState.PRUNED)
+                    record["state"] = "pruned"
+                    break
+        else:
+            study.tell(trial, values)
+            record["state"] = "complete"
+            if len(values) == 1 and (best is None or values[0] < best):
+                best = values[0]
+                if on_stage:
+                    on_stage(f"trial {step}: best objective so far {best:.4f}")
+        record["games"] = _pay(meta, used)
+        meta["trials"][str(step)] = record
+        write_json(directory / MARKER, meta)
+        if on_progress:
+            on_progress(min(meta["games"], spec.budget), spec.budget)
+    meta["status"] = "confirming"
+    write_json(directory / MARKER, meta)
+    _write_trials(directory, spec, meta)
+    importances(study).to_csv(directory / "importances.csv", index=False)
+    played_now += confirm(spec, directory, study, meta, jobs, client, on_stage)
+    meta.update(status="complete", finished=_now())
+    write_json(directory / MARKER, meta)
+    return BalanceResult(directory, played_now, time.perf_counter() - began)
+
+
+def _pay(meta: dict, used: dict[str, int]) -> int:
+    """Count the chunks in ``used`` not paid for yet (the budget counts each game once, whatever a
+    kill and a resume did); returns their games."""
+    new = {key: rows for key, rows in used.items() if key not in meta["paid"]}
+    meta["paid"] |= new
+    meta["games"] = meta.get("games", 0) + sum(new.values())
+    return sum(new.values())
+
+
+def _in_space(spec: BalanceSpec, design: dict) -> bool:
+    """Whether every lever's range (or choices) holds the design's value."""
+    game = _game(spec, spec.players[0], "{}")
+    for lever in spec.levers:
+        choices = lever_choices(lever, game) if lever.param else ()
+        for name in param_names(spec, lever):
+            value = design.get(name)
+            if not (value in choices if choices else isinstance(value, int) and lever.low <= value <= lever.high):
+                return False
+    return True
+
+
+def _jsonable(measures: dict) -> dict:
+    return {key: {str(n): (np.asarray(v).tolist() if np.ndim(v) else float(v)) for n, v in by_n.items()}
+            for key, by_n in measures.items()}
+
+
+def _write_trials(directory: Path, spec: BalanceSpec, meta: dict) -> None:
+    """``trials.csv``: per trial its state, the rung it reached, its objective(s) there and its design."""
+    rows = []
+    for number, record in sorted(meta["trials"].items(), key=lambda kv: int(kv[0])):
+        last = record["rungs"][-1]
+        rows.append({"trial": int(number), "state": record.get("state", ""), "deals": last["deals"],
+                     **{f"objective{i}" if i else "objective": v for i, v in enumerate(last["objective"])},
+                     **record["design"]})
+    pd.DataFrame(rows).to_csv(directory / "trials.csv", index=False)
+
+
+def importances(study) -> pd.DataFrame:
+    """Each parameter's importance per objective (Optuna's PED-ANOVA over the complete trials):
+    ``objective, parameter, importance``; empty with fewer than two complete trials."""
+    import optuna
+    from optuna.trial import TrialState
+
+    complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    rows = []
+    for index in range(len(study.directions)):
+        if len(complete) < 2:
+            break
+        try:
+            found = optuna.importance.get_param_importances(
+                study, evaluator=optuna.importance.PedAnovaImportanceEvaluator(),
+                target=(lambda t, i=index: t.values[i]) if len(study.directions) > 1 else None)
+        except (ValueError, RuntimeError):  # every trial alike: nothing to apportion
+            continue
+        rows += [{"objective": index, "parameter": name, "importance": float(value)} for name, value in found.items()]
+    return pd.DataFrame(rows, columns=["objective", "parameter", "importance"])
+
+
+# --- confirmation on fresh deals
+
+
+def finalists(spec: BalanceSpec, study) -> list:
+    """The best complete trials (one objective) or the Pareto set, at most ``finalists``."""
+    from optuna.trial import TrialState
+
+    complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    ranked = (sorted(complete, key=lambda t: (t.values[0], _step(t))) if spec.objective == "weighted"
+              else sorted(study.best_trials, key=lambda t: (sum(t.values), _step(t))))
+    chosen, seen = [], set()
+    for trial in ranked:  # a design asked twice is one finalist
+        key = json.dumps(trial.params, sort_keys=True, default=str)
+        if key not in seen and len(chosen) < spec.finalists:
+            seen.add(key)
+            chosen.append(trial)
+    return chosen
+
+
+def confirm(spec: BalanceSpec, directory: Path, study, meta: dict, jobs: int, client,
+            on_stage: Callable[[str], None] | None) -> int:
+    """Play the finalists and the rulebook's design on fresh deals (seed + 1); ``finalists.csv`` gets
+    every measure with its 95 % bootstrap interval and whether the finalist held: its objective on the
+    fresh deals better than the rulebook's, the paired interval of the difference below 0."""
+    chosen = finalists(spec, study)
+    if on_stage and chosen:
+        on_stage(f"confirming {len(chosen)} finalist{'s' if len(chosen) != 1 else ''} on {spec.confirm_deals:,} "
+                 f"fresh deals per player count")
+    rulebook = rulebook_design(spec)
+    designs = [("rulebook", rulebook)] + [(f"trial {_step(t)}", dict(t.params)) for t in chosen]
+    games = 0
+    fresh = {}
+    for label, design in designs:
+        outcomes, _, played_games = evaluate(spec, directory, design, spec.confirm_deals, spec.seed + 1, jobs,
+                                             client, folder="confirm")
+        games += played_games
+        fresh[label] = outcomes
+    reference = objective_values(spec, fresh["rulebook"], rulebook)[1]
+    rows = []
+    for label, design in designs:
+        rows.append(_confirmed(spec, label, design, fresh[label], fresh["rulebook"], rulebook, reference, study,
+                               meta))
+    pd.DataFrame(rows).to_csv(directory / "finalists.csv", index=False)
+    if spec.objective == "weighted" and chosen:
+        write_json(directory / "best.json", near_best(spec, directory, study, jobs, client))
+    return games
+
+
+def near_best(spec: BalanceSpec, directory: Path, study, jobs: int = 1, client=None) -> dict:
+    """The best design and the designs the search's deals cannot tell from it: every complete trial
+    whose objective minus the best's has a paired bootstrap interval (over the last rung's deals)
+    reaching 0. Each lever's range over them is the answer's interval."""
+    from optuna.trial import TrialState
+
+    complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    best = min(complete, key=lambda t: (t.values[0], _step(t)))
+    deals = spec.deals[-1]
+    rulebook = rulebook_design(spec)
+    reference = objective_values(spec, evaluate(spec, directory, rulebook, deals, spec.seed, jobs, client)[0],
+                                 rulebook)[1]
+    seed = int(np.random.SeedSequence(spec.seed, spawn_key=(98,)).generate_state(1)[0])
+    picks = np.random.default_rng(seed).integers(0, deals, (REPLICATES // 2, deals))
+    designs = {}
+    for trial in sorted(complete, key=_step):  # a design asked again is its first trial
+        designs.setdefault(json.dumps(trial.params, sort_keys=True, default=str), trial)
+    samples = {}
+    for key, trial in designs.items():
+        outcomes = evaluate(spec, directory, dict(trial.params), deals, spec.seed, jobs, client)[0]
+        members = {n: _members(o) for n, o in outcomes.items()}
+        samples[key] = np.array([sum(objective_values(spec, {n: o.take(np.concatenate([members[n][i] for i in s]))
+                                                             for n, o in outcomes.items()}, dict(trial.params),
+                                                      reference)[0]) for s in picks])
+    best_key = json.dumps(best.params, sort_keys=True, default=str)
+    close = [key for key in designs if np.percentile(samples[key] - samples[best_key], 2.5) <= 0]
+    ranges = {}
+    for name in best.params:
+        values = [designs[key].params[name] for key in close]
+        numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
+        ranges[name] = [min(values), max(values)] if numeric else sorted(set(values), key=str)
+    return {"trial": _step(best), "design": dict(best.params), "objective": best.values[0], "deals": deals,
+            "indistinguishable": sorted(_step(designs[key]) for key in close), "ranges": ranges}
+
+
+def _step(trial) -> int:
+    """A trial's number in the search (its step), whatever trials a kill failed before it."""
+    return int(trial.user_attrs["step"])
+
+
+def _confirmed(spec, label, design, outcomes, rulebook_outcomes, rulebook, reference, study, meta) -> dict:
+    row = {"design": label, **{f"lever:{k}": v for k, v in design.items()}}
+    values, measures = objective_values(spec, outcomes, design, reference)
+    number = None if label == "rulebook" else int(label.split()[1])
+    search = meta["trials"].get(str(number), {}).get("rungs", [{}])[-1] if number is not None else {}
+    row["objective"] = values[0] if len(values) == 1 else float(sum(values))
+    row["search_objective"] = (search.get("objective") or [np.nan])[0] if number is not None else np.nan
+    seed = int(np.random.SeedSequence(spec.seed, spawn_key=(99,)).generate_state(1)[0])
+    picks = np.random.default_rng(seed).integers(0, spec.confirm_deals, (REPLICATES, spec.confirm_deals))
+    members = {id(o): _members(o) for which in (outcomes, rulebook_outcomes) for o in which.values()}
+
+    def objective_on(sample: np.ndarray, which: dict[int, Outcomes], which_design: dict) -> float:
+        taken = {n: o.take(np.concatenate([members[id(o)][i] for i in sample])) for n, o in which.items()}
+        v, _ = objective_values(spec, taken, which_design, reference)
+        return float(sum(v))
+
+    diffs = np.array([objective_on(s, outcomes, design) - objective_on(s, rulebook_outcomes, rulebook)
+                      for s in picks])
+    row["vs_rulebook"] = float(row["objective"] - sum(objective_values(spec, rulebook_outcomes, rulebook,
+                                                                           reference)[0]))
+    row["vs_rulebook_low"], row["vs_rulebook_high"] = np.percentile(diffs, [2.5, 97.5]).tolist()
+    row["held"] = None if label == "rulebook" else bool(row["vs_rulebook_high"] < 0)
+    for key, by_n in measures.items():
+        measure = spec.measures[int(key.split(":")[1]) if ":" in key else 0]
+        for n, value in by_n.items():
+            if np.ndim(value):
+                row[f"{key}@{n}p"] = json.dumps(np.round(np.asarray(value), 4).tolist())
+                continue
+            samples = bootstrap(lambda o, m=measure, n=n: measure_value(  # noqa: E731
+                m.name, o, start_vector(spec, design, n)), outcomes[n], REPLICATES, seed)
+            row[f"{key}@{n}p"] = value
+            row[f"{key}@{n}p_low"], row[f"{key}@{n}p_high"] = np.percentile(samples, [2.5, 97.5]).tolist()
+    return row
+
+
+def _members(out: Outcomes) -> list[np.ndarray]:
+    """The rows of each deal 0..D-1 of ``out`` (its deals are 0..D-1, each with the same games)."""
+    order = np.argsort(out.deal, kind="stable")
+    bounds = np.searchsorted(out.deal[order], np.arange(out.deal.max() + 2))
+    return [order[bounds[d]: bounds[d + 1]] for d in range(out.deal.max() + 1)]
+
+
+# --- bookkeeping
+
+
+def read_study(directory: str | Path) -> dict:
+    return read_meta(Path(directory), MARKER, "balance study")
+
+
+def played_facts(spec: BalanceSpec) -> dict:
+    blocks = []
+    for n in spec.players:
+        game = _game(spec, n, "{}")
+        blocks.append({"game_id": game.id, "rules_version": game.version, "data_files": game.data_files,
+                       "strategies": all_strategies(spec)})
+    meta = {"blocks": blocks, "seeds": {"seed": spec.seed}, "git": git_state(), "versions": package_versions()}
+    return played([meta], spec.to_dict())
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+

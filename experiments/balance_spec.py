@@ -1,0 +1,344 @@
+"""The balance search's spec: the levers a designer may move, the measures and their targets, the
+search and its confirmation. ``load_balance`` reads and checks a TOML file; everything that can be
+wrong with it is a one-line ``SpecError`` before any game is played.
+
+A lever is a game parameter (``param``: an integer in ``low..high``, one of ``choices``, a flag, or
+a start vector: one integer per seat after the first, at one player count) or the payout of a
+component the game declares in its profile's choice (``component``: a catalogue id, ``low..high``
+inside the declared payout range). A measure is one of ``MEASURES`` with a target: a number (a
+matrix for ``matchup``), ``"min"``, ``"fair"`` (the fair share 1/n of a seat's win rate) or
+``"rulebook"`` (no worse than the rulebook's design on the same deals).
+"""
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from bgsim.sim.errors import GameIdError, StrategyError
+from bgsim.sim.registry import make_game
+from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file, require, spec_header
+from bgsim.strategies import make_strategy
+
+__all__ = ["MEASURES", "SAMPLERS", "BalanceSpec", "Lever", "Measure", "balance_from_dict", "load_balance"]
+
+# name -> what it is; every measure is computed per player count and averaged over the counts it names
+MEASURES = {
+    "seat_spread": "highest seat win rate minus the lowest (population games)",
+    "first_seat": "the first seat's win rate (population games)",
+    "score_spread": "best final score minus the worst, per game (population games)",
+    "length": "decisions per game (population games)",
+    "matchup": "win rate of each strategy against each other, seats alternating (matchup games)",
+}
+SAMPLERS = ("tpe", "nsga2", "cmaes", "random")
+TARGET_WORDS = ("min", "fair", "rulebook")
+_KEYS = {
+    "": {"name", "description", "game", "population", "lever", "measure", "search", "confirm"},
+    "game": {"id", "players", "params", "data"},
+    "population": {"strategies"},
+    "search": {"sampler", "objective", "budget", "trials", "deals", "seed"},
+    "confirm": {"finalists", "deals"},
+}
+_LEVER_KEYS = {"param", "component", "players", "low", "high", "choices"}
+_MEASURE_KEYS = {"name", "target", "weight", "players", "strategies"}
+
+
+@dataclass(frozen=True)
+class Lever:
+    """One lever: ``param`` or ``component`` (a catalogue id); ``players`` only for a start vector."""
+
+    param: str = ""
+    component: str = ""
+    players: int = 0  # a start vector's player count
+    low: int = 0
+    high: int = 0
+    choices: tuple = ()  # a choice or flag lever's values
+
+    @property
+    def label(self) -> str:
+        if self.component:
+            return f"payout:{self.component}"
+        return f"{self.param}@{self.players}p" if self.players else self.param
+
+
+@dataclass(frozen=True)
+class Measure:
+    name: str
+    target: object  # float, "min", "fair", "rulebook", or a matrix (tuple of tuples) for matchup
+    weight: float = 1.0
+    players: tuple[int, ...] = ()  # the counts it is taken at (the spec's, by default)
+    strategies: tuple[str, ...] = ()  # matchup: the strategies, in matrix order
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class BalanceSpec:
+    name: str
+    game: str
+    players: tuple[int, ...]
+    strategies: tuple[str, ...]  # the population of the seat measures: seat s of deal g plays [(s + g) % m]
+    levers: tuple[Lever, ...]
+    measures: tuple[Measure, ...]
+    sampler: str = "tpe"
+    objective: str = "weighted"  # "weighted": one objective, the weighted sum; "pareto": one per measure
+    budget: int = 100_000  # games (played, not re-scored) the search may spend
+    trials: int = 100  # at most this many trials (a design that is only re-scored spends no games)
+    deals: tuple[int, ...] = (50, 150, 450)  # deals per player count at each rung of the successive halving
+    seed: int = 1
+    finalists: int = 3
+    confirm_deals: int = 1000  # fresh deals (seed + 1) per player count for each finalist and the rulebook
+    params: dict = field(default_factory=dict)
+    data: dict = field(default_factory=dict)
+    description: str = ""
+
+    def to_dict(self) -> dict:
+        doc = spec_header(self)
+        doc["population"] = {"strategies": list(self.strategies)}
+        doc["lever"] = [_lever_doc(lever) for lever in self.levers]
+        doc["measure"] = [{"name": m.name, "target": _target_doc(m.target), "weight": m.weight,
+                           "players": list(m.players)} | ({"strategies": list(m.strategies)} if m.strategies else {})
+                          for m in self.measures]
+        doc["search"] = {"sampler": self.sampler, "objective": self.objective, "budget": self.budget,
+                         "trials": self.trials, "deals": list(self.deals), "seed": self.seed}
+        doc["confirm"] = {"finalists": self.finalists, "deals": self.confirm_deals}
+        return doc
+
+    def fingerprint(self) -> str:
+        """Hash of everything that decides the trials and their games (data files by content)."""
+        doc = asdict(self)
+        doc.pop("description")
+        doc["data"] = {name: hashlib.sha256(Path(path).read_bytes()).hexdigest() for name, path in
+                       sorted(self.data.items())}
+        return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:10]
+
+    @property
+    def study_id(self) -> str:
+        return f"{self.name}-{self.fingerprint()}"
+
+    def __hash__(self) -> int:  # a key of the per-process game cache (its dicts are not hashable)
+        return hash(json.dumps(asdict(self), sort_keys=True, default=str))
+
+    @property
+    def total_games(self) -> int:
+        """The budget (what the progress counts)."""
+        return self.budget
+
+    @property
+    def matchup_strategies(self) -> tuple[str, ...]:
+        """Every strategy a matchup measure names, in first-named order."""
+        seen = []
+        for m in self.measures:
+            seen += [s for s in m.strategies if s not in seen]
+        return tuple(seen)
+
+
+def _lever_doc(lever: Lever) -> dict:
+    doc = {"param": lever.param} if lever.param else {"component": lever.component}
+    if lever.players:
+        doc["players"] = lever.players
+    if lever.choices:
+        doc["choices"] = list(lever.choices)
+    elif lever.low or lever.high:
+        doc |= {"low": lever.low, "high": lever.high}
+    return doc
+
+
+def _target_doc(target):
+    return [list(row) for row in target] if isinstance(target, tuple) else target
+
+
+def load_balance(path: str | Path) -> BalanceSpec:
+    """Read and check a balance spec; relative data paths are relative to the file."""
+    path = Path(path)
+    return balance_from_dict(read_spec_file(path), path.parent, path.stem, path.name)
+
+
+def balance_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "balance",
+                      source: str = "spec") -> BalanceSpec:
+    check_keys(doc, _KEYS, source)
+    game, search, confirm = doc.get("game", {}), doc.get("search", {}), doc.get("confirm", {})
+    require("id" in game, f"{source}: [game] id is missing")
+    players = game.get("players", [4])
+    players = [players] if isinstance(players, int) else players
+    require(isinstance(players, list) and players and all(_is_int(n) for n in players),
+            f"{source}: [game] players must be a list of player counts")
+    strategies = doc.get("population", {}).get("strategies", [])
+    require(isinstance(strategies, list) and strategies and all(isinstance(s, str) for s in strategies),
+            f"{source}: [population] strategies must be a non-empty list of strategy ids")
+    data = {name: str((Path(base_dir) / value).resolve()) for name, value in game.get("data", {}).items()}
+    levers = tuple(_lever(item, i, source) for i, item in enumerate(_tables(doc, "lever", source)))
+    measures = tuple(_measure(item, i, tuple(players), source) for i, item in enumerate(_tables(doc, "measure",
+                                                                                                  source)))
+    require(levers, f"{source}: no [[lever]]: name at least one game parameter or component payout to search")
+    require(measures, f"{source}: no [[measure]]: name at least one measure with its target")
+    labels = [lever.label for lever in levers]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    require(not twice, f"{source}: lever {twice[0] if twice else ''} is named twice")
+    sampler = search.get("sampler", "tpe")
+    require(sampler in SAMPLERS, f"{source}: search.sampler must be one of {', '.join(SAMPLERS)}, not {sampler!r}")
+    objective = search.get("objective", "weighted")
+    require(objective in ("weighted", "pareto"), f"{source}: search.objective must be 'weighted' or 'pareto', "
+                                                 f"not {objective!r}")
+    require(objective == "weighted" or sampler in ("nsga2", "random"),
+            f"{source}: a pareto search takes search.sampler 'nsga2' or 'random', not {sampler!r}")
+    require(objective == "pareto" or sampler != "nsga2", f"{source}: search.sampler 'nsga2' is for several "
+                                                         "objectives: set search.objective = 'pareto'")
+    deals = search.get("deals", [50, 150, 450])
+    deals = [deals] if _is_int(deals) else deals
+    require(isinstance(deals, list) and deals and all(_is_int(d) and d > 0 for d in deals)
+            and deals == sorted(set(deals)), f"{source}: search.deals must be increasing positive deal counts (the "
+                                             f"rungs of the successive halving), not {deals!r}")
+    values = dict(budget=search.get("budget", 100_000), trials=search.get("trials", 100), seed=search.get("seed", 1),
+                  finalists=confirm.get("finalists", 3), confirm_deals=confirm.get("deals", 1000))
+    for key, value in values.items():
+        require(_is_int(value) and value >= 0, f"{source}: {_key_name(key)} must be a non-negative integer, "
+                                               f"not {value!r}")
+    require(values["budget"] > 0 and values["trials"] > 0 and values["finalists"] > 0 and values["confirm_deals"] > 1,
+            f"{source}: search.budget, search.trials, confirm.finalists and confirm.deals (at least 2) must be "
+            f"positive")
+    spec = BalanceSpec(name=doc.get("name", default_name), description=doc.get("description", ""), game=game["id"],
+                       players=tuple(players), strategies=tuple(strategies), levers=levers, measures=measures,
+                       sampler=sampler, objective=objective, deals=tuple(deals), params=dict(game.get("params", {})),
+                       data=data, **values)
+    check_against_game(spec, source)
+    return spec
+
+
+def _key_name(key: str) -> str:
+    return {"confirm_deals": "confirm.deals", "finalists": "confirm.finalists"}.get(key, f"search.{key}")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _tables(doc: dict, key: str, source: str) -> list[dict]:
+    items = doc.get(key, [])
+    require(isinstance(items, list) and all(isinstance(i, dict) for i in items),
+            f"{source}: {key} must be an array of tables ([[{key}]])")
+    return items
+
+
+def _lever(item: dict, i: int, source: str) -> Lever:
+    where = f"{source}: lever {i + 1}"
+    unknown = sorted(set(item) - _LEVER_KEYS)
+    require(not unknown, f"{where}: unknown key {unknown[0] if unknown else ''!r} (a lever has "
+                         f"{', '.join(sorted(_LEVER_KEYS))})")
+    require(bool(item.get("param")) != bool(item.get("component")),
+            f"{where}: name either param (a game parameter) or component (a component's payout)")
+    choices = item.get("choices", [])
+    require(isinstance(choices, list), f"{where}: choices must be a list")
+    for key in ("low", "high", "players"):
+        require(key not in item or _is_int(item[key]), f"{where}: {key} must be an integer, not {item.get(key)!r}")
+    if not choices:
+        require("low" in item and "high" in item or "param" in item,
+                f"{where}: give its range as low and high")
+    if "low" in item and "high" in item:
+        require(item["low"] < item["high"], f"{where}: low ({item['low']}) must be below high ({item['high']})")
+    return Lever(param=item.get("param", ""), component=str(item.get("component", "")),
+                 players=item.get("players", 0), low=item.get("low", 0), high=item.get("high", 0),
+                 choices=tuple(choices))
+
+
+def _measure(item: dict, i: int, players: tuple[int, ...], source: str) -> Measure:
+    where = f"{source}: measure {i + 1}"
+    unknown = sorted(set(item) - _MEASURE_KEYS)
+    require(not unknown, f"{where}: unknown key {unknown[0] if unknown else ''!r} (a measure has "
+                         f"{', '.join(sorted(_MEASURE_KEYS))})")
+    name = item.get("name")
+    require(name in MEASURES, f"{where}: unknown measure {name!r}; the measures are {', '.join(MEASURES)}")
+    at = item.get("players", list(players))
+    at = [at] if _is_int(at) else at
+    require(isinstance(at, list) and at and all(n in players for n in at),
+            f"{where}: players must be among the spec's player counts {list(players)}, not {at!r}")
+    weight = item.get("weight", 1.0)
+    require(isinstance(weight, int | float) and not isinstance(weight, bool) and weight > 0,
+            f"{where}: weight must be a positive number, not {weight!r}")
+    strategies = item.get("strategies", [])
+    require(isinstance(strategies, list) and all(isinstance(s, str) for s in strategies),
+            f"{where}: strategies must be a list of strategy ids")
+    target = item.get("target", "min")
+    if name == "matchup":
+        k = len(strategies)
+        require(k >= 2 and len(set(strategies)) == k, f"{where}: a matchup names two or more different strategies")
+        require(isinstance(target, list) and len(target) == k and all(
+            isinstance(row, list) and len(row) == k and all(isinstance(v, int | float) and 0 <= v <= 1 for v in row)
+            for row in target), f"{where}: a matchup's target is a {k} x {k} matrix of win rates (rows and columns "
+                                f"in the order of its strategies), not {target!r}")
+        target = tuple(tuple(float(v) for v in row) for row in target)
+    else:
+        require(not strategies, f"{where}: only a matchup names strategies")
+        require(isinstance(target, int | float) and not isinstance(target, bool) or target in TARGET_WORDS,
+                f"{where}: target must be a number or one of {', '.join(TARGET_WORDS)}, not {target!r}")
+        require(target != "fair" or name in ("first_seat",), f"{where}: target 'fair' is for first_seat")
+        target = float(target) if isinstance(target, int | float) else target
+    return Measure(name=name, target=target, weight=float(weight), players=tuple(at), strategies=tuple(strategies))
+
+
+def check_against_game(spec: BalanceSpec, source: str) -> None:
+    """Every lever exists in the game and stays inside what it allows; every strategy exists."""
+    for n in spec.players:
+        try:
+            files = {f"{name}_file": path for name, path in spec.data.items()}
+            game = make_game(spec.game, **spec.params, **files, n_players=n)
+            for sid in (*spec.strategies, *spec.matchup_strategies):
+                make_strategy(sid, game)
+        except (GameIdError, StrategyError) as exc:
+            raise SpecError(f"{source}: {exc}") from None
+        for lever in spec.levers:
+            _check_lever(lever, game, n, source)
+        require(game.decisions_index is not None or all(m.name != "length" for m in spec.measures),
+                f"{source}: measure length: {game.name} does not count its decisions")
+    for lever in spec.levers:
+        require(not lever.players or lever.players in spec.players,
+                f"{source}: lever {lever.label}: players {lever.players} is not among the spec's {list(spec.players)}")
+
+
+def _check_lever(lever: Lever, game, n: int, source: str) -> None:
+    where = f"{source}: lever {lever.label}"
+    if lever.component:
+        choice = game.profile.choice()
+        require(choice is not None, f"{where}: {game.name} declares no component payouts (its profile's choices)")
+        catalogue = {row["id"] for row in game.profile.attribution(choice.attribution).catalogue}
+        require(lever.component in catalogue, f"{where}: {lever.component!r} is not a "
+                                              f"{game.profile.attribution(choice.attribution).singular} of "
+                                              f"{game.name}")
+        low, high = choice.payout_range
+        require(low <= lever.low and lever.high <= high, f"{where}: the range {lever.low}..{lever.high} is outside "
+                                                          f"what {game.name} allows for its {choice.payout} "
+                                                          f"({low}..{high})")
+        return
+    table = game.params.table
+    row = table.by_name.get(lever.param)
+    require(row is not None and row.kind not in ("players", "path", "text", "seat"),
+            f"{where}: {game.name} has no parameter {lever.param!r} a search can move (see `bgsim games "
+            f"{game.name}`)")
+    if row.kind == "start":
+        require(lever.players, f"{where}: a start vector is set per player count: give players")
+        require(lever.choices == (), f"{where}: a start vector takes low and high, not choices")
+        return
+    require(not lever.players, f"{where}: only a start vector lever names players")
+    if row.kind == "int":
+        lowest = row.low if row.low is not None else -(2**31)
+        highest = row.high if row.high is not None else 2**31 - 1
+        require(not lever.choices, f"{where}: an integer parameter takes low and high, not choices")
+        require(lowest <= lever.low and lever.high <= highest,
+                f"{where}: the range {lever.low}..{lever.high} is outside what {lever.param} allows "
+                f"({lowest}..{'' if row.high is None else highest})")
+    elif row.kind == "choice":
+        require(lever.choices and all(c in row.choices for c in lever.choices) and len(lever.choices) > 1,
+                f"{where}: give two or more choices out of {', '.join(row.choices)}")
+    elif row.kind == "flag":
+        require(not lever.choices or set(lever.choices) <= {True, False},
+                f"{where}: a flag's choices are true and false")
+
+
+def lever_choices(lever: Lever, game) -> tuple:
+    """The values of a choice or flag lever (a flag without choices: both)."""
+    if lever.choices:
+        return lever.choices
+    row = game.params.table.by_name.get(lever.param)
+    return (False, True) if row is not None and row.kind == "flag" else ()
