@@ -29,6 +29,11 @@ from bgsim.sim.stats.ablation import ablation_effects, deal_columns
 __all__ = ["ablates", "ablation_table", "deal_picks", "sample_ablation_chunk"]
 
 ABLATION_DIR = "ablation"
+FRESH_DIR = "ablation_fresh"  # the check on deals of seed + 1
+
+
+def folder(fresh: bool) -> str:
+    return FRESH_DIR if fresh else ABLATION_DIR
 
 
 def ablates(setup) -> bool:
@@ -90,37 +95,38 @@ def _spread(scores: np.ndarray) -> np.ndarray:
 
 
 def timed_chunk(setup_of, spec, chunk: tuple) -> tuple[tuple, pa.Table, float]:
-    """``sample_ablation_chunk`` of ``chunk`` (n, first, stop) with its wall time (for the workers)."""
+    """``sample_ablation_chunk`` of ``chunk`` (n, first, stop, fresh: deals of seed + 1) with its wall
+    time (for the workers)."""
     began = time.perf_counter()
-    n, first, stop = chunk
-    table = sample_ablation_chunk(setup_of(spec, n), spec.seed, first, stop)
+    n, first, stop, fresh = chunk
+    table = sample_ablation_chunk(setup_of(spec, n), spec.seed + (1 if fresh else 0), first, stop)
     return chunk, table, time.perf_counter() - began
 
 
-def chunk_path(directory: Path, n: int, first: int) -> Path:
-    return Path(directory) / ABLATION_DIR / f"n{n}" / f"chunk-{first:06d}.parquet"
+def chunk_path(directory: Path, n: int, first: int, fresh: bool = False) -> Path:
+    return Path(directory) / folder(fresh) / f"n{n}" / f"chunk-{first:06d}.parquet"
 
 
-def write_ablation_chunk(directory: Path, n: int, first: int, table: pa.Table) -> dict:
-    path = Path(directory) / ABLATION_DIR / f"n{n}"
+def write_ablation_chunk(directory: Path, n: int, first: int, table: pa.Table, fresh: bool = False) -> dict:
+    path = Path(directory) / folder(fresh) / f"n{n}"
     path.mkdir(parents=True, exist_ok=True)
     return write_chunk(path, first, table)
 
 
-def chunk_rows(directory: Path, n: int, first: int) -> int | None:
+def chunk_rows(directory: Path, n: int, first: int, fresh: bool = False) -> int | None:
     """Rows of a whole chunk file, None if it is missing or damaged."""
     try:
-        return pq.read_metadata(chunk_path(directory, n, first)).num_rows
+        return pq.read_metadata(chunk_path(directory, n, first, fresh)).num_rows
     except (OSError, pa.ArrowInvalid):
         return None
 
 
-def ablation_table(directory: Path, players: tuple[int, ...], catalogue_of) -> pd.DataFrame:
-    """``ablation_effects`` per player count from the chunks on disk, with the catalogue's id and
-    group (``catalogue_of(n)``: id field and rows of the attribution)."""
+def ablation_table(directory: Path, players: tuple[int, ...], catalogue_of, fresh: bool = False) -> pd.DataFrame:
+    """``ablation_effects`` per player count from the chunks on disk (``fresh``: the check's), with
+    the catalogue's id and group (``catalogue_of(n)``: id field and rows of the attribution)."""
     frames = []
     for n in players:
-        paths = sorted((Path(directory) / ABLATION_DIR / f"n{n}").glob("chunk-*.parquet"))
+        paths = sorted((Path(directory) / folder(fresh) / f"n{n}").glob("chunk-*.parquet"))
         if not paths:
             continue
         try:

@@ -18,7 +18,9 @@ source games (seed + 1). Results: ``choice_values.csv``, ``solver/*.json``, ``pa
 
 With ``ablation.deals``, the ablation (``experiments.ablation``): deals played with each component
 and again with it replaced, the same chance in both; what it changes in each seat's win rate, the
-score spread and the lead changes: ``ablation/n<players>/chunk-*.parquet`` and ``ablation.csv``.
+score spread and the lead changes: ``ablation/n<players>/chunk-*.parquet`` and ``ablation.csv``;
+with ``ablation.fresh_deals``, the same on deals of seed + 1 (``ablation_fresh/``), and each
+effect found says whether it held there.
 
 Everything is a function of (spec, player count, source game, decision): results are identical for
 any number of workers and chunk size, and ``--resume`` keeps every finished chunk and solution.
@@ -50,6 +52,7 @@ from bgsim.sim.results.played import played
 from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file, require, spec_header
 from bgsim.sim.results.store import RunStoreError, open_study_dir, read_meta, write_chunk, write_json, write_toml
 from bgsim.sim.seeding import GameSeeds, block_key, deal_seeds, strategy_streams
+from bgsim.sim.stats.ablation import held_on_fresh
 from bgsim.sim.stats.calibration import find_root
 from bgsim.sim.stats.choice_value import (
     POINT_COLUMNS,
@@ -75,7 +78,7 @@ _KEYS = {
     "population": {"strategies"},
     "sample": {"games", "rollouts", "chunk_size", "seed"},
     "solver": {"q", "most", "points", "fresh_games", "components"},
-    "ablation": {"deals", "chunk_size"},
+    "ablation": {"deals", "chunk_size", "fresh_deals"},
     "compare": {"association"},
 }
 # One row per (point, component on offer): where the point is, then the paired difference.
@@ -108,6 +111,7 @@ class ComponentValueSpec:
     association: str = ""  # a seat-order report's table of the attribution (its CSV) to compare with
     ablation_deals: int = 0  # deals per player count played with and without each component (0: no ablation)
     ablation_chunk: int = 100  # deals per ablation chunk
+    ablation_fresh: int = 0  # deals per player count of seed + 1 that check the effects found
 
     def to_dict(self) -> dict:
         doc = spec_header(self)
@@ -118,7 +122,8 @@ class ComponentValueSpec:
                          "fresh_games": self.fresh_games,
                          "components": list(self.solver_components)}
         if self.ablation_deals:
-            doc["ablation"] = {"deals": self.ablation_deals, "chunk_size": self.ablation_chunk}
+            doc["ablation"] = {"deals": self.ablation_deals, "chunk_size": self.ablation_chunk,
+                               "fresh_deals": self.ablation_fresh}
         if self.association:
             doc["compare"] = {"association": self.association}
         return doc
@@ -128,7 +133,7 @@ class ComponentValueSpec:
         size, and not the solver's or the ablation's settings, which a resumed study may change (it
         solves again, or plays the ablation again)."""
         doc = asdict(self)
-        for key in ("description", "chunk_size", "association", "ablation_deals", "ablation_chunk",
+        for key in ("description", "chunk_size", "association", "ablation_deals", "ablation_chunk", "ablation_fresh",
                     *self.solver_settings()):
             doc.pop(key)
         doc["data"] = {name: hashlib.sha256(Path(path).read_bytes()).hexdigest() for name, path in
@@ -144,23 +149,26 @@ class ComponentValueSpec:
     def study_id(self) -> str:
         return f"{self.name}-{self.fingerprint()}"
 
-    def ablation_settings(self) -> dict:
-        return {"deals": self.ablation_deals, "chunk_size": self.ablation_chunk}
+    def ablation_settings(self, fresh: bool = False) -> dict:
+        """The deals and chunks of the ablation (``fresh``: of its check on seed + 1)."""
+        return {"deals": self.ablation_fresh if fresh else self.ablation_deals, "chunk_size": self.ablation_chunk}
 
     def chunks(self) -> list[tuple[int, int, int]]:
         """(player count, first source game, end) per chunk, in order."""
         return [(n, start, min(start + self.chunk_size, self.games)) for n in self.players
                 for start in range(0, self.games, self.chunk_size)]
 
-    def ablation_chunks(self) -> list[tuple[int, int, int]]:
-        """(player count, first deal, end) per ablation chunk, in order."""
-        return [(n, start, min(start + self.ablation_chunk, self.ablation_deals)) for n in self.players
-                for start in range(0, self.ablation_deals, self.ablation_chunk)]
+    def ablation_chunks(self) -> list[tuple[int, int, int, bool]]:
+        """(player count, first deal, end, fresh) per ablation chunk, in order: the ablation's, then its
+        check's on fresh deals."""
+        return [(n, start, min(start + self.ablation_chunk, deals), fresh)
+                for fresh, deals in ((False, self.ablation_deals), (True, self.ablation_fresh)) for n in self.players
+                for start in range(0, deals, self.ablation_chunk)]
 
     @property
     def total_games(self) -> int:
         """Source games and ablation deals, over every player count (what the progress counts)."""
-        return (self.games + self.ablation_deals) * len(self.players)
+        return (self.games + self.ablation_deals + self.ablation_fresh) * len(self.players)
 
 
 # --- the spec
@@ -188,13 +196,16 @@ def component_value_from_dict(doc: dict, base_dir: str | Path = ".", default_nam
                   chunk_size=sample.get("chunk_size", 10), seed=sample.get("seed", 1),
                   solver_points=solver.get("points", 200), fresh_games=solver.get("fresh_games", 0),
                   solver_most=solver.get("most", 0), ablation_deals=ablation_doc.get("deals", 0),
-                  ablation_chunk=ablation_doc.get("chunk_size", 100))
+                  ablation_chunk=ablation_doc.get("chunk_size", 100),
+                  ablation_fresh=ablation_doc.get("fresh_deals", 0))
     for key, value in values.items():
         require(isinstance(value, int) and not isinstance(value, bool) and value >= 0,
                 f"{source}: {_key_name(key)} must be a non-negative integer, not {value!r}")
     require(values["games"] > 0 and values["chunk_size"] > 0, f"{source}: sample.games and sample.chunk_size "
                                                               "must be positive")
     require(values["ablation_chunk"] > 0, f"{source}: ablation.chunk_size must be positive")
+    require(not values["ablation_fresh"] or values["ablation_deals"], f"{source}: ablation.fresh_deals checks the "
+                                                                      "ablation's effects: set ablation.deals too")
     require(values["rollouts"] >= 2 and values["rollouts"] % 2 == 0,
             f"{source}: sample.rollouts must be even and at least 2 (half pick the rows, half measure), "
             f"not {values['rollouts']}")
@@ -221,7 +232,8 @@ def _key_name(key: str) -> str:
     """A spec value's name as the file writes it: ``solver.points``, ``ablation.deals``, ``games``."""
     for prefix in ("solver", "ablation"):
         if key.startswith(prefix + "_"):
-            return f"{prefix}.{key[len(prefix) + 1:]}".replace("ablation.chunk", "ablation.chunk_size")
+            name = f"{prefix}.{key[len(prefix) + 1:]}"
+            return {"ablation.chunk": "ablation.chunk_size", "ablation.fresh": "ablation.fresh_deals"}.get(name, name)
     return key
 
 
@@ -474,15 +486,19 @@ def run_component_value(spec: ComponentValueSpec, out: str | Path = "runs", jobs
         shutil.rmtree(directory / "solver", ignore_errors=True)
         (directory / "payouts.csv").unlink(missing_ok=True)
         meta["solver"] = spec.solver_settings()
-    if meta.get("ablation") != spec.ablation_settings():  # nor deals chunked or counted otherwise
-        shutil.rmtree(directory / ablation.ABLATION_DIR, ignore_errors=True)
-        (directory / "ablation.csv").unlink(missing_ok=True)
-        meta.update(ablation=spec.ablation_settings(), ablation_chunks={})
+    for fresh, key in ((False, "ablation"), (True, "ablation_fresh")):
+        if meta.get(key) != spec.ablation_settings(fresh):  # nor deals chunked or counted otherwise
+            shutil.rmtree(directory / ablation.folder(fresh), ignore_errors=True)
+            (directory / "ablation.csv").unlink(missing_ok=True)
+            meta[key] = spec.ablation_settings(fresh)
+            meta.setdefault("ablation_chunks", {})
+            meta["ablation_chunks"] = {k: v for k, v in meta["ablation_chunks"].items()
+                                       if k.startswith("fresh-") != fresh}
     write_toml(directory / SPEC_FILE, spec.to_dict())  # the settings the report describes
     write_json(directory / MARKER, meta)
     todo = [c for c in spec.chunks() if not _chunk_done(directory, meta, *c)]
     ablation_todo = [c for c in spec.ablation_chunks() if not _ablation_chunk_done(directory, meta, *c)]
-    done_games = spec.total_games - sum(stop - first for _, first, stop in todo + ablation_todo)
+    done_games = spec.total_games - sum(c[2] - c[1] for c in todo + ablation_todo)
     if on_progress:
         on_progress(done_games, spec.total_games)
     played = 0
@@ -499,11 +515,11 @@ def run_component_value(spec: ComponentValueSpec, out: str | Path = "runs", jobs
     if ablation_todo and on_stage:
         on_stage(f"ablation: {spec.ablation_deals:,} deals per player count, each also played without each "
                  f"component it holds")
-    for (n, first, stop), rows, seconds in each(ablation.timed_chunk, [(_setup, spec, c) for c in ablation_todo],
-                                                 jobs):
-        digest = ablation.write_ablation_chunk(directory, n, first, rows)
-        meta["ablation_chunks"][_chunk_key(n, first)] = {"stop": stop, "rows": rows.num_rows,
-                                                         "seconds": round(seconds, 2), **digest}
+    for (n, first, stop, fresh), rows, seconds in each(ablation.timed_chunk,
+                                                        [(_setup, spec, c) for c in ablation_todo], jobs):
+        digest = ablation.write_ablation_chunk(directory, n, first, rows, fresh)
+        meta["ablation_chunks"][_ablation_key(n, first, fresh)] = {"stop": stop, "rows": rows.num_rows,
+                                                                   "seconds": round(seconds, 2), **digest}
         write_json(directory / MARKER, meta)
         played += stop - first
         if on_progress:
@@ -522,14 +538,19 @@ def _chunk_key(n: int, first: int) -> str:
     return f"n{n}-{first}"
 
 
-def _ablation_chunk_done(directory: Path, meta: dict, n: int, first: int, stop: int) -> bool:
+def _ablation_key(n: int, first: int, fresh: bool) -> str:
+    return ("fresh-" if fresh else "") + _chunk_key(n, first)
+
+
+def _ablation_chunk_done(directory: Path, meta: dict, n: int, first: int, stop: int, fresh: bool) -> bool:
     """Like ``_chunk_done``, for an ablation chunk (``meta['ablation_chunks']``)."""
-    rows = ablation.chunk_rows(directory, n, first)
+    rows = ablation.chunk_rows(directory, n, first, fresh)
     if rows is None:
         return False
-    info = meta["ablation_chunks"].get(_chunk_key(n, first))
+    key = _ablation_key(n, first, fresh)
+    info = meta["ablation_chunks"].get(key)
     if info is None:
-        meta["ablation_chunks"][_chunk_key(n, first)] = {"stop": stop, "rows": rows}
+        meta["ablation_chunks"][key] = {"stop": stop, "rows": rows}
         return True
     return info.get("stop") == stop and info.get("rows") == rows
 
@@ -540,7 +561,10 @@ def ablation_table(directory: Path, spec: ComponentValueSpec) -> pd.DataFrame:
         attribution = _setup(spec, n).attribution
         return attribution.id_field, attribution.catalogue
 
-    return ablation.ablation_table(directory, spec.players, catalogue)
+    table = ablation.ablation_table(directory, spec.players, catalogue)
+    if spec.ablation_fresh and not table.empty:
+        table = held_on_fresh(table, ablation.ablation_table(directory, spec.players, catalogue, fresh=True))
+    return table
 
 
 def _points_dir(directory: Path, n: int) -> Path:

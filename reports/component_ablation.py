@@ -12,7 +12,8 @@ import pandas as pd
 from bgsim.reports.charts import MAX_FIGURE_WIDTH_IN
 from bgsim.reports.report_builder import Report
 
-__all__ = ["ablation_answer", "ablation_method", "ablation_sections"]
+__all__ = ["ablation_answer", "ablation_failures", "ablation_method", "ablation_sections"]
+TESTS = {"seat": "seat effect", "spread": "score-spread effect", "leads": "lead-change effect"}
 
 ALPHA = 0.05
 MAX_NAMED = 3  # components named per measure in the Answers
@@ -56,7 +57,24 @@ def ablation_answer(n: int, part: pd.DataFrame, a, unit: str) -> str:
             text += f"{words[0].upper()}{words[1:]} with it minus without (q < {ALPHA}): {named}{more}. "
         else:
             text += f"No {a.singular} changes {words} at q < {ALPHA}. "
+    if "seat_holds" in part:
+        counts = [f"{int(np.nansum(part[f'{t}_holds']))} of {int(part[f'{t}_holds'].notna().sum())} {words}s"
+                  for t, words in TESTS.items()]
+        text += f"On fresh deals (another seed) {', '.join(counts[:-1])} and {counts[-1]} held. "
     return text.rstrip()
+
+
+def ablation_failures(ablation: pd.DataFrame, fresh_deals: int) -> str | None:
+    """The note above the Answers when effects the ablation found did not hold on fresh deals."""
+    if "seat_holds" not in ablation:
+        return None
+    failed = [f"{r['id']}'s {words} at {r['n_players']} players" for r in ablation.to_dict(orient="records")
+              for t, words in TESTS.items() if r[f"{t}_holds"] == 0]
+    if not failed:
+        return None
+    return (f"**{len(failed)} effect{'s' if len(failed) != 1 else ''} of replacing a component did not hold on "
+            f"{fresh_deals:,} fresh deals per player count** (their fresh interval reaches 0 or lies on the other "
+            f"side): {', '.join(failed)}. Read those as not shown.")
 
 
 def ablation_sections(rep: Report, ablation: pd.DataFrame, a, choice, unit: str) -> None:
@@ -115,6 +133,7 @@ def _chart(part: pd.DataFrame) -> plt.Figure:
 def ablation_method(spec: dict, a, choice) -> str:
     """The Method paragraph of the ablation."""
     deals = spec.get("ablation", {}).get("deals", 0)
+    fresh = spec.get("ablation", {}).get("fresh_deals", 0)
     return (f"**Ablation.** {deals:,} deals per player count (the source games' deals), each played to the end as "
             f"dealt and again once for every {a.singular} it holds with that {a.singular} replaced: "
             f"{choice.ablation}. Both games of a pair have the same chance and the same seat streams, and every "
@@ -127,4 +146,6 @@ def ablation_method(spec: dict, a, choice) -> str:
             "end of a round (or alone on the final ranks) differs from the last seat that was alone there; ties "
             f"name no leader. Replacing a {a.singular} changes what the seats do after it, so the game can take "
             "another course from there: the share of changed winners counts that divergence too, and is best read "
-            f"by comparing {a.label} with each other.")
+            f"by comparing {a.label} with each other."
+            + (f" Every effect found (q < {ALPHA}) is checked on {fresh:,} fresh deals per player count (another "
+               "seed): it holds when its fresh 95 % interval lies on the same side of 0." if fresh else ""))

@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from bgsim.reports.charts import MAX_FIGURE_WIDTH_IN
-from bgsim.reports.component_ablation import ablation_answer, ablation_method, ablation_sections
+from bgsim.reports.component_ablation import ablation_answer, ablation_failures, ablation_method, ablation_sections
 from bgsim.reports.report_builder import Report
 from bgsim.sim.profile import GameProfile
 from scipy import stats
@@ -98,6 +98,9 @@ def _answers(rep: Report, study: ComponentValueStudy, values: pd.DataFrame) -> N
                  "off (the table below gives the fresh value). Fresh games are played under the new payout, so the "
                  "seats take the component at other moments, and the states where it is still on offer are not "
                  "the ones it was solved on. Treat these payouts as a direction, not a number.")
+    failed_ablation = ablation_failures(study.ablation, study.spec.get("ablation", {}).get("fresh_deals", 0))
+    if failed_ablation:
+        rep.note(failed_ablation)
     lines = []
     for n, part in values.groupby("n_players", sort=True):
         off = part[part["q"] < ALPHA].assign(size=lambda f: f["win"].abs()).sort_values("size", ascending=False)

@@ -16,7 +16,7 @@ from bgsim.sim.stats.intervals import t_bounds, wilson
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-__all__ = ["ABLATION_MEASURES", "ablation_effects", "deal_columns"]
+__all__ = ["ABLATION_MEASURES", "ablation_effects", "deal_columns", "held_on_fresh"]
 
 # The paired measures besides the seats' win shares: name -> what it is.
 ABLATION_MEASURES = {"spread": "best final score minus the worst", "leads": "lead changes in the game"}
@@ -82,3 +82,26 @@ def ablation_effects(rows: pd.DataFrame, n_players: int) -> pd.DataFrame:
         if tested.any():
             table.loc[tested, f"{test}_q"] = multipletests(table.loc[tested, f"{test}_p"], method="fdr_bh")[1]
     return table
+
+
+def held_on_fresh(found: pd.DataFrame, fresh: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """``found`` (``ablation_effects`` with ``n_players``) with its check on fresh deals: per test
+    (``seat``: the seat it moves most; ``spread``, ``leads``) the fresh estimate and interval
+    (``<test>_fresh``, ``_fresh_low``, ``_fresh_high``) and, for the effects found (q < ``alpha``),
+    ``<test>_holds``: the fresh interval is on the same side of 0 (NaN where nothing was found)."""
+    keyed = fresh.set_index(["n_players", "component"])
+    out = found.copy()
+    for test in ("seat", *ABLATION_MEASURES):
+        estimates = []
+        for r in found.to_dict(orient="records"):
+            key = (r["n_players"], r["component"])
+            column = f"seat{int(r['seat_effect_seat'])}" if test == "seat" else test
+            row = keyed.loc[key] if key in keyed.index else None
+            estimates.append((np.nan,) * 3 if row is None else (row[column], row[f"{column}_low"],
+                                                                row[f"{column}_high"]))
+        values = np.array(estimates, dtype=np.float64).reshape(-1, 3)
+        out[f"{test}_fresh"], out[f"{test}_fresh_low"], out[f"{test}_fresh_high"] = values.T
+        effect = found["seat_effect" if test == "seat" else test].to_numpy(np.float64)
+        same_side = np.where(effect > 0, values[:, 1] > 0, values[:, 2] < 0)
+        out[f"{test}_holds"] = np.where(found[f"{test}_q"] < alpha, same_side, np.nan)
+    return out

@@ -38,13 +38,15 @@ q = 0.0
 [ablation]
 deals = {deals}
 chunk_size = {chunk}
+fresh_deals = {fresh}
 """
 CARDS_AT_2 = 8  # 2 per deck (CD-SETUP-6)
 
 
-def write(tmp_path: Path, name: str = "ablate", deals: int = 12, chunk: int = 4, game: str = "carpe_diem") -> Path:
+def write(tmp_path: Path, name: str = "ablate", deals: int = 12, chunk: int = 4, game: str = "carpe_diem",
+          fresh: int = 0) -> Path:
     path = tmp_path / f"{name}.toml"
-    path.write_text(SPEC.format(name=name, deals=deals, chunk=chunk, game=game))
+    path.write_text(SPEC.format(name=name, deals=deals, chunk=chunk, game=game, fresh=fresh))
     return path
 
 
@@ -140,7 +142,23 @@ def test_the_report_says_what_replacing_a_card_changes(reference, tmp_path):
     assert "**Ablation.** 12 deals per player count" in text and "another card of its deck" in text
 
 
+def test_fresh_deals_check_every_effect_found_and_the_report_counts_what_held(reference, tmp_path):
+    spec, directory = reference
+    copy = tmp_path / directory.name
+    shutil.copytree(directory, copy)
+    checked = cv.load_component_value(write(tmp_path, fresh=8))
+    assert checked.study_id == spec.study_id
+    assert cv.run_component_value(checked, out=tmp_path, resume=True).games_played == 8  # the main deals kept
+    effects = pd.read_csv(copy / "ablation.csv")
+    assert {"seat_holds", "spread_fresh", "leads_fresh_low"} <= set(effects.columns)
+    assert effects.loc[effects["seat_q"] >= 0.05, "seat_holds"].isna().all()  # only effects found are checked
+    assert len(list((copy / "ablation_fresh" / "n2").glob("chunk-*.parquet"))) == 2
+    text = build_report(copy)[0].markdown()
+    assert "On fresh deals (another seed)" in text and "checked on 8 fresh deals per player count" in text
+
+
 @pytest.mark.parametrize(("change", "message"), [
+    ("deals = 12\nchunk_size = 4\nfresh_deals = 0", "deals = 0\nchunk_size = 4\nfresh_deals = 5"),
     ("deals = 12", "deals = -1"),
     ("chunk_size = 4", "chunk_size = 0"),
     ('id = "carpe_diem"', 'id = "arkadia"'),  # its building shapes have no declared ablation

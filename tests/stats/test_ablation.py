@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from bgsim.sim.leads import lead_step
-from bgsim.sim.stats.ablation import ablation_effects, deal_columns
+from bgsim.sim.stats.ablation import ablation_effects, deal_columns, held_on_fresh
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -57,3 +57,15 @@ def test_a_component_that_gives_seat_1_every_win_is_found_with_the_right_seat_an
     assert effects.loc[7, "changed"] == 0.5 and effects.loc[7, "changed_low"] < 0.5 < effects.loc[7, "changed_high"]
     assert effects.loc[7, "spread"] == pytest.approx(5) and effects.loc[7, "spread_low"] == pytest.approx(5)
     assert effects.loc[8, "seat_effect"] == 0 and effects.loc[8, "seat_q"] == 1 and effects.loc[8, "changed"] == 0
+
+
+def test_an_effect_holds_on_fresh_deals_only_on_the_same_side_of_zero():
+    deals = 40
+    gains = rows(2, deals, 7, [(0.0, 1.0)] * deals, [(1.0, 0.0)] * (deals // 2) + [(0.0, 1.0)] * (deals // 2))
+    even = rows(2, deals, 8, [(0.5, 0.5)] * deals, [(0.5, 0.5)] * deals)
+    found = ablation_effects(pd.concat([gains, even]), 2).assign(n_players=2)
+    same = held_on_fresh(found, found).set_index("component")
+    assert same.loc[7, "seat_holds"] == 1 and np.isnan(same.loc[8, "seat_holds"])  # 8 moved nothing: not checked
+    loses = rows(2, deals, 7, [(1.0, 0.0)] * deals, [(0.5, 0.5)] * deals)
+    flipped = held_on_fresh(found, ablation_effects(pd.concat([loses, even]), 2).assign(n_players=2))
+    assert flipped.set_index("component").loc[7, "seat_holds"] == 0
