@@ -37,7 +37,8 @@ class ComponentValueStudy:
 
 
 def build_component_value_report(study: ComponentValueStudy, done: int, planned: int, finish: str) -> Report:
-    """The report; an unfinished study (``done`` of ``planned`` source games) under a warning naming ``finish``."""
+    """The report; an unfinished study (``done`` of ``planned`` source games and ablation deals) under a warning
+    naming ``finish``."""
     a = study.profile.attribution(study.profile.choice().attribution)
     sample = study.spec["sample"]
     complete = study.meta.get("status") == "complete"
@@ -46,10 +47,10 @@ def build_component_value_report(study: ComponentValueStudy, done: int, planned:
                           "alternative without it, on the same chance) and the payout at which it would be even",
                  meta={"study": study.meta["study_id"], "seed": str(sample["seed"]),
                        "population": ", ".join(study.spec["population"]["strategies"]),
-                       "source games": f"{done:,}" + ("" if complete else f" of {planned:,} planned (incomplete)"),
-                       "rollouts per alternative": str(sample["rollouts"])} | study.played)
+                       "source games": f"{sample['games'] * len(study.spec['game']['players']):,}",
+                       "rollouts per alternative": str(sample["rollouts"])} | _ablation_meta(study.spec) | study.played)
     if not complete:
-        rep.warning(f"This study is unfinished ({done:,} of {planned:,} source games, status "
+        rep.warning(f"This study is unfinished ({done:,} of {planned:,} source games and ablation deals, status "
                     f"{study.meta.get('status')}); run `{finish}` to finish it. Values below are from what is done.")
     values = _with_payouts(study.values, study.payouts)
     _answers(rep, study, values)
@@ -60,6 +61,16 @@ def build_component_value_report(study: ComponentValueStudy, done: int, planned:
         _association_section(rep, study, values)
     _method(rep, study)
     return rep
+
+
+def _ablation_meta(spec: dict) -> dict:
+    """The ablation's deals for the header, if the study has one."""
+    ablation, players = spec.get("ablation", {}), len(spec["game"]["players"])
+    if not ablation.get("deals"):
+        return {}
+    fresh = ablation.get("fresh_deals", 0)
+    return {"ablation deals": f"{ablation['deals'] * players:,}" + (f", and {fresh * players:,} fresh" if fresh
+                                                                     else "")}
 
 
 def _with_payouts(values: pd.DataFrame, payouts: pd.DataFrame) -> pd.DataFrame:

@@ -179,3 +179,13 @@ def test_a_matchup_target_must_be_a_matrix_of_its_strategies():
            "measure": [{"name": "matchup", "strategies": ["random", "greedy"], "target": [[0.5, 0.2]]}]}
     with pytest.raises(Exception, match="2 x 2 matrix"):
         balance_from_dict(doc)
+
+
+CONFIGS = sorted((Path(__file__).resolve().parents[2] / "experiments" / "configs").glob("*balance*.toml"))
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
+def test_committed_balance_specs_load_and_start_from_the_rulebook(path):
+    spec = load_balance(path)
+    assert spec.study_id.startswith(spec.name + "-") and spec.levers and spec.measures
+    assert bal._in_space(spec, bal.rulebook_design(spec))  # trial 0 is the rulebook's design
