@@ -47,13 +47,14 @@ def _print_finalists(directory: Path) -> None:
         return
     rows = pd.read_csv(path)
     table = Table(title="Finalists on fresh deals (objective: lower is better)")
-    for col in ("design", "objective", "vs rulebook [95 %]", "held", "levers"):
+    for col in ("design", "objective", "vs rulebook [95 %]", "held"):
         table.add_column(col)
     levers = [c for c in rows.columns if c.startswith("lever:")]
     for r in rows.to_dict(orient="records"):
         diff = "-" if r["design"] == "rulebook" else (f"{r['vs_rulebook']:+.4f} [{r['vs_rulebook_low']:+.4f}, "
                                                       f"{r['vs_rulebook_high']:+.4f}]")
         held = "-" if pd.isna(r["held"]) else ("yes" if r["held"] else "no")
-        table.add_row(r["design"], f"{r['objective']:.4f}", diff, held,
-                      ", ".join(f"{c[6:]}={r[c]}" for c in levers))
+        table.add_row(r["design"], f"{r['objective']:.4f}", diff, held)
     out.print(table)
+    for r in rows.to_dict(orient="records"):  # the levers below: a design has too many for a column
+        out.print(f"{r['design']}: " + ", ".join(f"{c[6:]} = {r[c]}" for c in levers), highlight=False)

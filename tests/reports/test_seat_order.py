@@ -140,7 +140,7 @@ def test_report_command_rewrites_the_report_and_rejects_bad_directories(tiny_stu
     code, _, err = cli(capsys, "report", tmp_path / "nothing")
     assert code == 2 and err.count("\n") == 1 and "does not exist" in err
     code, _, err = cli(capsys, "report", root)
-    assert code == 2 and "is not a run, seat-order, robustness, difficulty or component-value directory" in err
+    assert code == 2 and "is not a run, seat-order, robustness, difficulty, component-value or balance directory" in err
 
 
 def test_report_of_a_damaged_study_is_a_one_line_error(tiny_study, capsys, tmp_path):

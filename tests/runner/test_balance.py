@@ -115,12 +115,18 @@ def test_pruned_designs_spend_fewer_games_and_every_design_differs_only_by_its_l
 
 
 @pytest.mark.own_workers
-def test_the_same_seed_gives_the_same_trials_and_answer_with_two_workers(played, tmp_path):
+def test_the_same_seed_gives_the_same_trials_and_answer_with_two_workers_and_on_dask(played, tmp_path):
+    from distributed import Client, LocalCluster
+
     spec, directory = played
-    again = bal.run_balance(spec, out=tmp_path / "runs", jobs=2).directory
-    for mine, theirs in zip(_answer(again)[:2], _answer(directory)[:2], strict=True):
-        assert_frame_equal(mine, theirs)
-    assert _answer(again)[2] == _answer(directory)[2]
+    again = bal.run_balance(spec, out=tmp_path / "jobs2", jobs=2).directory
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster.scheduler_address) as client:
+        on_dask = bal.run_balance(spec, out=tmp_path / "dask", client=client).directory
+    for other in (again, on_dask):
+        for mine, theirs in zip(_answer(other)[:2], _answer(directory)[:2], strict=True):
+            assert_frame_equal(mine, theirs)
+        assert _answer(other)[2] == _answer(directory)[2]
 
 
 def test_a_study_killed_mid_trial_resumes_to_the_same_answer(played, tmp_path, monkeypatch):
