@@ -95,12 +95,18 @@ def play_into_states(deal, rules, chance, streams, seat_strategy, kinds, weights
     scratch = new_scratch()  # one for the batch: the loop leaves nothing in it that a game reads
     action = np.empty(N_ACTION_FIELDS, dtype=np.int32)
     for g in range(chance.shape[0]):
-        for seat in range(n_seats):
-            k = seat_strategy[g, seat]
-            seat_kinds[seat] = kinds[k]
-            seat_weights[seat, :] = weights[k]
+        seat_policies(seat_strategy[g], kinds, weights, seat_kinds, seat_weights)
         deal_into(states_out[g], *deal, chance[g], log)
         play_loop(states_out[g], rules, seat_kinds, seat_weights, streams[g], feats, acts, log, scratch, action)
+
+
+def seat_policies(strategy_of_seat, kinds, weights, seat_kinds, seat_weights):
+    """Each seat's policy kind into ``seat_kinds`` (P,) int64 and weights into ``seat_weights``
+    (P, F) int64, from its strategy index ``strategy_of_seat`` (P,) int64 into ``kinds`` / ``weights``."""
+    for seat in range(strategy_of_seat.shape[0]):
+        k = strategy_of_seat[seat]
+        seat_kinds[seat] = kinds[k]
+        seat_weights[seat, :] = weights[k]
 
 
 def play_dealt_states(states, rules, streams, seat_strategy, kinds, weights, feats, acts, log, leads_out):
@@ -115,10 +121,7 @@ def play_dealt_states(states, rules, streams, seat_strategy, kinds, weights, fea
     scratch = new_scratch()
     action = np.empty(N_ACTION_FIELDS, dtype=np.int32)
     for g in range(states.shape[0]):
-        for seat in range(n_seats):
-            k = seat_strategy[g, seat]
-            seat_kinds[seat] = kinds[k]
-            seat_weights[seat, :] = weights[k]
+        seat_policies(seat_strategy[g], kinds, weights, seat_kinds, seat_weights)
         leads_out[g] = play_counting_leads(states[g], rules, seat_kinds, seat_weights, streams[g], feats, acts, log,
                                            scratch, action, scores)
 
@@ -224,6 +227,6 @@ def rollout_outcomes(view, rules, seat, root_acts, n_det, rng, kinds, weights, f
             margins[k, d] = work[FINAL_SCORE + seat] - best_other
 
 
-LOOPS = (play_to_end, play_loop, play_into_states, play_dealt_states, play_counting_leads, deal_states, stack_tables,
-         apply_best_rows, apply_row_and_decide, rollout_outcomes)
+LOOPS = (play_to_end, play_loop, play_into_states, seat_policies, play_dealt_states, play_counting_leads, deal_states,
+         stack_tables, apply_best_rows, apply_row_and_decide, rollout_outcomes)
 REFCOUNT_FREE = ("play_loop",)  # compiled without reference counts when the game's play allows it
