@@ -24,7 +24,7 @@ from bgsim.sim.api import CompiledPlay, ComponentAblation, LockstepBatches, supp
 from bgsim.sim.games.base import win_shares
 from bgsim.sim.results.store import RunStoreError, write_chunk
 from bgsim.sim.seeding import block_key, deal_seeds, seat_streams
-from bgsim.sim.stats.ablation import ablation_effects, deal_columns
+from bgsim.sim.stats.ablation import ablation_moments, add_moments, deal_columns, effects_from_moments
 
 __all__ = ["ablates", "ablation_table", "deal_picks", "sample_ablation_chunk"]
 
@@ -122,19 +122,21 @@ def chunk_rows(directory: Path, n: int, first: int, fresh: bool = False) -> int 
 
 
 def ablation_table(directory: Path, players: tuple[int, ...], catalogue_of, fresh: bool = False) -> pd.DataFrame:
-    """``ablation_effects`` per player count from the chunks on disk (``fresh``: the check's), with
-    the catalogue's id and group (``catalogue_of(n)``: id field and rows of the attribution)."""
+    """The ablation effects per player count from the chunks on disk (``fresh``: the check's), one
+    chunk at a time (their moments add up, so memory does not grow with the deals), with the
+    catalogue's id and group (``catalogue_of(n)``: id field and rows of the attribution)."""
     frames = []
     for n in players:
-        paths = sorted((Path(directory) / folder(fresh) / f"n{n}").glob("chunk-*.parquet"))
-        if not paths:
-            continue
-        try:
-            rows = pd.concat([pq.read_table(p).to_pandas() for p in paths], ignore_index=True)
-        except (OSError, pa.ArrowInvalid) as exc:
-            raise RunStoreError(f"{directory}: an ablation chunk is damaged ({exc}); run the study again with "
-                                f"--resume to replace it") from None
-        table = ablation_effects(rows, n)
+        moments = None
+        for path in sorted((Path(directory) / folder(fresh) / f"n{n}").glob("chunk-*.parquet")):
+            try:
+                rows = pq.read_table(path).to_pandas()
+            except (OSError, pa.ArrowInvalid) as exc:
+                raise RunStoreError(f"{path}: damaged ({exc}); run the study again with --resume to replace "
+                                    f"it") from None
+            chunk = ablation_moments(rows, n)
+            moments = chunk if moments is None else add_moments(moments, chunk)
+        table = effects_from_moments(moments, n) if moments is not None else pd.DataFrame()
         if table.empty:
             continue
         id_field, catalogue = catalogue_of(n)

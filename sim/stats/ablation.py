@@ -16,7 +16,8 @@ from bgsim.sim.stats.intervals import t_bounds, wilson
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-__all__ = ["ABLATION_MEASURES", "ablation_effects", "deal_columns", "held_on_fresh"]
+__all__ = ["ABLATION_MEASURES", "ablation_effects", "ablation_moments", "add_moments", "deal_columns",
+           "effects_from_moments", "held_on_fresh"]
 
 # The paired measures besides the seats' win shares: name -> what it is.
 ABLATION_MEASURES = {"spread": "best final score minus the worst", "leads": "lead changes in the game"}
@@ -29,12 +30,15 @@ def deal_columns(n_players: int) -> tuple[str, ...]:
             "leads_without", "winner_changed")
 
 
-def _mean_test(diff: np.ndarray) -> tuple[float, float, float, float]:
-    """Mean of paired differences ((k,) float64), its 95 % t interval and two-sided p (NaN with
-    fewer than 2; 1 when they never vary and are 0, 0 when they never vary and are not)."""
-    k = len(diff)
-    mean = float(diff.mean()) if k else float("nan")
-    sd = float(diff.std(ddof=1)) if k > 1 else float("nan")
+def _mean_test(k: float, total: float, squares: float) -> tuple[float, float, float, float]:
+    """Mean of ``k`` paired differences from their sum and sum of squares, its 95 % t interval and
+    two-sided p (NaN with fewer than 2; 1 when they never vary and are 0, 0 when they never vary and
+    are not)."""
+    mean = total / k if k else float("nan")
+    deviations = max(squares - total * mean, 0.0) if k else 0.0  # sum of squared deviations
+    sd = float(np.sqrt(deviations / (k - 1))) if k > 1 else float("nan")
+    if k > 1 and sd < 1e-12 * max(1.0, abs(mean)):
+        sd = 0.0  # rounding in the sums of identical differences
     low, high = t_bounds(np.array([mean]), np.array([sd]), np.array([k]))
     if k < 2:
         p = float("nan")
@@ -45,18 +49,49 @@ def _mean_test(diff: np.ndarray) -> tuple[float, float, float, float]:
     return mean, float(low[0]), float(high[0]), p
 
 
+def _differences(n_players: int) -> list[str]:
+    return [f"seat{i}" for i in range(n_players)] + list(ABLATION_MEASURES)
+
+
+def ablation_moments(rows: pd.DataFrame, n_players: int) -> pd.DataFrame:
+    """Per component of ``rows`` (``deal_columns``), indexed by it: the deals, the sums and sums of
+    squares of every paired difference (each seat's win share, spread, leads), the sums with and
+    without of spread and leads, and the deals whose winners changed. Moments of chunks add up
+    (``add_moments``), so effects come from chunk after chunk, never all rows at once."""
+    frame = pd.DataFrame({"component": rows["component"].to_numpy(np.int64), "deals": 1.0,
+                          "changed": rows["winner_changed"].to_numpy(np.float64)})
+    for i in range(n_players):
+        frame[f"seat{i}"] = rows[f"win_with_{i}"].to_numpy(np.float64) - rows[f"win_without_{i}"].to_numpy(np.float64)
+    for measure in ABLATION_MEASURES:
+        for arm in ("with", "without"):
+            frame[f"{measure}_{arm}"] = rows[f"{measure}_{arm}"].to_numpy(np.float64)
+        frame[measure] = frame[f"{measure}_with"] - frame[f"{measure}_without"]
+    for column in _differences(n_players):
+        frame[f"{column}_sq"] = frame[column] ** 2
+    return frame.groupby("component", sort=True).sum()
+
+
+def add_moments(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
+    return a.add(b, fill_value=0.0)
+
+
 def ablation_effects(rows: pd.DataFrame, n_players: int) -> pd.DataFrame:
-    """Per component of ``rows`` (``deal_columns``): deals, each seat's win-share change
-    ``seat<i>`` with ``seat<i>_low/high`` (fractions), the largest of them (``seat_effect``, its
-    ``seat_effect_seat`` and interval; of equal ones the gain) with ``seat_q``; ``spread`` and ``leads``: mean with and
-    without, their change, its interval and q; ``changed``: the share of deals whose winners differ."""
+    """``effects_from_moments`` of ``rows`` (``deal_columns``) in one go."""
+    return effects_from_moments(ablation_moments(rows, n_players), n_players)
+
+
+def effects_from_moments(moments: pd.DataFrame, n_players: int) -> pd.DataFrame:
+    """Per component: deals, each seat's win-share change ``seat<i>`` with ``seat<i>_low/high``
+    (fractions), the largest of them (``seat_effect``, its ``seat_effect_seat`` and interval; of
+    equal ones the gain) with ``seat_q``; ``spread`` and ``leads``: mean with and without, their
+    change, its interval and q; ``changed``: the share of deals whose winners differ."""
     out = []
-    for component, part in rows.groupby("component", sort=True):
-        row = {"component": int(component), "deals": len(part)}
+    for component, m in moments.sort_index().iterrows():
+        k = float(m["deals"])
+        row = {"component": int(component), "deals": int(k)}
         seat_p = []
         for i in range(n_players):
-            diff = part[f"win_with_{i}"].to_numpy(np.float64) - part[f"win_without_{i}"].to_numpy(np.float64)
-            mean, low, high, p = _mean_test(diff)
+            mean, low, high, p = _mean_test(k, m[f"seat{i}"], m[f"seat{i}_sq"])
             row |= {f"seat{i}": mean, f"seat{i}_low": low, f"seat{i}_high": high}
             seat_p.append(p)
         # the seat it moves most; of equal moves the seat that gains (at 2 seats one gains what the other loses)
@@ -65,13 +100,12 @@ def ablation_effects(rows: pd.DataFrame, n_players: int) -> pd.DataFrame:
                 "seat_effect_high": row[f"seat{top}_high"],
                 "seat_p": min(1.0, np.nanmin(seat_p) * n_players) if np.isfinite(seat_p).any() else np.nan}
         for measure in ABLATION_MEASURES:
-            with_, without = (part[f"{measure}_{arm}"].to_numpy(np.float64) for arm in ("with", "without"))
-            mean, low, high, p = _mean_test(with_ - without)
-            row |= {f"{measure}_with": float(with_.mean()), f"{measure}_without": float(without.mean()),
+            mean, low, high, p = _mean_test(k, m[measure], m[f"{measure}_sq"])
+            row |= {f"{measure}_with": m[f"{measure}_with"] / k, f"{measure}_without": m[f"{measure}_without"] / k,
                     measure: mean, f"{measure}_low": low, f"{measure}_high": high, f"{measure}_p": p}
-        changed = int(part["winner_changed"].sum())
-        low, high = wilson(np.array([changed]), np.array([len(part)]))
-        row |= {"changed": changed / len(part), "changed_low": float(low[0]), "changed_high": float(high[0])}
+        changed = int(round(m["changed"]))
+        low, high = wilson(np.array([changed]), np.array([k]))
+        row |= {"changed": changed / k, "changed_low": float(low[0]), "changed_high": float(high[0])}
         out.append(row)
     table = pd.DataFrame(out)
     if table.empty:

@@ -5,7 +5,14 @@ import numpy as np
 import pandas as pd
 import pytest
 from bgsim.sim.leads import lead_step
-from bgsim.sim.stats.ablation import ablation_effects, deal_columns, held_on_fresh
+from bgsim.sim.stats.ablation import (
+    ablation_effects,
+    ablation_moments,
+    add_moments,
+    deal_columns,
+    effects_from_moments,
+    held_on_fresh,
+)
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -69,3 +76,17 @@ def test_an_effect_holds_on_fresh_deals_only_on_the_same_side_of_zero():
     loses = rows(2, deals, 7, [(1.0, 0.0)] * deals, [(0.5, 0.5)] * deals)
     flipped = held_on_fresh(found, ablation_effects(pd.concat([loses, even]), 2).assign(n_players=2))
     assert flipped.set_index("component").loc[7, "seat_holds"] == 0
+
+
+def test_effects_from_chunk_moments_equal_those_of_all_rows_at_once():
+    rng = np.random.default_rng(3)
+    deals = 60
+    shares = rng.integers(0, 2, deals)
+    frame = rows(3, deals, 4, [(s, 1 - s, 0) for s in shares], [(0, s, 1 - s) for s in rng.integers(0, 2, deals)],
+                 spread_with=rng.integers(0, 30, deals), leads_with=rng.integers(0, 4, deals),
+                 winner_changed=rng.integers(0, 2, deals))
+    frame = pd.concat([frame, frame.assign(component=9, spread_without=rng.integers(0, 30, deals))])
+    whole = ablation_effects(frame, 3)
+    parts = add_moments(ablation_moments(frame.iloc[:70], 3), ablation_moments(frame.iloc[70:], 3))
+    pd.testing.assert_frame_equal(effects_from_moments(parts, 3), whole, check_exact=False, rtol=1e-12)
+    assert whole["deals"].tolist() == [deals, deals]
