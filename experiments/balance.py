@@ -312,8 +312,9 @@ def measure_loss(measure: Measure, value, n: int, rulebook=None) -> float:
         return float(value)
     if target == "fair":
         return abs(float(value) - 1.0 / n)
-    if target == "rulebook":
-        return max(0.0, (float(value) - float(rulebook)) / max(abs(float(rulebook)), 1e-9))
+    if target == "rulebook":  # (the rulebook's own design, measured for the reference: no excess)
+        base = float(value) if rulebook is None else float(rulebook)
+        return max(0.0, (float(value) - base) / max(abs(base), 1e-9))
     return abs(float(value) - float(target))
 
 

@@ -195,3 +195,17 @@ def test_committed_balance_specs_load_and_start_from_the_rulebook(path):
     spec = load_balance(path)
     assert spec.study_id.startswith(spec.name + "-") and spec.levers and spec.measures
     assert bal._in_space(spec, bal.rulebook_design(spec))  # trial 0 is the rulebook's design
+
+
+def test_a_rulebook_target_costs_nothing_at_the_rulebook_and_the_excess_elsewhere(tmp_path):
+    path = write(tmp_path, "ruled", trials=4)
+    path.write_text(path.read_text().replace('[search]', '[[measure]]\nname = "score_spread"\ntarget = "rulebook"\n\n'
+                                                           '[search]'))
+    spec = load_balance(path)
+    directory = bal.run_balance(spec, out=tmp_path / "runs").directory
+    meta = json.loads((directory / bal.MARKER).read_text())
+    rulebook = bal.rulebook_design(spec)
+    outcomes = bal.evaluate(spec, directory, rulebook, 400, spec.seed)[0]
+    values, measures = bal.objective_values(spec, outcomes, rulebook)
+    assert values == [bal.measure_loss(spec.measures[0], measures["first_seat"][2], 2)]  # score spread adds 0
+    assert meta["trials"]["0"]["design"] == rulebook and len(meta["trials"]) == 4
