@@ -318,13 +318,19 @@ def measure_loss(measure: Measure, value, n: int, rulebook=None) -> float:
     return abs(float(value) - float(target))
 
 
+def measure_keys(spec: BalanceSpec) -> list[str]:
+    """Each measure's name in the results: its own, numbered only where the spec names it twice."""
+    names = [m.name for m in spec.measures]
+    return [f"{name}:{names[:i].count(name) + 1}" if names.count(name) > 1 else name for i, name in enumerate(names)]
+
+
 def objective_values(spec: BalanceSpec, outcomes: dict[int, Outcomes], design: dict,
                      rulebook: dict | None = None) -> tuple[list[float], dict]:
     """The objectives of a design (one weighted sum, or one per measure for a pareto search) and every
     measure's values by player count. ``rulebook``: the rulebook design's measure values on the same
     deals, for "rulebook" targets."""
-    values = {m.name + (f":{i}" if i else ""): measure_values(spec, m, outcomes, design)
-              for i, m in enumerate(spec.measures)}
+    values = {key: measure_values(spec, m, outcomes, design) for key, m in zip(measure_keys(spec), spec.measures,
+                                                                                  strict=True)}
     losses = []
     for (key, by_n), measure in zip(values.items(), spec.measures, strict=True):
         base = (rulebook or {}).get(key, {})
@@ -621,7 +627,7 @@ def _confirmed(spec, label, design, outcomes, rulebook_outcomes, rulebook, refer
     row["vs_rulebook_low"], row["vs_rulebook_high"] = np.percentile(diffs, [2.5, 97.5]).tolist()
     row["held"] = None if label == "rulebook" else bool(row["vs_rulebook_high"] < 0)
     for key, by_n in measures.items():
-        measure = spec.measures[int(key.split(":")[1]) if ":" in key else 0]
+        measure = spec.measures[measure_keys(spec).index(key)]
         for n, value in by_n.items():
             if np.ndim(value):
                 row[f"{key}@{n}p"] = json.dumps(np.round(np.asarray(value), 4).tolist())

@@ -100,9 +100,10 @@ def _answers(rep: Report, study: BalanceStudy) -> None:
     for _, r in finalists.iterrows():
         verdict = "held" if str(r["held"]) == "True" else "did not hold"
         lines.append(f"- **{r['design']}** ({verdict}): {_levers_changed(r, rulebook, study.profile)}. On fresh "
-                     f"deals its objective is {r['objective']:.4f} against the rulebook's {rulebook['objective']:.4f}"
-                     f" ({r['vs_rulebook']:+.4f} [{r['vs_rulebook_low']:+.4f}, {r['vs_rulebook_high']:+.4f}]); in "
-                     f"the search it was {r['search_objective']:.4f}.")
+                     f"deals {_measure_words(r, rulebook)}; its objective is {r['objective']:.4f} against the "
+                     f"rulebook's {rulebook['objective']:.4f} ({r['vs_rulebook']:+.4f} [{r['vs_rulebook_low']:+.4f}, "
+                     f"{r['vs_rulebook_high']:+.4f}]). In the search it was {r['search_objective']:.4f}: the best "
+                     "of many designs on the search's own deals looks better there than it is.")
     if study.best:
         parts = []
         for name, value in study.best["ranges"].items():
@@ -113,6 +114,23 @@ def _answers(rep: Report, study: BalanceStudy) -> None:
                      f"{study.best['deals']:,} deals cannot tell from the best (their objective minus the best's has "
                      f"a bootstrap interval reaching 0) span {'; '.join(parts)}.")
     rep.text("\n".join(lines))
+
+
+def _measure_columns(rows: pd.DataFrame) -> list[str]:
+    """The finalists' measure columns (``name@<n>p``), without their interval columns."""
+    return [c for c in rows.columns if "@" in c and not c.startswith("lever:") and not c.endswith(("_low", "_high"))]
+
+
+def _measure_words(r: pd.Series, rulebook: pd.Series) -> str:
+    """"seat_spread at 3 players 0.0358 [0.0214, 0.0645] (rulebook 0.0388), ..." for the numeric measures."""
+    parts = []
+    for column in _measure_columns(r.to_frame().T):
+        if f"{column}_low" not in r.index or pd.isna(r[f"{column}_low"]):
+            continue
+        name, players = column.rsplit("@", 1)
+        parts.append(f"{name} at {players[:-1]} players is {r[column]:.3g} [{r[f'{column}_low']:.3g}, "
+                     f"{r[f'{column}_high']:.3g}] (rulebook {rulebook[column]:.3g})")
+    return ", ".join(parts) if parts else "its measures are in the table below"
 
 
 def _search_section(rep: Report, study: BalanceStudy) -> None:
@@ -194,22 +212,25 @@ def _finalist_section(rep: Report, study: BalanceStudy) -> None:
     if rows.empty:
         return
     rep.heading("Finalists on fresh deals")
-    shown = pd.DataFrame({"design": rows["design"]})
+    levers = pd.DataFrame({"design": rows["design"]})
     for column in rows.columns:
         if column.startswith("lever:"):
-            shown[lever_words(column[6:], study.profile)] = rows[column].map(_fmt)
-    for column in rows.columns:
-        if "@" in column and not column.endswith(("_low", "_high")) and not column.startswith("lever:"):
-            if f"{column}_low" in rows:
-                shown[column] = [f"{v:.3g} [{lo:.3g}, {hi:.3g}]" for v, lo, hi in
-                                 zip(rows[column], rows[f"{column}_low"], rows[f"{column}_high"], strict=True)]
-            else:
-                shown[column] = rows[column].map(lambda v: _matrix_text(v))
+            levers[lever_words(column[6:], study.profile)] = rows[column].map(_fmt)
+    rep.table(levers, "finalist_levers", caption="The lever values of each finalist and of the rulebook's design.")
+    shown = pd.DataFrame({"design": rows["design"]})
+    for column in _measure_columns(rows):
+        name, players = column.rsplit("@", 1)
+        label = f"{name} at {players[:-1]} players"
+        if f"{column}_low" in rows:
+            shown[label] = [f"{v:.3g} [{lo:.3g}, {hi:.3g}]" for v, lo, hi in
+                            zip(rows[column], rows[f"{column}_low"], rows[f"{column}_high"], strict=True)]
+        else:
+            shown[label] = rows[column].map(lambda v: _matrix_text(v))
     shown["objective"] = rows["objective"].map("{:.4f}".format)
     shown["held"] = rows["held"].map(lambda v: "-" if pd.isna(v) else ("yes" if str(v) == "True" else "no"))
     rep.table(shown, "finalists", caption=f"Each finalist and the rulebook's design on "
-              f"{study.spec['confirm']['deals']:,} fresh deals per player count: the lever values, every measure "
-              f"(name@players) with its 95 % bootstrap interval over deals, the objective, and whether it held.")
+              f"{study.spec['confirm']['deals']:,} fresh deals per player count: every measure with its 95 % "
+              f"bootstrap interval over deals (a matchup matrix row by row), the objective, and whether it held.")
 
 
 def _matrix_text(value) -> str:
