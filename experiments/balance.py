@@ -229,8 +229,17 @@ def _outcomes(spec: BalanceSpec, n: int, tables: list[pa.Table]) -> Outcomes:
                     shared=bool(game.profile.shared_wins))
 
 
-def chunks(first: int, stop: int) -> list[tuple[int, int]]:
-    return [(a, min(a + CHUNK_DEALS, stop)) for a in range(first, stop, CHUNK_DEALS)]
+def chunks(deals: int, rungs: tuple[int, ...] = ()) -> list[tuple[int, int]]:
+    """(first, end) deals of each chunk of deals 0..deals-1: split at every rung below ``deals``, so a
+    larger rung plays only its new deals, and each stretch in pieces of at most CHUNK_DEALS, at least
+    two where it can be (two workers share even a small rung). The same for any number of workers."""
+    edges = sorted({0, deals} | {r for r in rungs if r < deals})
+    out = []
+    for a, b in zip(edges, edges[1:], strict=False):
+        pieces = max(2 if b - a >= 2 else 1, -(-(b - a) // CHUNK_DEALS))
+        bounds = [a + (b - a) * i // pieces for i in range(pieces + 1)]
+        out += list(zip(bounds, bounds[1:], strict=False))
+    return out
 
 
 def evaluate(spec: BalanceSpec, directory: Path, design: dict, deals: int, seed: int, jobs: int = 1,
@@ -243,7 +252,7 @@ def evaluate(spec: BalanceSpec, directory: Path, design: dict, deals: int, seed:
         played_json = json.dumps(played_design(spec, design, n), sort_keys=True, default=str)
         where = Path(directory) / folder / design_key(json.loads(played_json)) / f"n{n}"
         found[n] = []
-        for first, stop in chunks(0, deals):
+        for first, stop in chunks(deals, spec.deals if folder == "evals" else ()):
             path = where / f"deals-{first:06d}-{stop:06d}.parquet"
             table = _read(path)
             if table is None:
