@@ -51,6 +51,7 @@ SPEC_FILE = "balance.toml"
 JOURNAL = "optuna.journal"
 CHUNK_DEALS = 50  # deals per chunk: the unit the workers play
 REPLICATES = 200  # bootstrap samples of the confirmation's intervals
+REDUCTION = 3  # successive halving: a third of the designs judged at a rung go on to the next
 ProgressCallback = Callable[[int, int], None]
 
 
@@ -380,7 +381,9 @@ def _study(spec: BalanceSpec, directory: Path):
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     storage = JournalStorage(JournalFileBackend(str(directory / JOURNAL)))
     directions = ["minimize"] * (1 if spec.objective == "weighted" else len(spec.measures))
-    pruner = (optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=3)
+    # resources are deals: a design is judged against the others at the first rung's deals, then at
+    # each rung that many times more (3: a third go on), so a rung of the spec is where it is judged
+    pruner = (optuna.pruners.SuccessiveHalvingPruner(min_resource=spec.deals[0], reduction_factor=REDUCTION)
               if spec.objective == "weighted" and len(spec.deals) > 1 else optuna.pruners.NopPruner())
     return optuna.create_study(storage=storage, study_name=spec.study_id, directions=directions,
                                sampler=_sampler(spec, 0), pruner=pruner, load_if_exists=True)
@@ -440,7 +443,7 @@ def run_balance(spec: BalanceSpec, out: str | Path = "runs", jobs: int = 1, resu
             values, measures = objective_values(spec, outcomes, design, reference[rung])
             record["rungs"].append({"deals": deals, "objective": values, "measures": _jsonable(measures)})
             if len(values) == 1 and rung < len(spec.deals) - 1:
-                trial.report(values[0], rung)
+                trial.report(values[0], deals)
                 if trial.should_prune():
                     study.tell(trial, state=TrialState.PRUNED)
                     record["state"] = "pruned"

@@ -105,8 +105,9 @@ def _answer(directory: Path) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
 def test_pruned_designs_spend_fewer_games_and_every_design_differs_only_by_its_levers(played):
     spec, directory = played
     trials, finalists, _ = _answer(directory)
-    assert set(trials["state"]) <= {"complete", "pruned"} and len(trials) == spec.trials
-    assert (trials.loc[trials["state"] == "pruned", "deals"] == 100).all()
+    assert set(trials["state"]) == {"complete", "pruned"} and len(trials) == spec.trials
+    pruned = trials[trials["state"] == "pruned"]
+    assert len(pruned) >= spec.trials // 3 and (pruned["deals"] == 100).all()  # judged on the first rung
     meta = json.loads((directory / bal.MARKER).read_text())
     designs = {json.dumps(r["design"], sort_keys=True) for r in meta["trials"].values()}
     folders = {p.name for p in (directory / "evals").iterdir()}
