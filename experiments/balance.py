@@ -23,6 +23,7 @@ import functools
 import hashlib
 import json
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -36,6 +37,7 @@ import pyarrow.parquet as pq
 from bgsim.experiments.balance_spec import BalanceSpec, Lever, Measure, lever_choices
 from bgsim.experiments.runner import git_state, package_versions
 from bgsim.experiments.workers import each
+from bgsim.sim.api import GameMeasures, supports
 from bgsim.sim.batch import play_batch
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.played import played
@@ -207,7 +209,11 @@ def play_chunk(spec: BalanceSpec, n: int, played_json: str, first: int, stop: in
     for s in range(n):
         columns |= {f"strategy{s}": seat_strategy[:, s], f"base{s}": scores[:, s].astype(np.int64) - start[s],
                     f"tiebreak{s}": tiebreak[:, s]}
-    return pa.table({k: pa.array(np.asarray(v, dtype=np.int64)) for k, v in columns.items()})
+    table = {k: pa.array(np.asarray(v, dtype=np.int64)) for k, v in columns.items()}
+    if supports(game, GameMeasures):
+        table |= {f"measure:{k}": pa.array(np.asarray(v, dtype=np.float64)) for k, v in
+                  game.game_measures(states).items()}
+    return pa.table(table)
 
 
 def _tiebreak(game, states: np.ndarray, ranks: np.ndarray) -> np.ndarray:
@@ -220,14 +226,15 @@ def _tiebreak(game, states: np.ndarray, ranks: np.ndarray) -> np.ndarray:
 
 
 def _outcomes(spec: BalanceSpec, n: int, tables: list[pa.Table]) -> Outcomes:
-    frame = pa.concat_tables(tables).to_pandas() if tables else None
+    frame = pa.concat_tables(tables, promote_options="default").to_pandas()
     game = _game(spec, n, "{}")
     start = np.asarray(game.params.start_vector()[:n] if game.profile.compensation else np.zeros(n), dtype=np.int64)
     cols = lambda prefix: frame[[f"{prefix}{s}" for s in range(n)]].to_numpy(np.int64)  # noqa: E731
     return Outcomes(deal=frame["deal"].to_numpy(np.int64), pair=frame["pair"].to_numpy(np.int64),
                     rotation=frame["rotation"].to_numpy(np.int64), seat_strategy=cols("strategy"), base=cols("base"),
                     start=start, tiebreak=cols("tiebreak"), length=frame["length"].to_numpy(np.int64),
-                    shared=bool(game.profile.shared_wins))
+                    shared=bool(game.profile.shared_wins),
+                    declared={c[8:]: frame[c].to_numpy(np.float64) for c in frame.columns if c.startswith("measure:")})
 
 
 def chunks(deals: int, rungs: tuple[int, ...] = ()) -> list[tuple[int, int]]:
@@ -519,9 +526,11 @@ def importances(study) -> pd.DataFrame:
         if len(complete) < 2:
             break
         try:
-            found = optuna.importance.get_param_importances(
-                study, evaluator=optuna.importance.PedAnovaImportanceEvaluator(),
-                target=(lambda t, i=index: t.values[i]) if len(study.directions) > 1 else None)
+            with warnings.catch_warnings():  # e.g. "importances will be equal" when few trials differ
+                warnings.simplefilter("ignore")
+                found = optuna.importance.get_param_importances(
+                    study, evaluator=optuna.importance.PedAnovaImportanceEvaluator(),
+                    target=(lambda t, i=index: t.values[i]) if len(study.directions) > 1 else None)
         except (ValueError, RuntimeError):  # every trial alike: nothing to apportion
             continue
         rows += [{"objective": index, "parameter": name, "importance": float(value)} for name, value in found.items()]

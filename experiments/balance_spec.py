@@ -5,7 +5,8 @@ wrong with it is a one-line ``SpecError`` before any game is played.
 A lever is a game parameter (``param``: an integer in ``low..high``, one of ``choices``, a flag, or
 a start vector: one integer per seat after the first, at one player count) or the payout of a
 component the game declares in its profile's choice (``component``: a catalogue id, ``low..high``
-inside the declared payout range). A measure is one of ``MEASURES`` with a target: a number (a
+inside the declared payout range). A measure is one of ``MEASURES``, or one the game declares (its
+profile's ``measures``: Capitol's unsold items, Carpe Diem's penalties), with a target: a number (a
 matrix for ``matchup``), ``"min"``, ``"fair"`` (the fair share 1/n of a seat's win rate) or
 ``"rulebook"`` (no worse than the rulebook's design on the same deals).
 """
@@ -249,7 +250,8 @@ def _measure(item: dict, i: int, players: tuple[int, ...], source: str) -> Measu
     require(not unknown, f"{where}: unknown key {unknown[0] if unknown else ''!r} (a measure has "
                          f"{', '.join(sorted(_MEASURE_KEYS))})")
     name = item.get("name")
-    require(name in MEASURES, f"{where}: unknown measure {name!r}; the measures are {', '.join(MEASURES)}")
+    require(isinstance(name, str) and name, f"{where}: name the measure (one of {', '.join(MEASURES)}, or one "
+                                            f"the game declares)")
     at = item.get("players", list(players))
     at = [at] if _is_int(at) else at
     require(isinstance(at, list) and at and all(n in players for n in at),
@@ -292,6 +294,10 @@ def check_against_game(spec: BalanceSpec, source: str) -> None:
             _check_lever(lever, game, n, source)
         require(game.decisions_index is not None or all(m.name != "length" for m in spec.measures),
                 f"{source}: measure length: {game.name} does not count its decisions")
+        for measure in spec.measures:
+            known = [*MEASURES, *game.profile.measures]
+            require(measure.name in known, f"{source}: unknown measure {measure.name!r}; the measures are "
+                                           f"{', '.join(known)}")
     for lever in spec.levers:
         require(not lever.players or lever.players in spec.players,
                 f"{source}: lever {lever.label}: players {lever.players} is not among the spec's {list(spec.players)}")

@@ -25,6 +25,7 @@ __all__ = [
     "ComponentChoices",
     "Determinisation",
     "Game",
+    "GameMeasures",
     "GameResult",
     "LockstepBatches",
     "Observation",
@@ -235,6 +236,15 @@ class ComponentChoices(Protocol):
     def payout(self, component: int) -> int: ...
 
     def with_payout(self, component: int, value: int) -> "Game": ...
+
+
+@runtime_checkable
+class GameMeasures(Protocol):
+    """Per-game numbers a designer may balance for, beyond scores and ranks (the profile's
+    ``measures`` names them): ``game_measures(states)`` maps each name to a (G,) float64 array, one
+    value per finished game of ``states`` ((G, S) int32)."""
+
+    def game_measures(self, states: np.ndarray) -> dict[str, np.ndarray]: ...
 
 
 @runtime_checkable

@@ -161,6 +161,8 @@ class GameProfile:
     # The rules share a tied win: every seat with rank 1 wins, and rates count 1/k to each of the k
     # winners (the ``win_share`` column, sim/stats/wins.py); ``won`` keeps the tie-break's one winner.
     shared_wins: str = ""  # "" when a tie-break always decides; else the rule that shares, e.g. "CAP-END-2"
+    # per-game numbers a balance search may target (name -> what it counts), from ``sim.api.GameMeasures``
+    measures: dict[str, str] = field(default_factory=dict)
 
     @property
     def category_columns(self) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ from bgsim.sim.api import (
     ComponentChoices,
     Determinisation,
     Game,
+    GameMeasures,
     LockstepBatches,
     Stepping,
     supports,
@@ -564,3 +565,19 @@ def test_a_declared_ablation_replaces_the_component_and_nothing_else(name, n_pla
         game.play_dealt(ablated, np.zeros((len(rows), n_players), np.uint64), np.zeros((len(rows), n_players),
                         np.int64), [RandomStrategy().compiled_policy(game)])
         assert all(game.is_over(s) for s in ablated)
+
+
+@pytest.mark.parametrize(("name", "n_players"), PLAYED_CASES)
+def test_a_games_declared_measures_are_the_ones_it_computes(name, n_players):
+    """The profile's ``measures`` (what a balance search may target besides scores) and the engine's
+    ``game_measures``: the same names, one finite value per finished game."""
+    game = make_game(name, n_players=n_players)
+    if not game.profile.measures:
+        assert not supports(game, GameMeasures)
+        return
+    chance, strategy_seeds = _seeds(3, 21)
+    seats = np.zeros((3, n_players), dtype=np.int64)
+    states = play_batch(game, [RandomStrategy()], seats, chance, strategy_seeds)
+    values = game.game_measures(states)
+    assert set(values) == set(game.profile.measures)
+    assert all(v.shape == (3,) and np.isfinite(v).all() for v in values.values())

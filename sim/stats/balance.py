@@ -4,7 +4,7 @@ another start vector (re-scoring, as the compensation solver does) and with boot
 over deals. Pure numpy on the arrays of ``Outcomes``: no game, no registry.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -23,7 +23,8 @@ class Outcomes:
     of each seat's strategy in the spec's list; base: (G, P) int64 final score minus the start value
     it was played with; start: (P,) int64 that start vector; tiebreak: (G, P) int64 place in the
     tie-break order (1 wins a score tie); length: (G,) int64 decisions of the game; shared: the
-    rules share a tied win (then the tie-break is not used).
+    rules share a tied win (then the tie-break is not used); declared: the game's own measures
+    (``sim.api.GameMeasures``), name -> (G,) float64.
     """
 
     deal: np.ndarray
@@ -35,11 +36,13 @@ class Outcomes:
     tiebreak: np.ndarray
     length: np.ndarray
     shared: bool = False
+    declared: dict = field(default_factory=dict)  # name -> (G,) float64: the game's own measures per game
 
     def take(self, rows: np.ndarray) -> "Outcomes":
         """The games ``rows`` ((k,) int64 indices, repeats allowed: a bootstrap sample)."""
         return Outcomes(self.deal[rows], self.pair[rows], self.rotation[rows], self.seat_strategy[rows],
-                        self.base[rows], self.start, self.tiebreak[rows], self.length[rows], self.shared)
+                        self.base[rows], self.start, self.tiebreak[rows], self.length[rows], self.shared,
+                        {name: values[rows] for name, values in self.declared.items()})
 
 
 def shares_under(out: Outcomes, vector: np.ndarray | None = None) -> np.ndarray:
@@ -86,6 +89,8 @@ def measure_value(name: str, out: Outcomes, vector: np.ndarray | None = None, pa
     if name == "matchup":
         return matchup_matrix(out, shares_under(out, vector), pairs, strategies)
     rows = population(out)
+    if name in out.declared:  # a measure the game declares: its mean per population game
+        return float(out.declared[name][rows].mean())
     if name == "length":
         return float(out.length[rows].mean())
     if name == "score_spread":

@@ -210,3 +210,45 @@ def test_a_rulebook_target_costs_nothing_at_the_rulebook_and_the_excess_elsewher
     values, measures = bal.objective_values(spec, outcomes, rulebook)
     assert values == [bal.measure_loss(spec.measures[0], measures["first_seat"][2], 2)]  # score spread adds 0
     assert meta["trials"]["0"]["design"] == rulebook and len(meta["trials"]) == 4
+
+
+def test_a_measure_the_game_declares_is_its_mean_per_population_game(tmp_path):
+    """Capitol declares unsold items (``GameMeasures``): a search can target them."""
+    path = tmp_path / "unsold.toml"
+    path.write_text("""
+name = "unsold"
+[game]
+id = "capitol"
+players = [3]
+[population]
+strategies = ["greedy"]
+[[lever]]
+param = "zero_bid_policy"
+choices = ["remove", "tie_rule"]
+[[measure]]
+name = "unsold_items"
+target = "min"
+[search]
+trials = 3
+deals = [6]
+[confirm]
+finalists = 1
+deals = 6
+""")
+    spec = load_balance(path)
+    directory = bal.run_balance(spec, out=tmp_path / "runs").directory
+    rulebook = bal.rulebook_design(spec)
+    outcomes = bal.evaluate(spec, directory, rulebook, 6, spec.seed)[0][3]
+    game = bal._game(spec, 3, "{}")
+    seats = np.zeros((6, 3), dtype=np.int64)
+    from bgsim.sim.batch import play_batch
+    from bgsim.sim.seeding import block_key, deal_seeds
+    from bgsim.strategies import make_strategy
+
+    chance, strategy_seeds = deal_seeds(block_key(spec.seed, 3), np.arange(6))
+    states = play_batch(game, [make_strategy("greedy", game)], seats, chance, strategy_seeds)
+    expected = game.game_measures(states)["unsold_items"].mean()
+    assert measure_value("unsold_items", outcomes) == pytest.approx(expected)
+    assert "unsold_items@3p" in pd.read_csv(directory / "finalists.csv").columns
+    with pytest.raises(Exception, match="unknown measure 'unsold'.*unsold_items"):
+        load_balance(path.write_text(path.read_text().replace('name = "unsold_items"', 'name = "unsold"')) and path)

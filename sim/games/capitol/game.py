@@ -111,6 +111,11 @@ class Capitol(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
         points[self._item_id(component)] = value
         return self.with_params(item_points=points)
 
+    def game_measures(self, states: np.ndarray) -> dict[str, np.ndarray]:
+        """Per finished game ((G, S) int32 states): the auction items nobody won (removed unsold,
+        CAP-AUCTION-6/-7, AMB-5, AMB-17), (G,) float64."""
+        return {"unsold_items": (states[:, WINNER: WINNER + AUCTIONS] == -1).sum(axis=1).astype(np.float64)}
+
     def dealt_components(self, states: np.ndarray) -> np.ndarray:
         """(G, 12) bool: the auction items on the track of each dealt state ((G, S) int32): every item
         (CAP-SETUP-9) but one taken off by ``ablate``."""

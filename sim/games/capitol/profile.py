@@ -95,6 +95,7 @@ def capitol_profile(game) -> GameProfile:
                          "strategies bid knowing who would win a tie, so start points change the auctions"),
         variants=VARIANTS,
         choices=(ITEM_CHOICE,),
+        measures={"unsold_items": "auction items nobody won in a game (out of 12)"},
         data_overrides={"board": "board.toml in sim/games/capitol/data/: prefectures, colours, spaces, fountains"},
         shared_wins="CAP-END-2" if game.params.final_tiebreak == "shared" else "",
     )

@@ -19,7 +19,7 @@ from bgsim.sim.games.carpe_diem.kernels.setup import new_game
 from bgsim.sim.games.carpe_diem.params import Params
 from bgsim.sim.games.carpe_diem.profile import carpe_diem_profile
 from bgsim.sim.games.carpe_diem.records import RECORD_DOCS, seat_records
-from bgsim.sim.games.carpe_diem.state import DECISIONS, PHASE, SEAT, SLOT_CARD, STATE
+from bgsim.sim.games.carpe_diem.state import DECISIONS, PENALTIES, PHASE, SEAT, SLOT_CARD, STATE
 from bgsim.sim.games.carpe_diem.tables import TABLES, build_tables
 from bgsim.sim.seeding import GameSeeds
 
@@ -142,6 +142,11 @@ class CarpeDiem(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determini
         game = self.rebound(tables, self.param_array)
         game.tables = tables
         return game
+
+    def game_measures(self, states: np.ndarray) -> dict[str, np.ndarray]:
+        """Per finished game ((G, S) int32 states): the -4 VP penalties every seat took together
+        (G,) float64."""
+        return {"penalties": states[:, PENALTIES: PENALTIES + K.MAX_P].sum(axis=1).astype(np.float64)}
 
     def dealt_components(self, states: np.ndarray) -> np.ndarray:
         """(G, cards) bool: the scoring cards dealt onto the slots of each state ((G, S) int32)."""

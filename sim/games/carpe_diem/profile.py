@@ -131,6 +131,8 @@ def carpe_diem_profile(game) -> GameProfile:
         automa=automa,
         variants=VARIANTS,
         choices=(CARD_CHOICE,) if not game.solo else (),
+        measures={"penalties": "-4 VP penalties for unfulfilled scoring cards in a game, every seat's together "
+                               "(CD-CARD-6)"},
         data_overrides={name: f"{name}.toml in sim/games/carpe_diem/data/" for name in DATA_FILES},
     )
 
