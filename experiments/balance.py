@@ -541,13 +541,14 @@ def importances(study) -> pd.DataFrame:
 
 
 def finalists(spec: BalanceSpec, study) -> list:
-    """The best complete trials (one objective) or the Pareto set, at most ``finalists``."""
+    """The best complete trials (one objective) or the Pareto set, at most ``finalists``, each design
+    once and none the rulebook's (it is played beside them anyway)."""
     from optuna.trial import TrialState
 
     complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
     ranked = (sorted(complete, key=lambda t: (t.values[0], _step(t))) if spec.objective == "weighted"
               else sorted(study.best_trials, key=lambda t: (sum(t.values), _step(t))))
-    chosen, seen = [], set()
+    chosen, seen = [], {json.dumps(rulebook_design(spec), sort_keys=True, default=str)}  # the reference already
     for trial in ranked:  # a design asked twice is one finalist
         key = json.dumps(trial.params, sort_keys=True, default=str)
         if key not in seen and len(chosen) < spec.finalists:
@@ -617,6 +618,8 @@ def near_best(spec: BalanceSpec, directory: Path, study, jobs: int = 1, client=N
         numeric = all(isinstance(v, int) and not isinstance(v, bool) for v in values)
         ranges[name] = [min(values), max(values)] if numeric else sorted(set(values), key=str)
     return {"trial": _step(best), "design": dict(best.params), "objective": best.values[0], "deals": deals,
+            "is_rulebook": best_key == json.dumps(rulebook, sort_keys=True, default=str),
+            "designs": len(designs),
             "indistinguishable": sorted(_step(designs[key]) for key in close), "ranges": ranges}
 
 

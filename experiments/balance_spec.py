@@ -275,7 +275,6 @@ def _measure(item: dict, i: int, players: tuple[int, ...], source: str) -> Measu
         require(not strategies, f"{where}: only a matchup names strategies")
         require(isinstance(target, int | float) and not isinstance(target, bool) or target in TARGET_WORDS,
                 f"{where}: target must be a number or one of {', '.join(TARGET_WORDS)}, not {target!r}")
-        require(target != "fair" or name in ("first_seat",), f"{where}: target 'fair' is for first_seat")
         target = float(target) if isinstance(target, int | float) else target
     return Measure(name=name, target=target, weight=float(weight), players=tuple(at), strategies=tuple(strategies))
 
@@ -298,6 +297,8 @@ def check_against_game(spec: BalanceSpec, source: str) -> None:
             known = [*MEASURES, *game.profile.measures]
             require(measure.name in known, f"{source}: unknown measure {measure.name!r}; the measures are "
                                            f"{', '.join(known)}")
+            require(measure.target != "fair" or measure.name == "first_seat",
+                    f"{source}: measure {measure.name}: target 'fair' is for first_seat")
     for lever in spec.levers:
         require(not lever.players or lever.players in spec.players,
                 f"{source}: lever {lever.label}: players {lever.players} is not among the spec's {list(spec.players)}")

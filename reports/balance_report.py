@@ -90,6 +90,11 @@ def _answers(rep: Report, study: BalanceStudy) -> None:
     finalists = rows.iloc[1:]
     held = finalists[finalists["held"].astype(str) == "True"]
     confirm = study.spec["confirm"]["deals"]
+    if study.best.get("is_rulebook"):
+        rep.note(f"**The rulebook's own design was the best of the {study.best['designs']} designs the search tried** "
+                 f"on its {study.best['deals']:,} deals: none of these levers' values met the objective better. The "
+                 "finalists below are the next best, played on fresh deals to check that they are not better after "
+                 "all.")
     if len(held) < len(finalists):
         failed = ", ".join(finalists[finalists["held"].astype(str) != "True"]["design"])
         rep.note(f"**{len(finalists) - len(held)} of {len(finalists)} finalists did not hold on {confirm:,} fresh "
