@@ -91,8 +91,9 @@ def _answers(rep: Report, study: BalanceStudy) -> None:
     held = finalists[finalists["held"].astype(str) == "True"]
     confirm = study.spec["confirm"]["deals"]
     if study.best.get("is_rulebook"):
-        rep.note(f"**The rulebook's own design was the best of the {study.best['designs']} designs the search tried** "
-                 f"on its {study.best['deals']:,} deals: none of these levers' values met the objective better. The "
+        rep.note(f"**The rulebook's own design was the best of the {study.best['designs']} designs the search played "
+                 f"on all its {study.best['deals']:,} deals** (the others were pruned on fewer): none of these levers' "
+                 "values met the objective better. The "
                  "finalists below are the next best, played on fresh deals to check that they are not better after "
                  "all.")
     if len(held) < len(finalists):
