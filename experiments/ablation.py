@@ -2,8 +2,8 @@
 
 Per player count the study deals ``ablation.deals`` games (the source games' deals: deal g is
 source game g's). Each deal is played once as dealt, and once per component it holds with that
-component replaced as the game declares (``sim.api.ComponentAblation``: Carpe Diem puts another
-card of the deck on the card's slot, Capitol takes the item off the auction track); both with the
+component replaced as the game declares (``sim.api.ComponentAblation``; its profile's choice says
+how in ``ablation``: another component in its place, or none); both with the
 same chance and seat streams, every seat by the population's compiled policy (seat s of deal g
 plays ``strategies[(s + g) % m]``, as in the source games). One row per (deal, component): each
 seat's win share, the score spread and the lead changes with and without it
@@ -111,14 +111,6 @@ def write_ablation_chunk(directory: Path, n: int, first: int, table: pa.Table, f
     path = Path(directory) / folder(fresh) / f"n{n}"
     path.mkdir(parents=True, exist_ok=True)
     return write_chunk(path, first, table)
-
-
-def chunk_rows(directory: Path, n: int, first: int, fresh: bool = False) -> int | None:
-    """Rows of a whole chunk file, None if it is missing or damaged."""
-    try:
-        return pq.read_metadata(chunk_path(directory, n, first, fresh)).num_rows
-    except (OSError, pa.ArrowInvalid):
-        return None
 
 
 def ablation_table(directory: Path, players: tuple[int, ...], catalogue_of, fresh: bool = False) -> pd.DataFrame:

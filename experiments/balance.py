@@ -43,7 +43,7 @@ from bgsim.sim.registry import make_game
 from bgsim.sim.results.played import played
 from bgsim.sim.results.store import open_study_dir, read_meta, write_json, write_toml
 from bgsim.sim.seeding import block_key, deal_seeds
-from bgsim.sim.stats.balance import POPULATION, Outcomes, bootstrap, measure_value
+from bgsim.sim.stats.balance import POPULATION, Outcomes, bootstrap, deal_members, measure_value
 from bgsim.strategies import make_strategy
 
 __all__ = ["MARKER", "BalanceResult", "design_games", "evaluate", "objective_values", "read_study", "run_balance"]
@@ -144,7 +144,7 @@ def _game(spec: BalanceSpec, n: int, played_json: str):
         if lever.component and lever.label in played:
             payouts.append((lever.component, played[lever.label]))
         elif lever.players and param_names(spec, lever)[0] in played:
-            first = make_game(spec.game, **spec.params, **_files(spec), n_players=n).params.start_vector()[0]
+            first = _game(spec, n, "{}").params.start_vector()[0]
             params[lever.param] = "/".join(str(v) for v in (first, *(played[p] for p in param_names(spec, lever))))
         elif lever.param and lever.label in played:
             params[lever.param] = played[lever.label]
@@ -202,7 +202,7 @@ def play_chunk(spec: BalanceSpec, n: int, played_json: str, first: int, stop: in
     chance, strategy_seeds = deal_seeds(block_key(seed, n), deal)
     states = play_batch(game, strategies, seat_strategy, chance, strategy_seeds).copy()
     scores, ranks = game.final_standings(states)
-    start = np.asarray(game.params.start_vector()[:n] if game.profile.compensation else np.zeros(n), dtype=np.int64)
+    start = _start(game, n)
     tiebreak = _tiebreak(game, states, ranks)
     length = states[:, game.decisions_index] if game.decisions_index is not None else np.zeros(len(states))
     columns = {"deal": deal, "pair": pair, "rotation": rotation, "length": length.astype(np.int64)}
@@ -214,6 +214,11 @@ def play_chunk(spec: BalanceSpec, n: int, played_json: str, first: int, stop: in
         table |= {f"measure:{k}": pa.array(np.asarray(v, dtype=np.float64)) for k, v in
                   game.game_measures(states).items()}
     return pa.table(table)
+
+
+def _start(game, n: int) -> np.ndarray:
+    """(n,) int64 the start values the game's seats play with (0 for a game without them)."""
+    return np.asarray(game.params.start_vector()[:n] if game.profile.compensation else np.zeros(n), dtype=np.int64)
 
 
 def _tiebreak(game, states: np.ndarray, ranks: np.ndarray) -> np.ndarray:
@@ -228,7 +233,7 @@ def _tiebreak(game, states: np.ndarray, ranks: np.ndarray) -> np.ndarray:
 def _outcomes(spec: BalanceSpec, n: int, tables: list[pa.Table]) -> Outcomes:
     frame = pa.concat_tables(tables, promote_options="default").to_pandas()
     game = _game(spec, n, "{}")
-    start = np.asarray(game.params.start_vector()[:n] if game.profile.compensation else np.zeros(n), dtype=np.int64)
+    start = _start(game, n)
     cols = lambda prefix: frame[[f"{prefix}{s}" for s in range(n)]].to_numpy(np.int64)  # noqa: E731
     return Outcomes(deal=frame["deal"].to_numpy(np.int64), pair=frame["pair"].to_numpy(np.int64),
                     rotation=frame["rotation"].to_numpy(np.int64), seat_strategy=cols("strategy"), base=cols("base"),
@@ -606,7 +611,7 @@ def near_best(spec: BalanceSpec, directory: Path, study, jobs: int = 1, client=N
     samples = {}
     for key, trial in designs.items():
         outcomes = evaluate(spec, directory, dict(trial.params), deals, spec.seed, jobs, client)[0]
-        members = {n: _members(o) for n, o in outcomes.items()}
+        members = {n: deal_members(o) for n, o in outcomes.items()}
         samples[key] = np.array([sum(objective_values(spec, {n: o.take(np.concatenate([members[n][i] for i in s]))
                                                              for n, o in outcomes.items()}, dict(trial.params),
                                                       reference)[0]) for s in picks])
@@ -637,7 +642,7 @@ def _confirmed(spec, label, design, outcomes, rulebook_outcomes, rulebook, refer
     row["search_objective"] = (search.get("objective") or [np.nan])[0] if number is not None else np.nan
     seed = int(np.random.SeedSequence(spec.seed, spawn_key=(99,)).generate_state(1)[0])
     picks = np.random.default_rng(seed).integers(0, spec.confirm_deals, (REPLICATES, spec.confirm_deals))
-    members = {id(o): _members(o) for which in (outcomes, rulebook_outcomes) for o in which.values()}
+    members = {id(o): deal_members(o) for which in (outcomes, rulebook_outcomes) for o in which.values()}
 
     def objective_on(sample: np.ndarray, which: dict[int, Outcomes], which_design: dict) -> float:
         taken = {n: o.take(np.concatenate([members[id(o)][i] for i in sample])) for n, o in which.items()}
@@ -661,13 +666,6 @@ def _confirmed(spec, label, design, outcomes, rulebook_outcomes, rulebook, refer
             row[f"{key}@{n}p"] = value
             row[f"{key}@{n}p_low"], row[f"{key}@{n}p_high"] = np.percentile(samples, [2.5, 97.5]).tolist()
     return row
-
-
-def _members(out: Outcomes) -> list[np.ndarray]:
-    """The rows of each deal 0..D-1 of ``out`` (its deals are 0..D-1, each with the same games)."""
-    order = np.argsort(out.deal, kind="stable")
-    bounds = np.searchsorted(out.deal[order], np.arange(out.deal.max() + 2))
-    return [order[bounds[d]: bounds[d + 1]] for d in range(out.deal.max() + 1)]
 
 
 # --- bookkeeping

@@ -6,7 +6,7 @@ A lever is a game parameter (``param``: an integer in ``low..high``, one of ``ch
 a start vector: one integer per seat after the first, at one player count) or the payout of a
 component the game declares in its profile's choice (``component``: a catalogue id, ``low..high``
 inside the declared payout range). A measure is one of ``MEASURES``, or one the game declares (its
-profile's ``measures``: Capitol's unsold items, Carpe Diem's penalties), with a target: a number (a
+profile's ``measures``, computed by ``sim.api.GameMeasures``), with a target: a number (a
 matrix for ``matchup``), ``"min"``, ``"fair"`` (the fair share 1/n of a seat's win rate) or
 ``"rulebook"`` (no worse than the rulebook's design on the same deals).
 """

@@ -543,16 +543,9 @@ def _ablation_key(n: int, first: int, fresh: bool) -> str:
 
 
 def _ablation_chunk_done(directory: Path, meta: dict, n: int, first: int, stop: int, fresh: bool) -> bool:
-    """Like ``_chunk_done``, for an ablation chunk (``meta['ablation_chunks']``)."""
-    rows = ablation.chunk_rows(directory, n, first, fresh)
-    if rows is None:
-        return False
-    key = _ablation_key(n, first, fresh)
-    info = meta["ablation_chunks"].get(key)
-    if info is None:
-        meta["ablation_chunks"][key] = {"stop": stop, "rows": rows}
-        return True
-    return info.get("stop") == stop and info.get("rows") == rows
+    """``_chunk_done`` for an ablation chunk (listed in ``meta['ablation_chunks']``)."""
+    return _whole(ablation.chunk_path(directory, n, first, fresh), meta["ablation_chunks"],
+                  _ablation_key(n, first, fresh), stop)
 
 
 def ablation_table(directory: Path, spec: ComponentValueSpec) -> pd.DataFrame:
@@ -576,16 +569,20 @@ def _points_dir(directory: Path, n: int) -> Path:
 def _chunk_done(directory: Path, meta: dict, n: int, first: int, stop: int) -> bool:
     """A chunk counts as done when its file is whole: the rows meta.json lists, or (killed between
     the file and meta.json) a file that reads in full."""
-    path = directory / "points" / f"n{n}" / f"chunk-{first:06d}.parquet"
-    if not path.exists():
-        return False
-    info = meta["chunks"].get(_chunk_key(n, first))
+    return _whole(directory / "points" / f"n{n}" / f"chunk-{first:06d}.parquet", meta["chunks"],
+                  _chunk_key(n, first), stop)
+
+
+def _whole(path: Path, listed: dict, key: str, stop: int) -> bool:
+    """Whether the chunk file ``path`` is whole: readable, with the rows and end ``listed[key]`` gives,
+    or, when it is not listed (a kill between the file and meta.json), readable at all (then listed)."""
     try:
         rows = pq.read_metadata(path).num_rows
     except (OSError, pa.ArrowInvalid):
         return False
+    info = listed.get(key)
     if info is None:
-        meta["chunks"][_chunk_key(n, first)] = {"stop": stop, "rows": rows}
+        listed[key] = {"stop": stop, "rows": rows}
         return True
     return info.get("stop") == stop and info.get("rows") == rows
 

@@ -32,7 +32,7 @@ class BalanceStudy:
 
 def lever_words(name: str, profile: GameProfile) -> str:
     """A parameter of the search in words: ``start_points@3p.seat2`` -> "start points, seat 2 at 3
-    players"; ``payout:C05`` -> "C05's VP per fulfilment"."""
+    players"; ``payout:<id>`` -> "<id>'s <the choice's payout>"."""
     if name.startswith("payout:"):
         choice = profile.choice()
         what = choice.payout.split(" (")[0] if choice else "payout"

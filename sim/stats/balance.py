@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-__all__ = ["Outcomes", "bootstrap", "matchup_matrix", "measure_value", "population", "shares_under"]
+__all__ = ["Outcomes", "bootstrap", "deal_members", "matchup_matrix", "measure_value", "population", "shares_under"]
 
 POPULATION = -1  # ``Outcomes.pair`` of a population game; a matchup game holds its pair's index
 
@@ -104,14 +104,21 @@ def measure_value(name: str, out: Outcomes, vector: np.ndarray | None = None, pa
     raise ValueError(f"no measure {name!r}")
 
 
+def deal_members(out: Outcomes) -> list[np.ndarray]:
+    """The rows of each deal of ``out``, in deal order (every game of a deal goes together)."""
+    deals, inverse = np.unique(out.deal, return_inverse=True)
+    order = np.argsort(inverse, kind="stable")
+    bounds = np.searchsorted(inverse[order], np.arange(len(deals) + 1))
+    return [order[bounds[d]: bounds[d + 1]] for d in range(len(deals))]
+
+
 def bootstrap(function, out: Outcomes, replicates: int = 200, seed: int = 0) -> np.ndarray:
     """``function(outcomes)`` on ``replicates`` bootstrap samples of the deals (every game of a deal
     goes together): (replicates, ...) float64, for percentile intervals."""
-    deals, inverse = np.unique(out.deal, return_inverse=True)
-    members = [np.flatnonzero(inverse == d) for d in range(len(deals))]
+    members = deal_members(out)
     rng = np.random.default_rng(seed)
     values = []
     for _ in range(replicates):
-        picked = rng.integers(0, len(deals), len(deals))
+        picked = rng.integers(0, len(members), len(members))
         values.append(function(out.take(np.concatenate([members[d] for d in picked]))))
     return np.array(values, dtype=np.float64)
