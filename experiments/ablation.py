@@ -24,7 +24,7 @@ from bgsim.sim.api import CompiledPlay, ComponentAblation, LockstepBatches, supp
 from bgsim.sim.games.base import win_shares
 from bgsim.sim.results.store import RunStoreError, write_chunk
 from bgsim.sim.seeding import block_key, deal_seeds, seat_streams
-from bgsim.sim.stats.ablation import ablation_moments, add_moments, deal_columns, effects_from_moments
+from bgsim.sim.stats.ablation import ablation_moments, add_moments, correct_family, deal_columns, effects_from_moments
 
 __all__ = ["ablates", "ablation_table", "deal_picks", "sample_ablation_chunk"]
 
@@ -133,8 +133,9 @@ def ablation_table(directory: Path, players: tuple[int, ...], catalogue_of, fres
             continue
         id_field, catalogue = catalogue_of(n)
         by_id = {row[id_field]: row for row in catalogue}
-        table.insert(0, "n_players", n)
+        table.insert(0, "n_players", table.pop("n_players"))
         table.insert(2, "id", [by_id[c]["id"] for c in table["component"]])
         table.insert(3, "group", [by_id[c].get("group", "") for c in table["component"]])
         frames.append(table)
-    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    # one family over every player count: q-values of the whole table
+    return correct_family(pd.concat(frames, ignore_index=True)) if frames else pd.DataFrame()

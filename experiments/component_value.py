@@ -43,6 +43,7 @@ import pyarrow.parquet as pq
 from bgsim.experiments import ablation
 from bgsim.experiments.ablation import ablates
 from bgsim.experiments.runner import git_state, package_versions
+from bgsim.experiments.spec_check import tolerance_from
 from bgsim.experiments.workers import each
 from bgsim.sim.api import ComponentChoices, Determinisation, Stepping, supports
 from bgsim.sim.errors import GameIdError, StrategyError
@@ -52,19 +53,22 @@ from bgsim.sim.results.played import played
 from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file, require, spec_header
 from bgsim.sim.results.store import RunStoreError, open_study_dir, read_meta, write_chunk, write_json, write_toml
 from bgsim.sim.seeding import GameSeeds, block_key, deal_seeds, strategy_streams
-from bgsim.sim.stats.ablation import held_on_fresh
+from bgsim.sim.stats.ablation import fresh_check as ablation_fresh_check
 from bgsim.sim.stats.calibration import find_root
 from bgsim.sim.stats.choice_value import (
     POINT_COLUMNS,
     ChoicePoint,
     add_moments,
+    alone_sums,
+    alone_targets,
     choice_moments,
     clustered_interval,
+    clustered_mean,
     offered,
-    paired_difference,
     point_values,
     values_from_moments,
 )
+from bgsim.sim.stats.equivalence import Tolerance, equivalence, plan_games
 from bgsim.strategies import make_strategy
 
 __all__ = ["MARKER", "ComponentValueSpec", "association_table", "load_component_value", "load_points", "progress",
@@ -73,20 +77,23 @@ __all__ = ["MARKER", "ComponentValueSpec", "association_table", "load_component_
 MARKER = "component_value.json"
 SPEC_FILE = "component_value.toml"
 _KEYS = {
-    "": {"name", "description", "game", "population", "sample", "solver", "ablation", "compare"},
+    "": {"name", "description", "game", "population", "sample", "solver", "ablation", "compare", "tolerance"},
     "game": {"id", "players", "params", "data"},
     "population": {"strategies"},
     "sample": {"games", "rollouts", "chunk_size", "seed"},
     "solver": {"q", "most", "points", "fresh_games", "components"},
     "ablation": {"deals", "chunk_size", "fresh_deals"},
     "compare": {"association"},
+    "tolerance": {"payout_steps", "power"},
 }
+AUTO = "auto"  # solver.fresh_games: as many fresh source games as the tolerance and power need (up to fresh_most)
+VALUES_VERSION = 2  # what a point row measures: 2 = against the other components on offer or the average one
 # One row per (point, component on offer): where the point is, then the paired difference.
 ROW_COLUMNS = ("n_players", "point", "seat", "strategy", "alternatives", *POINT_COLUMNS)
 # One row per solved component in payouts.csv (its trials stay in solver/*.json).
 PAYOUT_COLUMNS = ("n_players", "component", "payout_now", "payout", "payout_low", "payout_high", "reachable", "points",
-                  "games", "step", "fresh_games", "fresh_points", "fresh_win", "fresh_win_low", "fresh_win_high",
-                  "fresh_holds", "fresh_within_step")
+                  "games", "step", "tolerance", "fresh_games", "fresh_points", "fresh_win", "fresh_win_low",
+                  "fresh_win_high", "fresh_outcome", "fresh_games_to_tell")
 ProgressCallback = Callable[[int, int], None]
 
 
@@ -103,7 +110,8 @@ class ComponentValueSpec:
     solver_q: float = 0.05  # components whose choice value has a q below this get a payout
     solver_most: int = 0  # at most this many of them per player count, the furthest off first (0: all)
     solver_points: int = 200  # points per component the solver replays (the first by source game)
-    fresh_games: int = 0  # source games on fresh deals (seed + 1) that check each solved payout
+    fresh_games: int | str = 0  # source games on fresh deals (seed + 1) that check each solved payout, or "auto"
+    fresh_most: int = 2000  # "auto" plays at most this many fresh source games per payout
     solver_components: tuple[str, ...] = ()  # catalogue ids to solve whatever their q ("" none)
     params: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)  # data file name -> absolute path of the replacement
@@ -112,6 +120,7 @@ class ComponentValueSpec:
     ablation_deals: int = 0  # deals per player count played with and without each component (0: no ablation)
     ablation_chunk: int = 100  # deals per ablation chunk
     ablation_fresh: int = 0  # deals per player count of seed + 1 that check the effects found
+    tolerance: Tolerance = field(default_factory=Tolerance)  # a payout is even within payout_steps of 0
 
     def to_dict(self) -> dict:
         doc = spec_header(self)
@@ -119,8 +128,9 @@ class ComponentValueSpec:
         doc["sample"] = {"games": self.games, "rollouts": self.rollouts, "chunk_size": self.chunk_size,
                          "seed": self.seed}
         doc["solver"] = {"q": self.solver_q, "most": self.solver_most, "points": self.solver_points,
-                         "fresh_games": self.fresh_games,
+                         "fresh_games": self.fresh_games, "fresh_most": self.fresh_most,
                          "components": list(self.solver_components)}
+        doc["tolerance"] = {"payout_steps": self.tolerance.payout_steps, "power": self.tolerance.power}
         if self.ablation_deals:
             doc["ablation"] = {"deals": self.ablation_deals, "chunk_size": self.ablation_chunk,
                                "fresh_deals": self.ablation_fresh}
@@ -134,8 +144,9 @@ class ComponentValueSpec:
         solves again, or plays the ablation again)."""
         doc = asdict(self)
         for key in ("description", "chunk_size", "association", "ablation_deals", "ablation_chunk", "ablation_fresh",
-                    *self.solver_settings()):
-            doc.pop(key)
+                    "tolerance", *self.solver_settings()):
+            doc.pop(key, None)
+        doc["values"] = VALUES_VERSION
         doc["data"] = {name: hashlib.sha256(Path(path).read_bytes()).hexdigest() for name, path in
                        sorted(self.data.items())}
         return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:10]
@@ -143,7 +154,9 @@ class ComponentValueSpec:
     def solver_settings(self) -> dict:
         """The settings of the payout solver and its fresh-game check."""
         return {"solver_q": self.solver_q, "solver_most": self.solver_most, "solver_points": self.solver_points,
-                "fresh_games": self.fresh_games, "solver_components": list(self.solver_components)}
+                "fresh_games": self.fresh_games, "fresh_most": self.fresh_most,
+                "solver_components": list(self.solver_components),
+                "tolerance": [self.tolerance.payout_steps, self.tolerance.power]}
 
     @property
     def study_id(self) -> str:
@@ -194,7 +207,7 @@ def component_value_from_dict(doc: dict, base_dir: str | Path = ".", default_nam
             f"{source}: [population] strategies must be a non-empty list of strategy ids")
     values = dict(games=sample.get("games", 200), rollouts=sample.get("rollouts", 16),
                   chunk_size=sample.get("chunk_size", 10), seed=sample.get("seed", 1),
-                  solver_points=solver.get("points", 200), fresh_games=solver.get("fresh_games", 0),
+                  solver_points=solver.get("points", 200), fresh_most=solver.get("fresh_most", 2000),
                   solver_most=solver.get("most", 0), ablation_deals=ablation_doc.get("deals", 0),
                   ablation_chunk=ablation_doc.get("chunk_size", 100),
                   ablation_fresh=ablation_doc.get("fresh_deals", 0))
@@ -209,6 +222,11 @@ def component_value_from_dict(doc: dict, base_dir: str | Path = ".", default_nam
     require(values["rollouts"] >= 2 and values["rollouts"] % 2 == 0,
             f"{source}: sample.rollouts must be even and at least 2 (half pick the rows, half measure), "
             f"not {values['rollouts']}")
+    fresh_games = solver.get("fresh_games", 0)
+    require(fresh_games == AUTO or (isinstance(fresh_games, int) and not isinstance(fresh_games, bool)
+                                    and fresh_games >= 0),
+            f"{source}: solver.fresh_games must be a non-negative integer or \"auto\", not {fresh_games!r}")
+    tolerance = tolerance_from(doc.get("tolerance", {}), source)
     q = solver.get("q", 0.05)
     require(isinstance(q, int | float) and 0 <= q <= 1, f"{source}: solver.q must be between 0 and 1, not {q!r}")
     components = solver.get("components", [])
@@ -223,13 +241,16 @@ def component_value_from_dict(doc: dict, base_dir: str | Path = ".", default_nam
         association=association, name=doc.get("name", default_name), description=doc.get("description", ""),
         game=game["id"],
         players=tuple(players), strategies=tuple(strategies), solver_q=float(q),
-        solver_components=tuple(components), params=dict(game.get("params", {})), data=data, **values)
+        solver_components=tuple(components), params=dict(game.get("params", {})), data=data,
+        fresh_games=fresh_games, tolerance=tolerance, **values)
     _check_game(spec, source)
     return spec
 
 
 def _key_name(key: str) -> str:
     """A spec value's name as the file writes it: ``solver.points``, ``ablation.deals``, ``games``."""
+    if key == "fresh_most":
+        return "solver.fresh_most"
     for prefix in ("solver", "ablation"):
         if key.startswith(prefix + "_"):
             name = f"{prefix}.{key[len(prefix) + 1:]}"
@@ -381,16 +402,21 @@ def sample_chunk(spec: ComponentValueSpec, n: int, start: int, stop: int) -> pa.
 
 _DTYPES = {"n_players": "int64", "point": "int64", "seat": "int64", "strategy": "str", "alternatives": "int64",
            "component": "int64", "game": "int64", "win": "float64", "margin": "float64", "rollouts": "int64",
-           "row": "int64", "rival": "int64"}
+           "row": "int64", "rival": "int64", "alone": "bool"}
 
 
 # --- the payout solver
 
 
-def solve_payout(spec: ComponentValueSpec, n: int, component: int, points: pd.DataFrame) -> dict:
+def solve_payout(spec: ComponentValueSpec, n: int, component: int, points: pd.DataFrame, target: float = 0.0,
+                 offered_share: float = 1.0) -> dict:
     """The payout of ``component`` at which its choice value is 0 on ``points`` (its rows of the
-    study: source game, point, the two rows compared), each payout measured on the same states and
-    determinisations; then, with ``fresh_games``, the solved payout checked on fresh source games."""
+    study), each payout measured on the same states and determinisations, every alternative played
+    again (a payout moves the component's best row and, where rows share components, the others').
+    ``target``: what its alone points are measured against (the other components' average,
+    ``alone_targets``; 0 where it is offered beside others). Then, with ``fresh_games``, the solved
+    payout checked on fresh source games (``offered_share``: the share of source games offering it,
+    for "auto")."""
     setup = _setup(spec, n)
     points = points.sort_values(["game", "point"]).head(spec.solver_points)
     states = _replay(setup, spec, points)
@@ -399,15 +425,12 @@ def solve_payout(spec: ComponentValueSpec, n: int, component: int, points: pd.Da
 
     def measure(payout: int) -> tuple[float, bool]:
         game = setup.game.with_payout(component, payout)
-        wins, margins, games = [], [], []
-        for (g, _, row, rival), point in states:
-            shares, margin = point_outcomes(setup, game, point, spec.rollouts, spec.seed, g, np.array([row, rival]))
-            wins.append(paired_difference(shares, 0, 1))
-            margins.append(paired_difference(margin, 0, 1))
-            games.append(g)
-        mean, lo, hi = clustered_interval(np.array(wins), np.array(games))
+        rows = [_point_value(setup, game, point, component, spec.rollouts, spec.seed, g) for g, point in states]
+        frame = pd.DataFrame(rows, columns=["game", "win", "margin", "alone"])
+        wins = frame["win"].to_numpy() - np.where(frame["alone"], target, 0.0)
+        mean, lo, hi = clustered_interval(wins, frame["game"].to_numpy())
         measured.append({"payout": payout, "win": mean, "win_low": lo, "win_high": hi,
-                         "margin": float(np.mean(margins))})
+                         "margin": float(frame["margin"].mean())})
         return mean, bool(lo <= 0 <= hi) if np.isfinite(lo) else True
 
     reachable = find_root(measure, range(low, high + 1), 0.0)
@@ -418,44 +441,76 @@ def solve_payout(spec: ComponentValueSpec, n: int, component: int, points: pd.Da
     result = {"n_players": n, "component": component, "payout_now": setup.game.payout(component),
               "payout": int(best["payout"]), "payout_low": int(even["payout"].min()) if len(even) else None,
               "payout_high": int(even["payout"].max()) if len(even) else None, "reachable": reachable,
-              "points": len(points), "games": int(points["game"].nunique()),
+              "points": len(points), "games": int(points["game"].nunique()), "target": target,
               "trials": trials.to_dict(orient="records")}
-    if spec.fresh_games and reachable:  # an unreachable payout is no suggestion to check
-        result["fresh"] = fresh_check(spec, n, component, result["payout"])
+    step = payout_step(result["trials"], result["payout"])
+    result["step"] = step
+    result["tolerance"] = spec.tolerance.payout_steps * step if np.isfinite(step) else float("nan")
+    if spec.fresh_games and reachable and np.isfinite(result["tolerance"]):  # no suggestion, nothing to check
+        games = fresh_games_for(spec, best, result["tolerance"], result["games"], offered_share)
+        result["fresh"] = fresh_check(spec, n, component, result["payout"], games, target, result["tolerance"])
     return result
 
 
+def _point_value(setup: Setup, game, point: Point, component: int, rollouts: int, seed: int, g: int) -> tuple:
+    """(source game, win, margin, alone) of ``component`` at ``point`` under ``game``: every row rolled
+    out again, the value against the study's reference (``sim.stats.choice_value``)."""
+    shares, margins = point_outcomes(setup, game, point, rollouts, seed, g)
+    values = point_values(ChoicePoint(g, point.components, shares, margins))
+    row = values[values["component"] == component].iloc[0]
+    return g, float(row["win"]), float(row["margin"]), bool(row["alone"])
+
+
+def fresh_games_for(spec: ComponentValueSpec, trial, tolerance: float, games: int, offered_share: float) -> int:
+    """Fresh source games for a payout's check: the spec's number, or for "auto" as many as the
+    tolerance and power need (``sim.stats.equivalence.plan_games``), from the spread the solver
+    measured over its source games and the share of games that offer the component; at most
+    ``fresh_most``."""
+    if spec.fresh_games != AUTO:
+        return int(spec.fresh_games)
+    half = (trial["win_high"] - trial["win_low"]) / 2 if np.isfinite(trial["win_high"]) else np.nan
+    if not np.isfinite(half) or games < 2:
+        return spec.fresh_most
+    sd = half / 1.96 * np.sqrt(games)  # per source game that offers the component
+    needed = plan_games(sd, tolerance, spec.tolerance.alpha, spec.tolerance.power, k=1)
+    return int(min(spec.fresh_most, max(20, np.ceil(needed / max(offered_share, 1e-9)))))
+
+
 def _replay(setup: Setup, spec: ComponentValueSpec, points: pd.DataFrame) -> list:
-    """((game, point, row, rival), Point) for each row of ``points``, the states replayed from their source games."""
+    """(source game, Point) for each row of ``points``, the states replayed from their source games."""
     out = []
     for g, part in points.groupby("game", sort=True):
-        wanted = {int(p): (int(r), int(v)) for p, r, v in zip(part["point"], part["row"], part["rival"], strict=True)}
+        wanted = {int(p) for p in part["point"]}
         seeds = source_seeds(spec.seed, setup.game.n_players, int(g))
-        for point in source_points(setup, setup.game, seeds, int(g), set(wanted)):
-            out.append(((int(g), point.ordinal, *wanted[point.ordinal]), point))
+        for point in source_points(setup, setup.game, seeds, int(g), wanted):
+            out.append((int(g), point))
     return out
 
 
-def fresh_check(spec: ComponentValueSpec, n: int, component: int, payout: int) -> dict:
-    """The choice value of ``component`` at ``payout`` on ``fresh_games`` source games dealt from
-    seed + 1, every alternative rolled out where it is on offer."""
+def fresh_check(spec: ComponentValueSpec, n: int, component: int, payout: int, games: int, target: float = 0.0,
+                tolerance: float = float("nan")) -> dict:
+    """The choice value of ``component`` at ``payout`` on ``games`` source games dealt from seed + 1,
+    every alternative rolled out where it is on offer, and whether it is even within ``tolerance``
+    (two one-sided tests, ``sim.stats.equivalence``): held, off, or cannot tell with these games."""
     setup = _setup(spec, n)
     game = setup.game.with_payout(component, payout)
     seed = spec.seed + 1
-    frames = []
-    for g in range(spec.fresh_games):
+    rows = []
+    for g in range(games):
         for point in source_points(setup, game, source_seeds(seed, n, g), g):
-            if component not in offered(point.components):
-                continue
-            shares, margins = point_outcomes(setup, game, point, spec.rollouts, seed, g)
-            frame = point_values(ChoicePoint(g, point.components, shares, margins))
-            frames.append(frame[frame["component"] == component])
-    if not frames:
-        return {"payout": payout, "points": 0, "games": 0}
-    rows = pd.concat(frames, ignore_index=True)
-    mean, lo, hi = clustered_interval(rows["win"].to_numpy(), rows["game"].to_numpy())
-    return {"payout": payout, "points": len(rows), "games": int(rows["game"].nunique()), "win": mean,
-            "win_low": lo, "win_high": hi, "holds": bool(np.isfinite(lo) and lo <= 0 <= hi)}
+            if component in offered(point.components):
+                rows.append(_point_value(setup, game, point, component, spec.rollouts, seed, g))
+    if not rows:
+        return {"payout": payout, "games": games, "points": 0, "outcome": "cannot tell"}
+    frame = pd.DataFrame(rows, columns=["game", "win", "margin", "alone"])
+    values = frame["win"].to_numpy() - np.where(frame["alone"], target, 0.0)
+    mean, se, clusters = clustered_mean(values, frame["game"].to_numpy())
+    lo, hi = clustered_interval(values, frame["game"].to_numpy())[1:]
+    verdict = equivalence(mean, se, tolerance, clusters, spec.tolerance.alpha, k=1)
+    return {"payout": payout, "games": games, "points": len(frame), "source_games": clusters, "win": mean,
+            "win_low": lo, "win_high": hi, "outcome": verdict.outcome,
+            "games_to_tell": (float(np.ceil(verdict.games_to_tell * games / max(clusters, 1)))
+                              if np.isfinite(verdict.games_to_tell) else None)}
 
 
 # --- running a study
@@ -556,7 +611,7 @@ def ablation_table(directory: Path, spec: ComponentValueSpec) -> pd.DataFrame:
 
     table = ablation.ablation_table(directory, spec.players, catalogue)
     if spec.ablation_fresh and not table.empty:
-        table = held_on_fresh(table, ablation.ablation_table(directory, spec.players, catalogue, fresh=True))
+        table = ablation_fresh_check(table, ablation.ablation_table(directory, spec.players, catalogue, fresh=True))
     return table
 
 
@@ -616,11 +671,8 @@ def values_table(directory: Path, spec: ComponentValueSpec) -> pd.DataFrame:
     chunks one at a time (their moments add up), so memory does not grow with the points."""
     frames = []
     for n in spec.players:
-        moments = None
-        for path in sorted((Path(directory) / "points" / f"n{n}").glob("chunk-*.parquet")):
-            chunk = choice_moments(_read_chunk(path, ["component", "game", "win", "margin"]))
-            moments = chunk if moments is None else add_moments(moments, chunk)
-        table = values_from_moments(moments) if moments is not None else pd.DataFrame()
+        moments, alone = _moments(directory, n)
+        table = values_from_moments(moments, alone) if moments is not None else pd.DataFrame()
         if table.empty:
             continue
         attribution = _setup(spec, n).attribution
@@ -630,6 +682,19 @@ def values_table(directory: Path, spec: ComponentValueSpec) -> pd.DataFrame:
         table.insert(3, "group", [catalogue[c].get("group", "") for c in table["component"]])
         frames.append(table)
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _moments(directory: Path, n: int) -> tuple[pd.DataFrame | None, pd.DataFrame]:
+    """The choice moments of every chunk at ``n`` players, added up, and the per-game sums of the
+    components that were alone on offer (``alone_sums``, small: one row per game and component)."""
+    moments, alone = None, []
+    for path in sorted((Path(directory) / "points" / f"n{n}").glob("chunk-*.parquet")):
+        rows = _read_chunk(path, ["component", "game", "win", "margin", "alone"])
+        chunk = choice_moments(rows)
+        moments = chunk if moments is None else add_moments(moments, chunk)
+        alone.append(alone_sums(rows))
+    alone = [a for a in alone if not a.empty]
+    return moments, (pd.concat(alone, ignore_index=True) if alone else pd.DataFrame())
 
 
 def component_points(directory: Path, n: int, component: int, limit: int) -> pd.DataFrame:
@@ -661,11 +726,13 @@ def _solve_all(spec: ComponentValueSpec, directory: Path, table: pd.DataFrame, j
     solver_dir = directory / "solver"
     solver_dir.mkdir(exist_ok=True)
     wanted = _to_solve(spec, table)
-    tasks = [(int(r.n_players), int(r.component)) for r in wanted.itertuples()
+    tasks = [(int(r.n_players), int(r.component), int(r.games)) for r in wanted.itertuples()
              if not (solver_dir / f"n{r.n_players}-c{r.component}.json").exists()]
     if on_stage and tasks:
         on_stage(f"payout solver: {len(tasks)} component{'s' if len(tasks) != 1 else ''}")
-    calls = [(spec, n, c, component_points(directory, n, c, spec.solver_points)) for n, c in tasks]
+    targets = {n: alone_targets(_moments(directory, n)[1]) for n in spec.players}
+    calls = [(spec, n, c, component_points(directory, n, c, spec.solver_points), targets[n].get(c, 0.0),
+              games / spec.games) for n, c, games in tasks]
     for result in each(solve_payout, calls, jobs):
         write_json(solver_dir / f"n{result['n_players']}-c{result['component']}.json", result)
     _write_payouts(directory)
@@ -690,11 +757,12 @@ def _write_payouts(directory: Path) -> None:
     for path in sorted((directory / "solver").glob("n*-c*.json")):
         doc = json.loads(path.read_text())
         fresh = doc.get("fresh", {})
-        step = payout_step(doc["trials"], doc["payout"])
+        step = doc.get("step", payout_step(doc["trials"], doc["payout"]))
         rows.append({k: doc[k] for k in ("n_players", "component", "payout_now", "payout", "payout_low",
-                                         "payout_high", "reachable", "points", "games")} | {"step": step}
-                    | {f"fresh_{k}": fresh.get(k) for k in ("games", "points", "win", "win_low", "win_high", "holds")}
-                    | {"fresh_within_step": _within_step(fresh, step)})
+                                         "payout_high", "reachable", "points", "games")}
+                    | {"step": step, "tolerance": doc.get("tolerance")}
+                    | {f"fresh_{k}": fresh.get(k) for k in ("games", "points", "win", "win_low", "win_high",
+                                                            "outcome", "games_to_tell")})
     pd.DataFrame(rows, columns=list(PAYOUT_COLUMNS)).to_csv(directory / "payouts.csv", index=False)
 
 
@@ -708,14 +776,6 @@ def payout_step(trials: list[dict], payout: int) -> float:
         return float("nan")
     lo, hi = max(below, key=lambda t: t["payout"]), min(above, key=lambda t: t["payout"])
     return abs(hi["win"] - lo["win"]) / (hi["payout"] - lo["payout"])
-
-
-def _within_step(fresh: dict, step: float) -> bool | None:
-    """Whether the fresh interval reaches within half a payout step of 0 (None: no fresh check)."""
-    if "win_low" not in fresh:
-        return None
-    half = step / 2 if np.isfinite(step) else 0.0
-    return bool(fresh["win_low"] <= half and fresh["win_high"] >= -half)
 
 
 def read_study(directory: str | Path) -> dict:

@@ -13,8 +13,35 @@ from bgsim.sim.batch import TIERS
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.registry import parse_id, player_counts
 from bgsim.sim.results.spec import RunSpec, SpecError, read_spec_file, spec_from_dict
+from bgsim.sim.stats.equivalence import Tolerance
 
-__all__ = ["check_game", "check_run_settings", "check_spec", "check_tier", "load_spec"]
+__all__ = ["check_game", "check_run_settings", "check_spec", "check_tier", "load_spec", "tolerance_doc",
+           "tolerance_from"]
+
+TOLERANCE_KEYS = {"seat_pp", "payout_steps", "power"}
+
+
+def tolerance_from(table, source: str) -> Tolerance:
+    """A spec's ``[tolerance]`` table (``seat_pp``, ``payout_steps``, ``power``; the defaults of
+    ``Tolerance`` for what it leaves out) as a Tolerance, or a one-line SpecError."""
+    if not isinstance(table, dict):
+        raise SpecError(f"{source}: [tolerance] must be a table")
+    unknown = sorted(set(table) - TOLERANCE_KEYS)
+    if unknown:
+        known = ", ".join(sorted(TOLERANCE_KEYS))
+        raise SpecError(f"{source}: unknown key [tolerance] {unknown[0]!r} (known: {known})")
+    for key, value in table.items():
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise SpecError(f"{source}: tolerance.{key} must be a number, not {value!r}")
+    try:
+        return Tolerance(**{k: float(v) for k, v in table.items()})
+    except ValueError as exc:
+        raise SpecError(f"{source}: {exc}") from None
+
+
+def tolerance_doc(tolerance: Tolerance, keys: tuple[str, ...]) -> dict:
+    """The ``[tolerance]`` table of a spec that uses ``keys`` of it."""
+    return {key: getattr(tolerance, key) for key in keys}
 
 
 def check_game(game_id: str, players: tuple[int, ...]) -> None:

@@ -54,6 +54,7 @@ import numpy as np
 import pandas as pd
 import polars as pl
 from bgsim.sim.profile import Attribution
+from bgsim.sim.stats.clustered import deal_slices
 from bgsim.sim.stats.intervals import t_bounds, wilson
 from bgsim.sim.stats.lazy import collect, column_names, lazy
 from scipy import stats
@@ -164,34 +165,6 @@ def _collect_all(*queries: pl.LazyFrame, shared: bool = False) -> list[pl.DataFr
     their common part once, for queries over one slice (``deal_slices``): a shared part is buffered for
     whichever query reads it more slowly, which over all the rows could grow with the games."""
     return pl.collect_all(queries, engine="streaming", optimizations=pl.QueryOptFlags(comm_subplan_elim=shared))
-
-
-_SLICE_ROWS = 200_000  # rows per slice of whole clusters: the most one pass of a clustered variance reads at once
-
-
-def deal_slices(rows) -> list[pl.Expr]:
-    """Filters that cut result rows (any form ``bgsim.sim.stats.lazy.lazy`` takes) into slices of whole
-    deals, each of about ``_SLICE_ROWS`` rows or fewer (more only where one value holds more): ranges
-    of the deal, else of the game index (a game lies in one). For what needs every deal or game on
-    its own: a query per slice holds one slice's deals at a time. Two small queries read that column:
-    its range and how many rows each of at most 4096 buckets of it holds; a filter on a stored column
-    lets the scan skip the chunks outside the range."""
-    frame = lazy(rows)
-    column = "deal" if "deal" in frame.collect_schema().names() else "game_index"
-    low, high, rows = collect(frame.select(pl.col(column).min().alias("low"), pl.col(column).max().alias("high"),
-                                           pl.len())).row(0)
-    if rows <= _SLICE_ROWS:
-        return [pl.lit(True)]
-    width = -(-(high - low + 1) // 4096)
-    buckets = collect(frame.group_by(((pl.col(column) - low) // width).alias("bucket")).agg(pl.len()).sort("bucket"))
-    bounds, held = [low], 0
-    for bucket, n in buckets.iter_rows():
-        if held and held + n > _SLICE_ROWS:
-            bounds.append(low + bucket * width)
-            held = 0
-        held += n
-    bounds.append(high + 1)
-    return [pl.col(column).is_between(a, b - 1) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
 _STRATA = 256  # stratum field values per seat: the stratum key is seat_key * _STRATA + value

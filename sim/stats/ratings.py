@@ -21,9 +21,9 @@ Conventions, stated once:
 - "A ahead of B" compares the ranks of two seats of one game. Equal ranks (only possible in a
   game whose rules allow shared places) count as ``level`` and are left out of the shares, the
   tests and the ratings (the sign-test convention).
-- Wilson and t intervals and the binomial test treat games as independent. The seatings of one
-  deal are not independent; the rating intervals come from a bootstrap over deals and are the
-  ones to trust for close calls.
+- Standings' Wilson and t intervals are clustered by deal (``sim.stats.clustered``); the pairwise
+  shares' intervals and binomial tests count their effective comparisons, clustered by deal too, and
+  the rating intervals come from a bootstrap over deals.
 """
 
 import math
@@ -33,9 +33,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import polars as pl
+from bgsim.sim.stats.clustered import clustered_means, clustered_moments, clustered_rates, effective_trials
+from bgsim.sim.stats.intervals import wilson
 from bgsim.sim.stats.lazy import collect, lazy
-from bgsim.sim.stats.moments import mean_sd, moment_aggs
-from bgsim.sim.stats.wins import share_interval, win_column
+from bgsim.sim.stats.wins import win_column
 from scipy import optimize, sparse, special, stats
 from scipy.sparse.csgraph import connected_components
 
@@ -89,39 +90,34 @@ def _order(present: Iterable[str], order: Sequence[str] | None) -> list[str]:
 
 def standings(results, order: Sequence[str] | None = None, confidence: float = 0.95) -> pd.DataFrame:
     """One row per (player count, strategy): games, wins, win rate with a Wilson interval, wins
-    decided by the tie-break, mean final score and mean rank with t intervals.
+    decided by the tie-break, mean final score and mean rank with t intervals; every interval
+    clustered by deal (``sim.stats.clustered``: a deal's games in every matchup and seating move
+    together).
 
     Pooled over every game a strategy played, so in a ladder a rate also reflects whom it met.
-    Means and sds come from exact sums (``sim.stats.moments``): the same to the last bit on every call.
     """
     frame = _rows(results)
-    schema = frame.collect_schema()
-    win = win_column(schema.names())
-    agg = collect(frame.group_by("n_players", "strategy")
-                  .agg(pl.len().alias("games"), win.sum().alias("wins"), (win * win).sum().alias("win_squares"),
-                       (pl.col("won") & pl.col("tie")).sum().alias("tie_break_wins"),
-                       *moment_aggs("final_score", schema["final_score"], "score"),
-                       *moment_aggs("rank", schema["rank"])))
-    groups = agg.select("n_players", "strategy", "games", "wins", "win_squares", "tie_break_wins").to_pandas()
-    groups["win_low"], groups["win_high"] = share_interval(groups["wins"], groups["win_squares"], groups["games"],
-                                                           confidence)
-    groups["mean_score"], groups["sd_score"] = mean_sd(agg, "score")
-    groups["mean_rank"], groups["sd_rank"] = mean_sd(agg, "rank")
-    rank_of = {s: i for i, s in enumerate(_order(groups["strategy"], order))}
-    rows = []
-    for g in groups.itertuples():
-        n = int(g.games)
-        score_low, score_high = t_interval(g.mean_score, g.sd_score, n, confidence)
-        rank_low, rank_high = t_interval(g.mean_rank, g.sd_rank, n, confidence)
-        wins = int(g.wins) if float(g.wins).is_integer() else float(g.wins)  # shares of shared wins
-        rows.append({"n_players": int(g.n_players), "strategy": g.strategy, "games": n, "wins": wins,
-                     "win_rate": g.wins / n, "win_low": float(g.win_low), "win_high": float(g.win_high),
-                     "tie_break_wins": int(g.tie_break_wins), "mean_score": float(g.mean_score), "score_low": score_low,
-                     "score_high": score_high, "mean_rank": float(g.mean_rank), "rank_low": rank_low,
-                     "rank_high": rank_high})
+    win = win_column(frame.collect_schema().names())
+    keys = ["n_players", "strategy"]
+    moments = clustered_moments(frame, keys, {
+        "win": win, "score": pl.col("final_score").cast(pl.Float64), "rank": pl.col("rank").cast(pl.Float64),
+        "tie_break": (pl.col("won") & pl.col("tie")).cast(pl.Float64)})
     columns = ["n_players", "strategy", "games", "wins", "win_rate", "win_low", "win_high", "tie_break_wins",
                "mean_score", "score_low", "score_high", "mean_rank", "rank_low", "rank_high"]
-    table = pd.DataFrame(rows, columns=columns)
+    if moments.is_empty():
+        return pd.DataFrame(columns=columns)
+    table = moments.select(keys).to_pandas()
+    table["n_players"] = table["n_players"].astype(int)
+    table["games"] = moments["win|n"].to_numpy().astype(np.int64)
+    wins = moments["win|sum"].to_numpy()
+    whole = np.allclose(wins, np.round(wins))
+    table["wins"] = np.round(wins).astype(np.int64) if whole else wins  # shares of shared wins
+    table["win_rate"], table["win_low"], table["win_high"], _ = clustered_rates(moments, "win", confidence)
+    table["tie_break_wins"] = moments["tie_break|sum"].to_numpy().round().astype(np.int64)
+    table["mean_score"], table["score_low"], table["score_high"] = clustered_means(moments, "score", confidence)
+    table["mean_rank"], table["rank_low"], table["rank_high"] = clustered_means(moments, "rank", confidence)
+    rank_of = {s: i for i, s in enumerate(_order(table["strategy"], order))}
+    table = table[columns]
     table["_order"] = table["strategy"].map(rank_of)
     return table.sort_values(["n_players", "_order"]).drop(columns="_order").reset_index(drop=True)
 
@@ -210,27 +206,55 @@ def _pair_counts(results) -> PairCounts:
     return results if isinstance(results, PairCounts) else pair_counts(results)
 
 
+def _effective_comparisons(pairs: PairCounts) -> dict[tuple, float]:
+    """Per (n_players, a, b): the decided comparisons' effective number, their variance clustered by
+    deal (a deal's games in every run with its seed and every seating are one cluster): what the
+    Wilson interval and the binomial test of a share count."""
+    per_deal = (pairs.deals.lazy().with_columns(pl.col("a", "b").cast(pl.String))
+                .group_by("n_players", "deal", "a", "b")
+                .agg((pl.col("games") - pl.col("level")).cast(pl.Float64).sum().alias("n"),
+                     pl.col("ahead").cast(pl.Float64).sum().alias("s"))
+                .filter(pl.col("n") > 0)
+                .group_by("n_players", "a", "b")
+                .agg(pl.col("n").sum().alias("ahead|n"), pl.col("s").sum().alias("ahead|sum"),
+                     (pl.col("s") ** 2).sum().alias("ahead|s2"), (pl.col("s") * pl.col("n")).sum().alias("ahead|sn"),
+                     (pl.col("n") ** 2).sum().alias("ahead|n2"), pl.len().cast(pl.Float64).alias("ahead|clusters"),
+                     pl.col("s").sum().alias("ahead|squares")))
+    table = collect(per_deal)
+    if table.is_empty():
+        return {}
+    n_eff = effective_trials(table, "ahead")
+    return {(int(n), a, b): float(e) for n, a, b, e in zip(table["n_players"], table["a"], table["b"], n_eff,
+                                                           strict=True)}
+
+
 def pairwise(results, order: Sequence[str] | None = None, confidence: float = 0.95,
              alpha: float = 0.05) -> pd.DataFrame:
     """The win matrix in long form: per player count and ordered pair (a, b), the games in which
     both sat, how often a finished ahead, behind or level, the share ``ahead / (ahead + behind)``
     with a Wilson interval, the two-sided exact binomial p-value against 50 %, the
     Benjamini–Hochberg q-value over the distinct pairs of that player count, and ``significant``
-    (p < alpha). In 2-player games the share is the head-to-head win rate. ``results``: rows, a
+    (p < alpha). The interval and the test count the effective comparisons, clustered by deal (the
+    seatings of one deal, and its games in every run with its seed, move together). In 2-player
+    games the share is the head-to-head win rate. ``results``: rows, a
     list of parts (see ``pair_counts``) or their ``pair_counts``."""
     pairs = _pair_counts(results)
     counts = (pairs.totals.with_columns((pl.col("games") - pl.col("ahead") - pl.col("level")).alias("behind"))
               .to_pandas())
+    effective = _effective_comparisons(pairs)
     rank_of = {s: i for i, s in enumerate(_order(pairs.players["strategy"], order))}
     rows = []
     for c in counts.itertuples():
         decisive = int(c.ahead + c.behind)
-        low, high = wilson_interval(int(c.ahead), decisive, confidence)
-        p = stats.binomtest(int(c.ahead), decisive, 0.5).pvalue if decisive else math.nan
+        share = c.ahead / decisive if decisive else math.nan
+        n_eff = effective.get((int(c.n_players), c.a, c.b), decisive)
+        low, high = (wilson(np.array([share * n_eff]), np.array([n_eff]), confidence) if decisive
+                     else (np.array([math.nan]), np.array([math.nan])))
+        k = int(round(share * n_eff)) if decisive else 0
+        p = stats.binomtest(k, max(int(round(n_eff)), k, 1), 0.5).pvalue if decisive else math.nan
         rows.append({"n_players": int(c.n_players), "a": c.a, "b": c.b, "games": int(c.games),
                      "ahead": int(c.ahead), "behind": int(c.behind), "level": int(c.level),
-                     "share": c.ahead / decisive if decisive else math.nan, "low": low, "high": high,
-                     "p_value": float(p)})
+                     "share": share, "low": float(low[0]), "high": float(high[0]), "p_value": float(p)})
     columns = ["n_players", "a", "b", "games", "ahead", "behind", "level", "share", "low", "high", "p_value"]
     table = pd.DataFrame(rows, columns=columns)
     table["q_value"] = np.nan

@@ -23,15 +23,16 @@ Statistics, stated once:
 import numpy as np
 import pandas as pd
 import polars as pl
+from bgsim.sim.stats.clustered import clustered_means, clustered_moments, clustered_rates, clustered_variance
 from bgsim.sim.stats.intervals import fmt_p, t_bounds
 from bgsim.sim.stats.lazy import collect, column_names, lazy
-from bgsim.sim.stats.wins import effective_games, share_interval, win_column
+from bgsim.sim.stats.wins import win_column
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import samplesize_confint_proportion
 
-__all__ = ["GROUP", "category_table", "detectable_gap", "games_needed", "paired_change", "q_text", "seat_table",
-           "start_effect", "verdicts"]
+__all__ = ["GROUP", "category_table", "detectable_gap", "games_needed", "paired_change", "paired_t",
+           "q_text", "seat_table", "start_effect", "verdicts"]
 
 GROUP = ("n_players", "population", "start")
 _Z = stats.norm.ppf(0.975)
@@ -50,42 +51,54 @@ def seat_table(rows, score: str, start_column: str | None = None, confidence: fl
 
     ``score``: the final-score column (the profile's ``score_column``); ``start_column``: the seat's
     compensation value (``profile.compensation.column``), None for a game without.
-    Columns: games, wins, win_rate with win_rate_low/high (Wilson), fair (1/n), gap_pp (win rate -
-    fair, percentage points), p (exact binomial test against fair), q (Benjamini–Hochberg over all
-    rows), favoured (+1 / -1 / 0), detectable_pp (the gap these games detect half the time, see
-    ``detectable_gap``), mean_score (of ``score``), mean_rank, each mean with _low/_high (t), and with a
-    ``start_column`` the seat's mean value of it, ``start_value``.
+    Columns: games, deals (distinct deals: fewer than games where a mixed table plays each deal in
+    every seating), win_rate with win_rate_low/high (Wilson on the effective games, ``effective_games``:
+    the variance clustered by deal), win_se (its clustered standard error), fair (1/n), gap_pp (win rate
+    - fair, percentage points), p (exact binomial test against fair on the effective games), q
+    (Benjamini–Hochberg over all rows), favoured (+1 / -1 / 0), detectable_pp (the gap these games
+    detect half the time, see ``detectable_gap``), mean_score (of ``score``), mean_rank, each mean with
+    _low/_high (t, clustered by deal), and with a ``start_column`` the seat's mean value of it,
+    ``start_value``.
     """
-    start = [pl.col(start_column).mean().alias("start_value")] if start_column else []
     frame = _labelled(rows)
     win = win_column(column_names(frame))
-    agg = collect(frame.group_by([*GROUP, "seat"])
-                  .agg(pl.len().alias("games"), win.sum().alias("wins"), (win * win).sum().alias("win_squares"),
-                       pl.col(score).mean().alias("mean_score"), pl.col(score).std().alias("sd_score"),
-                       pl.col("rank").mean().alias("mean_rank"), pl.col("rank").std().alias("sd_rank"), *start)
-                  .sort([*GROUP, "seat"])).to_pandas()
-    games, wins, squares = agg["games"].to_numpy(), agg["wins"].to_numpy(), agg["win_squares"].to_numpy()
-    agg["win_rate"] = wins / games
-    agg["win_rate_low"], agg["win_rate_high"] = share_interval(wins, squares, games, confidence)
+    keys = [*GROUP, "seat"]
+    values = {"win": win, "score": pl.col(score).cast(pl.Float64), "rank": pl.col("rank").cast(pl.Float64)}
+    if start_column:
+        values["start"] = pl.col(start_column).cast(pl.Float64)
+    moments = clustered_moments(frame, keys, values)
+    agg = moments.select(keys).to_pandas()
+    if agg.empty:
+        return pd.DataFrame(columns=[*keys, "games", "deals", "win_rate", "win_rate_low", "win_rate_high", "fair",
+                                     "gap_pp", "p", "q", "favoured", "detectable_pp"])
+    games = moments["win|n"].to_numpy().astype(np.int64)
+    agg["games"] = games
+    agg["deals"] = moments["win|clusters"].to_numpy().astype(np.int64)
+    agg["wins"] = moments["win|sum"].to_numpy()
+    rate, agg["win_rate_low"], agg["win_rate_high"], n_eff = clustered_rates(moments, "win", confidence)
+    agg["effective_games"] = n_eff
+    agg["win_rate"] = rate
+    agg["win_se"] = np.sqrt(rate * (1 - rate) / n_eff)
     agg["fair"] = 1.0 / agg["n_players"].astype(float)
     agg["gap_pp"] = 100 * (agg["win_rate"] - agg["fair"])
-    agg["p"] = _binomial_p(wins, squares, games, agg["fair"].to_numpy())
+    agg["p"] = _binomial_p(rate, n_eff, agg["fair"].to_numpy())
     agg["q"] = multipletests(agg["p"], method="fdr_bh")[1] if len(agg) else []
     agg["favoured"] = np.where(agg["q"] < alpha, np.sign(agg["gap_pp"]), 0).astype(int)
-    agg["detectable_pp"] = [detectable_gap(int(n), float(f)) for n, f in zip(games, agg["fair"], strict=True)]
+    agg["detectable_pp"] = [detectable_gap(float(n), float(f)) for n, f in zip(n_eff, agg["fair"], strict=True)]
     for name in ("score", "rank"):
-        agg[f"mean_{name}_low"], agg[f"mean_{name}_high"] = t_bounds(agg[f"mean_{name}"], agg[f"sd_{name}"],
-                                                                     games, confidence)
-    return agg.drop(columns=["sd_score", "sd_rank", "win_squares"])
+        agg[f"mean_{name}"], agg[f"mean_{name}_low"], agg[f"mean_{name}_high"] = clustered_means(moments, name,
+                                                                                               confidence)
+    if start_column:
+        agg["start_value"] = clustered_variance(moments, "start")[0]
+    return agg
 
 
-def _binomial_p(wins: np.ndarray, squares: np.ndarray, games: np.ndarray, fair: np.ndarray) -> list[float]:
-    """Exact binomial p-values against ``fair`` (K,), on the effective games where wins are shares
-    (the plain test for 0/1 outcomes)."""
-    n = effective_games(wins, squares, games)
-    k = np.where(games > 0, wins / np.maximum(games, 1), 0.0) * n
+def _binomial_p(rate: np.ndarray, n_eff: np.ndarray, fair: np.ndarray) -> list[float]:
+    """Exact binomial p-values of (K,) rates against ``fair`` (K,) on the (K,) effective games (the
+    plain test for 0/1 outcomes of independent games)."""
+    k = np.nan_to_num(rate) * n_eff
     return [stats.binomtest(int(round(x)), max(int(round(m)), int(round(x)), 1), float(f)).pvalue
-            for x, m, f in zip(k, n, fair, strict=True)]
+            for x, m, f in zip(k, n_eff, fair, strict=True)]
 
 
 def category_table(rows, categories: tuple[str, ...], score: str, confidence: float = 0.95,
@@ -118,29 +131,28 @@ def start_effect(rows, baseline: str = "equal", confidence: float = 0.95) -> pd.
     """How a start vector moves each seat's win rate, paired game by game against ``baseline``.
 
     Games pair up when they share (n_players, population, game_index): same seed, same deal and
-    same seating. Columns: n_players, population, start, seat, pairs, diff_pp (win-rate change in
-    percentage points) with diff_low/diff_high (paired t) and p (paired t test); NaN where a pair
-    never differs.
+    same seating. Columns: n_players, population, start, seat, pairs, deals, diff_pp (win-rate change
+    in percentage points) with diff_low/diff_high (paired t, clustered by deal: a mixed table's
+    seatings of one deal move together) and p; the interval is the point and p NaN where a pair never
+    differs.
     """
     frame = _labelled(rows)
     keys = ["n_players", "population", "start", "seat"]
     win = win_column(column_names(frame))
-    base = frame.filter(pl.col("start") == baseline).select(
-        "n_players", "population", "game_index", "seat", win.alias("won_base"))
-    other = frame.filter(pl.col("start") != baseline).select(
-        "n_players", "population", "start", "game_index", "seat", win.alias("won"))
-    diff = pl.col("won") - pl.col("won_base")
-    # a paired difference lies in -1..1 (shares of a shared win between): count, sum and sum of
-    # squares give the paired t test
-    sums = collect(other.join(base, on=["n_players", "population", "game_index", "seat"], how="inner")
-                   .group_by(keys).agg(pl.len().alias("pairs"), diff.sum().alias("sum"),
-                                       (diff * diff).sum().alias("squares"))).to_pandas()
-    columns = [*keys, "baseline", "pairs", "diff_pp", "diff_low", "diff_high", "p"]
-    if sums.empty:
+    on = ["n_players", "population", "game_index", "deal", "seat"] if "deal" in column_names(frame) else [
+        "n_players", "population", "game_index", "seat"]
+    base = frame.filter(pl.col("start") == baseline).select(*on, win.alias("won_base"))
+    other = frame.filter(pl.col("start") != baseline).select(*on, "start", win.alias("won"))
+    pairs = other.join(base, on=on, how="inner")
+    moments = clustered_moments(pairs, keys, {"diff": pl.col("won") - pl.col("won_base")})
+    columns = [*keys, "baseline", "pairs", "deals", "diff_pp", "diff_low", "diff_high", "p"]
+    if moments.is_empty():
         return pd.DataFrame(columns=columns)
+    sums = moments.select(keys).to_pandas()
     sums["baseline"] = baseline
-    sums["diff_pp"], sums["diff_low"], sums["diff_high"], sums["p"] = _paired_t(
-        sums["pairs"].to_numpy(), sums["sum"].to_numpy(), sums["squares"].to_numpy(), confidence)
+    sums["pairs"] = moments["diff|n"].to_numpy().astype(np.int64)
+    sums["deals"] = moments["diff|clusters"].to_numpy().astype(np.int64)
+    sums["diff_pp"], sums["diff_low"], sums["diff_high"], sums["p"] = paired_t(moments, "diff", confidence)
     return sums[columns].sort_values(keys, ignore_index=True)
 
 
@@ -149,50 +161,54 @@ def paired_change(baseline, variant, score: str, confidence: float = 0.95) -> pd
 
     ``baseline`` and ``variant``: rows of two studies played with the same seed, so game ``i`` of a
     (n_players, population, start) is the same deal and seating in both (up to what the change itself
-    deals differently). Columns: n_players, population, start, seat, pairs, win_pp with win_low/win_high
-    and win_p (the paired change of the seat's win, shares counted, in percentage points: paired t), and
-    score_diff with score_low/score_high and score_p (the paired change of ``score``)."""
+    deals differently). Columns: n_players, population, start, seat, pairs, deals, differing (pairs
+    whose seat result or score differs), win_pp with win_low/win_high and win_p (the paired change of
+    the seat's win, shares counted, in percentage points: paired t clustered by deal), and score_diff
+    with score_low/score_high and score_p (the paired change of ``score``)."""
     keys = ["n_players", "population", "start", "seat"]
     frames = []
     for rows, suffix in ((baseline, "_base"), (variant, "")):
         frame = _labelled(rows)
-        win = win_column(column_names(frame))
-        frames.append(frame.select(*keys, "game_index", win.alias(f"win{suffix}"),
+        names = column_names(frame)
+        win = win_column(names)
+        extra = ["deal"] if "deal" in names else []
+        frames.append(frame.select(*keys, "game_index", *extra, win.alias(f"win{suffix}"),
                                    pl.col(score).cast(pl.Float64).alias(f"score{suffix}")))
-    pairs = frames[1].join(frames[0], on=[*keys, "game_index"], how="inner")
-    sums = collect(pairs.group_by(keys).agg(
-        pl.len().alias("pairs"),
-        *(expr for name in ("win", "score") for expr in (
-            (pl.col(name) - pl.col(f"{name}_base")).sum().alias(f"{name}_sum"),
-            ((pl.col(name) - pl.col(f"{name}_base")) ** 2).sum().alias(f"{name}_squares"))))
-        .sort(keys)).to_pandas()
-    columns = [*keys, "pairs", "win_pp", "win_low", "win_high", "win_p", "score_diff", "score_low", "score_high",
-               "score_p"]
-    if sums.empty:
+    on = [*keys, "game_index"] + (["deal"] if "deal" in frames[0].collect_schema().names()
+                                  and "deal" in frames[1].collect_schema().names() else [])
+    pairs = frames[1].join(frames[0].select(*on, "win_base", "score_base"), on=on, how="inner")
+    win_diff, score_diff = pl.col("win") - pl.col("win_base"), pl.col("score") - pl.col("score_base")
+    moments = clustered_moments(pairs, keys, {
+        "win": win_diff, "score": score_diff,
+        "differs": ((win_diff != 0) | (score_diff != 0)).cast(pl.Float64)})
+    columns = [*keys, "pairs", "deals", "differing", "win_pp", "win_low", "win_high", "win_p", "score_diff",
+               "score_low", "score_high", "score_p"]
+    if moments.is_empty():
         return pd.DataFrame(columns=columns)
+    sums = moments.select(keys).to_pandas()
+    sums["pairs"] = moments["win|n"].to_numpy().astype(np.int64)
+    sums["deals"] = moments["win|clusters"].to_numpy().astype(np.int64)
+    sums["differing"] = moments["differs|sum"].to_numpy().round().astype(np.int64)
     for name, out in (("win", "win_pp"), ("score", "score_diff")):
-        mean, low, high, p = _paired_t(sums["pairs"].to_numpy(), sums[f"{name}_sum"].to_numpy(),
-                                       sums[f"{name}_squares"].to_numpy(), confidence)
-        scale = 1 if name == "win" else 0.01  # _paired_t answers in percentage points
+        mean, low, high, p = paired_t(moments, name, confidence)
+        scale = 1 if name == "win" else 0.01  # paired_t answers in percentage points
         sums[out], sums[f"{name}_low"], sums[f"{name}_high"], sums[f"{name}_p"] = (
             mean * scale, low * scale, high * scale, p)
     return sums[columns]
 
 
-def _paired_t(n: np.ndarray, total: np.ndarray, squares: np.ndarray, confidence: float) -> tuple[np.ndarray, ...]:
-    """Mean paired difference in pp with its paired t interval and p, from (K,) int64 counts, sums
-    and sums of squares of the differences; where the differences never vary (or n < 2) the interval
-    is the point and p is NaN."""
-    n, total, squares = (np.asarray(v, dtype=np.float64) for v in (n, total, squares))
-    mean = total / n
-    spread = squares - total * mean  # sum of squared deviations
-    varies = (n > 1) & (spread > 0)
+def paired_t(moments, name: str, confidence: float) -> tuple[np.ndarray, ...]:
+    """Mean paired difference of outcome ``name`` in pp with its t interval and p, the variance
+    clustered by deal (``clustered_moments``' table, clusters - 1 degrees of freedom); where the
+    differences never vary (or fewer than 2 deals) the interval is the point and p is NaN."""
+    mean, variance = clustered_variance(moments, name)
+    clusters = moments[f"{name}|clusters"].to_numpy().astype(np.float64)
+    varies = (clusters > 1) & np.isfinite(variance) & (variance > 1e-24)
     low, high, p = mean.copy(), mean.copy(), np.full(mean.shape, np.nan)
     if varies.any():
-        df = n[varies] - 1
-        se = np.sqrt(spread[varies] / df / n[varies])
-        t = mean[varies] / se
-        p[varies] = 2 * stats.t.sf(np.abs(t), df)
+        df = clusters[varies] - 1
+        se = np.sqrt(variance[varies])
+        p[varies] = 2 * stats.t.sf(np.abs(mean[varies] / se), df)
         half = stats.t.ppf(0.5 + confidence / 2, df) * se
         low[varies], high[varies] = mean[varies] - half, mean[varies] + half
     return 100 * mean, 100 * low, 100 * high, p

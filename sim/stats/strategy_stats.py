@@ -6,21 +6,21 @@ Pure functions over stored result rows (a polars LazyFrame or DataFrame with the
 (``sim.stats.lazy``), so the memory needed does not grow with the number of games. Statistics, stated once:
 
 - a strategy's win rate counts its seats: wins / seat-games, against the fair share 1/n. Wilson 95 %
-  intervals. Where a strategy holds one seat per game (the focus of a rotated run, any strategy of a
-  permuted table at 2 players) the seat-games are independent games; where it holds several seats of
-  one game they are not, and the interval is a little too narrow. Where the rules share a tied win,
-  each winner's seat counts its share (``sim.stats.wins``);
-- mean score and mean rank: Student t 95 % intervals over seat-games;
+  intervals on the effective games, the variance clustered by deal (``sim.stats.clustered``): the
+  seats a strategy holds in one game, and its games in the seatings of one deal, move together.
+  Where the rules share a tied win, each winner's seat counts its share (``sim.stats.wins``);
+- mean score and mean rank: Student t 95 % intervals, clustered by deal;
 - head-to-head: for every pair of seats of one game held by strategies A and B, did A finish ahead
   of B (ranks are strict: the game's tie-break decides)? The share with a Wilson interval over those
-  pairs. It answers "how often does A beat B" even in a game with other players at the table.
+  pairs, clustered by deal. It answers "how often does A beat B" even in a game with other players at the table.
 """
 
+import numpy as np
 import pandas as pd
 import polars as pl
-from bgsim.sim.stats.intervals import t_bounds, wilson
+from bgsim.sim.stats.clustered import clustered_means, clustered_moments, clustered_rates
 from bgsim.sim.stats.lazy import collect, column_names, lazy
-from bgsim.sim.stats.wins import share_interval, win_column
+from bgsim.sim.stats.wins import win_column
 
 __all__ = ["head_to_head", "seat_by_strategy", "seats_per_game", "strategy_table"]
 
@@ -42,64 +42,70 @@ def _games_held(rows: pl.LazyFrame) -> pl.LazyFrame:
 
 def strategy_table(rows, score: str, confidence: float = 0.95) -> pd.DataFrame:
     """One row per (n_players, strategy): seat_games, seats_per_game (seats it holds in a game,
-    on average), wins, win_rate with _low/_high (Wilson), fair (1/n), gap_pp (win rate - fair, pp),
-    mean_score (of ``score``, the profile's ``score_column``) and mean_rank with _low/_high (t)."""
+    on average), wins, win_rate with _low/_high (Wilson, clustered by deal), fair (1/n), gap_pp (win
+    rate - fair, pp), mean_score (of ``score``, the profile's ``score_column``) and mean_rank with
+    _low/_high (t, clustered by deal)."""
     rows = lazy(rows)
     win = win_column(column_names(rows))
-    sums = (rows.group_by("n_players", "strategy")
-            .agg(pl.len().alias("seat_games"),
-                 win.sum().alias("wins"), (win * win).sum().alias("win_squares"),
-                 pl.col(score).cast(pl.Float64).mean().alias("mean_score"),
-                 pl.col(score).cast(pl.Float64).std().alias("sd_score"),
-                 pl.col("rank").cast(pl.Float64).mean().alias("mean_rank"),
-                 pl.col("rank").cast(pl.Float64).std().alias("sd_rank")))
-    agg = collect(sums.join(_games_held(rows), on=["n_players", "strategy"])
-                  .select("n_players", "strategy", "seat_games", "games", "wins", "win_squares", "mean_score",
-                          "sd_score", "mean_rank", "sd_rank").sort("n_players", "strategy")).to_pandas()
-    n = agg["seat_games"].to_numpy()
+    keys = ["n_players", "strategy"]
+    moments = _moments(rows, keys, win, score)
+    held = collect(_games_held(rows)).to_pandas()
+    agg = moments.select(keys).to_pandas().merge(held, on=keys, how="left")
+    n = moments["win|n"].to_numpy()
+    agg.insert(2, "seat_games", n.astype(np.int64))
     agg["seats_per_game"] = n / agg["games"].to_numpy()
-    agg["win_rate"] = agg["wins"] / n
-    agg["win_rate_low"], agg["win_rate_high"] = share_interval(agg["wins"], agg["win_squares"], n, confidence)
+    agg["wins"] = moments["win|sum"].to_numpy()
+    agg["win_rate"], agg["win_rate_low"], agg["win_rate_high"], _ = clustered_rates(moments, "win", confidence)
     agg["fair"] = 1.0 / agg["n_players"].astype(float)
     agg["gap_pp"] = 100 * (agg["win_rate"] - agg["fair"])
     for name in ("score", "rank"):
-        agg[f"mean_{name}_low"], agg[f"mean_{name}_high"] = t_bounds(agg[f"mean_{name}"], agg[f"sd_{name}"], n,
-                                                                     confidence)
-    return agg.drop(columns=["sd_score", "sd_rank", "win_squares"])
+        agg[f"mean_{name}"], agg[f"mean_{name}_low"], agg[f"mean_{name}_high"] = clustered_means(moments, name,
+                                                                                               confidence)
+    return agg
+
+
+def _moments(rows: pl.LazyFrame, keys: list[str], win: pl.Expr, score: str | None):
+    values = {"win": win, "rank": pl.col("rank").cast(pl.Float64)}
+    if score:
+        values["score"] = pl.col(score).cast(pl.Float64)
+    return clustered_moments(rows, keys, values)
 
 
 def head_to_head(rows, confidence: float = 0.95) -> pd.DataFrame:
     """One row per (n_players, a, b) with a != b, both orders: pairs (seat pairs of one game held by a
-    and b), ahead (pairs in which a finished ahead of b), share with share_low/_high (Wilson)."""
-    seats = lazy(rows).select("n_players", "game_index", "seat", "strategy", "rank")
+    and b), ahead (pairs in which a finished ahead of b), share with share_low/_high (Wilson on the
+    effective pairs, clustered by deal: the pairs of one game, and the seatings of one deal, move
+    together)."""
+    frame = lazy(rows)
+    on = ["n_players", "game_index"] + [c for c in ("run_id", "deal") if c in column_names(frame)]
+    seats = frame.select(*on, "seat", "strategy", "rank")
     # the self-join pairs the seats of one game; the streaming engine joins and counts batch by batch
-    pairs = collect(seats.join(seats, on=["n_players", "game_index"], suffix="_b")
-                    .filter((pl.col("seat") != pl.col("seat_b")) & (pl.col("strategy") != pl.col("strategy_b")))
-                    .group_by("n_players", pl.col("strategy").alias("a"), pl.col("strategy_b").alias("b"))
-                    .agg(pl.len().alias("pairs"),
-                         (pl.col("rank") < pl.col("rank_b")).cast(pl.Int64).sum().alias("ahead"))
-                    .sort("n_players", "a", "b")).to_pandas()
-    pairs["share"] = pairs["ahead"] / pairs["pairs"]
-    pairs["share_low"], pairs["share_high"] = wilson(pairs["ahead"].to_numpy(), pairs["pairs"].to_numpy(),
-                                                     confidence)
-    return pairs
+    pairs = (seats.join(seats, on=on, suffix="_b")
+             .filter((pl.col("seat") != pl.col("seat_b")) & (pl.col("strategy") != pl.col("strategy_b")))
+             .with_columns(pl.col("strategy").alias("a"), pl.col("strategy_b").alias("b")))
+    moments = clustered_moments(pairs, ["n_players", "a", "b"],
+                                {"ahead": (pl.col("rank") < pl.col("rank_b")).cast(pl.Float64)})
+    table = moments.select("n_players", "a", "b").to_pandas()
+    table["pairs"] = moments["ahead|n"].to_numpy().astype(np.int64)
+    table["ahead"] = moments["ahead|sum"].to_numpy().round().astype(np.int64)
+    table["share"], table["share_low"], table["share_high"], _ = clustered_rates(moments, "ahead", confidence)
+    return table
 
 
 def seat_by_strategy(rows, score: str, confidence: float = 0.95) -> pd.DataFrame:
-    """One row per (n_players, strategy, seat): seat_games, win_rate with _low/_high (Wilson) and
-    mean_score with _low/_high (t): how a strategy's results depend on where it sat."""
+    """One row per (n_players, strategy, seat): seat_games, wins, win_rate with _low/_high (Wilson) and
+    mean_score with _low/_high (t), both clustered by deal: how a strategy's results depend on where it
+    sat."""
     rows = lazy(rows)
     win = win_column(column_names(rows))
-    agg = collect(rows.group_by("n_players", "strategy", "seat")
-                  .agg(pl.len().alias("seat_games"), win.sum().alias("wins"), (win * win).sum().alias("win_squares"),
-                       pl.col(score).cast(pl.Float64).mean().alias("mean_score"),
-                       pl.col(score).cast(pl.Float64).std().alias("sd_score"))
-                  .sort("n_players", "strategy", "seat")).to_pandas()
-    n = agg["seat_games"].to_numpy()
-    agg["win_rate"] = agg["wins"] / n
-    agg["win_rate_low"], agg["win_rate_high"] = share_interval(agg["wins"], agg["win_squares"], n, confidence)
-    agg["mean_score_low"], agg["mean_score_high"] = t_bounds(agg["mean_score"], agg["sd_score"], n, confidence)
-    return agg.drop(columns=["sd_score", "win_squares"])
+    keys = ["n_players", "strategy", "seat"]
+    moments = _moments(rows, keys, win, score)
+    agg = moments.select(keys).to_pandas()
+    agg["seat_games"] = moments["win|n"].to_numpy().astype(np.int64)
+    agg["wins"] = moments["win|sum"].to_numpy()
+    agg["win_rate"], agg["win_rate_low"], agg["win_rate_high"], _ = clustered_rates(moments, "win", confidence)
+    agg["mean_score"], agg["mean_score_low"], agg["mean_score_high"] = clustered_means(moments, "score", confidence)
+    return agg
 
 
 def seats_per_game(rows) -> pd.DataFrame:

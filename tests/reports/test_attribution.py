@@ -16,6 +16,7 @@ import pytest
 from bgsim.reports.attribution_charts import group_chart, pair_heatmap, payoff_forest
 from bgsim.reports.carpe_diem import valuation_note
 from bgsim.sim.stats import attribution as stats
+from bgsim.sim.stats import clustered
 from bgsim.sim.stats.attribution import (
     NEVER,
     PAIR_WORDS,
@@ -273,7 +274,7 @@ def test_lazy_rows_give_the_same_pairs_and_lazy_triggers(planted, pairs):
 
 def test_clusters_read_in_slices_give_the_same_tables(planted, spreads, pairs, monkeypatch):
     # a slice of whole deals at a time: the same effects and intervals, the sums added in another order
-    monkeypatch.setattr(stats, "_SLICE_ROWS", 1000)
+    monkeypatch.setattr(clustered, "_SLICE_ROWS", 1000)
     assert len(stats.deal_slices(planted[0])) > 5
     pd.testing.assert_frame_equal(stats.spreads(planted[0].lazy(), ATTRIBUTION, VALUATION), spreads, rtol=1e-12)
     pd.testing.assert_frame_equal(stats.component_pair_effects(planted[0].lazy(), ATTRIBUTION, VALUATION), pairs,

@@ -7,11 +7,9 @@ import json
 import shutil
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pytest
 from bgsim.experiments import component_value as cv
-from bgsim.sim.stats.choice_value import paired_difference
 from pandas.testing import assert_frame_equal
 
 from bgsim.report import build_report
@@ -101,11 +99,13 @@ def test_replayed_points_give_the_rollouts_that_were_sampled(reference):
     spec, directory = reference
     setup = cv._setup(spec, 2)
     rows = points(directory).head(12)
-    for (g, _, row, rival), point in cv._replay(setup, spec, rows):
-        shares, _ = cv.point_outcomes(setup, setup.game, point, spec.rollouts, spec.seed, g, np.array([row, rival]))
-        stored = rows[(rows["game"] == g) & (rows["point"] == point.ordinal) & (rows["row"] == row)
-                      & (rows["rival"] == rival)]
-        assert paired_difference(shares, 0, 1) == pytest.approx(stored["win"].iloc[0], abs=0)
+    replayed = cv._replay(setup, spec, rows)
+    assert len(replayed) == rows[["game", "point"]].drop_duplicates().shape[0]
+    for g, point in replayed:
+        stored = rows[(rows["game"] == g) & (rows["point"] == point.ordinal)]
+        for component, win in zip(stored["component"], stored["win"], strict=True):
+            value = cv._point_value(setup, setup.game, point, int(component), spec.rollouts, spec.seed, g)
+            assert value[1] == pytest.approx(win, abs=0)
 
 
 def test_CD_CARD_8_more_vp_per_fulfilment_makes_a_card_worth_more_on_the_same_points(reference):
@@ -118,9 +118,8 @@ def test_CD_CARD_8_more_vp_per_fulfilment_makes_a_card_worth_more_on_the_same_po
     for extra in (0, 20):
         game = setup.game.with_payout(card, setup.game.payout(card) + extra)
         total = 0.0
-        for (g, _, row, rival), point in cv._replay(setup, spec, mine):
-            _, margin = cv.point_outcomes(setup, game, point, spec.rollouts, spec.seed, g, np.array([row, rival]))
-            total += paired_difference(margin, 0, 1)
+        for g, point in cv._replay(setup, spec, mine):
+            total += cv._point_value(setup, game, point, card, spec.rollouts, spec.seed, g)[2]
         margins[extra] = total / len(mine)
     assert margins[20] > margins[0] + 5  # the card's row now scores 20 VP more per fulfilment
 
@@ -208,11 +207,8 @@ def test_sampling_values_and_solving_never_hold_every_point_at_once(reference, t
     assert len(pd.read_csv(result.directory / "payouts.csv")) == 1
 
 
-def test_a_whole_unit_payout_is_judged_within_half_a_step_of_even():
+def test_a_payout_step_is_the_value_one_unit_of_payout_moves():
     trials = [{"payout": p, "win": w} for p, w in ((-5, -0.2), (3, -0.03), (4, 0.006), (5, 0.03), (30, 0.4))]
     step = cv.payout_step(trials, 4)
     assert step == pytest.approx(0.03)  # the nearest payouts tried on either side, per unit
     assert cv.payout_step(trials, 30) != cv.payout_step(trials, 30)  # NaN: nothing tried above
-    assert cv._within_step({"win_low": 0.01, "win_high": 0.02}, step)  # reaches the +-1.5 pp band
-    assert not cv._within_step({"win_low": 0.02, "win_high": 0.04}, step)
-    assert cv._within_step({}, step) is None  # no fresh check

@@ -75,6 +75,6 @@ def test_the_solver_recovers_the_payout_the_prize_was_inflated_from(inflated):
         assert doc["payout"] == 4 and doc["payout_low"] <= 4 <= doc["payout_high"] < 7
         at_four = next(t for t in doc["trials"] if t["payout"] == 4)
         assert at_four["win"] == 0 and at_four["margin"] == 0  # identical again at its old payout
-        assert doc["fresh"]["holds"] and doc["fresh"]["win"] == 0  # and so on fresh games too
+        assert doc["fresh"]["outcome"] == "held" and doc["fresh"]["win"] == 0  # and so on fresh games too
     payouts = pd.read_csv(directory / "payouts.csv")
     assert set(payouts[payouts["component"] == INFLATED_PRIZE]["payout"]) == {4}

@@ -9,12 +9,14 @@ from bgsim.sim.stats.ablation import (
     ablation_effects,
     ablation_moments,
     add_moments,
+    correct_family,
     deal_columns,
     effects_from_moments,
-    held_on_fresh,
+    fresh_check,
 )
 from hypothesis import given
 from hypothesis import strategies as st
+from statsmodels.stats.multitest import multipletests
 
 
 def count(readings: list[list[int]]) -> int:
@@ -66,16 +68,53 @@ def test_a_component_that_gives_seat_1_every_win_is_found_with_the_right_seat_an
     assert effects.loc[8, "seat_effect"] == 0 and effects.loc[8, "seat_q"] == 1 and effects.loc[8, "changed"] == 0
 
 
-def test_an_effect_holds_on_fresh_deals_only_on_the_same_side_of_zero():
+def test_an_effect_is_confirmed_on_fresh_deals_only_in_the_direction_it_was_found():
     deals = 40
     gains = rows(2, deals, 7, [(0.0, 1.0)] * deals, [(1.0, 0.0)] * (deals // 2) + [(0.0, 1.0)] * (deals // 2))
     even = rows(2, deals, 8, [(0.5, 0.5)] * deals, [(0.5, 0.5)] * deals)
-    found = ablation_effects(pd.concat([gains, even]), 2).assign(n_players=2)
-    same = held_on_fresh(found, found).set_index("component")
-    assert same.loc[7, "seat_holds"] == 1 and np.isnan(same.loc[8, "seat_holds"])  # 8 moved nothing: not checked
+    found = ablation_effects(pd.concat([gains, even]), 2)
+    same = fresh_check(found, found).set_index("component")
+    assert same.loc[7, "seat_outcome"] == "confirmed" and same.loc[7, "seat_confirmed"] == 1
+    assert np.isnan(same.loc[8, "seat_confirmed"]) and same.loc[8, "seat_outcome"] == ""  # found nothing: unchecked
+    assert same.loc[7, "seat_fresh"] == pytest.approx(found.set_index("component").loc[7, "seat_effect"])
     loses = rows(2, deals, 7, [(1.0, 0.0)] * deals, [(0.5, 0.5)] * deals)
-    flipped = held_on_fresh(found, ablation_effects(pd.concat([loses, even]), 2).assign(n_players=2))
-    assert flipped.set_index("component").loc[7, "seat_holds"] == 0
+    flipped = fresh_check(found, ablation_effects(pd.concat([loses, even]), 2)).set_index("component")
+    assert flipped.loc[7, "seat_outcome"] == "reversed" and flipped.loc[7, "seat_confirmed"] == 0
+    noise = rows(2, deals, 7, [(1.0, 0.0), (0.0, 1.0)] * (deals // 2), [(0.5, 0.5)] * deals)
+    unclear = fresh_check(found, ablation_effects(pd.concat([noise, even]), 2)).set_index("component")
+    assert unclear.loc[7, "seat_outcome"] == "not confirmed"
+
+
+def test_two_player_seat_changes_are_one_finding_not_two_mirrored_ones():
+    """At two players a seat's change is the other's, negated: one test per component in the family,
+    so a lone component's q equals its p (two mirrored tests would be corrected as two)."""
+    deals = 60
+    rng = np.random.default_rng(3)
+    shares = [(1.0, 0.0) if x else (0.0, 1.0) for x in rng.random(deals) < 0.62]
+    table = ablation_effects(rows(2, deals, 7, shares, [(0.5, 0.5)] * deals), 2).iloc[0]
+    assert table["seat0_p"] == pytest.approx(table["seat1_p"])
+    assert table["seat_q"] == pytest.approx(table["seat0_p"]) and table["seat1_q"] == table["seat0_q"]
+
+
+def test_the_family_spans_every_player_count():
+    """q-values of effects found at two player counts are corrected together: the same p-values give
+    larger q-values in one table than in two."""
+    deals = 120
+    rng = np.random.default_rng(4)
+    parts = []
+    for n in (3, 4):
+        for component in range(4):
+            lean = np.full(n, (1 - 0.15 * component) / n)
+            lean[0] += 1 - lean.sum()  # component 0 plays fair, the others lean ever more to seat 1
+            with_ = [tuple(np.eye(n)[w]) for w in rng.choice(n, deals, p=lean)]
+            without = [tuple(np.eye(n)[w]) for w in rng.integers(0, n, deals)]
+            parts.append(ablation_effects(rows(n, deals, component, with_, without), n))
+    apart = pd.concat(parts, ignore_index=True)
+    together = correct_family(apart)
+    tests = [(r, i) for r, n in enumerate(apart["n_players"]) for i in range(n)]
+    expected = multipletests([apart.loc[r, f"seat{i}_p"] for r, i in tests], method="fdr_bh")[1]
+    assert [together.loc[r, f"seat{i}_q"] for r, i in tests] == pytest.approx(list(expected))
+    assert not np.allclose(together["seat_q"], apart["seat_q"])  # corrected per player count, they differ
 
 
 def test_effects_from_chunk_moments_equal_those_of_all_rows_at_once():

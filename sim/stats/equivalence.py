@@ -1,0 +1,148 @@
+"""Equivalence: "held" as a claim within a tolerance, never as "nothing was detected".
+
+A start vector, a payout or a design *holds* when every quantity it is judged on lies within the
+designer's tolerance of its target. That is tested with two one-sided tests (TOST) for each
+quantity, all at once: each gets a simultaneous interval (Bonferroni over the k quantities, each at
+level 1 - 2 alpha / k, so the whole family of intervals covers with probability 1 - 2 alpha), and
+
+- **held within the tolerance**: every interval lies inside -tolerance .. +tolerance;
+- **off by more than the tolerance**: some interval lies wholly outside it;
+- **cannot tell with these games**: neither; ``games_to_tell`` says how many games would decide,
+  if the estimates stayed where they are.
+
+A quantity truly at the edge of the tolerance is called held with probability at most alpha / k,
+and a family truly inside it is called off with probability at most alpha: neither outcome is the
+mere absence of evidence. ``plan_games`` sizes a sample for the test: the games at which a family
+truly at its target is called held with the wanted power.
+
+Seat win rates of one game are k = n seats (the rates of two seats mirror each other, so k = 1 at
+2 players). Pure numpy/scipy; estimates and standard errors come from the callers (clustered by
+deal where deals repeat, ``sim.stats.clustered``).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+__all__ = ["CANNOT_TELL", "HELD", "OFF", "OUTCOME_WORDS", "Equivalence", "Tolerance", "equivalence", "plan_games",
+           "seat_tests"]
+
+HELD, OFF, CANNOT_TELL = "held", "off", "cannot tell"
+OUTCOME_WORDS = {HELD: "held within the tolerance", OFF: "off by more than the tolerance",
+                 CANNOT_TELL: "cannot tell with these games"}
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """What a designer accepts as even, and how sure the checks are.
+
+    seat_pp: a seat's win rate may lie this many percentage points from its fair share;
+    payout_steps: a component's value may lie this many payout steps (the value one unit of its
+    payout moves) from even; alpha: the error rate of each verdict; power: the chance a sample
+    sized by ``plan_games`` calls a family that is truly on target held."""
+
+    seat_pp: float = 2.0
+    payout_steps: float = 0.5
+    alpha: float = 0.05
+    power: float = 0.8
+
+    def __post_init__(self):
+        for name in ("seat_pp", "payout_steps"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0):
+                raise ValueError(f"tolerance {name} must be a positive number, not {value!r}")
+        if not 0 < self.alpha < 0.5:
+            raise ValueError(f"tolerance alpha must be between 0 and 0.5, not {self.alpha!r}")
+        if not 0.5 <= self.power < 1:
+            raise ValueError(f"tolerance power must be at least 0.5 and below 1, not {self.power!r}")
+
+    def text(self) -> str:
+        return (f"±{self.seat_pp:g} pp per seat, ±{self.payout_steps:g} payout step, alpha {self.alpha:g}, "
+                f"power {self.power:.0%}")
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """A family's verdict: ``outcome`` (HELD, OFF or CANNOT_TELL), the simultaneous intervals
+    ``low``/``high`` ((k,) float64, the estimates' units), the tolerance, the games the estimates
+    came from and ``games_to_tell`` (how many would decide where the outcome is CANNOT_TELL; the
+    games themselves otherwise; inf where an estimate sits exactly on the tolerance)."""
+
+    outcome: str
+    estimate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    tolerance: float
+    games: float
+    games_to_tell: float
+
+    @property
+    def words(self) -> str:
+        return OUTCOME_WORDS[self.outcome]
+
+    @property
+    def worst(self) -> int:
+        """The quantity furthest from its target (its index)."""
+        return int(np.argmax(np.abs(self.estimate)))
+
+
+def _z(alpha: float, k: int) -> float:
+    return float(stats.norm.ppf(1 - alpha / k))
+
+
+def equivalence(estimate, se, tolerance: float, games: float, alpha: float = 0.05, k: int | None = None) -> Equivalence:
+    """The verdict on a family of quantities: ``estimate`` (k,) their distances from target (e.g. a
+    seat's win rate minus its fair share), ``se`` (k,) their standard errors, ``tolerance`` the
+    largest distance accepted (same units), ``games`` the sample behind them; ``k`` the number of
+    tests the Bonferroni adjustment counts (default: the quantities)."""
+    estimate = np.atleast_1d(np.asarray(estimate, dtype=np.float64))
+    se = np.atleast_1d(np.asarray(se, dtype=np.float64))
+    k = len(estimate) if k is None else k
+    z = _z(alpha, k)
+    low, high = estimate - z * se, estimate + z * se
+    if not (np.isfinite(low).all() and np.isfinite(high).all()):
+        return Equivalence(CANNOT_TELL, estimate, low, high, tolerance, games, float("inf"))
+    if ((low > tolerance) | (high < -tolerance)).any():
+        outcome = OFF
+    elif ((low > -tolerance) & (high < tolerance)).all():
+        outcome = HELD
+    else:
+        outcome = CANNOT_TELL
+    return Equivalence(outcome, estimate, low, high, tolerance, games,
+                       games if outcome != CANNOT_TELL else _games_to_tell(estimate, z * se, tolerance, games))
+
+
+def _games_to_tell(estimate: np.ndarray, half: np.ndarray, tolerance: float, games: float) -> float:
+    """Games at which the intervals (half-widths ``half`` now, shrinking as 1/sqrt(games)) would
+    decide, the estimates staying put: held needs every half-width below its distance to the
+    tolerance, off one below its distance beyond it."""
+    margin = tolerance - np.abs(estimate)
+    with np.errstate(divide="ignore"):
+        held = float(np.max((half / margin) ** 2)) if (margin > 0).all() else np.inf
+        beyond = -margin[margin < 0]
+        off = float(np.min((half[margin < 0] / beyond) ** 2)) if len(beyond) else np.inf
+    factor = min(held, off)
+    return float(np.ceil(games * factor)) if np.isfinite(factor) else float("inf")
+
+
+def plan_games(sd: float | np.ndarray, tolerance: float, alpha: float = 0.05, power: float = 0.8, k: int | None = None,
+               offset: float = 0.0) -> int:
+    """Games for a family of ``k`` quantities (default: len(sd)) with per-game standard deviations
+    ``sd`` (a quantity's standard error is sd / sqrt(games)) whose true distance from target is
+    ``offset``: enough that each simultaneous interval falls inside the tolerance with probability
+    1 - (1 - power) / k, so the family is called held with at least the wanted power."""
+    sd = np.atleast_1d(np.asarray(sd, dtype=np.float64))
+    k = len(sd) if k is None else k
+    room = tolerance - abs(offset)
+    if room <= 0:
+        raise ValueError("no sample can show a quantity within the tolerance when its true distance is the tolerance "
+                         "or more")
+    z = _z(alpha, k) + float(stats.norm.ppf(1 - (1 - power) / (2 * k)))
+    return int(np.ceil(float(np.max((z * sd / room) ** 2))))
+
+
+def seat_tests(n_players: int) -> int:
+    """How many seat tests a family of ``n_players`` seat rates counts: the seats, or one at two
+    players (one seat's gap is the other's, negated)."""
+    return 1 if n_players == 2 else n_players
