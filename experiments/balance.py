@@ -43,7 +43,17 @@ from bgsim.sim.registry import make_game
 from bgsim.sim.results.played import played
 from bgsim.sim.results.store import open_study_dir, read_meta, write_json, write_toml
 from bgsim.sim.seeding import block_key, deal_seeds
-from bgsim.sim.stats.balance import POPULATION, Outcomes, bootstrap, deal_members, measure_value
+from bgsim.sim.stats.balance import (
+    POPULATION,
+    Estimate,
+    Outcomes,
+    deal_members,
+    difference_variance,
+    measure_estimate,
+    seat_covariance,
+)
+from bgsim.sim.stats.balance import measure_loss as loss_of
+from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, OFF, Equivalence, equivalence, plan_seat_games, seat_tests
 from bgsim.strategies import make_strategy
 
 __all__ = ["MARKER", "BalanceResult", "design_games", "evaluate", "objective_values", "read_study", "run_balance"]
@@ -311,33 +321,30 @@ def _write(path: Path, table: pa.Table) -> None:
 
 
 def measure_values(spec: BalanceSpec, measure: Measure, outcomes: dict[int, Outcomes], design: dict) -> dict:
-    """``measure`` per player count: a float, or a matrix for a matchup."""
+    """``measure`` per player count: its Estimate (``sim.stats.balance``: a value, or a matrix for a
+    matchup, with its variance and interval)."""
     every = all_strategies(spec)
     strategies = [every.index(s) for s in measure.strategies]
     values = {}
     for n in measure.players:
         vector = start_vector(spec, design, n)
-        values[n] = measure_value(measure.name, outcomes[n], vector, matchup_pairs(spec), strategies)
+        values[n] = measure_estimate(measure.name, outcomes[n], vector, matchup_pairs(spec), strategies)
     return values
 
 
-def measure_loss(measure: Measure, value, n: int, rulebook=None) -> float:
-    """How far ``value`` (at ``n`` players) is from the measure's target: |value - target|, the value
-    itself for "min", |value - 1/n| for "fair", the relative excess over the rulebook's value for
-    "rulebook"; for a matrix, the mean over its cells off the diagonal."""
+def measure_loss(spec: BalanceSpec, measure: Measure, estimate: Estimate, n: int, design: dict, outcomes: Outcomes,
+                 rulebook: tuple | None = None) -> float:
+    """How far ``estimate`` (``measure`` at ``n`` players of ``design``, played as ``outcomes``) is from
+    its target, unbiased there (``sim.stats.balance.measure_loss``). ``rulebook``: the rulebook's
+    (outcomes by player count, design) on the same deals, for a "rulebook" target."""
     target = measure.target
-    if isinstance(target, tuple):
-        matrix = np.asarray(value, dtype=np.float64)
-        off = ~np.eye(len(matrix), dtype=bool)
-        return float(np.nanmean(np.abs(matrix - np.asarray(target))[off]))
-    if target == "min":
-        return float(value)
-    if target == "fair":
-        return abs(float(value) - 1.0 / n)
-    if target == "rulebook":  # (the rulebook's own design, measured for the reference: no excess)
-        base = float(value) if rulebook is None else float(rulebook)
-        return max(0.0, (float(value) - base) / max(abs(base), 1e-9))
-    return abs(float(value) - float(target))
+    if target != "rulebook" or rulebook is None:
+        return loss_of(target, estimate, n)
+    rule_outcomes, rule_design = rulebook
+    base = measure_values(spec, measure, rule_outcomes, rule_design)[n]
+    paired = difference_variance(measure.name, outcomes, rule_outcomes[n], start_vector(spec, design, n),
+                                 start_vector(spec, rule_design, n))
+    return loss_of(target, estimate, n, base, paired)
 
 
 def measure_keys(spec: BalanceSpec) -> list[str]:
@@ -347,18 +354,22 @@ def measure_keys(spec: BalanceSpec) -> list[str]:
 
 
 def objective_values(spec: BalanceSpec, outcomes: dict[int, Outcomes], design: dict,
-                     rulebook: dict | None = None) -> tuple[list[float], dict]:
+                     rulebook: tuple | None = None) -> tuple[list[float], dict]:
     """The objectives of a design (one weighted sum, or one per measure for a pareto search) and every
-    measure's values by player count. ``rulebook``: the rulebook design's measure values on the same
-    deals, for "rulebook" targets."""
+    measure's Estimate by player count. ``rulebook``: the rulebook design's (outcomes by player count,
+    design) on the same deals, for "rulebook" targets."""
     values = {key: measure_values(spec, m, outcomes, design) for key, m in zip(measure_keys(spec), spec.measures,
                                                                                   strict=True)}
     losses = []
-    for (key, by_n), measure in zip(values.items(), spec.measures, strict=True):
-        base = (rulebook or {}).get(key, {})
-        losses.append(measure.weight * float(np.mean([measure_loss(measure, v, n, base.get(n)) for n, v in
-                                                      by_n.items()])))
+    for (_, by_n), measure in zip(values.items(), spec.measures, strict=True):
+        losses.append(measure.weight * float(np.mean([
+            measure_loss(spec, measure, estimate, n, design, outcomes[n], rulebook) for n, estimate in by_n.items()])))
     return ([float(sum(losses))] if spec.objective == "weighted" else losses), values
+
+
+def _taken(outcomes: dict[int, Outcomes], members: dict, sample: np.ndarray) -> dict[int, Outcomes]:
+    """The games of the deals ``sample`` ((D,) int64 deal positions, repeats allowed) per player count."""
+    return {n: o.take(np.concatenate([members[n][i] for i in sample])) for n, o in outcomes.items()}
 
 
 # --- the search
@@ -430,7 +441,7 @@ def run_balance(spec: BalanceSpec, out: str | Path = "runs", jobs: int = 1, resu
         outcomes, used, games = evaluate(spec, directory, rulebook, deals, spec.seed, jobs, client)
         played_now += games
         _pay(meta, used)
-        reference[rung] = objective_values(spec, outcomes, rulebook)[1]
+        reference[rung] = (outcomes, rulebook)
     finished = (TrialState.COMPLETE, TrialState.PRUNED)
     space = distributions(spec)
     if not study.get_trials(deepcopy=False) and _in_space(spec, rulebook):
@@ -504,8 +515,9 @@ def _in_space(spec: BalanceSpec, design: dict) -> bool:
 
 
 def _jsonable(measures: dict) -> dict:
-    return {key: {str(n): (np.asarray(v).tolist() if np.ndim(v) else float(v)) for n, v in by_n.items()}
-            for key, by_n in measures.items()}
+    """Each measure's values by player count (the Estimates' values) as JSON."""
+    return {key: {str(n): (np.asarray(e.value).tolist() if np.ndim(e.value) else float(e.value))
+                  for n, e in by_n.items()} for key, by_n in measures.items()}
 
 
 def _write_trials(directory: Path, spec: BalanceSpec, meta: dict) -> None:
@@ -564,45 +576,60 @@ def finalists(spec: BalanceSpec, study) -> list:
 
 def confirm(spec: BalanceSpec, directory: Path, study, meta: dict, jobs: int, client,
             on_stage: Callable[[str], None] | None) -> int:
-    """Play the finalists and the rulebook's design on fresh deals (seed + 1); ``finalists.csv`` gets
-    every measure with its 95 % bootstrap interval and whether the finalist held: its objective on the
-    fresh deals better than the rulebook's, the paired interval of the difference below 0."""
+    """Play the finalists and the rulebook's design on fresh deals (seed + 1): ``finalists.csv`` gets
+    every measure with its 95 % interval and, where the measure has a tolerance, whether it meets its
+    target within it (two one-sided tests, ``target_verdicts``); the objective on the fresh deals (the
+    answer; the search's own is the discovery estimate, larger than it will be on fresh deals), and
+    its paired difference from the rulebook's with a bootstrap interval over deals."""
     chosen = finalists(spec, study)
+    deals = confirm_deals(spec)
+    meta["confirm_deals"] = deals
     if on_stage and chosen:
-        on_stage(f"confirming {len(chosen)} finalist{'s' if len(chosen) != 1 else ''} on {spec.confirm_deals:,} "
+        on_stage(f"confirming {len(chosen)} finalist{'s' if len(chosen) != 1 else ''} on {deals:,} "
                  f"fresh deals per player count")
     rulebook = rulebook_design(spec)
     designs = [("rulebook", rulebook)] + [(f"trial {_step(t)}", dict(t.params)) for t in chosen]
     games = 0
     fresh = {}
     for label, design in designs:
-        outcomes, _, played_games = evaluate(spec, directory, design, spec.confirm_deals, spec.seed + 1, jobs,
-                                             client, folder="confirm")
+        outcomes, _, played_games = evaluate(spec, directory, design, deals, spec.seed + 1, jobs, client,
+                                             folder="confirm")
         games += played_games
         fresh[label] = outcomes
-    reference = objective_values(spec, fresh["rulebook"], rulebook)[1]
-    rows = []
-    for label, design in designs:
-        rows.append(_confirmed(spec, label, design, fresh[label], fresh["rulebook"], rulebook, reference, study,
-                               meta))
+    rows = [_confirmed(spec, label, design, fresh[label], (fresh["rulebook"], rulebook), meta)
+            for label, design in designs]
     pd.DataFrame(rows).to_csv(directory / "finalists.csv", index=False)
     if spec.objective == "weighted" and chosen:
         write_json(directory / "best.json", near_best(spec, directory, study, jobs, client))
     return games
 
 
+def confirm_deals(spec: BalanceSpec) -> int:
+    """Fresh deals per player count of the confirmation: the spec's number, or for "auto" the most
+    any seat measure needs for its tolerance and power (``sim.stats.equivalence.plan_seat_games``:
+    one population game per deal), capped by ``confirm.most``."""
+    if spec.confirm_deals != "auto":
+        return int(spec.confirm_deals)
+    seat_measures = [m for m in spec.measures if m.name in ("seat_imbalance", "first_seat")]
+    if not seat_measures:
+        return min(spec.confirm_most, 1000)
+    needed = max(plan_seat_games(n, spec.tolerance) for m in seat_measures for n in m.players)
+    return int(min(spec.confirm_most, needed))
+
+
 def near_best(spec: BalanceSpec, directory: Path, study, jobs: int = 1, client=None) -> dict:
     """The best design and the designs the search's deals cannot tell from it: every complete trial
     whose objective minus the best's has a paired bootstrap interval (over the last rung's deals)
-    reaching 0. Each lever's range over them is the answer's interval."""
+    reaching 0. Each lever's range over them is the answer's interval: a statement about the
+    search's own deals (the discovery), which the finalists' fresh deals check."""
     from optuna.trial import TrialState
 
     complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
     best = min(complete, key=lambda t: (t.values[0], _step(t)))
     deals = spec.deals[-1]
     rulebook = rulebook_design(spec)
-    reference = objective_values(spec, evaluate(spec, directory, rulebook, deals, spec.seed, jobs, client)[0],
-                                 rulebook)[1]
+    rule_outcomes = evaluate(spec, directory, rulebook, deals, spec.seed, jobs, client)[0]
+    rule_members = {n: deal_members(o) for n, o in rule_outcomes.items()}
     seed = int(np.random.SeedSequence(spec.seed, spawn_key=(98,)).generate_state(1)[0])
     picks = np.random.default_rng(seed).integers(0, deals, (REPLICATES // 2, deals))
     designs = {}
@@ -612,9 +639,9 @@ def near_best(spec: BalanceSpec, directory: Path, study, jobs: int = 1, client=N
     for key, trial in designs.items():
         outcomes = evaluate(spec, directory, dict(trial.params), deals, spec.seed, jobs, client)[0]
         members = {n: deal_members(o) for n, o in outcomes.items()}
-        samples[key] = np.array([sum(objective_values(spec, {n: o.take(np.concatenate([members[n][i] for i in s]))
-                                                             for n, o in outcomes.items()}, dict(trial.params),
-                                                      reference)[0]) for s in picks])
+        samples[key] = np.array([sum(objective_values(
+            spec, _taken(outcomes, members, s), dict(trial.params),
+            (_taken(rule_outcomes, rule_members, s), rulebook))[0]) for s in picks])
     best_key = json.dumps(best.params, sort_keys=True, default=str)
     close = [key for key in designs if np.percentile(samples[key] - samples[best_key], 2.5) <= 0]
     ranges = {}
@@ -633,39 +660,91 @@ def _step(trial) -> int:
     return int(trial.user_attrs["step"])
 
 
-def _confirmed(spec, label, design, outcomes, rulebook_outcomes, rulebook, reference, study, meta) -> dict:
+def target_verdicts(spec: BalanceSpec, measure: Measure, estimate: Estimate, outcomes: Outcomes, n: int,
+                    design: dict) -> Equivalence | None:
+    """Whether ``measure`` at ``n`` players meets its target within its tolerance on these games (two
+    one-sided tests, ``sim.stats.equivalence``): every seat within ``seat_pp`` of its fair share for
+    seat imbalance; the first seat's rate, or every matchup cell, within ``seat_pp`` of its target;
+    any other measure with a numeric target within the measure's own ``tolerance``. None where no
+    tolerance applies (a "min" or "rulebook" target without one)."""
+    seat_tolerance = spec.tolerance.seat_pp / 100
+    alpha = spec.tolerance.alpha
+    deals = len(np.unique(outcomes.deal))
+    if measure.name == "seat_imbalance":
+        rates, cov, _ = seat_covariance(outcomes, start_vector(spec, design, n))
+        return equivalence(rates - 1.0 / n, np.sqrt(np.diag(cov)), seat_tolerance, deals, alpha, k=seat_tests(n))
+    if measure.name == "matchup":
+        value, variance = np.asarray(estimate.value), np.asarray(estimate.variance)
+        target = np.asarray(measure.target)
+        upper = np.triu_indices(len(value), 1)
+        return equivalence((value - target)[upper], np.sqrt(variance[upper]), measure.tolerance or seat_tolerance,
+                           deals, alpha)
+    if measure.target in ("min", "rulebook"):
+        return None
+    goal = 1.0 / n if measure.target == "fair" else float(measure.target)
+    tolerance = measure.tolerance or (seat_tolerance if measure.name == "first_seat" else None)
+    if tolerance is None:
+        return None
+    return equivalence(float(estimate.value) - goal, np.sqrt(float(estimate.variance)), tolerance, deals, alpha, k=1)
+
+
+def _confirmed(spec: BalanceSpec, label: str, design: dict, outcomes: dict[int, Outcomes], rulebook: tuple,
+               meta: dict) -> dict:
+    """One row of ``finalists.csv``: ``design`` on the fresh deals."""
     row = {"design": label, **{f"lever:{k}": v for k, v in design.items()}}
-    values, measures = objective_values(spec, outcomes, design, reference)
+    values, measures = objective_values(spec, outcomes, design, rulebook)
     number = None if label == "rulebook" else int(label.split()[1])
     search = meta["trials"].get(str(number), {}).get("rungs", [{}])[-1] if number is not None else {}
     row["objective"] = values[0] if len(values) == 1 else float(sum(values))
     row["search_objective"] = (search.get("objective") or [np.nan])[0] if number is not None else np.nan
     seed = int(np.random.SeedSequence(spec.seed, spawn_key=(99,)).generate_state(1)[0])
-    picks = np.random.default_rng(seed).integers(0, spec.confirm_deals, (REPLICATES, spec.confirm_deals))
-    members = {id(o): deal_members(o) for which in (outcomes, rulebook_outcomes) for o in which.values()}
+    deals = len(deal_members(next(iter(outcomes.values()))))
+    picks = np.random.default_rng(seed).integers(0, deals, (REPLICATES, deals))
+    rule_outcomes, rule_design = rulebook
+    members = {n: deal_members(o) for n, o in outcomes.items()}
+    rule_members = {n: deal_members(o) for n, o in rule_outcomes.items()}
 
-    def objective_on(sample: np.ndarray, which: dict[int, Outcomes], which_design: dict) -> float:
-        taken = {n: o.take(np.concatenate([members[id(o)][i] for i in sample])) for n, o in which.items()}
-        v, _ = objective_values(spec, taken, which_design, reference)
-        return float(sum(v))
+    def objective_on(sample: np.ndarray, which: dict[int, Outcomes], which_members: dict, which_design: dict) -> float:
+        reference = (_taken(rule_outcomes, rule_members, sample), rule_design)
+        return float(sum(objective_values(spec, _taken(which, which_members, sample), which_design, reference)[0]))
 
-    diffs = np.array([objective_on(s, outcomes, design) - objective_on(s, rulebook_outcomes, rulebook)
-                      for s in picks])
-    row["vs_rulebook"] = float(row["objective"] - sum(objective_values(spec, rulebook_outcomes, rulebook,
-                                                                           reference)[0]))
+    diffs = np.array([objective_on(s, outcomes, members, design) - objective_on(s, rule_outcomes, rule_members,
+                                                                                rule_design) for s in picks])
+    row["vs_rulebook"] = float(row["objective"] - sum(objective_values(spec, rule_outcomes, rule_design,
+                                                                           rulebook)[0]))
     row["vs_rulebook_low"], row["vs_rulebook_high"] = np.percentile(diffs, [2.5, 97.5]).tolist()
-    row["held"] = None if label == "rulebook" else bool(row["vs_rulebook_high"] < 0)
+    row["better"] = None if label == "rulebook" else bool(row["vs_rulebook_high"] < 0)
+    verdicts = []
     for key, by_n in measures.items():
         measure = spec.measures[measure_keys(spec).index(key)]
-        for n, value in by_n.items():
-            if np.ndim(value):
-                row[f"{key}@{n}p"] = json.dumps(np.round(np.asarray(value), 4).tolist())
-                continue
-            samples = bootstrap(lambda o, m=measure, n=n: measure_value(  # noqa: E731
-                m.name, o, start_vector(spec, design, n)), outcomes[n], REPLICATES, seed)
-            row[f"{key}@{n}p"] = value
-            row[f"{key}@{n}p_low"], row[f"{key}@{n}p_high"] = np.percentile(samples, [2.5, 97.5]).tolist()
+        for n, estimate in by_n.items():
+            name = f"{key}@{n}p"
+            if np.ndim(estimate.value):
+                row[name] = json.dumps(np.round(np.asarray(estimate.value), 4).tolist())
+                row[f"{name}_low"] = json.dumps(np.round(np.asarray(estimate.low), 4).tolist())
+                row[f"{name}_high"] = json.dumps(np.round(np.asarray(estimate.high), 4).tolist())
+            else:
+                row[name], row[f"{name}_low"], row[f"{name}_high"] = (float(estimate.value), float(estimate.low),
+                                                                      float(estimate.high))
+            if measure.name == "seat_imbalance":
+                row[f"{name}_noise"], row[f"{name}_at_target"] = estimate.noise, bool(estimate.at_target)
+            verdict = target_verdicts(spec, measure, estimate, outcomes[n], n, design)
+            if verdict is not None:
+                row[f"{name}_outcome"] = verdict.outcome
+                verdicts.append(verdict)
+    row["outcome"] = _overall(verdicts)
+    unsure = [v.games_to_tell for v in verdicts if v.outcome == CANNOT_TELL and np.isfinite(v.games_to_tell)]
+    row["deals_to_tell"] = float(max(unsure)) if unsure else None
     return row
+
+
+def _overall(verdicts: list[Equivalence]) -> str | None:
+    """A design's verdict over its measures: off if any is off, held if every one held, else cannot
+    tell; None where no measure has a tolerance."""
+    if not verdicts:
+        return None
+    outcomes = {v.outcome for v in verdicts}
+    return OFF if OFF in outcomes else HELD if outcomes == {HELD} else CANNOT_TELL
 
 
 # --- bookkeeping

@@ -16,32 +16,38 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from bgsim.experiments.spec_check import tolerance_from
 from bgsim.sim.errors import GameIdError, StrategyError
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file, require, spec_header
+from bgsim.sim.stats.equivalence import Tolerance
 from bgsim.strategies import make_strategy
 
 __all__ = ["MEASURES", "SAMPLERS", "BalanceSpec", "Lever", "Measure", "balance_from_dict", "load_balance"]
 
 # name -> what it is; every measure is computed per player count and averaged over the counts it names
 MEASURES = {
-    "seat_spread": "highest seat win rate minus the lowest (population games)",
+    "seat_imbalance": "the seats' mean squared gap to the fair share, less its sampling noise: about 0 for a "
+                      "perfectly balanced design (population games)",
     "first_seat": "the first seat's win rate (population games)",
     "score_spread": "best final score minus the worst, per game (population games)",
     "length": "decisions per game (population games)",
     "matchup": "win rate of each strategy against each other, seats alternating (matchup games)",
 }
 SAMPLERS = ("tpe", "nsga2", "cmaes", "random")
+REPLACED = {"seat_spread": "seat_imbalance (best minus worst seat reads about 1.6 pp on a perfectly fair game; "
+                           "seat_imbalance reads about 0 there)"}
 TARGET_WORDS = ("min", "fair", "rulebook")
 _KEYS = {
-    "": {"name", "description", "game", "population", "lever", "measure", "search", "confirm"},
+    "": {"name", "description", "game", "population", "lever", "measure", "search", "confirm", "tolerance"},
     "game": {"id", "players", "params", "data"},
     "population": {"strategies"},
     "search": {"sampler", "objective", "budget", "trials", "deals", "seed"},
-    "confirm": {"finalists", "deals"},
+    "confirm": {"finalists", "deals", "most"},
+    "tolerance": {"seat_pp", "power"},
 }
 _LEVER_KEYS = {"param", "component", "players", "low", "high", "choices"}
-_MEASURE_KEYS = {"name", "target", "weight", "players", "strategies"}
+_MEASURE_KEYS = {"name", "target", "weight", "players", "strategies", "tolerance"}
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,7 @@ class Measure:
     weight: float = 1.0
     players: tuple[int, ...] = ()  # the counts it is taken at (the spec's, by default)
     strategies: tuple[str, ...] = ()  # matchup: the strategies, in matrix order
+    tolerance: float | None = None  # how far from its target it may be (its units); seat measures: [tolerance]
 
     @property
     def label(self) -> str:
@@ -90,7 +97,9 @@ class BalanceSpec:
     deals: tuple[int, ...] = (50, 150, 450)  # deals per player count at each rung of the successive halving
     seed: int = 1
     finalists: int = 3
-    confirm_deals: int = 1000  # fresh deals (seed + 1) per player count for each finalist and the rulebook
+    confirm_deals: int | str = "auto"  # fresh deals (seed + 1) per player count for each finalist and the rulebook
+    confirm_most: int = 20_000  # "auto" plays at most this many fresh deals per player count
+    tolerance: Tolerance = field(default_factory=Tolerance)  # seat measures meet their target within seat_pp
     params: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)
     description: str = ""
@@ -101,10 +110,12 @@ class BalanceSpec:
         doc["lever"] = [_lever_doc(lever) for lever in self.levers]
         doc["measure"] = [{"name": m.name, "target": _target_doc(m.target), "weight": m.weight,
                            "players": list(m.players)} | ({"strategies": list(m.strategies)} if m.strategies else {})
+                          | ({"tolerance": m.tolerance} if m.tolerance is not None else {})
                           for m in self.measures]
         doc["search"] = {"sampler": self.sampler, "objective": self.objective, "budget": self.budget,
                          "trials": self.trials, "deals": list(self.deals), "seed": self.seed}
-        doc["confirm"] = {"finalists": self.finalists, "deals": self.confirm_deals}
+        doc["confirm"] = {"finalists": self.finalists, "deals": self.confirm_deals, "most": self.confirm_most}
+        doc["tolerance"] = {"seat_pp": self.tolerance.seat_pp, "power": self.tolerance.power}
         return doc
 
     def fingerprint(self) -> str:
@@ -193,13 +204,17 @@ def balance_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str =
             and deals == sorted(set(deals)), f"{source}: search.deals must be increasing positive deal counts (the "
                                              f"rungs of the successive halving), not {deals!r}")
     values = dict(budget=search.get("budget", 100_000), trials=search.get("trials", 100), seed=search.get("seed", 1),
-                  finalists=confirm.get("finalists", 3), confirm_deals=confirm.get("deals", 1000))
+                  finalists=confirm.get("finalists", 3), confirm_most=confirm.get("most", 20_000))
     for key, value in values.items():
         require(_is_int(value) and value >= 0, f"{source}: {_key_name(key)} must be a non-negative integer, "
                                                f"not {value!r}")
-    require(values["budget"] > 0 and values["trials"] > 0 and values["finalists"] > 0 and values["confirm_deals"] > 1,
-            f"{source}: search.budget, search.trials, confirm.finalists and confirm.deals (at least 2) must be "
+    require(values["budget"] > 0 and values["trials"] > 0 and values["finalists"] > 0 and values["confirm_most"] > 1,
+            f"{source}: search.budget, search.trials, confirm.finalists and confirm.most (at least 2) must be "
             f"positive")
+    confirm_deals = confirm.get("deals", "auto")
+    require(confirm_deals == "auto" or _is_int(confirm_deals) and confirm_deals > 1,
+            f"{source}: confirm.deals must be \"auto\" or an integer of at least 2, not {confirm_deals!r}")
+    values |= {"confirm_deals": confirm_deals, "tolerance": tolerance_from(doc.get("tolerance", {}), source)}
     spec = BalanceSpec(name=doc.get("name", default_name), description=doc.get("description", ""), game=game["id"],
                        players=tuple(players), strategies=tuple(strategies), levers=levers, measures=measures,
                        sampler=sampler, objective=objective, deals=tuple(deals), params=dict(game.get("params", {})),
@@ -209,7 +224,8 @@ def balance_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str =
 
 
 def _key_name(key: str) -> str:
-    return {"confirm_deals": "confirm.deals", "finalists": "confirm.finalists"}.get(key, f"search.{key}")
+    return {"confirm_deals": "confirm.deals", "finalists": "confirm.finalists",
+            "confirm_most": "confirm.most"}.get(key, f"search.{key}")
 
 
 def _is_int(value) -> bool:
@@ -252,6 +268,11 @@ def _measure(item: dict, i: int, players: tuple[int, ...], source: str) -> Measu
     name = item.get("name")
     require(isinstance(name, str) and name, f"{where}: name the measure (one of {', '.join(MEASURES)}, or one "
                                             f"the game declares)")
+    require(name not in REPLACED, f"{where}: measure {name} is replaced by {REPLACED.get(name)}")
+    tolerance = item.get("tolerance")
+    require(tolerance is None or isinstance(tolerance, int | float) and not isinstance(tolerance, bool)
+            and tolerance > 0, f"{where}: tolerance must be a positive number (in the measure's units), "
+                               f"not {tolerance!r}")
     at = item.get("players", list(players))
     at = [at] if _is_int(at) else at
     require(isinstance(at, list) and at and all(n in players for n in at),
@@ -276,7 +297,12 @@ def _measure(item: dict, i: int, players: tuple[int, ...], source: str) -> Measu
         require(isinstance(target, int | float) and not isinstance(target, bool) or target in TARGET_WORDS,
                 f"{where}: target must be a number or one of {', '.join(TARGET_WORDS)}, not {target!r}")
         target = float(target) if isinstance(target, int | float) else target
-    return Measure(name=name, target=target, weight=float(weight), players=tuple(at), strategies=tuple(strategies))
+        if name == "seat_imbalance":  # already a squared distance: 0 is its floor, so it is minimised
+            require(target in (0.0, "min", "rulebook"), f"{where}: seat_imbalance's target is 0 (\"min\") or "
+                                                        f"\"rulebook\", not {target!r}")
+            target = "min" if target == 0.0 else target
+    return Measure(name=name, target=target, weight=float(weight), players=tuple(at), strategies=tuple(strategies),
+                   tolerance=None if tolerance is None else float(tolerance))
 
 
 def check_against_game(spec: BalanceSpec, source: str) -> None:

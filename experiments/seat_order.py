@@ -12,16 +12,20 @@ self-play (``fixed`` seating); a longer list is a mixed table: its first n strat
 seating (``permutations``), so each strategy visits each seat equally often.
 
 After the cells, the compensation solver (sim/stats/compensation.py) re-scores the rulebook cells
-and the solved vector of every (player count, population) is played again on fresh deals (seed + 1)
-under ``<dir>/confirm/<run-id>/``. It *holds* when every seat's win-rate interval there contains the
-fair share. Where it does not and rounds remain (``compensation.rounds``; by default more than one
-where the profile says the start value changes play), the vector is solved again from those games
-(the re-scoring is then a step of a stochastic root finder on the seats' win-rate gaps) and the new
-vector is played on fresh deals again (seed + 2, ...), until one holds, the finder repeats a vector, or
-the rounds are spent. Each vector is judged on deals it was not fitted on. ``rounds.csv`` lists every
-round; ``compensation.csv`` gains the final vector (the one that held, else the closest) and whether
-it held. ``seat_order.json`` records the cells, the solutions and the
-status; ``--resume`` finishes an interrupted study.
+and proposes a start vector per (player count, population). Where the start value changes play
+(``compensation.rounds`` > 0; by default 4 rounds where the profile says so, else none), the vector
+is refined on deals of its own: round k plays it on fresh deals (seed + 1 + k) under
+``<dir>/rounds/<run-id>/``, re-solves it from those games (a step of a stochastic root finder on the
+seats' win-rate gaps), and stops when a round's games show it even within the tolerance, the finder
+repeats a vector, or the rounds are spent; the round with the smallest seat imbalance
+(``sim.stats.imbalance``, unbiased) gives the final vector. The final vector is then played once on
+deals none of them saw (seed + 1 + rounds) under ``<dir>/confirm/<run-id>/``, sized by the tolerance
+and the wanted power (``[tolerance]`` seat_pp and power; ``compensation.confirm_games = "auto"``,
+``sim.stats.equivalence.plan_games``, from the design effect the rulebook cell showed), and judged
+by two one-sided tests over all seats at once: *held within the tolerance*, *off by more than the
+tolerance*, or *cannot tell with these games* (with the games that would tell). ``rounds.csv`` lists
+every round; ``compensation.csv`` gains the final vector and its verdict. ``seat_order.json``
+records the cells, the solutions and the status; ``--resume`` finishes an interrupted study.
 """
 
 import functools
@@ -35,10 +39,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import polars as pl
 from bgsim.experiments.runner import check_jobs, play_study_run
-from bgsim.experiments.spec_check import check_run_settings
+from bgsim.experiments.spec_check import check_run_settings, tolerance_from
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.profile import Compensation, GameProfile
 from bgsim.sim.registry import make_game
@@ -60,8 +65,13 @@ from bgsim.sim.results.store import (
     verify_runs,
     write_json,
 )
+from bgsim.sim.stats.clustered import seat_covariances
 from bgsim.sim.stats.compensation import game_scores, solve, solve_with_bootstrap
+from bgsim.sim.stats.equivalence import HELD, Tolerance, equivalence, plan_seat_games, seat_tests
+from bgsim.sim.stats.imbalance import seat_imbalance
+from bgsim.sim.stats.lazy import column_names
 from bgsim.sim.stats.seats import seat_table
+from bgsim.sim.stats.wins import win_column
 from bgsim.strategies import make_strategy
 
 __all__ = ["Cell", "SeatOrderSpec", "load_seat_order", "load_study_rows", "run_seat_order", "seat_order_from_dict",
@@ -69,16 +79,18 @@ __all__ = ["Cell", "SeatOrderSpec", "load_seat_order", "load_study_rows", "run_s
 
 MARKER = "seat_order.json"
 _KEYS = {
-    "": {"name", "description", "game", "populations", "start", "run", "compensation"},
+    "": {"name", "description", "game", "populations", "start", "run", "compensation", "tolerance"},
     "game": {"id", "players", "params", "data"},
     "start": {"vectors"},
     "run": {"games", "chunk_size", "seed", "tier", "games_for"},
-    "compensation": {"confirm_games", "bootstrap", "low", "high", "population", "rounds"},
+    "compensation": {"confirm_games", "confirm_most", "bootstrap", "low", "high", "population", "rounds"},
+    "tolerance": {"seat_pp", "power"},
 }
 # The runner's columns of a row; the game's own follow from its profile (``profile.records``).
 RUNNER_COLUMNS = ("run_id", "n_players", "game_index", "deal", "seating", "seat", "strategy")
 NO_START = "rulebook"  # the one start of a game without compensation: its rules as written
-ROUNDS_WHEN_PLAY_CHANGES = 5  # default rounds of fresh deals where the start value changes play
+ROUNDS_WHEN_PLAY_CHANGES = 4  # default refinement rounds on deals of their own where the start value changes play
+AUTO = "auto"  # compensation.confirm_games: sized by the tolerance and the power
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -87,7 +99,7 @@ ProgressCallback = Callable[[int, int], None]
 class Cell:
     """One run of the study: ``population`` at ``n_players`` with start vector ``start``."""
 
-    kind: str  # "cell" or "confirm"
+    kind: str  # "cell", "round" (a refinement round) or "confirm" (the final vector on unseen deals)
     n_players: int
     population: str
     start: str  # a named start vector ("rulebook", "equal") or a vector such as "8/9/12"
@@ -95,7 +107,7 @@ class Cell:
 
     @property
     def directory(self) -> str:
-        return f"{'cells' if self.kind == 'cell' else 'confirm'}/{self.spec.run_id}"
+        return f"{ {'cell': 'cells', 'round': 'rounds', 'confirm': 'confirm'}[self.kind]}/{self.spec.run_id}"
 
 
 @dataclass(frozen=True)
@@ -110,15 +122,17 @@ class SeatOrderSpec:
     seed: int = 1
     tier: str = "auto"
     games_for: dict = field(default_factory=dict)  # population -> most games of its cells
-    confirm_games: int | None = None  # 0 = no confirmation runs; None: 9600, or 0 without compensation
+    confirm_games: int | str | None = None  # games of the confirmation; "auto" (None: auto, or 0 without compensation)
+    confirm_most: int = 48_000  # "auto" plays at most this many games per confirmation (and per round)
     bootstrap: int = 200
     low: int = 0  # range of the start value the solver tries for seats 2..n
     high: int = 30
     compensation_populations: tuple[str, ...] | None = None  # None = every population
-    rounds: int | None = None  # fresh-deal rounds per solved vector; None: 5 where the value changes play, else 1
+    rounds: int | None = None  # refinement rounds per solved vector; None: 4 where the value changes play, else 0
     params: dict = field(default_factory=dict)
     data: dict = field(default_factory=dict)
     description: str = ""
+    tolerance: Tolerance = field(default_factory=Tolerance)  # a seat holds within seat_pp of its fair share
 
     def __post_init__(self):
         check_run_settings(self)
@@ -126,9 +140,9 @@ class SeatOrderSpec:
         if self.starts is None:
             object.__setattr__(self, "starts", ("rulebook", "equal") if comp else (NO_START,))
         if self.confirm_games is None:
-            object.__setattr__(self, "confirm_games", 9600 if comp else 0)
+            object.__setattr__(self, "confirm_games", AUTO if comp else 0)
         if self.rounds is None:
-            object.__setattr__(self, "rounds", ROUNDS_WHEN_PLAY_CHANGES if comp and comp.changes_play else 1)
+            object.__setattr__(self, "rounds", ROUNDS_WHEN_PLAY_CHANGES if comp and comp.changes_play else 0)
         _check(self)
 
     @property
@@ -144,25 +158,43 @@ class SeatOrderSpec:
         ids = self.populations[population]
         return ids if len(ids) == 1 else ids[:n]
 
-    def games_of(self, population: str, confirm: bool = False) -> int:
-        games = self.confirm_games if confirm else self.games
-        return min(games, self.games_for.get(population, games))
+    def games_of(self, population: str) -> int:
+        return min(self.games, self.games_for.get(population, self.games))
 
-    def cell(self, n: int, population: str, start: str, confirm: bool = False, round_index: int = 0) -> Cell:
-        """The run of ``population`` at ``n`` players with ``start``; a confirmation run of round
-        ``round_index`` (0-based) plays fresh deals: seed + 1 + round_index."""
-        label = (f"solved{round_index + 1}" if round_index else "solved") if confirm else start
+    def seatings(self, population: str, n: int) -> int:
+        return 1 if len(self.populations[population]) == 1 else math.factorial(n)
+
+    def fresh_games(self, population: str, n: int, planned: int | None = None) -> int:
+        """Games of a round or confirmation run: the spec's number, or for "auto" the ``planned``
+        games (``plan_seat_games``; without a plan, the plan for independent games), rounded up to
+        whole deals of every seating and capped by ``confirm_most``."""
+        if self.confirm_games != AUTO:
+            return int(self.confirm_games)
+        games = planned if planned is not None else plan_seat_games(n, self.tolerance)
+        seatings = self.seatings(population, n)
+        most = max(self.confirm_most - self.confirm_most % seatings, seatings)
+        return min(most, -(-max(games, seatings) // seatings) * seatings)
+
+    def cell(self, n: int, population: str, start: str, kind: str = "cell", round_index: int = 0,
+             games: int | None = None) -> Cell:
+        """The run of ``population`` at ``n`` players with ``start``: a ``cell`` of the study (its
+        seed), a refinement ``round`` (0-based ``round_index``; fresh deals of seed + 1 + round_index)
+        or the ``confirm`` run of the final vector (deals of seed + 1 + rounds, which no round played);
+        ``games``: those of a round or confirmation (``fresh_games``)."""
+        label = {"cell": start, "round": f"round{round_index + 1}", "confirm": "confirm"}[kind]
         name = f"{self.name}-{n}p-{_slug(population)}-{_slug(label)}"
         comp = self.compensation
         params = dict(self.params) | ({comp.parameter: start} if comp else {})
         description = f"{self.name}: {population} at {n} players" + (f", {comp.label} {start}" if comp else "")
+        seed = {"cell": self.seed, "round": self.seed + 1 + round_index, "confirm": self.seed + 1 + self.rounds}[kind]
+        suffix = {"cell": "", "round": f" (refinement round {round_index + 1} on fresh deals)",
+                  "confirm": " (confirmation on deals no round played)"}[kind]
         spec = RunSpec(name=name, game=self.game, players=(n,), strategies=self.strategies(population, n),
-                       mode=self.mode(population), games=self.games_of(population, confirm),
-                       chunk_size=self.chunk_size, seed=self.seed + 1 + round_index if confirm else self.seed,
-                       tier=self.tier,
-                       params=params, data=dict(self.data),
-                       description=description + (" (confirmation on fresh deals)" if confirm else ""))
-        return Cell("confirm" if confirm else "cell", n, population, start, spec)
+                       mode=self.mode(population),
+                       games=self.games_of(population) if kind == "cell" else self.fresh_games(population, n, games),
+                       chunk_size=self.chunk_size, seed=seed, tier=self.tier, params=params, data=dict(self.data),
+                       description=description + suffix)
+        return Cell(kind, n, population, start, spec)
 
     def cells(self) -> list[Cell]:
         return [self.cell(n, pop, start) for n in self.players for pop in self.populations for start in self.starts]
@@ -175,9 +207,11 @@ class SeatOrderSpec:
 
     @property
     def total_games(self) -> int:
-        """Games of every cell and, when confirming, of every confirmation run."""
-        confirm = [self.games_of(p, True) for p in self.solved_populations()] if self.confirm_games else []
-        return sum(c.spec.games for c in self.cells()) + len(self.players) * sum(confirm)
+        """Games of every cell and, when confirming, of every confirmation run (as planned before the
+        cells: a plan sized from their design effect may add more)."""
+        confirm = ([self.fresh_games(p, n) for n in self.players for p in self.solved_populations()]
+                   if self.confirm_games else [])
+        return sum(c.spec.games for c in self.cells()) + sum(confirm)
 
     def to_dict(self) -> dict:
         doc = spec_header(self)
@@ -188,17 +222,18 @@ class SeatOrderSpec:
                       "games_for": dict(self.games_for)}
         if not self.compensation:
             return doc
-        doc["compensation"] = {"confirm_games": self.confirm_games, "bootstrap": self.bootstrap, "low": self.low,
-                               "high": self.high, "rounds": self.rounds}
+        doc["compensation"] = {"confirm_games": self.confirm_games, "confirm_most": self.confirm_most,
+                               "bootstrap": self.bootstrap, "low": self.low, "high": self.high, "rounds": self.rounds}
+        doc["tolerance"] = {"seat_pp": self.tolerance.seat_pp, "power": self.tolerance.power}
         if self.compensation_populations is not None:
             doc["compensation"]["population"] = list(self.compensation_populations)
         return doc
 
     def fingerprint(self) -> str:
         doc = {"cells": [c.spec.run_id for c in self.cells()], "populations": list(self.populations),
-               "compensation": [self.confirm_games, self.bootstrap, self.low, self.high, self.solved_populations()]}
-        if self.rounds != 1:  # one round keeps the ids of studies from before rounds existed
-            doc["compensation"].append(self.rounds)
+               "compensation": [self.confirm_games, self.bootstrap, self.low, self.high, self.solved_populations(),
+                                self.rounds, self.confirm_most],
+               "tolerance": [self.tolerance.seat_pp, self.tolerance.power]}
         return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:10]
 
     @property
@@ -247,17 +282,24 @@ def _check(spec: SeatOrderSpec) -> None:
     for key in spec.compensation_populations or ():
         require(key in spec.populations, f"compensation.population names {key!r}, which is not a population")
     # confirm_games = 0 skips the confirmation runs; the solution's interval needs at least one replicate
-    for name, value, least in (("compensation.confirm_games", spec.confirm_games, 0),
-                               ("compensation.bootstrap", spec.bootstrap, 1), ("compensation.rounds", spec.rounds, 1)):
+    require(spec.confirm_games == AUTO or (isinstance(spec.confirm_games, int)
+                                           and not isinstance(spec.confirm_games, bool) and spec.confirm_games >= 0),
+            f"compensation.confirm_games must be a non-negative integer or \"auto\", not {spec.confirm_games!r}")
+    for name, value, least in (("compensation.bootstrap", spec.bootstrap, 1), ("compensation.rounds", spec.rounds, 0),
+                               ("compensation.confirm_most", spec.confirm_most, 1)):
         require(isinstance(value, int) and not isinstance(value, bool) and value >= least,
                 f"{name} must be {'a non-negative' if least == 0 else 'a positive'} integer")
+    require(spec.rounds <= 50, "compensation.rounds must be at most 50")
+    require(spec.rounds == 0 or spec.confirm_games, "compensation.rounds play fresh deals: set confirm_games too")
     require(isinstance(spec.low, int) and isinstance(spec.high, int) and -200 <= spec.low < spec.high <= 200,
             "compensation.low and high must be integers with -200 <= low < high <= 200")
     for n in spec.players:
         for pop in spec.populations:
-            seatings = 1 if len(spec.populations[pop]) == 1 else math.factorial(n)
-            for key, games in (("run.games", spec.games_of(pop)), ("compensation.confirm_games",
-                                                                   spec.games_of(pop, True))):
+            seatings = spec.seatings(pop, n)
+            fixed = [("run.games", spec.games_of(pop))]
+            if spec.confirm_games != AUTO:
+                fixed.append(("compensation.confirm_games", spec.confirm_games))
+            for key, games in fixed:
                 require(games % seatings == 0, f"{key} = {games} for population {pop!r} is not a multiple of the "
                                                f"{seatings} seatings of {n} players")
 
@@ -298,9 +340,11 @@ def seat_order_from_dict(doc: dict, base_dir: str | Path = ".", default_name: st
         games=run_table.get("games", 9600), chunk_size=run_table.get("chunk_size", 480),
         seed=run_table.get("seed", 1), tier=run_table.get("tier", "auto"),
         games_for=dict(run_table.get("games_for", {})), confirm_games=comp.get("confirm_games"),
+        confirm_most=comp.get("confirm_most", 48_000),
         bootstrap=comp.get("bootstrap", 200), low=comp.get("low", 0), high=comp.get("high", 30),
         compensation_populations=None if comp_pops is None else tuple(comp_pops), rounds=comp.get("rounds"),
-        params=dict(game.get("params", {})), data=data)
+        params=dict(game.get("params", {})), data=data,
+        tolerance=tolerance_from(doc.get("tolerance", {}), source))
     try:
         return SeatOrderSpec(**values)
     except SpecError as exc:
@@ -330,22 +374,25 @@ class SeatOrderReport:
 def run_seat_order(spec: SeatOrderSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
                    on_progress: ProgressCallback | None = None, on_stage: Callable[[str], None] | None = None,
                    directory: Path | None = None) -> SeatOrderReport:
-    """Play every cell, solve the compensation and play the confirmation runs, into ``out/<id>/``."""
+    """Play every cell, solve the compensation, refine and confirm it, into ``out/<id>/``."""
     started = time.perf_counter()
     check_jobs(jobs)
     check_strategies(spec)
     directory = Path(directory) if directory else Path(out) / spec.study_id
     meta = _prepare_dir(spec, directory, resume)
     cells = spec.cells()
-    total = spec.total_games
-    played, done = 0, 0
+    progress = {"played": 0, "done": 0, "total": spec.total_games}
     stage = on_stage or (lambda _text: None)
+
+    def play(cell: Cell) -> None:
+        progress["played"] += _play(cell, directory, jobs, resume, on_progress, progress["done"], progress["total"])
+        progress["done"] += cell.spec.games
+
     try:
         stage(f"{len(cells)} runs: {', '.join(map(str, spec.players))} players x {len(spec.populations)} "
               f"populations" + (f" x {len(spec.starts)} start vectors" if spec.compensation else ""))
         for cell in cells:
-            played += _play(cell, directory, jobs, resume, on_progress, done, total)
-            done += cell.spec.games
+            play(cell)
         solutions = []
         if spec.solved_populations():
             stage("compensation: solving the start vectors on the stored games")
@@ -353,19 +400,13 @@ def run_seat_order(spec: SeatOrderSpec, out: str | Path = "runs", jobs: int = 1,
         meta["solutions"] = solutions
         write_json(directory / MARKER, meta)
         if spec.confirm_games and solutions:
-            stage("confirmation: the solved start vectors on fresh deals"
-                  + (f", solved again where they do not hold (up to {spec.rounds} rounds)" if spec.rounds > 1 else ""))
-            progress = {"played": played, "done": done, "total": total}
-
-            def play(cell: Cell, extra: bool) -> None:
-                progress["total"] += cell.spec.games if extra else 0  # a later round: more games than planned
-                progress["played"] += _play(cell, directory, jobs, resume, on_progress, progress["done"],
-                                            progress["total"])
-                progress["done"] += cell.spec.games
-
+            # the plan sized from the cells replaces the first guess of the progress total
+            progress["total"] = planned_games(spec, meta)
+            stage("confirmation: " + (f"up to {spec.rounds} rounds on fresh deals choose the vector, then "
+                                      if spec.rounds else "") + "the final vector on deals no run has played")
             for entry in solutions:
-                _confirm(spec, directory, entry, play, lambda: write_json(directory / MARKER, meta))
-            played = progress["played"]
+                _choose_and_confirm(spec, directory, entry, play, lambda: write_json(directory / MARKER, meta),
+                                    progress)
             _write_rounds(directory, solutions)
     except BaseException:
         meta["status"] = "interrupted"
@@ -374,64 +415,92 @@ def run_seat_order(spec: SeatOrderSpec, out: str | Path = "runs", jobs: int = 1,
     meta["status"] = "complete"
     meta["solutions"] = solutions
     seconds = time.perf_counter() - started
-    meta.setdefault("sessions", []).append({"ended": _now(), "jobs": jobs, "games_played": played,
+    meta.setdefault("sessions", []).append({"ended": _now(), "jobs": jobs, "games_played": progress["played"],
                                             "wall_seconds": round(seconds, 1)})
     write_json(directory / MARKER, meta)
-    return SeatOrderReport(spec, directory, played, seconds)
+    return SeatOrderReport(spec, directory, progress["played"], seconds)
 
 
 def planned_games(spec: SeatOrderSpec, meta: dict) -> int:
-    """Games the study plans: its cells, one confirmation run per solved vector, and the later rounds
-    it has begun (their number is known only once the earlier rounds have been judged)."""
-    later = sum(r["games"] for s in meta.get("solutions", []) for r in s.get("rounds", [])[1:])
-    return spec.total_games + later
+    """Games the study plans: its cells, a confirmation run per solved vector (its planned size once
+    solved) and the refinement rounds begun (each round its own; how many is known only as they are
+    judged, so one round is counted ahead)."""
+    cells = sum(c.spec.games for c in spec.cells())
+    solutions = meta.get("solutions", [])
+    if not spec.confirm_games or not solutions:
+        return spec.total_games
+    fresh = 0
+    for s in solutions:
+        games = spec.fresh_games(s["population"], s["n_players"], s.get("planned"))
+        rounds = s.get("rounds", [])
+        ahead = 1 if spec.rounds and not s.get("confirm") and len(rounds) < spec.rounds else 0
+        fresh += games * (len(rounds) + ahead + 1)
+    return cells + fresh
 
 
 def _play(cell: Cell, directory: Path, jobs: int, resume: bool, on_progress, offset: int, total: int) -> int:
     return play_study_run(cell.spec, directory / cell.directory, jobs, resume, on_progress, offset, total)
 
 
-def _confirm(spec: SeatOrderSpec, directory: Path, entry: dict, play: Callable[[Cell, bool], None],
-             save: Callable[[], None]) -> None:
-    """Play one (player count, population)'s solved vector on fresh deals; while it does not hold and
-    rounds remain, solve it again from the games just played and play the new vector on fresh deals.
-    Sets ``entry``'s ``rounds`` (one dict per vector played), ``final`` and ``held``."""
+def _choose_and_confirm(spec: SeatOrderSpec, directory: Path, entry: dict, play: Callable[[Cell], None],
+                        save: Callable[[], None], progress: dict) -> None:
+    """One (player count, population): refine the solved vector in rounds on deals of their own (where
+    the spec asks for rounds), choose the final vector on those deals, and confirm it once on deals
+    no round saw. Sets ``entry``'s ``rounds`` (one dict per vector played), ``final`` and ``confirm``
+    (the confirmation's verdict)."""
     n, pop, vector = entry["n_players"], entry["population"], entry["vector"]
+    games = spec.fresh_games(pop, n, entry.get("planned"))
     entry["rounds"] = []
+    tried: set[str] = set()
     for k in range(spec.rounds):
-        cell = spec.cell(n, pop, vector, confirm=True, round_index=k)
-        play(cell, k > 0)
+        cell = spec.cell(n, pop, vector, kind="round", round_index=k, games=entry.get("planned"))
+        play(cell)
         entry["rounds"].append({"round": k + 1, "vector": vector, "dir": cell.directory, "games": cell.spec.games,
-                                "seed": cell.spec.seed, **fresh_verdict(directory / cell.directory)})
+                                "seed": cell.spec.seed, **fresh_verdict(directory / cell.directory, spec.tolerance)})
         save()
-        if entry["rounds"][-1]["held"] or k + 1 == spec.rounds:
-            break
-        tried = {r["vector"] for r in entry["rounds"]}
+        tried.add(vector)
+        if entry["rounds"][-1]["outcome"] == HELD or k + 1 == spec.rounds:
+            break  # even within the tolerance on its own deals: the confirmation decides
+        progress["total"] += games  # one more round than was counted ahead
         vector = resolve(directory / cell.directory, spec.low, spec.high)
         if vector in tried:  # re-scoring sees no better vector, yet play says it is off: one step by hand
             vector = nudge(entry["rounds"][-1], spec.low, spec.high)
         if vector is None or vector in tried:
+            progress["total"] -= games
             break  # every step left was played already: integer steps cannot get closer
-    best = next((r for r in entry["rounds"] if r["held"]), None) or min(entry["rounds"], key=lambda r: r["imbalance"])
-    entry["final"], entry["held"] = best["vector"], best["held"]
+    final = min(entry["rounds"], key=lambda r: r["imbalance"])["vector"] if entry["rounds"] else entry["vector"]
+    cell = spec.cell(n, pop, final, kind="confirm", games=entry.get("planned"))
+    play(cell)
+    entry["final"] = final
+    entry["confirm"] = {"vector": final, "dir": cell.directory, "games": cell.spec.games, "seed": cell.spec.seed,
+                        **fresh_verdict(directory / cell.directory, spec.tolerance)}
     save()
 
 
-def fresh_verdict(run_dir: Path) -> dict:
-    """Whether a vector held in the games of ``run_dir``: every seat's win-rate interval contains the
-    fair share. With the sum of squared gaps (``imbalance``) and the seat furthest off, with its interval."""
+def fresh_verdict(run_dir: Path, tolerance: Tolerance) -> dict:
+    """A vector's verdict on the games of ``run_dir``: two one-sided tests over all seats at once
+    (``sim.stats.equivalence``) on the seats' gaps to their fair share, clustered by deal; the seat
+    imbalance (unbiased mean squared gap, ``sim.stats.imbalance``) with its interval; and the seat
+    furthest off with its simultaneous interval."""
     profile = read_profile(run_dir)
-    seats = seat_table(load(run_dir), profile.score_column)
-    gap = seats["win_rate"] - seats["fair"]
-    worst = seats.loc[gap.abs().idxmax()]
-    inside = (seats["win_rate_low"] <= seats["fair"]) & (seats["fair"] <= seats["win_rate_high"])
-    return {"held": bool(inside.all()), "imbalance": float((gap ** 2).sum()), "worst_seat": int(worst["seat"]),
-            "worst_rate": float(worst["win_rate"]), "worst_low": float(worst["win_rate_low"]),
-            "worst_high": float(worst["win_rate_high"])}
+    rows = load(run_dir)
+    seats = seat_table(rows, profile.score_column).sort_values("seat")
+    n = int(seats["n_players"].iloc[0])
+    verdict = equivalence(seats["win_rate"] - seats["fair"], seats["win_se"], tolerance.seat_pp / 100,
+                          float(seats["games"].iloc[0]), tolerance.alpha, k=seat_tests(n))
+    covariance = next(iter(seat_covariances(rows, ["n_players"], win_column(column_names(rows)), n).values()))
+    imbalance = seat_imbalance(covariance.rates, covariance.covariance)
+    worst = verdict.worst
+    fair = 1.0 / n
+    return {"outcome": verdict.outcome, "tolerance_pp": tolerance.seat_pp,
+            "games_to_tell": verdict.games_to_tell if np.isfinite(verdict.games_to_tell) else None,
+            "imbalance": imbalance.value, "imbalance_low": imbalance.low, "imbalance_high": imbalance.high,
+            "worst_seat": int(seats["seat"].iloc[worst]), "worst_rate": float(seats["win_rate"].iloc[worst]),
+            "worst_low": float(fair + verdict.low[worst]), "worst_high": float(fair + verdict.high[worst])}
 
 
 def nudge(played: dict, low: int, high: int) -> str | None:
-    """One integer step from the vector of a round that did not hold, toward its furthest seat's
+    """One integer step from the vector of a round that was not even, toward its furthest seat's
     fair share: that seat one value up (it won too little) or down (too much); seat 1's value is fixed,
     so for seat 1 every other seat moves the other way. None when the step leaves ``low .. high``."""
     vector = [int(v) for v in played["vector"].split("/")]
@@ -454,22 +523,34 @@ def resolve(run_dir: Path, low: int, high: int) -> str:
 
 
 def _write_rounds(directory: Path, solutions: list[dict]) -> None:
-    """``rounds.csv`` (every vector played on fresh deals) and the final vector in ``compensation.csv``."""
-    rounds = pd.DataFrame([{"n_players": s["n_players"], "population": s["population"],
-                            **{k: v for k, v in r.items() if k != "dir"}} for s in solutions for r in s["rounds"]])
-    rounds.to_csv(directory / "rounds.csv", index=False)
+    """``rounds.csv`` (every vector a refinement round played, and the confirmation as the last row)
+    and the final vector with its verdict in ``compensation.csv``."""
+    rows = []
+    for s in solutions:
+        played = [{"kind": "round", **r} for r in s.get("rounds", [])]
+        if s.get("confirm"):
+            played.append({"kind": "confirmation", "round": len(played) + 1, **s["confirm"]})
+        rows += [{"n_players": s["n_players"], "population": s["population"],
+                  **{k: v for k, v in r.items() if k != "dir"}} for r in played]
+    pd.DataFrame(rows).to_csv(directory / "rounds.csv", index=False)
     table = pd.read_csv(directory / "compensation.csv")
     final = pd.DataFrame([{"n_players": s["n_players"], "population": s["population"], "seat": seat,
-                           "final": int(value), "held": s["held"], "rounds": len(s["rounds"])}
-                          for s in solutions for seat, value in enumerate(s["final"].split("/"))])
-    table = table.drop(columns=[c for c in ("final", "held", "rounds") if c in table])
-    table.merge(final, on=["n_players", "population", "seat"], how="left").to_csv(directory / "compensation.csv",
-                                                                                  index=False)
+                           "final": int(value), "outcome": s["confirm"]["outcome"],
+                           "games_to_tell": s["confirm"].get("games_to_tell"), "confirm_games": s["confirm"]["games"],
+                           "rounds": len(s.get("rounds", []))}
+                          for s in solutions if s.get("confirm") for seat, value in enumerate(s["final"].split("/"))])
+    table = table.drop(columns=[c for c in ("final", "held", "outcome", "games_to_tell", "confirm_games", "rounds")
+                                if c in table])
+    if not final.empty:
+        table = table.merge(final, on=["n_players", "population", "seat"], how="left")
+    table.to_csv(directory / "compensation.csv", index=False)
 
 
 def solve_all(spec: SeatOrderSpec, directory: Path) -> list[dict]:
     """The compensation of every (player count, population) from its rulebook cell (or its first
-    start vector), with the bootstrap table stored as ``compensation.csv``."""
+    start vector), with the bootstrap table stored as ``compensation.csv``, and the games its
+    confirmation plans (``plan_seat_games``: the cell's design effect, and the solution's predicted
+    worst gap on the stored games as the offset, at most half the tolerance)."""
     tables, solutions = [], []
     base_start = "rulebook" if "rulebook" in spec.starts else spec.starts[0]
     for n in spec.players:
@@ -478,15 +559,19 @@ def solve_all(spec: SeatOrderSpec, directory: Path) -> list[dict]:
             profile = read_profile(directory / cell.directory)
             comp = profile.compensation
             columns = (comp.column, profile.score_column, comp.tiebreak_column)
-            scores = game_scores(load(directory / cell.directory), *columns,  # reads only its columns, streamed
-                                 shared=bool(profile.shared_wins))
+            rows = load(directory / cell.directory)
+            scores = game_scores(rows, *columns, shared=bool(profile.shared_wins))  # reads only its columns
             point, table = solve_with_bootstrap(scores, spec.bootstrap, seed=spec.seed, low=spec.low, high=spec.high,
                                                 first=comp.fixed_first)
+            seats = seat_table(rows, profile.score_column)
+            effect = float((seats["games"] / seats["effective_games"]).max())
+            offset = float(np.abs(point.rates - 1.0 / n).max())
             table.insert(0, "population", pop)
             table.insert(0, "n_players", n)
             tables.append(table)
             solutions.append({"n_players": n, "population": pop, "vector": "/".join(map(str, point.vector)),
-                              "from": cell.directory})
+                              "from": cell.directory, "design_effect": effect,
+                              "planned": plan_seat_games(n, spec.tolerance, effect, offset)})
     if tables:
         pd.concat(tables, ignore_index=True).to_csv(directory / "compensation.csv", index=False)
     return solutions
@@ -514,11 +599,11 @@ def _now() -> str:
 
 
 def load_study_rows(directory: str | Path, kind: str = "cell", partial: bool = False) -> pl.LazyFrame:
-    """Rows of every cell (``kind="cell"``) or confirmation run (``"confirm"``) of a finished study,
-    labelled with ``population`` and ``start``, as one LazyFrame over the chunks (nothing is read
-    until a query over it is collected; an empty frame if no run has chunks yet). Every chunk of the
-    study, cells and confirmation runs alike, is checked against its hash first, so one error names
-    every damaged chunk.
+    """Rows of every cell (``kind="cell"``), refinement round (``"round"``) or confirmation run
+    (``"confirm"``) of a finished study, labelled with ``population`` and ``start``, as one LazyFrame
+    over the chunks (nothing is read until a query over it is collected; an empty frame if no run has
+    chunks yet). Every chunk of the study is checked against its hash first, so one error names every
+    damaged chunk.
 
     ``partial``: also read an unfinished study, from the chunks its runs have so far (runs not yet
     begun are left out); a report of it says how far the study has got."""
@@ -526,11 +611,11 @@ def load_study_rows(directory: str | Path, kind: str = "cell", partial: bool = F
     meta = read_meta(directory, MARKER, "seat-order")
     if meta.get("status") != "complete" and not partial:
         raise RunStoreError(f"{directory.name}: the study is {meta.get('status')}; finish it with --resume")
-    confirm = _confirm_entries(meta)
-    every = [entry["dir"] for entry in meta["cells"] + confirm if (directory / entry["dir"] / "meta.json").is_file()]
+    fresh = _fresh_entries(meta)
+    every = [entry["dir"] for entry in meta["cells"] + fresh if (directory / entry["dir"] / "meta.json").is_file()]
     files = dict(zip(every, verify_runs(directory / d for d in every), strict=True))
     frames = []
-    for entry in meta["cells"] if kind == "cell" else confirm:
+    for entry in meta["cells"] if kind == "cell" else [e for e in fresh if e["kind"] == kind]:
         if not files.get(entry["dir"]):
             continue  # only in an unfinished study: this run has not begun
         columns = row_columns(read_profile(directory / entry["dir"]))
@@ -548,18 +633,18 @@ def row_columns(profile: GameProfile) -> tuple[str, ...]:
 
 
 def study_run_dirs(directory: str | Path) -> list[Path]:
-    """The run directories of a study's cells and of its confirmation runs known so far."""
+    """The run directories of a study's cells, refinement rounds and confirmation runs known so far."""
     directory = Path(directory)
     meta = read_meta(directory, MARKER, "seat-order")
-    return [directory / entry["dir"] for entry in meta["cells"] + _confirm_entries(meta)]
+    return [directory / entry["dir"] for entry in meta["cells"] + _fresh_entries(meta)]
 
 
-def _confirm_entries(meta: dict) -> list[dict]:
-    """The confirmation runs begun so far, as cell entries (each round's vector as their start);
-    studies from before rounds existed name one run, ``confirm_dir``."""
+def _fresh_entries(meta: dict) -> list[dict]:
+    """The refinement rounds (``kind`` "round") and confirmation runs (``"confirm"``) begun so far, as
+    cell entries (each run's vector as its start)."""
     entries = []
     for s in meta.get("solutions", []):
-        rounds = s.get("rounds") or ([{"vector": s["vector"], "dir": s["confirm_dir"]}] if "confirm_dir" in s else [])
-        entries += [{"n_players": s["n_players"], "population": s["population"], "start": r["vector"],
-                     "dir": r["dir"]} for r in rounds]
+        runs = [("round", r) for r in s.get("rounds", [])] + ([("confirm", s["confirm"])] if s.get("confirm") else [])
+        entries += [{"kind": kind, "n_players": s["n_players"], "population": s["population"], "start": r["vector"],
+                     "dir": r["dir"]} for kind, r in runs]
     return entries

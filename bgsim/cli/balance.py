@@ -41,20 +41,21 @@ def balance(
 
 
 def _print_finalists(directory: Path) -> None:
-    """The rulebook and each finalist: objective on fresh deals, against the rulebook, held or not."""
+    """The rulebook and each finalist on fresh deals: objective, against the rulebook, and whether it
+    meets its targets within the tolerance."""
     path = directory / "finalists.csv"
     if not path.exists():
         return
     rows = pd.read_csv(path)
     table = Table(title="Finalists on fresh deals (objective: lower is better)")
-    for col in ("design", "objective", "vs rulebook [95 %]", "held"):
+    for col in ("design", "objective", "vs rulebook [95 %]", "targets"):
         table.add_column(col)
     levers = [c for c in rows.columns if c.startswith("lever:")]
     for r in rows.to_dict(orient="records"):
-        diff = "-" if r["design"] == "rulebook" else (f"{r['vs_rulebook']:+.4f} [{r['vs_rulebook_low']:+.4f}, "
-                                                      f"{r['vs_rulebook_high']:+.4f}]")
-        held = "-" if pd.isna(r["held"]) else ("yes" if r["held"] else "no")
-        table.add_row(r["design"], f"{r['objective']:.4f}", diff, held)
+        diff = "-" if r["design"] == "rulebook" else (f"{r['vs_rulebook']:+.3g} [{r['vs_rulebook_low']:+.3g}, "
+                                                      f"{r['vs_rulebook_high']:+.3g}]")
+        outcome = r.get("outcome")
+        table.add_row(r["design"], f"{r['objective']:.3g}", diff, "-" if pd.isna(outcome) else str(outcome))
     out.print(table)
     for r in rows.to_dict(orient="records"):  # the levers below: a design has too many for a column
         out.print(f"{r['design']}: " + ", ".join(f"{c[6:]} = {r[c]}" for c in levers), highlight=False)

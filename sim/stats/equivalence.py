@@ -26,7 +26,7 @@ import numpy as np
 from scipy import stats
 
 __all__ = ["CANNOT_TELL", "HELD", "OFF", "OUTCOME_WORDS", "Equivalence", "Tolerance", "equivalence", "plan_games",
-           "seat_tests"]
+           "plan_seat_games", "seat_tests"]
 
 HELD, OFF, CANNOT_TELL = "held", "off", "cannot tell"
 OUTCOME_WORDS = {HELD: "held within the tolerance", OFF: "off by more than the tolerance",
@@ -140,6 +140,18 @@ def plan_games(sd: float | np.ndarray, tolerance: float, alpha: float = 0.05, po
                          "or more")
     z = _z(alpha, k) + float(stats.norm.ppf(1 - (1 - power) / (2 * k)))
     return int(np.ceil(float(np.max((z * sd / room) ** 2))))
+
+
+def plan_seat_games(n_players: int, tolerance: Tolerance, design_effect: float = 1.0, offset: float = 0.0) -> int:
+    """Games for a seat verdict at ``n_players``: enough that seats ``offset`` (a fraction, at most
+    half the tolerance) from their fair share are called held within the tolerance with the wanted
+    power, each seat's win variance at the fair share times ``design_effect`` (a mixed table's deals,
+    played in every seating, move together: a study measures how much)."""
+    fair = 1.0 / n_players
+    sd = np.sqrt(fair * (1 - fair) * max(design_effect, 1.0))
+    room = tolerance.seat_pp / 100
+    return plan_games(sd, room, tolerance.alpha, tolerance.power, k=seat_tests(n_players),
+                      offset=min(abs(offset), room / 2))
 
 
 def seat_tests(n_players: int) -> int:

@@ -79,11 +79,16 @@ def test_a_start_vector_known_by_construction_is_found_within_the_answers_interv
     directory = bal.run_balance(spec, out=tmp_path / "runs").directory
     best = json.loads((directory / "best.json").read_text())
     low, high = best["ranges"]["start_points@2p.seat2"]
-    assert best["objective"] == pytest.approx(0, abs=1e-12) and best["design"] == {"start_points@2p.seat2": 3}
+    assert best["design"] == {"start_points@2p.seat2": 3}
+    # the squared distance is 0 on these deals; the loss subtracts its sampling variance, so it reads below 0
+    outcomes, _, _ = bal.evaluate(spec, directory, best["design"], 3000, spec.seed)
+    variance = bal.measure_values(spec, spec.measures[0], outcomes, best["design"])[2].variance
+    assert best["objective"] == pytest.approx(-variance, rel=1e-9) and variance > 0
     assert low <= 3 <= high and high - low <= 4  # narrower than the lever's range, -6..6
     finalists = pd.read_csv(directory / "finalists.csv")
     assert finalists["design"].iloc[0] == "rulebook" and len(finalists) == 3
-    assert {"first_seat@2p", "first_seat@2p_low", "first_seat@2p_high", "held"} <= set(finalists.columns)
+    assert {"first_seat@2p", "first_seat@2p_low", "first_seat@2p_high", "better", "outcome",
+            "first_seat@2p_outcome"} <= set(finalists.columns)
     trials = pd.read_csv(directory / "trials.csv")
     assert trials["trial"].iloc[0] == 0 and trials["start_points@2p.seat2"].iloc[0] == 1  # the rulebook first
     assert json.loads((directory / bal.MARKER).read_text())["games"] == 3000  # one set of games, re-scored
@@ -208,7 +213,10 @@ def test_a_rulebook_target_costs_nothing_at_the_rulebook_and_the_excess_elsewher
     rulebook = bal.rulebook_design(spec)
     outcomes = bal.evaluate(spec, directory, rulebook, 400, spec.seed)[0]
     values, measures = bal.objective_values(spec, outcomes, rulebook)
-    assert values == [bal.measure_loss(spec.measures[0], measures["first_seat"][2], 2)]  # score spread adds 0
+    first_seat = bal.measure_loss(spec, spec.measures[0], measures["first_seat"][2], 2, rulebook, outcomes[2])
+    assert values == [first_seat]  # score spread adds 0
+    # against itself on the same deals: no excess, and no noise to subtract (the difference is 0 in every game)
+    assert bal.objective_values(spec, outcomes, rulebook, (outcomes, rulebook))[0] == [first_seat]
     assert meta["trials"]["0"]["design"] == rulebook and len(meta["trials"]) == 4
 
 

@@ -22,7 +22,8 @@ def test_a_start_vector_re_ranks_the_stored_games():
     assert shares_under(out).tolist() == [[1, 0], [0, 1], [1, 0]]
     assert shares_under(out, np.array([0, 2])).tolist() == [[0, 1], [0, 1], [0, 1]]
     assert measure_value("first_seat", out) == pytest.approx(2 / 3)
-    assert measure_value("seat_spread", out, np.array([0, 2])) == 1.0
+    # seat 1 wins every game under 0/2: its gap of 1/2 each way, less the (zero) noise
+    assert measure_value("seat_imbalance", out, np.array([0, 2])) == pytest.approx(0.25)
     assert measure_value("score_spread", out) == pytest.approx((1 + 2 + 0) / 3)
 
 
