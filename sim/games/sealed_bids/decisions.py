@@ -1,8 +1,9 @@
 """Decision kinds and action columns of Sealed Bids' candidate tables.
 
 BID (SB-BID-1): one row per distinct card value in the bidder's hand, in ascending value (ties
-between rows go to the lower bid). TAKE (SB-OFFER-1, ``prize_offer = pair`` only): the round's
-winner takes one of the two prizes on offer, one row per prize in deck order.
+between rows go to the lower bid). TAKE (SB-OFFER-1, SB-OFFER-2; ``prize_offer = pair`` or
+``triple`` only): the round's winner takes one of the prizes on offer (two, or three), one row per
+prize in deck order.
 """
 
 __all__ = ["ACTION_FIELDS", "BID", "DECISION_NAMES", "N_ACTION_FIELDS", "OVER", "TAKE"]

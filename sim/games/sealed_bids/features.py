@@ -2,7 +2,7 @@
 
 Every column is computed from what the deciding seat can see (its hand, the prizes on offer, the
 cards played face up), so a determinised state offers the same table. Prize points come from the
-``prize_points`` parameter. A take row (SB-OFFER-1) fills ``prize`` alone: the points of the prize
+``prize_points`` parameter. A take row (SB-OFFER-1, SB-OFFER-2) fills ``prize`` alone: the points of the prize
 it takes, so a strategy that weighs ``prize`` takes the better prize.
 """
 
@@ -10,8 +10,8 @@ __all__ = ["FEATURE_DOCS", "FEATURE_NAMES", "N_FEATURES"]
 
 _FEATURES = (
     ("bid", "value of the card bid"),
-    ("prize", "bid rows: points of the prize on offer (pair: the better of the two), the same on every row; "
-              "take rows: points of the prize the row takes"),
+    ("prize", "bid rows: points of the prize on offer (pair, triple: the best of those on offer), the same on "
+              "every row; take rows: points of the prize the row takes"),
     ("highest", "1 if the bid is the highest value in hand"),
     ("lowest", "1 if the bid is the lowest value in hand"),
     ("prize_if_highest", "the prize's points if the bid is the highest value in hand, else 0"),

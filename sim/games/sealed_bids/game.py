@@ -1,6 +1,6 @@
 """Sealed Bids behind the common game interface (``sim.api``): its rules hooks on ``GameBase``,
 every capability from its kernels (``sim.games.capabilities``) and the component-choice hooks
-(``sim.api.ComponentChoices``) of the winner's take (SB-OFFER-1)."""
+(``sim.api.ComponentChoices``) of the winner's take (SB-OFFER-1, SB-OFFER-2)."""
 
 import numpy as np
 from bgsim.sim.api import CandidateTable
@@ -12,10 +12,10 @@ from bgsim.sim.games.sealed_bids.features import FEATURE_DOCS, FEATURE_NAMES
 from bgsim.sim.games.sealed_bids.kernels import loops
 from bgsim.sim.games.sealed_bids.kernels.candidates import MAX_ROWS
 from bgsim.sim.games.sealed_bids.kernels.setup import new_game
-from bgsim.sim.games.sealed_bids.params import Params, points_of
+from bgsim.sim.games.sealed_bids.params import Params, offer_size, points_of
 from bgsim.sim.games.sealed_bids.profile import sealed_bids_profile
 from bgsim.sim.games.sealed_bids.records import seat_records
-from bgsim.sim.games.sealed_bids.state import MAX_PRIZES, PAIR_OFFER, PHASE, ROUND, ROUNDS, SEAT, STATE
+from bgsim.sim.games.sealed_bids.state import PHASE, ROUND, ROUNDS, SEAT, STATE
 from bgsim.sim.seeding import GameSeeds
 
 __all__ = ["RULES_VERSION", "SealedBids"]
@@ -35,8 +35,8 @@ class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determin
     max_rows = MAX_ROWS
     over_kind = OVER
     sealed_decisions = ("bid",)  # bids stay hidden until every seat has bid
-    # The round counter moves on when the bids are revealed (pair: after the winner's take, which
-    # every seat sees, SB-OFFER-1).
+    # The round counter moves on when the bids are revealed (pair, triple: after the winner's take,
+    # which every seat sees, SB-OFFER-1, SB-OFFER-2).
     sealed_round_index = ROUND
     state_layout = STATE
     phase_index = PHASE
@@ -48,7 +48,8 @@ class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determin
         super().__init__(params or Params())
         self.param_array = self.params.to_array()
         self.rules_args = (self.param_array,)
-        self.prize_points = np.array(points_of(self.params.prize_points), dtype=np.int64)  # (MAX_PRIZES,)
+        # (10,) or, in triple, (15,) int64: the points of every prize id prize_points lists
+        self.prize_points = np.array(points_of(self.params.prize_points, self.params.prize_offer), dtype=np.int64)
 
     @property
     def profile(self):
@@ -59,7 +60,7 @@ class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determin
         return new_game(self.param_array, np.uint64(seeds.chance), self._no_log)
 
     def records(self, states: np.ndarray) -> dict:
-        revealed = ROUNDS * (PAIR_OFFER if self.params.prize_offer == "pair" else 1)  # SB-ROUND-1, SB-OFFER-1
+        revealed = ROUNDS * offer_size(self.params.prize_offer)  # SB-ROUND-1, SB-OFFER-1, SB-OFFER-2
         return seat_records(states, self.n_players, self.prize_points, revealed)
 
     def score_sheet(self, state: np.ndarray) -> dict[str, np.ndarray]:
@@ -68,7 +69,7 @@ class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determin
         return {"start": f("start_points"), "prizes": f("prize_points"), "leftover": f("leftover_points"),
                 "total": f("total"), "rank": f("rank")}
 
-    # --- component choices (sim.api.ComponentChoices): the winner's take, SB-OFFER-1
+    # --- component choices (sim.api.ComponentChoices): the winner's take, SB-OFFER-1, SB-OFFER-2
 
     def choice_components(self, state: np.ndarray, table: CandidateTable) -> np.ndarray | None:
         """For a take table of ``state`` ((STATE_SIZE,) int32), (K, 1) int64: the prize id each row
@@ -89,8 +90,9 @@ class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determin
         points[self._prize_id(component)] = value
         return self.with_params(prize_points="/".join(str(v) for v in points))
 
-    @staticmethod
-    def _prize_id(component: int) -> int:
-        if not 0 <= component < MAX_PRIZES:
-            raise ValueError(f"sealed_bids has prize ids 0..{MAX_PRIZES - 1}, not {component}")
+    def _prize_id(self, component: int) -> int:
+        """``component`` if ``prize_points`` lists it (0..9, or 0..14 in triple), else a ValueError."""
+        count = len(self.prize_points)
+        if not 0 <= component < count:
+            raise ValueError(f"sealed_bids({self.params.prize_offer}) has prize ids 0..{count - 1}, not {component}")
         return int(component)

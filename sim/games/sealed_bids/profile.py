@@ -1,8 +1,7 @@
 """Sealed Bids' profile: what the lab's studies and reports may know about it (``sim.profile``)."""
 
-from bgsim.sim.games.sealed_bids.params import TABLE, points_of
+from bgsim.sim.games.sealed_bids.params import TABLE, deck_size, points_of
 from bgsim.sim.games.sealed_bids.records import CATEGORY_DOCS, RECORD_DOCS
-from bgsim.sim.games.sealed_bids.state import N_PRIZES, PAIR_PRIZES
 from bgsim.sim.profile import Attribution, Compensation, ComponentChoice, GameProfile, ScoreCategory
 
 __all__ = ["SEAT_VIEW", "TAKE_CHOICE", "prize_catalogue", "sealed_bids_profile"]
@@ -15,18 +14,22 @@ START = TABLE.compensation  # start_points, the parameter seat-order studies var
 _LABELS = {"pts_prizes": "prizes", "pts_leftover": "leftover cards"}
 
 
-# SB-OFFER-1: the winner's take is the game's one component choice (pair only).
+# SB-OFFER-1, SB-OFFER-2: the winner's take is the game's one component choice (pair and triple;
+# single offers one prize, so there is nothing to choose). One declaration for both offers: the take
+# table lists the prizes on offer whatever their number. The payout range covers the rulebook's
+# points up to P15's 15.
 TAKE_CHOICE = ComponentChoice(
     attribution="prizes", decisions=("take",),
-    doc="the round's winner takes one of the two prizes on offer (SB-OFFER-1); the other leaves the game",
+    doc="the round's winner takes one of the prizes on offer, two in pair (SB-OFFER-1) or three in triple "
+        "(SB-OFFER-2); the others leave the game",
     payout="points of the prize", payout_unit="points", payout_range=(0, 20))
 
 
 def prize_catalogue(params) -> tuple[dict, ...]:
-    """One dict per prize card of the deck (P1..P8, or P1..P10 in pair), in id order, with its
-    points under ``params`` (``prize_points``)."""
-    points = points_of(params.prize_points)
-    deck = PAIR_PRIZES if params.prize_offer == "pair" else N_PRIZES
+    """One dict per prize card of the deck (P1..P8, P1..P10 in pair, P1..P15 in triple), in id
+    order, with its points under ``params`` (``prize_points``)."""
+    points = points_of(params.prize_points, params.prize_offer)
+    deck = deck_size(params.prize_offer)
     return tuple({"prize": p, "id": f"P{p + 1}", "group": "prizes", "label": f"prize worth {points[p]}",
                   "points": points[p]} for p in range(deck))
 
@@ -51,5 +54,5 @@ def sealed_bids_profile(game) -> GameProfile:
             named={"rulebook": "the rulebook's start points (SB-SETUP-3)", "equal": "every seat starts with 0"},
             tiebreak_column="tiebreak", adds_to_score=True),
         shared_wins="final_tie = shared" if game.params.final_tie == "shared" else "",
-        choices=(TAKE_CHOICE,) if game.params.prize_offer == "pair" else (),
+        choices=(TAKE_CHOICE,) if game.params.prize_offer != "single" else (),
     )

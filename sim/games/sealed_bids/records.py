@@ -27,7 +27,7 @@ RECORD_DOCS = {
     "spent": "sum of the values this seat bid",
     "prizes_won": "prize cards taken",
     "board_prizes": f"prize ids revealed, in deck order: one in each of the {ROUNDS} rounds (pair: two, "
-                    "SB-OFFER-1); the same for every seat",
+                    "SB-OFFER-1; triple: three, SB-OFFER-2); the same for every seat",
     "prizes": "prizes this seat took: prize id and points",
 }
 
@@ -40,8 +40,8 @@ def _field(states: np.ndarray, name: str) -> np.ndarray:
 
 def seat_records(states: np.ndarray, n_players: int, points: np.ndarray, revealed: int) -> dict[str, pa.Array]:
     """Columns of G * P rows (game-major, seat-minor) from final states (G, STATE_SIZE) int32;
-    ``points`` (MAX_PRIZES,) int64 the points of each prize id, ``revealed`` the prize entries a
-    game reveals (5, or 10 in pair)."""
+    ``points`` (10,) or (15,) int64 the points of each prize id (``SealedBids.prize_points``),
+    ``revealed`` the prize entries a game reveals (5, 10 in pair, 15 in triple)."""
     g = states.shape[0]
     per_seat = lambda name: _field(states, name)[:, :n_players].reshape(-1)  # noqa: E731
     totals = _field(states, "total")[:, :n_players]
@@ -74,7 +74,7 @@ def seat_records(states: np.ndarray, n_players: int, points: np.ndarray, reveale
 def _taken_prizes(taken: np.ndarray, took: np.ndarray, points: np.ndarray) -> pa.ListArray:
     """The ``prizes`` column: per (game, seat) row the {prize, points} it took, in round order.
     ``taken`` (G, ROUNDS) int32 prize id taken each round, ``took`` (G, P, ROUNDS) bool whether the
-    seat won the round, ``points`` (MAX_PRIZES,) int64."""
+    seat won the round, ``points`` (10,) or (15,) int64 the points of each prize id."""
     g, n_players, _ = took.shape
     flat = took.reshape(g * n_players, ROUNDS)
     ids = np.repeat(taken, n_players, axis=0)[flat]  # row-major: seat by seat, round order

@@ -3,7 +3,6 @@ the prize each winner took). Seats count from 1 in the text, as people count the
 0-based indices. Prize points come from the game's parameters (``prize_points``)."""
 
 import numpy as np
-from bgsim.sim.games.sealed_bids.params import points_of
 from bgsim.sim.games.sealed_bids.state import IN_HAND, MAX_P, N_CARDS, PLAYED, ROUNDS, STATE
 
 __all__ = ["trace_json", "trace_text"]
@@ -21,7 +20,8 @@ def _hand_at_start(state, seat) -> list[int]:
 
 def _rounds(state, n):
     """(round, prize ids on offer, bids by seat in bid order, winner, prize id taken or -1) of every
-    finished round; one prize on offer per round, two in pair (SB-OFFER-1)."""
+    finished round; one prize on offer per round, two in pair (SB-OFFER-1), three in triple
+    (SB-OFFER-2)."""
     bids = _f(state, "round_bids").reshape(ROUNDS, MAX_P)
     offer = int(_f(state, "offer")[0])
     deck = _f(state, "prize_deck")
@@ -32,23 +32,31 @@ def _rounds(state, n):
             int(_f(state, "round_taken")[r])
 
 
-def _offer_text(offered: list[int], points: tuple[int, ...]) -> str:
-    shown = " and ".join(f"P{p + 1} ({points[p]} points)" for p in offered)
+def _listed(words: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c': how the trace names the prizes of a round."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _offer_text(offered: list[int], points: np.ndarray) -> str:
+    """The prizes on offer with their points (``points`` (10,) or (15,) int64 by prize id)."""
+    shown = _listed([f"P{p + 1} ({points[p]} points)" for p in offered])
     return f"prize {shown}" if len(offered) == 1 else f"prizes {shown}"
 
 
 def _outcome_text(offered: list[int], winner: int, taken: int) -> str:
-    """Who took what: SB-WIN-1, SB-TIE-1 (discard), SB-OFFER-1 (the other prize leaves the game)."""
+    """Who took what: SB-WIN-1, SB-TIE-1 (discard), SB-OFFER-1 and SB-OFFER-2 (the prizes not taken
+    leave the game)."""
     if winner < 0:
-        return " and ".join(f"P{p + 1}" for p in offered) + (" is" if len(offered) == 1 else " are") + " discarded"
+        return _listed([f"P{p + 1}" for p in offered]) + (" is" if len(offered) == 1 else " are") + " discarded"
     left = [f"P{p + 1}" for p in offered if p != taken]
-    return f"seat {winner + 1} takes P{taken + 1}" + "".join(f", {p} leaves the game" for p in left)
+    verb = "leaves" if len(left) == 1 else "leave"
+    return f"seat {winner + 1} takes P{taken + 1}" + (f", {_listed(left)} {verb} the game" if left else "")
 
 
 def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), summary: bool = False) -> str:
     del log  # the state holds the whole history
     n = game.n_players
-    points = points_of(game.params.prize_points)
+    points = game.prize_points
     lines = [f"{game.id}  rules v{game.version}"]
     if seeds is not None:
         lines.append(f"chance seed {seeds.chance}, strategy seed {seeds.strategy}")
@@ -77,12 +85,13 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
 
 
 def _deck(state) -> np.ndarray:
-    """The prize ids of the deck in deal order: 8, or 10 in pair (entries past the deck are -1)."""
+    """The prize ids of the deck in deal order: 8, 10 in pair, 15 in triple (entries past the deck are -1)."""
     return _f(state, "prize_deck")[: int(_f(state, "deck_n")[0])]
 
 
 def _round_event(r, offered, bids, winner, taken) -> dict:
-    """One round of ``trace_json``: the prize on offer, or in pair both and the one taken."""
+    """One round of ``trace_json``: the prize on offer, or in pair and triple all of them and the one
+    taken."""
     event = {"event": "round", "round": r}
     event |= {"prize": offered[0]} if len(offered) == 1 else {"prizes": offered, "taken": taken}
     return event | {"bids": [{"seat": s, "value": v} for s, v in bids], "winner": winner}

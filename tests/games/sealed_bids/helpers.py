@@ -1,10 +1,16 @@
-"""Test positions for Sealed Bids: reading a state field and dealing chosen hands."""
+"""Test positions for Sealed Bids: reading a state field, the prize deck and dealing chosen hands."""
 
 from bgsim.sim.games.sealed_bids.state import IN_HAND, UNDEALT
 
 
 def field(game, state, name):
     return game.field(state, name)
+
+
+def dealt_prizes(game, state):
+    """The prize deck of ``state`` as dealt (8, 10 or 15 entries: ``deck_n``), a view into it; the
+    field itself is as long as the largest deck, -1 past this game's."""
+    return field(game, state, "prize_deck")[: int(field(game, state, "deck_n")[0])]
 
 
 def deal_hands(game, state, hands):

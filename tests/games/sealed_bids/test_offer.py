@@ -16,7 +16,7 @@ from bgsim.sim.games.sealed_bids.state import HIDDEN
 from bgsim.sim.play import play_game
 from bgsim.strategies import make_strategy
 
-from tests.games.sealed_bids.helpers import deal_hands, field
+from tests.games.sealed_bids.helpers import deal_hands, dealt_prizes, field
 
 EQUAL = "4/4/4/4/4/4/4/4/4/4"
 
@@ -48,12 +48,13 @@ def _won_by_seat_1(game, seed=1):
 def test_SB_OFFER_1_ten_prizes_two_revealed_per_round():
     game = _pair(3)
     state = game.new_state(game_seeds(1))
-    deck = field(game, state, "prize_deck")
+    deck = dealt_prizes(game, state)
     assert sorted(deck.tolist()) == list(range(10)) and field(game, state, "offer")[0] == 2
+    assert (field(game, state, "prize_deck")[10:] == -1).all()  # P11..P15: triple only
     on_offer = game.decision(state).column("prize")
     assert (on_offer == max(deck[0], deck[1]) + 1).all()  # bid rows: the better prize on offer
     other = state.copy()
-    field(game, other, "prize_deck")[2:] = field(game, other, "prize_deck")[2:][::-1]  # the prizes to come
+    dealt_prizes(game, other)[2:] = dealt_prizes(game, other)[2:][::-1]  # the prizes to come
     assert game.observe(state, 0) == game.observe(other, 0)
     view = game.observe(state, 0).view
     assert game.field(view, "prize_deck")[:2].tolist() == deck[:2].tolist()  # both face up
@@ -123,7 +124,7 @@ def test_SB_OFFER_1_a_pair_game_plays_to_the_end_with_five_takes():
     assert ((winners >= 0) == (taken >= 0)).all()
     text = game.trace_text(state, played.log, played.seeds, [s.id for s in seats])
     assert "leaves the game" in text and "prize deck: " + " ".join(
-        f"P{p + 1}" for p in field(game, state, "prize_deck")) in text
+        f"P{p + 1}" for p in dealt_prizes(game, state)) in text
     records = game.records(state[None])
     assert records["board_prizes"].type.list_size == 10
     prizes = [[item["prize"] for item in seat] for seat in records["prizes"].to_pylist()]

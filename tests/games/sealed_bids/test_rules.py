@@ -22,7 +22,7 @@ def test_SB_SETUP_1_decks_hold_two_of_each_value_and_eight_prizes():
     game = _game(4)
     state = game.new_state(game_seeds(1))
     deck = field(game, state, "prize_deck")
-    assert sorted(deck[:8].tolist()) == list(range(8)) and (deck[8:] == -1).all()  # P9, P10: pair only
+    assert sorted(deck[:8].tolist()) == list(range(8)) and (deck[8:] == -1).all()  # P9..P15: pair and triple only
     assert (field(game, state, "loc") != UNDEALT).sum() == 24  # 4 x 6 dealt: the whole deck
 
 

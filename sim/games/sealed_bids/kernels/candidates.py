@@ -22,7 +22,6 @@ from bgsim.sim.games.sealed_bids.state import (
     N_CARDS,
     N_VALUES,
     OFFER,
-    PAIR_OFFER,
     PHASE,
     PLAYED,
     PRIZE_DECK,
@@ -31,7 +30,7 @@ from bgsim.sim.games.sealed_bids.state import (
 )
 from numba import njit
 
-MAX_ROWS = HAND  # one row per distinct value in hand (a take table has PAIR_OFFER = 2 rows)
+MAX_ROWS = HAND  # one row per distinct value in hand (a take table has 2 rows in pair, 3 in triple: fewer)
 
 
 @njit(cache=True)
@@ -51,28 +50,36 @@ def candidates(s, p, feats, acts):
 
 
 @njit(cache=True)
+def first_offered(s):
+    """Index in the prize deck of this round's first prize on offer: every earlier round revealed
+    ``s[OFFER]`` entries (SB-ROUND-1, SB-OFFER-1, SB-OFFER-2)."""
+    return s[OFFER] * s[ROUND]
+
+
+@njit(cache=True)
 def offered_points(s, p):
-    """Points of the prize on offer this round (SB-ROUND-1); in pair (SB-OFFER-1) the better of
-    the two, the one a winner would take."""
-    first = s[PRIZE_DECK + s[OFFER] * s[ROUND]]
-    best = prize_points(p, first)
-    if s[OFFER] == PAIR_OFFER:
-        best = max(best, prize_points(p, s[PRIZE_DECK + PAIR_OFFER * s[ROUND] + 1]))
+    """Points of the prize on offer this round (SB-ROUND-1); in pair and triple (SB-OFFER-1,
+    SB-OFFER-2) the best of those on offer, the one a winner would take."""
+    first = first_offered(s)
+    best = prize_points(p, s[PRIZE_DECK + first])
+    for i in range(1, s[OFFER]):
+        best = max(best, prize_points(p, s[PRIZE_DECK + first + i]))
     return best
 
 
 @njit(cache=True)
 def take_rows(s, p, feats, acts):
-    """SB-OFFER-1: one row per prize on offer, in deck order; ``prize`` holds the points it
-    scores, every other feature 0 (``feats``, ``acts`` as in ``candidates``)."""
-    for i in range(PAIR_OFFER):
-        prize = s[PRIZE_DECK + PAIR_OFFER * s[ROUND] + i]
+    """SB-OFFER-1, SB-OFFER-2: one row per prize on offer (2 or 3), in deck order; ``prize`` holds
+    the points it scores, every other feature 0 (``feats``, ``acts`` as in ``candidates``)."""
+    first = first_offered(s)
+    for i in range(s[OFFER]):
+        prize = s[PRIZE_DECK + first + i]
         for f in range(N_FEATURES):
             feats[i, f] = 0
         feats[i, F_PRIZE] = prize_points(p, prize)
         acts[i, A_KIND] = TAKE
         acts[i, A_VALUE] = prize
-    return PAIR_OFFER
+    return s[OFFER]
 
 
 @njit(cache=True)

@@ -1,6 +1,6 @@
 """The rules: apply one bid, resolve a round when every seat has bid, let the winner take a
-prize (SB-OFFER-1), score the end. Every kernel takes ``s``, the state ((STATE_SIZE,) int32,
-changed in place), and ``p``, the parameter array ((N_PARAMS,) int32)."""
+prize (SB-OFFER-1, SB-OFFER-2), score the end. Every kernel takes ``s``, the state
+((STATE_SIZE,) int32, changed in place), and ``p``, the parameter array ((N_PARAMS,) int32)."""
 
 from bgsim.sim.games.sealed_bids.decisions import A_VALUE, BID, OVER, TAKE
 from bgsim.sim.games.sealed_bids.params import PR_BID_TIE, PR_FINAL_TIE, PR_PRIZE_POINTS
@@ -17,7 +17,6 @@ from bgsim.sim.games.sealed_bids.state import (
     N_CARDS,
     N_PLAYERS,
     OFFER,
-    PAIR_OFFER,
     PHASE,
     PLAYED,
     PRIZE_DECK,
@@ -55,7 +54,7 @@ def prize_points(p, prize):
 @njit(cache=True)
 def apply_action(s, p, action, log):
     """Apply one action row ((N_ACTION_FIELDS,) int32, legal) to ``s`` in place: a bid, or the
-    winner's take (SB-OFFER-1). ``log``: the event log every game's kernels take
+    winner's take (SB-OFFER-1, SB-OFFER-2). ``log``: the event log every game's kernels take
     (``sim.games.base``); this game writes none."""
     if s[PHASE] == TAKE:
         take(s, p, action[A_VALUE])
@@ -88,8 +87,9 @@ def bid(s, p, value):
 @njit(cache=True)
 def resolve_round(s, p):
     """Reveal the bids; SB-WIN-1 the highest takes the prize (SB-TIE-1 on equal highest bids). In
-    pair (SB-OFFER-1) the winner then chooses one of the two prizes on offer (a TAKE decision);
-    otherwise the round ends here. With no winner every prize on offer leaves the game."""
+    pair and triple (SB-OFFER-1, SB-OFFER-2) the winner then chooses one of the prizes on offer (a
+    TAKE decision); otherwise the round ends here. With no winner every prize on offer leaves the
+    game."""
     n = s[N_PLAYERS]
     r = s[ROUND]
     lead = r % n
@@ -113,8 +113,8 @@ def resolve_round(s, p):
         s[BID_CARD + seat] = -1
         s[BID_DOWN + seat] = 0
     s[BIDS_MADE] = 0
-    if winner >= 0 and s[OFFER] == PAIR_OFFER:
-        s[PHASE] = TAKE  # the round goes on until the winner has taken a prize
+    if winner >= 0 and s[OFFER] > 1:
+        s[PHASE] = TAKE  # the round goes on until the winner has taken a prize (SB-OFFER-1, SB-OFFER-2)
         s[SEAT] = winner
         return
     if winner >= 0:
@@ -124,8 +124,9 @@ def resolve_round(s, p):
 
 @njit(cache=True)
 def take(s, p, prize):
-    """SB-OFFER-1: the round's winner takes prize id ``prize`` (one of the two on offer) and scores
-    it; the other prize leaves the game: nobody scores it (its deck entry stays face up)."""
+    """SB-OFFER-1, SB-OFFER-2: the round's winner takes prize id ``prize`` (one of the two, or three,
+    on offer) and scores it; the others leave the game: nobody scores them (their deck entries stay
+    face up)."""
     score_prize(s, p, s[SEAT], prize)
     s[PHASE] = BID
     end_round(s, p)

@@ -2,11 +2,12 @@
 
 ``observe`` writes the seat's view: every card the seat cannot locate (the other hands,
 their face-down bids, the cards left in the box) becomes HIDDEN, and the prize cards still to
-come are listed in ascending order (the deck is 8 prizes, or 10 in pair; the prizes on offer
-this round, one or two, are face up: SB-OFFER-1). ``determinise`` deals those hidden cards out
-again at random (hand sizes and face-down bids are visible, so each seat gets as many as it
-holds) and shuffles the prizes to come; the result depends only on the view and the random
-stream. Prize points never enter here: they are parameters, read where a prize is scored.
+come are listed in ascending order (the deck is 8 prizes, 10 in pair, 15 in triple; the prizes
+on offer this round, one, two or three, are face up: SB-OFFER-1, SB-OFFER-2). ``determinise``
+deals those hidden cards out again at random (hand sizes and face-down bids are visible, so each
+seat gets as many as it holds) and shuffles the prizes to come; the result depends only on the
+view and the random stream. Prize points never enter here: they are parameters, read where a
+prize is scored.
 """
 
 import numpy as np
@@ -40,7 +41,7 @@ def _known(loc, seat):
 @njit(cache=True)
 def _first_hidden_prize(s):
     """Prize entries from this index on are still face down: every round so far, the current one
-    included, has revealed ``s[OFFER]`` entries (SB-ROUND-1, SB-OFFER-1)."""
+    included, has revealed ``s[OFFER]`` entries (SB-ROUND-1, SB-OFFER-1, SB-OFFER-2)."""
     return s[OFFER] * min(s[ROUND] + 1, ROUNDS)
 
 

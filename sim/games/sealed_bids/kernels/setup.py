@@ -1,5 +1,6 @@
 """The deal (SB-SETUP): every chance event of a game, from its chance seed, in a fixed order:
-the bid deck, then the prize deck (8 prizes, or 10 when ``prize_offer = pair``, SB-OFFER-1)."""
+the bid deck, then the prize deck (8 prizes; 10 when ``prize_offer = pair``, SB-OFFER-1; 15 when
+``prize_offer = triple``, SB-OFFER-2)."""
 
 import numpy as np
 from bgsim.sim.games.sealed_bids.decisions import BID
@@ -15,10 +16,9 @@ from bgsim.sim.games.sealed_bids.state import (
     MAX_PRIZES,
     N_CARDS,
     N_PLAYERS,
-    N_PRIZES,
     OFFER,
-    PAIR_OFFER,
-    PAIR_PRIZES,
+    OFFER_DECK,
+    OFFER_PRIZES,
     PHASE,
     PRIZE_DECK,
     ROUND_BIDS,
@@ -32,8 +32,6 @@ from bgsim.sim.games.sealed_bids.state import (
 )
 from bgsim.sim.rng import shuffle
 from numba import njit
-
-PAIR_CODE = 1  # prize_offer = pair: its code in the parameter array (SB-OFFER-1)
 
 
 @njit(cache=True)
@@ -69,14 +67,14 @@ def deal_into(s, p, chance, log):
 
 @njit(cache=True)
 def deal_prizes(s, p, rng):
-    """SB-SETUP-1, SB-OFFER-1: shuffle prize ids 0..7 (single) or 0..9 (pair) into the prize deck of
-    ``s`` ((STATE_SIZE,) int32), entries past it -1; ``p`` (N_PARAMS,) int32, ``rng`` (1,) uint64
-    advanced. Single shuffles exactly the 8 prizes of the rulebook game, so its deals never depend
-    on the pair variant; the kernels then read the offer from the state (observe and determinise
-    take no parameters)."""
-    pair = p[PR_PRIZE_OFFER] == PAIR_CODE
-    n = PAIR_PRIZES if pair else N_PRIZES
-    s[OFFER] = PAIR_OFFER if pair else 1
+    """SB-SETUP-1, SB-OFFER-1, SB-OFFER-2: shuffle prize ids 0..7 (single), 0..9 (pair) or 0..14
+    (triple) into the prize deck of ``s`` ((STATE_SIZE,) int32), entries past it -1; ``p``
+    (N_PARAMS,) int32, ``rng`` (1,) uint64 advanced. Each offer shuffles exactly the prizes it
+    deals, so single's and pair's deals never depend on the larger decks; the kernels then read the
+    offer from the state (observe and determinise take no parameters)."""
+    code = p[PR_PRIZE_OFFER]
+    n = OFFER_DECK[code]
+    s[OFFER] = OFFER_PRIZES[code]
     s[DECK_N] = n
     prizes = np.arange(n)
     shuffle(prizes, rng, 0)
