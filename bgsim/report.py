@@ -108,9 +108,9 @@ def seat_study_data(study_dir: Path, partial: bool):
     confirm = seat_study.load_study_rows(study_dir, "confirm", partial=partial) if not compensation.empty else None
     rounds_path = study_dir / "rounds.csv"
     rounds = pd.read_csv(rounds_path, dtype={"vector": str}) if rounds_path.exists() else pd.DataFrame()
+    tolerance = seat_study.load_seat_order(study_dir / "seat_order.toml").tolerance
     return SeatStudy(rows=rows, compensation=compensation, confirm=confirm, profile=profile, rounds=rounds,
-                     extras=report_extras(profile),
-                     played=header(_cells_played(study_dir)))
+                     extras=report_extras(profile), played=header(_cells_played(study_dir)), tolerance=tolerance)
 
 
 def _cells_played(study_dir: Path) -> dict:

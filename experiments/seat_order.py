@@ -141,8 +141,9 @@ class SeatOrderSpec:
             object.__setattr__(self, "starts", ("rulebook", "equal") if comp else (NO_START,))
         if self.confirm_games is None:
             object.__setattr__(self, "confirm_games", AUTO if comp else 0)
-        if self.rounds is None:
-            object.__setattr__(self, "rounds", ROUNDS_WHEN_PLAY_CHANGES if comp and comp.changes_play else 0)
+        if self.rounds is None:  # rounds play fresh deals: none where the study skips them
+            object.__setattr__(self, "rounds", ROUNDS_WHEN_PLAY_CHANGES if comp and comp.changes_play
+                               and self.confirm_games else 0)
         _check(self)
 
     @property

@@ -1,7 +1,8 @@
 """The report of a component-value study: per component its choice value (what taking it is worth
-over the best alternative without it, on the same chance), the payout at which it would be even,
-that payout checked on fresh games, what replacing it changes at the table (the ablation,
-``reports.component_ablation``), and the comparison with an association table.
+against the other components on offer, or alone on offer against the average component, on the same
+chance), the payout at which it would be even, that payout checked within its tolerance on fresh
+games, what replacing it changes at the table (the ablation, ``reports.component_ablation``), and the
+comparison with an association table.
 
 Every word about the components comes from the game's attribution and choice declaration
 (``sim.profile``): no game's components are named here.
@@ -16,6 +17,7 @@ from bgsim.reports.charts import MAX_FIGURE_WIDTH_IN
 from bgsim.reports.component_ablation import ablation_answer, ablation_failures, ablation_method, ablation_sections
 from bgsim.reports.report_builder import Report
 from bgsim.sim.profile import GameProfile
+from bgsim.sim.stats.choice_value import AVERAGE
 from scipy import stats
 
 __all__ = ["ComponentValueStudy", "build_component_value_report"]
@@ -43,8 +45,8 @@ def build_component_value_report(study: ComponentValueStudy, done: int, planned:
     sample = study.spec["sample"]
     complete = study.meta.get("status") == "complete"
     rep = Report(f"What {a.label} are worth: {study.spec['name']}",
-                 subtitle=f"{study.profile.title}: each {a.singular}'s choice value (taking it against the best "
-                          "alternative without it, on the same chance) and the payout at which it would be even",
+                 subtitle=f"{study.profile.title}: each {a.singular}'s choice value (taking it against the other "
+                          f"{a.label} on offer, on the same chance) and the payout at which it would be even",
                  meta={"study": study.meta["study_id"], "seed": str(sample["seed"]),
                        "population": ", ".join(study.spec["population"]["strategies"]),
                        "source games": f"{sample['games'] * len(study.spec['game']['players']):,}",
@@ -74,9 +76,9 @@ def _ablation_meta(spec: dict) -> dict:
 
 
 def _with_payouts(values: pd.DataFrame, payouts: pd.DataFrame) -> pd.DataFrame:
-    keep = ["n_players", "component", "payout_now", "payout", "payout_low", "payout_high", "reachable",
-            "fresh_games", "fresh_win", "fresh_win_low", "fresh_win_high", "fresh_holds", "fresh_within_step"]
-    if payouts.empty or "fresh_within_step" not in payouts:
+    keep = ["n_players", "component", "payout_now", "payout", "payout_low", "payout_high", "reachable", "tolerance",
+            "fresh_games", "fresh_win", "fresh_win_low", "fresh_win_high", "fresh_outcome", "fresh_games_to_tell"]
+    if payouts.empty or "fresh_outcome" not in payouts:
         return values.assign(**{column: np.nan for column in keep[2:]})
     return values.merge(payouts[keep], on=["n_players", "component"], how="left")
 
@@ -96,19 +98,17 @@ def _answers(rep: Report, study: ComponentValueStudy, values: pd.DataFrame) -> N
     choice = study.profile.choice()
     a = study.profile.attribution(choice.attribution)
     rep.heading("Answers")
-    checked = values[values["fresh_holds"].notna()] if "fresh_holds" in values else values.iloc[:0]
-    failed = checked[~checked["fresh_holds"].astype(bool) & ~checked["fresh_within_step"].astype(bool)]
-    near = checked[~checked["fresh_holds"].astype(bool) & checked["fresh_within_step"].astype(bool)]
-    if len(failed):
-        names = ", ".join(f"{r.id} at {r.n_players} players" for r in failed.itertuples())
-        also = (f" ({len(checked) - len(failed) - len(near)} held, {len(near)} more came within half a payout step "
-                "of even, the closest a whole-unit payout can come)") if len(near) else ""
-        rep.note(f"**{len(failed)} of the {len(checked)} suggested payouts checked did not hold on fresh games"
-                 f"{also}:** {names}. Their suggestion was even on the "
-                 "states it was solved on, but on fresh source games the choice value at that payout was still "
-                 "off (the table below gives the fresh value). Fresh games are played under the new payout, so the "
-                 "seats take the component at other moments, and the states where it is still on offer are not "
-                 "the ones it was solved on. Treat these payouts as a direction, not a number.")
+    checked = values[values["fresh_outcome"].notna()] if "fresh_outcome" in values else values.iloc[:0]
+    short = checked[checked["fresh_outcome"] != "held"]
+    steps = study.spec.get("tolerance", {}).get("payout_steps", 0.5)
+    if len(short):
+        names = ", ".join(f"{r.id} at {r.n_players} players ({r.fresh_outcome})" for r in short.itertuples())
+        rep.note(f"**{len(short)} of the {len(checked)} suggested payouts checked did not hold within ±{steps:g} "
+                 f"payout step on fresh games:** {names}. Their suggestion was even on the states it was solved on; "
+                 "on fresh source games, played under the new payout, the seats take the component at other moments "
+                 "and the states where it is still on offer differ. *Off* means its fresh value lies beyond the "
+                 "tolerance for sure; *cannot tell* that the fresh games were too few to decide (the table gives the "
+                 "games that would). Treat these payouts as a direction, not a number.")
     failed_ablation = ablation_failures(study.ablation, study.spec.get("ablation", {}).get("fresh_deals", 0))
     if failed_ablation:
         rep.note(failed_ablation)
@@ -117,7 +117,7 @@ def _answers(rep: Report, study: ComponentValueStudy, values: pd.DataFrame) -> N
         off = part[part["q"] < ALPHA].assign(size=lambda f: f["win"].abs()).sort_values("size", ascending=False)
         tested = int(part["q"].notna().sum())
         if off.empty:
-            lines.append(f"- **{n} players:** no {a.singular} is worth more or less than its alternatives at "
+            lines.append(f"- **{n} players:** no {a.singular} is worth more or less than the others on offer at "
                          f"q < {ALPHA} ({tested} tested).")
             continue
         named = [_answer_line(r, choice) for r in off.head(MAX_NAMED).itertuples()]
@@ -140,7 +140,7 @@ def _group_words(part: pd.DataFrame, a) -> str:
 
 
 def _answer_line(r, choice) -> str:
-    text = f"{r.id} is worth {_pp(r.win)} {_interval_pp(r.win_low, r.win_high)} over its alternatives"
+    text = f"{r.id} is worth {_pp(r.win)} {_interval_pp(r.win_low, r.win_high)} against {_reference(r)}"
     if pd.notna(r.payout) and r.reachable and r.payout != r.payout_now:
         text += (f"; at {int(r.payout)} {choice.payout_unit} instead of {int(r.payout_now)} it would be even"
                  + _fresh_words(r))
@@ -157,13 +157,20 @@ def _closest(r) -> str:
     return str(int(r.payout)) if pd.notna(r.payout) else "-"
 
 
+def _reference(r) -> str:
+    """What a component's value is measured against (``sim.stats.choice_value``)."""
+    return "the average of the others" if getattr(r, "reference", "") == AVERAGE else "the others on offer"
+
+
 def _fresh_words(r) -> str:
-    if pd.isna(r.fresh_holds):
+    if pd.isna(r.fresh_outcome):
         return ""
-    verdict = ("held" if r.fresh_holds else "came within half a payout step" if r.fresh_within_step
-               else "did not hold")
+    verdict = {"held": "held within the tolerance", "off": "off by more than the tolerance",
+               "cannot tell": "cannot tell with these games"}[r.fresh_outcome]
+    more = (f"; about {int(r.fresh_games_to_tell):,} would tell" if r.fresh_outcome == "cannot tell"
+            and pd.notna(r.fresh_games_to_tell) else "")
     return (f" ({verdict} on {int(r.fresh_games)} fresh games: {_pp(r.fresh_win)} "
-            f"{_interval_pp(r.fresh_win_low, r.fresh_win_high)})")
+            f"{_interval_pp(r.fresh_win_low, r.fresh_win_high)}, tolerance ±{100 * r.tolerance:.1f} pp{more})")
 
 
 # --- per player count
@@ -177,20 +184,21 @@ def _value_sections(rep: Report, study: ComponentValueStudy, values: pd.DataFram
         rep.heading(f"{n} players")
         rep.figure(_forest(part, a), f"choice_values_{n}p",
                    caption=f"Choice value of each {a.singular} at {n} players with enough points for an "
-                           f"interval: win share when a seat takes it minus the best alternative without it, with "
-                           f"95 % intervals clustered by source game; filled: q < {ALPHA}.")
+                           f"interval: win share when a seat takes it minus the mean of the other {a.label} on offer "
+                           f"(alone on offer: minus the average {a.singular}'s value over letting it go), with 95 % "
+                           f"intervals clustered by source game; filled: q < {ALPHA}.")
         table = part.assign(win_pp=100 * part["win"], win_pp_low=100 * part["win_low"],
                             win_pp_high=100 * part["win_high"])
         show = ["id", "group", "points", "games", "win_pp", "margin", "q", "payout_now", "payout", "payout_low",
-                "payout_high", "fresh_win"]
+                "payout_high", "fresh_win", "fresh_outcome"]
         rep.table(table, f"choice_values_{n}p", caption=f"{n} players: per {a.singular}, the decision points where "
                   f"it was on offer and their source games, its choice value in percentage points of win share and "
                   f"in {study.profile.score_unit} margin, q over the {a.label} tested, and for those solved: its "
                   f"{choice.payout} now, the payout at which it is even and the payouts whose interval contains 0, "
-                  f"and the value at that payout on fresh games.",
+                  f"and the value at that payout on fresh games with its verdict within the tolerance.",
                   columns={"win_pp": "value, pp", "margin": f"margin, {study.profile.score_unit}",
                            "payout_now": "payout now", "payout": "even at", "payout_low": "even from",
-                           "payout_high": "even to", "fresh_win": "fresh value"},
+                           "payout_high": "even to", "fresh_win": "fresh value", "fresh_outcome": "fresh verdict"},
                   means=["win_pp", "margin"], show=show,
                   formats={"q": _fmt_q, "fresh_win": lambda v: "-" if pd.isna(v) else f"{100 * v:+.1f} pp",
                            **{c: _fmt_int for c in ("payout_now", "payout", "payout_low", "payout_high")}})
@@ -221,7 +229,7 @@ def _forest(part: pd.DataFrame, a) -> plt.Figure:
     ax.axvline(0, color="0.4", lw=0.8)
     ax.set_yticks(y, part["id"].astype(str), fontsize=7 if len(part) > 30 else 8)
     ax.set_ylim(-1, len(part))
-    ax.set_xlabel("choice value: win share over the best alternative, pp")
+    ax.set_xlabel("choice value: win share against the others on offer, pp")
     for group, colour in colours.items():
         ax.plot([], [], "o", color=colour, label=f"{a.group_label} {group}")
     ax.legend(fontsize=7, loc="lower right", frameon=False)
@@ -300,22 +308,39 @@ def _method(rep: Report, study: ComponentValueStudy) -> None:
         f"**Choice value.** From a point every legal alternative is played to the end {sample['rollouts']} times, "
         "every alternative on the same determinisations of what the deciding seat cannot see and with the same "
         "random streams for every seat, all seats by the population's policies (common random numbers: two "
-        f"rollouts of the same index differ only by the choice). For each {a.singular} on offer, the even-numbered "
-        "rollouts pick its best alternative and the best alternative without it; the odd-numbered ones measure "
-        "their paired difference in win share (a win tied by k seats counts 1/k) and in score margin over the best "
-        "other seat. Picking and measuring on separate rollouts keeps the best of many alternatives from looking "
-        f"better by luck. A {a.singular}'s choice value is the mean over the points where it was on offer; its 95 % "
-        "interval has a standard error clustered by source game (points of one game share its history), and q is "
-        f"the Benjamini–Hochberg correction over the {a.label} tested.\n\n"
+        f"rollouts of the same index differ only by the choice). Each {a.singular} on offer is played by its best "
+        "alternative, picked on the even-numbered rollouts and measured on the odd-numbered ones (picking and "
+        "measuring on the same rollouts would credit the best of many alternatives with its luck), in win share (a "
+        "win tied by k seats counts 1/k) and in score margin over the best other seat. Its value at the point is "
+        f"that outcome minus the mean of the other {a.label} on offer, each by its own best alternative: a "
+        f"reference that reads 0 for {a.label} alike in distribution however many are on offer (against the best "
+        "alternative without it, alike components read -2.3 to -2.9 pp with three on offer, and most were "
+        f"flagged). Where a {a.singular} is the only one on offer (taking it or letting it go), its value is its "
+        f"best alternative minus the best without it, less the average of that over the {a.label}: what it is "
+        f"worth over the average {a.singular}, not what taking anything is worth. A {a.singular}'s choice value is "
+        "the mean over the points where it was on offer; its 95 % interval has a standard error clustered by "
+        "source game (points of one game share its history, and the average is estimated from the same games), and "
+        f"q is the Benjamini–Hochberg correction over the {a.label} tested.\n\n"
         f"**Payout solver.** For each {a.singular} with q below {solver['q']} (and any named in the spec), its "
-        f"{choice.payout} is changed and the two alternatives that defined each point's value are played again on "
-        f"the same states with the same determinisations, on up to {solver['points']} points, until the payout at "
-        "which the mean difference crosses 0 is bracketed (the bisection of the difficulty calibration); the "
+        f"{choice.payout} is changed and every alternative of each point is played again on the same states with "
+        f"the same determinisations, on up to {solver['points']} points, until the payout at which its value "
+        "against the same reference crosses 0 is bracketed (the bisection of the difficulty calibration); the "
         "payouts whose interval contains 0 are its interval, and the one whose value is closest to 0 is "
         "suggested (on a tie, the one closest to an even score margin). "
-        + (f"The payout found is then checked on {solver['fresh_games']} fresh source games (other deals), every "
-           "alternative rolled out again: it holds when the interval there contains 0. A payout in whole units "
-           "can only come within half a step of even (one unit moves the value by the slope measured around the "
-           "solution), so a fresh interval that reaches that band is reported as within half a step."
+        + (f"The payout found is then checked on fresh source games (other deals; {_fresh_games(study.spec)}), every "
+           "alternative rolled out again. It *holds* when its fresh value is within the tolerance of 0 by two "
+           f"one-sided tests: ±{study.spec.get('tolerance', {}).get('payout_steps', 0.5):g} payout step, one step "
+           "being what one unit of payout moves the value around the solution (a whole-unit payout can miss even "
+           "by half a step). It is *off* when the fresh interval lies beyond the tolerance, and otherwise the "
+           "fresh games cannot tell."
            if solver.get("fresh_games") else "No fresh-game check was asked for.")
         + ("\n\n" + ablation_method(study.spec, a, choice) if not study.ablation.empty else ""))
+
+
+def _fresh_games(spec: dict) -> str:
+    """How many fresh source games check a payout, in words."""
+    solver = spec["solver"]
+    if solver.get("fresh_games") == "auto":
+        power = spec.get("tolerance", {}).get("power", 0.8)
+        return f"as many as the tolerance needs for {power:.0%} power, at most {solver.get('fresh_most', 2000):,}"
+    return f"{solver['fresh_games']:,} source games"

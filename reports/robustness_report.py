@@ -21,9 +21,10 @@ from bgsim.reports.progress import progress_warning
 from bgsim.reports.provenance import side_by_side
 from bgsim.reports.report_builder import Report, fmt_p
 from bgsim.reports.seat_charts import seat_win_chart
-from bgsim.reports.seat_report import SeatStudy, final_column, largest_rulebook_value
+from bgsim.reports.seat_report import SeatStudy, confirmation_outcome, final_column, largest_rulebook_value
+from bgsim.sim.stats.equivalence import HELD
 from bgsim.sim.stats.lazy import is_empty
-from bgsim.sim.stats.seats import paired_change, seat_table
+from bgsim.sim.stats.seats import change_findings, paired_change, seat_table
 from matplotlib.colors import LinearSegmentedColormap
 from matplotlib.figure import Figure
 
@@ -54,8 +55,9 @@ def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
     if not comp_table.empty:
         for (n, pop), part in comp_table.groupby(["n_players", "population"], sort=True):
             part = part.sort_values("seat")
-            checked = "held" in part and part["held"].notna().all()  # played on fresh deals
-            mark = "" if not checked or part["held"].iloc[0] else f" {NOT_HELD}"
+            outcome = confirmation_outcome(part)  # None: not played on fresh deals
+            checked = outcome is not None
+            mark = "" if outcome in (None, HELD) else f" {NOT_HELD}"
             out.append(dict(key=f"{n}p {pop}: balancing {comp.label}" + ("" if checked else f" {NOT_PLAYED}"),
                             kind="vector", value=_join(part[final_column(part)]) + mark, low=_join(part["low"]),
                             high=_join(part["high"])))
@@ -68,7 +70,7 @@ def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(out), seats
 
 
-NOT_HELD = "(did not hold)"  # marks a balancing vector that its fresh-deal rounds did not confirm
+NOT_HELD = "(did not hold)"  # marks a balancing vector its confirmation did not show even within the tolerance
 NOT_PLAYED = "(re-scored only)"  # a balancing vector of a study that skips the fresh-deal runs
 
 
@@ -251,19 +253,33 @@ def build_robustness_report(meta: dict, studies: Iterable[tuple[str, SeatStudy]]
 
 
 def change_answers(change: pd.DataFrame, unit: str) -> list[str]:
-    """One line per variant: the seats whose win rate the change moves detectably on the same deals
-    (the paired interval excludes 0), or that it moves none."""
+    """One line per variant: the seats whose win rate the change moves on the same deals, corrected
+    over the variant's family of seats, player counts, populations and start vectors
+    (``sim.stats.seats.change_findings``: q < 0.05), or that it moves none; and the tables in which no
+    paired game differed at all, where the strategies never met the change."""
     lines = []
-    for variant, part in change.groupby("variant", sort=False):
-        moved = part[(part["win_low"] > 0) | (part["win_high"] < 0)]
+    for variant, part in change_findings(change).groupby("variant", sort=False):
+        idle = part[part["unchanged"]].drop_duplicates(["n_players", "population", "start"])
+        idle_text = ("; no game differed in " + ", ".join(f"{r.n_players}p {r.population}" for r in idle.itertuples())
+                     + ": the strategies never used this rule there, so those tables say nothing of it"
+                     if len(idle) else "")
+        # at 2 players one seat per table: the other's change is its mirror
+        moved = part[(part["moved"] != 0) & ((part["n_players"] != 2) | (part["seat"] == 0))]
+        tested = part[~part["unchanged"] & ((part["n_players"] != 2) | (part["seat"] == 0))]
+        if tested.empty:
+            lines.append(f"- *{variant}*: no game differed from the baseline on the same deals: the strategies never "
+                         "used this rule, so these games cannot tell what it does.")
+            continue
         if moved.empty:
-            lines.append(f"- *{variant}* moves no seat's win rate detectably on the same deals (paired 95 % "
-                         f"intervals; the largest change {part['win_pp'].abs().max():.1f} pp).")
+            lines.append(f"- *{variant}* moves no seat's win rate on the same deals (q >= 0.05 for each of the "
+                         f"{len(tested)} tables' seats tested together, paired 95 % intervals; the largest change "
+                         f"{tested['win_pp'].abs().max():.1f} pp){idle_text}.")
             continue
         texts = [f"{r.n_players}p {r.population}, start {r.start}, seat {r.seat + 1} {r.win_pp:+.1f} pp "
                  f"[{r.win_low:+.1f}, {r.win_high:+.1f}]" for r in moved.itertuples()]
-        lines.append(f"- *{variant}* moves seat win rates on the same deals (paired 95 % intervals): "
-                     + "; ".join(texts) + ".")
+        lines.append(f"- *{variant}* moves {len(moved)} of the {len(tested)} seat findings tested on the same deals "
+                     "(Benjamini–Hochberg q < 0.05 over seats, player counts, populations and start vectors together; "
+                     "paired 95 % intervals): " + "; ".join(texts) + f"{idle_text}.")
     return lines
 
 
@@ -271,20 +287,27 @@ def _change_section(rep: Report, change: pd.DataFrame, unit: str) -> None:
     rep.heading("Change against the baseline, game by game")
     rep.text("Every study plays the baseline's deals (the same seed; a changed data file can deal differently). "
              "Each seat's change is the mean over games of its result under the variant minus its result in the "
-             "same game of the baseline, with a paired t 95 % interval: far narrower than comparing two win rates "
-             "side by side. Where the rules share a tied win, each winner counts its share. Score changes are in "
-             f"{unit}.")
-    shown = change.assign(seat=change["seat"] + 1)
+             "same game of the baseline, with a paired t 95 % interval clustered by deal (a mixed table's seatings of "
+             "one deal move together): far narrower than comparing two win rates side by side. q is "
+             "Benjamini–Hochberg over the variant's whole family (every seat, player count, population and start "
+             "vector; one seat per 2-player table, whose other seat mirrors it). A table where no paired game "
+             "differed says nothing of the change: the strategies never met it there. Where the rules share a tied "
+             f"win, each winner counts its share. Score changes are in {unit}.")
+    shown = change_findings(change)
+    shown = shown.assign(seat=shown["seat"] + 1)
     for name in ("win_pp", "score_diff"):
         prefix = name.split("_")[0]
         shown[f"{name}_low"], shown[f"{name}_high"] = shown[f"{prefix}_low"], shown[f"{prefix}_high"]
     rep.table(shown, "change_by_variant", "Per variant, player count, population, start vector and seat: the paired "
-              "change of the win rate (pp) and of the final score against the baseline.",
+              "change of the win rate (pp) and of the final score against the baseline, the games that differed, "
+              "and q over the variant's family.",
               columns={"n_players": "players", "win_pp": "win rate change, pp [95 % CI]",
-                       "score_diff": f"{unit} change [95 % CI]", "pairs": "games paired"},
-              means=["win_pp", "score_diff"], formats={"pairs": ",d", "win_p": fmt_p, "score_p": fmt_p},
-              show=["variant", "n_players", "population", "start", "seat", "pairs", "win_pp", "win_p", "score_diff",
-                    "score_p"])
+                       "score_diff": f"{unit} change [95 % CI]", "pairs": "games paired",
+                       "differing": "games differing", "win_q": "q (BH, family)"},
+              means=["win_pp", "score_diff"],
+              formats={"pairs": ",d", "differing": ",d", "win_q": fmt_p, "score_p": fmt_p},
+              show=["variant", "n_players", "population", "start", "seat", "pairs", "differing", "win_pp", "win_q",
+                    "score_diff", "score_p"])
 
 
 def _measures_section(rep: Report, table: pd.DataFrame, baseline: SeatStudy) -> None:

@@ -8,6 +8,7 @@ comes from the game's profile as stored with the study's runs.
 
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 import polars as pl
 from bgsim.reports import seat_charts
@@ -24,8 +25,16 @@ from bgsim.reports.progress import progress_warning
 from bgsim.reports.report_builder import Report, fmt_p, fmt_rate
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.stats.distribution import value_counts
+from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, OFF, Tolerance, equivalence
 from bgsim.sim.stats.lazy import collect, is_empty, lazy
-from bgsim.sim.stats.seats import GROUP, category_table, seat_table, start_effect, verdicts
+from bgsim.sim.stats.seats import (
+    GROUP,
+    category_table,
+    imbalance_table,
+    seat_table,
+    start_effect,
+    verdicts,
+)
 
 __all__ = ["SeatStudy", "add_seat_sections", "build_seat_order_report", "largest_value_answer",
            "largest_rulebook_value"]
@@ -49,6 +58,7 @@ class SeatStudy:
     extras: ReportExtras = NO_EXTRAS
     played: dict = field(default_factory=dict)  # what the runs played (reports.provenance), for the header
     rounds: pd.DataFrame = field(default_factory=pd.DataFrame)
+    tolerance: Tolerance = field(default_factory=Tolerance)  # the spec's: a seat is even within seat_pp
 
 
 def _words(profile: GameProfile) -> tuple[str, str]:
@@ -111,16 +121,17 @@ def add_seat_sections(rep: Report, study: SeatStudy, complete: bool = True) -> p
     spreads = study_spreads(rows, profile, study.extras) if attribution else None
     lines = attribution_answers(spreads, profile, study.extras) if attribution else []
     lines += study.extras.study_answers(rows, profile)
-    _answers(rep, seats, compensation, lines, profile, study.rounds)
+    _answers(rep, seats, compensation, lines, profile, study.rounds, study.tolerance)
     score_counts = _score_counts(rows, profile)
     colours = population_colours(score_counts["population"])  # one colour per population in every chart
     _seat_section(rep, seats, score_counts, profile, colours)
+    _imbalance_section(rep, imbalance_table(rows), profile)
     if "equal" in set(seats["start"]) and seats["start"].nunique() > 1:
         _start_section(rep, start_effect(rows), profile)
     _category_section(rep, category_table(rows, profile.category_columns, profile.score_column), profile, colours)
     study.extras.add_study_sections(rep, rows, profile)
     if not compensation.empty:
-        _compensation_section(rep, compensation, profile, complete, study.rounds, colours)
+        _compensation_section(rep, compensation, profile, complete, study.rounds, colours, study.tolerance)
     if attribution:
         add_attribution_sections(rep, rows, profile, study.extras, spreads)
     return seats
@@ -141,68 +152,90 @@ def largest_rulebook_value(profile: GameProfile) -> tuple[int, int, tuple[int, .
     return n, vector.index(max(vector)), vector
 
 
-def balancing_answers(compensation: pd.DataFrame, profile: GameProfile,
-                      rounds: pd.DataFrame | None = None) -> list[str]:
-    """One line per population: per player count the start vector that held on fresh deals (with the
-    seat furthest from its fair share there), or that none did, what was tried and how far the
-    closest stayed off, or that the vector was never played on fresh deals."""
+OUTCOME_TEXT = {HELD: "held within the tolerance", OFF: "off by more than the tolerance",
+                CANNOT_TELL: "cannot tell with these games"}
+
+
+def balancing_answers(compensation: pd.DataFrame, profile: GameProfile, rounds: pd.DataFrame | None = None,
+                      tolerance: Tolerance | None = None) -> list[str]:
+    """One line per population: per player count the final start vector and its verdict on deals no
+    round played (held within the tolerance, off by more, or cannot tell, with the seat furthest from
+    its fair share there), what the rounds tried, or that it was never played on fresh deals."""
     comp = profile.compensation
+    tolerance = tolerance or Tolerance()
     lines = []
     for pop, part in compensation.groupby("population", sort=False):
-        cells = [_balancing_cell(int(n), cell.sort_values("seat"), rounds) for n, cell in part.groupby("n_players")]
-        lines.append(f"- {comp.label.capitalize()} that balance the seats (seat 1 holds {comp.fixed_first}), "
-                     f"*{pop}*: {'; '.join(cells)}.")
+        cells = [_balancing_cell(int(n), cell.sort_values("seat"), rounds, tolerance)
+                 for n, cell in part.groupby("n_players")]
+        lines.append(f"- {comp.label.capitalize()} that balance the seats within ±{tolerance.seat_pp:g} pp (seat 1 "
+                     f"holds {comp.fixed_first}), *{pop}*: {'; '.join(cells)}.")
     return lines
 
 
-def _balancing_cell(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None) -> str:
+def _balancing_cell(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None, tolerance: Tolerance) -> str:
     vector = "/".join(str(int(v)) for v in cell[final_column(cell)])
-    held = held_on_fresh_deals(cell)
-    if held is None:
+    outcome = confirmation_outcome(cell)
+    if outcome is None or "rate_confirmed" not in cell:
         return f"{n} players {vector} (on the stored games only: not played on fresh deals)"
+    where = _furthest(cell, tolerance)
+    played = _rounds_played(n, cell, rounds)
+    tried = f"; the rounds tried {', '.join(played)} on their own deals" if len(played) > 1 else ""
+    games = int(cell["confirm_games"].iloc[0]) if "confirm_games" in cell else None
+    on = f"on {games:,} fresh deals" if games else "on fresh deals"
+    if outcome == HELD:
+        return f"{n} players {vector} (**held within ±{tolerance.seat_pp:g} pp** {on}: furthest {where}{tried})"
+    if outcome == OFF:
+        return (f"{n} players: **none found that holds** — {vector} is **off by more than ±{tolerance.seat_pp:g} pp** "
+                f"{on}: {where}{tried}")
+    more = cell["games_to_tell"].iloc[0] if "games_to_tell" in cell else np.nan
+    need = f"; about {int(more):,} games would tell" if pd.notna(more) else ""
+    return (f"{n} players {vector}: **cannot tell with these games** whether it holds within "
+            f"±{tolerance.seat_pp:g} pp {on} (furthest {where}{need}{tried})")
+
+
+def _furthest(cell: pd.DataFrame, tolerance: Tolerance) -> str:
+    """The seat furthest from its fair share on the confirmation's games, with its simultaneous interval."""
+    n = len(cell)
     gap = (cell["rate_confirmed"] - 1 / n).abs()
     worst = cell.loc[gap.idxmax()]
-    where = (f"seat {int(worst['seat']) + 1} at "
-             f"{fmt_rate(worst.rate_confirmed, worst.rate_confirmed_low, worst.rate_confirmed_high)} "
-             f"against the fair {100 / n:.1f} %")
-    if held:
-        return f"{n} players {vector} (held on fresh deals: furthest {where})"
-    played = _rounds_played(n, cell, rounds)
-    if len(played) <= 1:  # one vector played on fresh deals: no refinement was tried
-        return f"{n} players: **none found that holds** — {vector} did not hold on fresh deals: it left {where}"
-    return (f"{n} players: **none found that holds** — tried {', '.join(played)} on fresh deals; the closest, "
-            f"{vector}, left {where}")
+    return (f"seat {int(worst['seat']) + 1} at "
+            f"{fmt_rate(worst.rate_confirmed, worst.rate_confirmed_low, worst.rate_confirmed_high)} "
+            f"against the fair {100 / n:.1f} %")
 
 
 def _rounds_played(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None) -> list[str]:
-    """The vectors one (player count, population) played on fresh deals, in round order (rounds.csv)."""
+    """The vectors one (player count, population)'s refinement rounds played, in round order (rounds.csv)."""
     if rounds is None or rounds.empty:
         return []
     mine = rounds[(rounds["n_players"] == n) & (rounds["population"] == cell["population"].iloc[0])]
+    if "kind" in mine:
+        mine = mine[mine["kind"] == "round"]
     return list(mine["vector"])
 
 
 def final_column(table: pd.DataFrame) -> str:
-    """The column of the vector a study settled on: ``final`` (after the fresh-deal rounds), or
-    ``solved`` for a study from before the rounds (or one that skips fresh deals)."""
+    """The column of the vector a study settled on: ``final`` (confirmed on fresh deals), or ``solved``
+    for a study that skips fresh deals."""
     return "final" if "final" in table and table["final"].notna().all() else "solved"
 
 
-def held_on_fresh_deals(cell: pd.DataFrame) -> bool | None:
-    """Whether one (player count, population)'s vector held on fresh deals (every seat's interval
-    contains the fair share); None when it was not played on fresh deals."""
-    if "rate_confirmed" not in cell or not cell["rate_confirmed"].notna().all():
+def confirmation_outcome(cell: pd.DataFrame) -> str | None:
+    """One (player count, population)'s confirmation verdict (held, off, cannot tell); None when its
+    vector was not played on fresh deals."""
+    if "outcome" not in cell or not cell["outcome"].notna().all():
         return None
-    fair = 1 / cell["n_players"].astype(float)
-    return bool(((cell["rate_confirmed_low"] <= fair) & (fair <= cell["rate_confirmed_high"])).all())
+    return str(cell["outcome"].iloc[0])
 
 
 def largest_value_answer(seats: pd.DataFrame, compensation: pd.DataFrame, population: str,
-                         profile: GameProfile) -> str | None:
-    """Is the rulebook's largest seat value justified, for one population? None without data."""
+                         profile: GameProfile, tolerance: Tolerance | None = None) -> str | None:
+    """Is the rulebook's largest seat value justified, for one population? Within the tolerance of the
+    seat's fair share by two one-sided tests (held), off by more, or the games cannot tell; with the
+    difference test beside it. None without data."""
     found = largest_rulebook_value(profile)
     if found is None:
         return None
+    tolerance = tolerance or Tolerance()
     n, seat, vector = found
     value, label = vector[seat], profile.compensation.label
     table = seats[(seats["n_players"] == n) & (seats["population"] == population)]
@@ -222,37 +255,33 @@ def largest_value_answer(seats: pd.DataFrame, compensation: pd.DataFrame, popula
         c = comp.iloc[0]
         parts.append(_balancing_value(seat, compensation[(compensation["n_players"] == n)
                                                          & (compensation["population"] == population)], c))
-    if r.favoured > 0:
-        verdict = (f"**No: {value} over-compensates** — seat {seat + 1} wins significantly more than its share")
-    elif r.favoured < 0:
-        verdict = f"**No: {value} is not enough** — seat {seat + 1} still wins significantly less than its share"
-    elif r.detectable_pp > 2.5:
-        verdict = (f"**These games cannot tell**: seat {seat + 1} is not detectably off its share, but only gaps "
-                   f"above about {r.detectable_pp:.0f} pp would have shown")
+    verdict = equivalence(r.win_rate - r.fair, r.win_se, tolerance.seat_pp / 100, float(r.games), tolerance.alpha, k=1)
+    tol = f"±{tolerance.seat_pp:g} pp"
+    gap = f"{r.gap_pp:+.1f} pp [{100 * verdict.low[0]:+.1f}, {100 * verdict.high[0]:+.1f}] from its share"
+    detected = (f"; it is detectably {'above' if r.favoured > 0 else 'below'} its share, by less than {tol}"
+                if r.favoured and verdict.outcome == HELD else "")
+    if verdict.outcome == HELD:
+        head = f"**Yes, within {tol}**: seat {seat + 1} is {gap}{detected}"
+    elif verdict.outcome == OFF and r.gap_pp > 0:
+        head = f"**No: {value} over-compensates** by more than {tol}: seat {seat + 1} is {gap}"
+    elif verdict.outcome == OFF:
+        head = f"**No: {value} is not enough**, by more than {tol}: seat {seat + 1} is {gap}"
     else:
-        verdict = (f"**Yes, within what these games can tell**: seat {seat + 1}'s win rate is not detectably off "
-                   f"its share (a gap of about {r.detectable_pp:.1f} pp would have shown)")
-    return f"{verdict} ({'; '.join(parts)})."
+        need = (f"; about {int(verdict.games_to_tell):,} games would tell" if np.isfinite(verdict.games_to_tell)
+                else "")
+        head = f"**These games cannot tell** whether seat {seat + 1} is within {tol} of its share: it is {gap}{need}"
+    return f"{head} ({'; '.join(parts)})."
 
 
 def _balancing_value(seat: int, cell: pd.DataFrame, c) -> str:
     """What the study found for the seat's value: the re-scored solution with its interval, and how
     the vector it settled on did on fresh deals."""
     text = f"re-scoring the stored games gives seat {seat + 1} {c.solved} (bootstrap 95 % interval {c.low}-{c.high})"
-    held = held_on_fresh_deals(cell.sort_values("seat"))
-    final = int(c[final_column(cell)])
-    if held is None:
+    outcome = confirmation_outcome(cell.sort_values("seat"))
+    if outcome is None:
         return text + ", not played on fresh deals"
-    if held:
-        return text + ("; it held on fresh deals" if final == c.solved else
-                       f"; on fresh deals {final} held")
-    off = cell.loc[(cell["rate_confirmed"] - 1 / len(cell)).abs().idxmax()]
-    rate = fmt_rate(off.rate_confirmed, off.rate_confirmed_low, off.rate_confirmed_high)
-    where = f"seat {int(off['seat']) + 1} at {rate} against the fair {100 / len(cell):.1f} %"
-    if (int(cell["rounds"].iloc[0]) if "rounds" in cell else 1) <= 1:  # one vector played, none refined
-        vector = "/".join(str(int(v)) for v in cell.sort_values("seat")[final_column(cell)])
-        return text + f"; on fresh deals the vector {vector} did not hold ({where})"
-    return text + f"; no value held on fresh deals (the closest, {final}, left {where})"
+    vector = "/".join(str(int(v)) for v in cell.sort_values("seat")[final_column(cell)])
+    return text + f"; the final vector {vector}, on fresh deals: {OUTCOME_TEXT[outcome]}"
 
 
 def seat_summary(seats: pd.DataFrame, start: str = "rulebook", label: str = "start vector") -> list[str]:
@@ -276,26 +305,50 @@ def seat_summary(seats: pd.DataFrame, start: str = "rulebook", label: str = "sta
 
 
 def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame, attribution_lines: list[str],
-             profile: GameProfile, rounds: pd.DataFrame | None = None) -> None:
+             profile: GameProfile, rounds: pd.DataFrame | None = None, tolerance: Tolerance | None = None) -> None:
     rep.heading("Answers")
+    tolerance = tolerance or Tolerance()
     label, _ = _words(profile)
+    _unconfirmed_note(rep, compensation, profile, tolerance)
     lines = seat_summary(seats, label=label)
     largest = largest_rulebook_value(profile)
     for pop in dict.fromkeys(seats["population"]):
-        answer = largest_value_answer(seats, compensation, pop, profile)
+        answer = largest_value_answer(seats, compensation, pop, profile, tolerance)
         if answer:
             n, seat, vector = largest
             lines.append(f"- Is the {n}-player {vector[seat]} justified? *{pop}*: {answer}")
-    if largest is None and not compensation.empty:  # no head start in the rules: say what would balance
-        lines += balancing_answers(compensation, profile, rounds)
+    if not compensation.empty:
+        lines += balancing_answers(compensation, profile, rounds, tolerance)
     lines += attribution_lines
     rep.text("\n".join(lines) if lines else "No games.")
     rep.text("Seats are numbered from the start player (seat 1). A seat is called favoured or disfavoured only "
              "when an exact binomial test against the fair share rejects after the Benjamini–Hochberg correction "
-             "over every seat of every table (q < 0.05); otherwise the line says that these games cannot tell.")
+             "over every seat of every table (q < 0.05). Whether seats are *even* is a separate claim, within a "
+             f"tolerance of ±{tolerance.seat_pp:g} pp per seat (the spec's `[tolerance] seat_pp`): two one-sided "
+             "tests over all seats at once say *held within the tolerance*, *off by more than the tolerance*, or "
+             "*cannot tell with these games*. Intervals are clustered by deal where a deal is played more than once.")
     rep.heading("Every table", level=3)
-    rep.table(verdicts(seats), "verdicts", "The verdict on the seats of every (player count, population, start "
-              "vector).", columns={"n_players": "players", "start": label})
+    tol = f"±{tolerance.seat_pp:g} pp"
+    rep.table(verdicts(seats, tolerance=tolerance), "verdicts", "The verdict on the seats of every (player count, "
+              f"population, start vector): the difference tests, and whether every seat is within {tol} of its "
+              "share.", columns={"n_players": "players", "start": label,
+                                           "tolerance": f"within ±{tolerance.seat_pp:g} pp"})
+
+
+def _unconfirmed_note(rep: Report, compensation: pd.DataFrame, profile: GameProfile, tolerance: Tolerance) -> None:
+    """Said first: every compensating vector that did not hold within the tolerance on fresh deals."""
+    if compensation.empty or "outcome" not in compensation:
+        return
+    short = []
+    for (n, pop), cell in compensation.groupby(["n_players", "population"], sort=True):
+        outcome = confirmation_outcome(cell)
+        if outcome not in (None, HELD):
+            vector = "/".join(str(int(v)) for v in cell.sort_values("seat")[final_column(cell)])
+            short.append(f"{n} players, {pop}: {vector} ({OUTCOME_TEXT[outcome]})")
+    if short:
+        rep.note(f"**{len(short)} compensating {profile.compensation.label} vector(s) did not hold within "
+                 f"±{tolerance.seat_pp:g} pp on fresh deals:** " + "; ".join(short) + ". Only a vector that held is "
+                 "called balancing below.")
 
 
 # --- sections
@@ -399,7 +452,9 @@ def _confirmation_text(confirmed: bool, complete: bool) -> str:
 
 
 def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile, complete: bool = True,
-                          rounds: pd.DataFrame | None = None, colours: dict[str, str] | None = None) -> None:
+                          rounds: pd.DataFrame | None = None, colours: dict[str, str] | None = None,
+                          tolerance: Tolerance | None = None) -> None:
+    tolerance = tolerance or Tolerance()
     comp = profile.compensation
     label = comp.label
     adds = (f" (as if {label} only added to the final score)" if comp.adds_to_score else "")
@@ -408,22 +463,23 @@ def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile
     rep.text(f"The start vector (seat 1 fixed at {comp.fixed_first}) that makes the seats' win rates as equal as "
              f"possible: found by re-scoring the stored rulebook games under every candidate{adds}, with a bootstrap "
              f"over deals for its interval, {_confirmation_text(confirmed, complete)} *agreement* is the "
-             "share of bootstrap replicates that found the same value. A vector *holds* when every seat's 95 % "
-             "interval on fresh deals contains the fair share." + _rounds_text(comp, rounds))
+             "share of bootstrap replicates that found the same value. The final vector is judged on deals no run "
+             f"before it played, by two one-sided tests over all seats at once: *held* when every seat lies within "
+             f"±{tolerance.seat_pp:g} pp of its fair share, *off* when one lies further for sure, otherwise the games "
+             f"cannot tell. The confirmation is sized for the tolerance: {tolerance.power:.0%} power to call a vector "
+             "whose seats are even held." + _rounds_text(comp, rounds))
     rep.figure(seat_charts.compensation_chart(table, label=label, colours=colours), "compensation",
                f"Top: rulebook and solved {label} per seat (bootstrap 95 % interval). Below: each seat's win rate "
                "minus the fair share (pp) under the rulebook vector"
-               + (", the solved vector on the stored games, and on fresh deals" if confirmed
-                  else " and the solved vector on the stored games") + " (Wilson 95 %).")
+               + (", the solved vector on the stored games, and the final vector on fresh deals" if confirmed
+                  else " and the solved vector on the stored games") + " (Wilson 95 %, clustered by deal).")
     shown = table.copy()
     shown["seat"] += 1
     shown["interval"] = [f"{lo}-{hi}" for lo, hi in zip(shown["low"], shown["high"], strict=True)]
     rates = ["rate_rulebook", "rate_solved"] + (["rate_confirmed"] if "rate_confirmed" in shown else [])
-    if "held" in shown:
-        shown["held"] = shown["held"].map({True: "yes", False: "no"})
     labels = {"n_players": "players", "population": "population", "seat": "seat", "rulebook": "rulebook",
               "solved": "solved (stored games)", "interval": "95 % interval", "agreement": "agreement",
-              "final": "final", "held": "held on fresh deals",
+              "final": "final", "outcome": f"within ±{tolerance.seat_pp:g} pp on fresh deals",
               "rate_rulebook": "win rate, rulebook", "rate_solved": "win rate, solved (stored games)",
               "rate_confirmed": "win rate, final (fresh deals)"}
     labels = {c: text for c, text in labels.items() if c in shown}  # no confirmation column when it was skipped
@@ -437,9 +493,6 @@ def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile
             notes.append(f"{n} players, {pop}: the solution {vector} is uncertain — seat(s) "
                          f"{', '.join(str(s) for s in wide['seat'])} could be anywhere in "
                          f"{', '.join(wide['interval'])} with these games.")
-        if "confirmed_off" in part and (part["confirmed_off"].fillna(0) != 0).any():
-            notes.append(f"{n} players, {pop}: on fresh deals, {vector} still leaves a seat detectably off its "
-                         f"share.")
     if notes:
         rep.note(" ".join(notes))
     if rounds is not None and not rounds.empty:
@@ -448,28 +501,64 @@ def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile
 
 def _rounds_text(comp, rounds: pd.DataFrame | None) -> str:
     """How the vector was refined where re-scoring alone cannot be trusted."""
-    if rounds is None or rounds.empty:
+    if rounds is None or rounds.empty or "kind" in rounds and not (rounds["kind"] == "round").any():
         return ""
     why = (f" Here {comp.label} also change play: {comp.changes_play}; re-scoring stored games then only "
            "gives a first guess." if comp.changes_play else "")
-    return (why + " Where a vector did not hold, it was solved again by re-scoring the fresh games it was "
-            "played in (a step of a root finder on the seats' win-rate gaps), and the new vector was played on "
-            "fresh deals again, until one held, the finder came back to a vector already played, or the study's "
-            "rounds were spent. *Final* is the vector that held, or else the closest one.")
+    return (why + " So the vector was refined in rounds, each on fresh deals of its own: a round's games re-scored "
+            "give the next vector (a step of a root finder on the seats' win-rate gaps), until a round's games showed "
+            "it even within the tolerance, the finder came back to a vector already played, or the rounds were "
+            "spent. The round with the smallest seat imbalance gave the final vector, and that vector alone was "
+            "then confirmed on deals none of the rounds had seen: a round that happened to look even does not "
+            "decide.")
 
 
 def _rounds_table(rep: Report, rounds: pd.DataFrame, label: str) -> None:
     shown = rounds.copy()
     shown["seat furthest off"] = shown["worst_seat"] + 1
     shown["worst_rate_low"], shown["worst_rate_high"] = shown["worst_low"], shown["worst_high"]
-    shown["held"] = shown["held"].map({True: "yes", False: "no"})
-    rep.table(shown, "rounds", f"Every {label} vector played on fresh deals (each round its own seed), and the "
-              "seat furthest from its fair share there (Wilson 95 %).",
-              columns={"n_players": "players", "population": "population", "round": "round", "vector": label,
-                       "seed": "seed", "games": "games", "held": "held", "seat furthest off": "seat furthest off",
-                       "worst_rate": "its win rate [95 % CI]"},
-              rates=["worst_rate"], show=["n_players", "population", "round", "vector", "seed", "games", "held",
-                                          "seat furthest off", "worst_rate"], formats={"games": ",d"})
+    if "kind" not in shown:
+        shown["kind"] = "round"
+    shown["imbalance (pp²)"] = [f"{1e4 * v:.2g} [{1e4 * lo:.2g}, {1e4 * hi:.2g}]" for v, lo, hi in
+                                zip(shown["imbalance"], shown["imbalance_low"], shown["imbalance_high"], strict=True)]
+    rep.table(shown, "rounds", f"Every {label} vector played on fresh deals: the refinement rounds, each on its own "
+              "seed, then the confirmation of the final vector on a seed no round used; its verdict within the "
+              "tolerance, its seat imbalance (unbiased, pp², 95 % interval), and the seat furthest from its fair "
+              "share with its simultaneous interval.",
+              columns={"n_players": "players", "population": "population", "kind": "run", "round": "round",
+                       "vector": label, "seed": "seed", "games": "games", "outcome": "verdict",
+                       "seat furthest off": "seat furthest off", "worst_rate": "its win rate [simultaneous CI]"},
+              rates=["worst_rate"], show=["n_players", "population", "kind", "round", "vector", "seed", "games",
+                                          "outcome", "imbalance (pp²)", "seat furthest off", "worst_rate"],
+              formats={"games": ",d"})
+
+
+def _imbalance_section(rep: Report, table: pd.DataFrame, profile: GameProfile) -> None:
+    if table.empty:
+        return
+    label, _ = _words(profile)
+    rep.heading("Seat imbalance")
+    even = table[table["at_target"]]
+    rep.text("One number per table for how uneven its seats are: the seats' mean squared gap to the fair share, "
+             "less what sampling noise alone adds (the *noise floor*), so that a perfectly balanced table reads about "
+             "0, sometimes a little below (the best seat's rate minus the worst's reads well above 0 there: 1.6 pp on "
+             "4,000 deals of a perfectly fair game). Its 95 % interval inverts a noncentral chi-square and starts at "
+             "0 where the games cannot tell the table from perfect balance; the largest root-mean-square seat gap the "
+             "interval allows is beside it. "
+             + (f"{len(even)} of {len(table)} tables cannot be told from perfect balance with these games."
+                if len(even) else "Every table is detectably off perfect balance."))
+    shown = table.copy()
+    shown["imbalance"] = [f"{v:.2g} [{lo:.2g}, {hi:.2g}]" for v, lo, hi in
+                          zip(shown["imbalance_pp2"], shown["imbalance_low_pp2"], shown["imbalance_high_pp2"],
+                              strict=True)]
+    shown["at_target"] = shown["at_target"].map({True: "yes", False: "no"})
+    rep.table(shown, "seat_imbalance", "Seat imbalance per table (pp², unbiased) with its 95 % interval, the noise "
+              "floor, the largest RMS seat gap the interval allows, and whether the table cannot be told from perfect "
+              "balance.", columns={"n_players": "players", "start": label, "imbalance": "imbalance, pp² [95 % CI]",
+                                   "noise_pp2": "noise floor, pp²", "rms_high_pp": "RMS gap at most, pp",
+                                   "at_target": "indistinguishable from perfect balance"},
+              show=["n_players", "population", "start", "games", "imbalance", "noise_pp2", "rms_high_pp", "at_target"],
+              formats={"games": ",d", "noise_pp2": ".2g", "rms_high_pp": ".1f"})
 
 
 def _method(rep: Report, meta: dict, study: SeatStudy) -> None:
@@ -478,9 +567,11 @@ def _method(rep: Report, meta: dict, study: SeatStudy) -> None:
     rep.text("Every (player count, population, start vector) is one run; all share the study's seed, so game *i* "
              "is the same deal (and, in a mixed table, the same seating) in every population and start vector. "
              "A population of one strategy is self-play; a mixed table seats its first n strategies in every "
-             "order. Win rates: Wilson 95 % intervals; means: t intervals; tests: exact binomial against the fair "
-             "share, paired t for start vectors, Benjamini–Hochberg over the many comparisons. Seats of one game "
-             "are not independent, so the per-seat tests are a little conservative for the largest gap. "
+             "order. Win rates: Wilson 95 % intervals on the effective games; means: t intervals; tests: exact "
+             "binomial against the fair share, paired t for start vectors, Benjamini–Hochberg over the many "
+             "comparisons. Every variance is clustered by deal: a mixed table plays each deal in every seating, and "
+             "those games move together (counted as independent, a mixed table's 95 % intervals covered the truth "
+             "in about 77 % of cases). "
              + shared_wins_sentence(study.profile))
     attribution = study.profile.attribution()
     if attribution:

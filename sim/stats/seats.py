@@ -23,7 +23,15 @@ Statistics, stated once:
 import numpy as np
 import pandas as pd
 import polars as pl
-from bgsim.sim.stats.clustered import clustered_means, clustered_moments, clustered_rates, clustered_variance
+from bgsim.sim.stats.clustered import (
+    clustered_means,
+    clustered_moments,
+    clustered_rates,
+    clustered_variance,
+    seat_covariances,
+)
+from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, OFF, Tolerance, equivalence, seat_tests
+from bgsim.sim.stats.imbalance import seat_imbalance
 from bgsim.sim.stats.intervals import fmt_p, t_bounds
 from bgsim.sim.stats.lazy import collect, column_names, lazy
 from bgsim.sim.stats.wins import win_column
@@ -31,8 +39,9 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import samplesize_confint_proportion
 
-__all__ = ["GROUP", "category_table", "detectable_gap", "games_needed", "paired_change", "paired_t",
-           "q_text", "seat_table", "start_effect", "verdicts"]
+__all__ = ["GROUP", "category_table", "change_findings", "detectable_gap", "games_needed", "imbalance_table",
+           "paired_change", "paired_t", "q_text", "seat_equivalence", "seat_table", "start_effect",
+           "tolerance_sentence", "verdicts"]
 
 GROUP = ("n_players", "population", "start")
 _Z = stats.norm.ppf(0.975)
@@ -197,6 +206,33 @@ def paired_change(baseline, variant, score: str, confidence: float = 0.95) -> pd
     return sums[columns]
 
 
+def change_findings(change: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """``paired_change`` rows (of one changed design, or several in a ``variant`` column) with their
+    findings corrected over the family: per variant, Benjamini–Hochberg over every (player count,
+    population, start vector, seat) whose games differed (at two players one seat per table: its
+    change is the other seat's, negated; the mirrored seat gets the same q). Adds ``win_q``,
+    ``moved`` (+1 / -1 where q < alpha, else 0) and ``unchanged`` (no paired game differed in result
+    or score: the strategies never met the change, so the table says nothing of it)."""
+    out = change.copy()
+    out["win_q"] = np.nan
+    out["unchanged"] = out["differing"] == 0
+    groups = out.groupby("variant", sort=False) if "variant" in out else [(None, out)]
+    for _, part in groups:
+        tested = part[(part["n_players"] != 2) | (part["seat"] == 0)]
+        tested = tested[tested["win_p"].notna() & ~tested["unchanged"]]
+        if tested.empty:
+            continue
+        q = pd.Series(multipletests(tested["win_p"], method="fdr_bh")[1], index=tested.index)
+        out.loc[q.index, "win_q"] = q
+        for i in q.index:  # the mirrored seat of a 2-player table
+            if out.at[i, "n_players"] == 2:
+                twin = part[(part["n_players"] == 2) & (part["population"] == out.at[i, "population"])
+                            & (part["start"] == out.at[i, "start"]) & (part["seat"] == 1)].index
+                out.loc[twin, "win_q"] = q[i]
+    out["moved"] = np.where(out["win_q"] < alpha, np.sign(out["win_pp"]), 0).astype(int)
+    return out
+
+
 def paired_t(moments, name: str, confidence: float) -> tuple[np.ndarray, ...]:
     """Mean paired difference of outcome ``name`` in pp with its t interval and p, the variance
     clustered by deal (``clustered_moments``' table, clusters - 1 degrees of freedom); where the
@@ -243,13 +279,72 @@ def q_text(q: float) -> str:
     return f"q {text}" if text.startswith("<") else f"q = {text}"
 
 
-def verdicts(seats: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
-    """One plain sentence per (n_players, population, start): which seat is favoured, by how much,
-    or that the games cannot tell (with the gap they could have detected)."""
+def seat_equivalence(seats: pd.DataFrame, tolerance: Tolerance | None = None) -> pd.DataFrame:
+    """Per (n_players, population, start) of a ``seat_table``: whether every seat is within the
+    tolerance of its fair share, by two one-sided tests over all seats at once
+    (``sim.stats.equivalence``, clustered standard errors). Columns: outcome (held / off / cannot
+    tell), worst_seat, worst_gap_pp with worst_low_pp/worst_high_pp (its simultaneous interval),
+    tolerance_pp, games_to_tell (NaN where the outcome is decided)."""
+    tolerance = tolerance or Tolerance()
     out = []
     for key, part in seats.groupby(list(GROUP), sort=True):
-        out.append(dict(zip(GROUP, key, strict=True), verdict=_sentence(part, alpha)))
-    return pd.DataFrame(out, columns=[*GROUP, "verdict"])
+        part = part.sort_values("seat")
+        n = int(part["n_players"].iloc[0])
+        verdict = equivalence(part["win_rate"] - part["fair"], part["win_se"], tolerance.seat_pp / 100,
+                              float(part["games"].min()), tolerance.alpha, k=seat_tests(n))
+        w = verdict.worst
+        out.append(dict(zip(GROUP, key, strict=True), outcome=verdict.outcome, worst_seat=int(part["seat"].iloc[w]),
+                        worst_gap_pp=100 * verdict.estimate[w], worst_low_pp=100 * verdict.low[w],
+                        worst_high_pp=100 * verdict.high[w], tolerance_pp=tolerance.seat_pp,
+                        games_to_tell=verdict.games_to_tell if verdict.outcome == CANNOT_TELL else np.nan))
+    return pd.DataFrame(out, columns=[*GROUP, "outcome", "worst_seat", "worst_gap_pp", "worst_low_pp", "worst_high_pp",
+                                      "tolerance_pp", "games_to_tell"])
+
+
+def imbalance_table(rows) -> pd.DataFrame:
+    """Per (n_players, population, start): seat imbalance, the seats' mean squared gap to the fair
+    share less its sampling noise (``sim.stats.imbalance``; unbiased, about 0 for a perfectly fair
+    table), in pp², with its 95 % interval, the noise floor (what the plain mean squared gap reads at
+    perfect balance), ``rms_high_pp`` (the largest root-mean-square seat gap the interval allows) and
+    ``at_target`` (the interval reaches 0: these games cannot tell the table from perfect balance).
+    Covariances of the seats' rates are clustered by deal."""
+    frame = _labelled(rows)
+    found = seat_covariances(frame, list(GROUP), win_column(column_names(frame)))
+    out = []
+    for key, seats in found.items():
+        value = seat_imbalance(seats.rates, seats.covariance)
+        out.append(dict(zip(GROUP, key, strict=True), games=seats.games, deals=seats.deals,
+                        imbalance_pp2=1e4 * value.value, imbalance_low_pp2=1e4 * value.low,
+                        imbalance_high_pp2=1e4 * value.high, noise_pp2=1e4 * value.noise,
+                        rms_high_pp=100 * value.rms_high, at_target=value.at_target))
+    return pd.DataFrame(out, columns=[*GROUP, "games", "deals", "imbalance_pp2", "imbalance_low_pp2",
+                                      "imbalance_high_pp2", "noise_pp2", "rms_high_pp", "at_target"])
+
+
+def verdicts(seats: pd.DataFrame, alpha: float = 0.05, tolerance: Tolerance | None = None) -> pd.DataFrame:
+    """One plain sentence per (n_players, population, start): which seat is favoured, by how much,
+    or that the games cannot tell (with the gap they could have detected); and whether every seat is
+    within the tolerance of its fair share (``seat_equivalence``)."""
+    within = seat_equivalence(seats, tolerance).set_index(list(GROUP))
+    out = []
+    for key, part in seats.groupby(list(GROUP), sort=True):
+        out.append(dict(zip(GROUP, key, strict=True), verdict=_sentence(part, alpha),
+                        tolerance=tolerance_sentence(within.loc[key])))
+    return pd.DataFrame(out, columns=[*GROUP, "verdict", "tolerance"])
+
+
+def tolerance_sentence(row) -> str:
+    """One table's ``seat_equivalence`` row in words."""
+    tol = f"±{row['tolerance_pp']:g} pp"
+    worst = (f"seat {int(row['worst_seat']) + 1} {row['worst_gap_pp']:+.1f} pp "
+             f"[{row['worst_low_pp']:+.1f}, {row['worst_high_pp']:+.1f}]")
+    if row["outcome"] == HELD:
+        return f"held within {tol}: every seat's simultaneous interval lies inside it (furthest {worst})"
+    if row["outcome"] == OFF:
+        return f"off by more than {tol}: {worst} lies wholly outside it"
+    more = row["games_to_tell"]
+    need = f"; about {int(more):,} games would tell" if np.isfinite(more) else ""
+    return f"cannot tell with these games whether every seat is within {tol} (furthest {worst}{need})"
 
 
 def _sentence(part: pd.DataFrame, alpha: float) -> str:

@@ -147,7 +147,7 @@ def _three_player_rows(games: int, seat3_wins: float, seed: int) -> pl.DataFrame
 @pytest.mark.parametrize(("games", "rate", "expected"), [
     (9000, 0.37, "No: 13 over-compensates"),
     (9000, 0.29, "No: 13 is not enough"),
-    (9000, 1 / 3, "Yes, within what these games can tell"),
+    (9000, 1 / 3, "Yes, within ±2 pp"),
     (60, 0.45, "These games cannot tell"),
 ])
 def test_the_13_verdict_follows_the_seat_test_and_says_when_games_are_too_few(games, rate, expected):

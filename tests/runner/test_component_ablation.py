@@ -150,11 +150,11 @@ def test_fresh_deals_check_every_effect_found_and_the_report_counts_what_held(re
     assert checked.study_id == spec.study_id
     assert cv.run_component_value(checked, out=tmp_path, resume=True).games_played == 8  # the main deals kept
     effects = pd.read_csv(copy / "ablation.csv")
-    assert {"seat_holds", "spread_fresh", "leads_fresh_low"} <= set(effects.columns)
-    assert effects.loc[effects["seat_q"] >= 0.05, "seat_holds"].isna().all()  # only effects found are checked
+    assert {"seat_confirmed", "seat_outcome", "spread_fresh", "leads_fresh_low", "seat_fresh_q"} <= set(effects.columns)
+    assert effects.loc[effects["seat_q"] >= 0.05, "seat_confirmed"].isna().all()  # only effects found are checked
     assert len(list((copy / "ablation_fresh" / "n2").glob("chunk-*.parquet"))) == 2
     text = build_report(copy)[0].markdown()
-    assert "On fresh deals (another seed)" in text and "checked on 8 fresh deals per player count" in text
+    assert "On fresh deals (another seed)" in text and "measured again on 8 fresh deals per player count" in text
 
 
 @pytest.mark.parametrize(("change", "message"), [
