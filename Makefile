@@ -36,6 +36,10 @@ test: setup browser ## Set up if needed (Chromium included), compile each game o
 	$(BIN)/python -m tests.compile_games
 	$(BIN)/pytest -q -n 2 --dist worksteal
 
+.PHONY: calibrate
+calibrate: setup ## Run the full calibration suite: coverage and false-flag rates of every interval and verdict
+	$(BIN)/python -m bgsim.experiments.calibration_suite --out calibration.csv
+
 .PHONY: bench
 bench: setup ## Print games/s per core of every game's rules engine (each game's entry names its bench)
 	$(BIN)/python -m bgsim.experiments.bench
