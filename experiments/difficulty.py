@@ -38,7 +38,7 @@ from pathlib import Path
 
 import polars as pl
 from bgsim.experiments.runner import check_jobs, play_study_run
-from bgsim.experiments.spec_check import check_run_settings
+from bgsim.experiments.spec_check import check_run_settings, tolerance_from
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.profile import AutomaProfile, GameProfile, Knob
 from bgsim.sim.registry import available_games, make_game, parse_id
@@ -61,6 +61,7 @@ from bgsim.sim.results.store import (
     write_json,
 )
 from bgsim.sim.stats.calibration import slope_near, solve_level
+from bgsim.sim.stats.equivalence import Tolerance
 from bgsim.strategies import make_strategy
 
 __all__ = ["DifficultySpec", "at_the_table", "difficulty_from_dict", "game_automa", "load_difficulty",
@@ -70,11 +71,12 @@ MARKER = "difficulty.json"
 SPEC_FILE = "difficulty.toml"
 DEFAULT_LEVELS = {"easy": 0.70, "normal": 0.50, "hard": 0.30, "expert": 0.15}
 _KEYS = {
-    "": {"name", "description", "game", "ladder", "run", "sweep", "calibration"},
+    "": {"name", "description", "game", "ladder", "run", "sweep", "calibration", "tolerance"},
     "game": {"id", "params", "data"},
     "run": {"games", "chunk_size", "seed", "tier", "games_for"},
     "sweep": {"rungs", "games", "values"},
     "calibration": {"knob", "low", "high", "step", "step_for", "games", "verify_games", "levels"},
+    "tolerance": {"rate_pp", "power"},
 }
 
 ProgressCallback = Callable[[int, int], None]
@@ -198,6 +200,7 @@ class DifficultySpec:
     data: dict = field(default_factory=dict)
     description: str = ""
     players: tuple[int, ...] = ()  # (): the automa's player count
+    tolerance: Tolerance = field(default_factory=Tolerance)  # a level holds within rate_pp of its target
 
     def __post_init__(self):
         automa = self.automa
@@ -274,11 +277,13 @@ class DifficultySpec:
         doc["calibration"] = {"knob": self.knob, "low": self.low, "high": self.high, "step": self.step,
                               "step_for": dict(self.step_for), "games": self.calibration_games,
                               "verify_games": self.verify_games, "levels": dict(self.levels)}
+        doc["tolerance"] = {"rate_pp": self.tolerance.rate_pp, "power": self.tolerance.power}
         return doc
 
     def fingerprint(self) -> str:
         doc = self.to_dict()
         doc.pop("description", None)
+        doc.pop("tolerance", None)  # how the levels are judged, not what is played
         doc["runs"] = [s.spec.run_id for s in self.base_settings() + self.sweep_settings()]
         return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:10]
 
@@ -371,7 +376,8 @@ def difficulty_from_dict(doc: dict, base_dir: str | Path = ".", default_name: st
         knob=calib.get("knob", ""), low=calib.get("low", -150), high=calib.get("high", 150),
         step=calib.get("step", 1), step_for=dict(calib.get("step_for", {})),
         calibration_games=calib.get("games", 10000), verify_games=calib.get("verify_games", 10000),
-        levels=dict(calib.get("levels", DEFAULT_LEVELS)), params=dict(game.get("params", {})), data=data)
+        levels=dict(calib.get("levels", DEFAULT_LEVELS)), params=dict(game.get("params", {})), data=data,
+        tolerance=tolerance_from(doc.get("tolerance", {}), source))
     try:
         return DifficultySpec(**values)
     except SpecError as exc:
@@ -512,10 +518,12 @@ def _prepare_dir(spec: DifficultySpec, directory: Path, resume: bool) -> dict:
                           spec.to_dict())
     if meta is not None:
         meta["status"] = "running"
+        meta["tolerance"] = {"rate_pp": spec.tolerance.rate_pp}
         return meta
     meta = {"kind": "difficulty", "study_id": spec.study_id, "name": spec.name, "seed": spec.seed,
             "created": _now(), "status": "running", "ladder": dict(spec.ladder), "knob": spec.knob,
-            "levels_wanted": dict(spec.levels), "params": dict(spec.params), "runs": [], "levels": []}
+            "levels_wanted": dict(spec.levels), "params": dict(spec.params), "runs": [], "levels": [],
+            "tolerance": {"rate_pp": spec.tolerance.rate_pp}}
     write_json(directory / MARKER, meta)
     return meta
 

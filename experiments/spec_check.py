@@ -18,11 +18,11 @@ from bgsim.sim.stats.equivalence import Tolerance
 __all__ = ["check_game", "check_run_settings", "check_spec", "check_tier", "load_spec", "tolerance_doc",
            "tolerance_from"]
 
-TOLERANCE_KEYS = {"seat_pp", "payout_steps", "power"}
+TOLERANCE_KEYS = {"seat_pp", "payout_steps", "power", "rate_pp"}
 
 
 def tolerance_from(table, source: str) -> Tolerance:
-    """A spec's ``[tolerance]`` table (``seat_pp``, ``payout_steps``, ``power``; the defaults of
+    """A spec's ``[tolerance]`` table (``seat_pp``, ``payout_steps``, ``rate_pp``, ``power``; the defaults of
     ``Tolerance`` for what it leaves out) as a Tolerance, or a one-line SpecError."""
     if not isinstance(table, dict):
         raise SpecError(f"{source}: [tolerance] must be a table")

@@ -10,6 +10,7 @@ paragraphs with the rule references of its automa ("outcomes", "sources", "metho
 
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 import polars as pl
 from bgsim.reports import difficulty_charts
@@ -19,6 +20,7 @@ from bgsim.reports.report_builder import Report, fmt_mean, fmt_rate
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.stats.difficulty import levels_table, outcome_table, source_table
 from bgsim.sim.stats.distribution import value_counts
+from bgsim.sim.stats.equivalence import Tolerance
 from bgsim.sim.stats.lazy import is_empty
 
 __all__ = ["DifficultyStudy", "build_difficulty_report"]
@@ -91,7 +93,7 @@ def build_difficulty_report(study: DifficultyStudy, done: int, planned: int, fin
                  | study.played)
     if not complete:
         progress_warning(rep, done, planned, finish, "study", estimate=True)
-    levels = levels_table(meta["levels"])
+    levels = levels_table(meta["levels"], tolerance=level_tolerance(meta))
     _answers(rep, study, order, outcomes, levels)
     _outcome_section(rep, study, order, outcomes)
     _source_section(rep, study, order)
@@ -139,7 +141,7 @@ def _answers(rep: Report, study: DifficultyStudy, order: list[str], outcomes: pd
              + ", ".join(f"{name} {100 * t:.0f} %" for name, t in meta["levels_wanted"].items())
              + ". " + (_unchecked(study, levels) or "Each was played again on fresh deals.") + " "
              + _rulebook_levels(study, order, outcomes))
-    if not levels.empty and "holds" in levels:
+    if not levels.empty and "outcome" in levels:
         rep.text(_fresh_summary(levels))
         odd = levels[~levels["consistent"]]
         if not odd.empty:
@@ -152,27 +154,40 @@ def _answers(rep: Report, study: DifficultyStudy, order: list[str], outcomes: pd
 def _unchecked(study: DifficultyStudy, levels: pd.DataFrame) -> str | None:
     """Why the levels have no fresh-deal check (``calibration.verify_games = 0`` skips it, or the
     study has not reached it yet), or None when they have one."""
-    if "holds" in levels:
+    if "outcome" in levels:
         return None
     if study.meta.get("status") == "complete":
         return "None was played again on fresh deals: the study skips that check (`calibration.verify_games = 0`)."
     return "Each is to be played again on fresh deals, which the study has not reached yet."
 
 
+def level_tolerance(meta: dict) -> Tolerance:
+    """The tolerance a study judges its levels by (its marker's; the default for older studies)."""
+    return Tolerance(rate_pp=float(meta.get("tolerance", {}).get("rate_pp", Tolerance().rate_pp)))
+
+
 def _fresh_summary(levels: pd.DataFrame) -> str:
-    """One sentence on the fresh-deal check of every level."""
-    held = int(levels["holds"].sum())
-    text = (f"On fresh deals {held} of {len(levels)} levels have the target inside the 95 % interval of their win "
-            f"rate")
-    missed = levels[~levels["holds"]]
-    if missed.empty:
-        return text + "."
-    worst = missed.loc[missed["off_pp"].abs().idxmax()]
-    step = int(worst.get("step", 1) if "step" in missed else 1)
-    return (text + f"; the others miss it by at most {abs(worst.off_pp):.1f} pp ({worst.rung}/{worst.level}, "
-            f"{int(worst.verify_games):,} games" + (f", knob step {step}" if step > 1 else "") + "). A knob in "
-            f"whole units cannot do better than half a step (one unit of `{worst.knob}` moves the win rate by about "
-            f"{levels['slope_pp'].median():.1f} pp), and both the calibration and the check carry sampling error.")
+    """One sentence on the fresh-deal check of every level: held within the tolerance, off by more,
+    or the fresh games cannot tell."""
+    tol = f"±{levels['tolerance_pp'].iloc[0]:g} pp"
+    counts = levels["outcome"].value_counts()
+    text = (f"On fresh deals {counts.get('held', 0)} of {len(levels)} levels held within {tol} of their target win "
+            f"rate (two one-sided tests)")
+    off = levels[levels["outcome"] == "off"]
+    unsure = levels[levels["outcome"] == "cannot tell"]
+    if len(off):
+        worst = off.loc[off["off_pp"].abs().idxmax()]
+        step = int(worst.get("step", 1) if "step" in off else 1)
+        text += (f"; {len(off)} are off by more than {tol} (the furthest {worst.rung}/{worst.level}, "
+                 f"{worst.off_pp:+.1f} pp on {int(worst.verify_games):,} games" + (f", knob step {step}" if step > 1
+                                                                                  else "") + ")")
+    if len(unsure):
+        most = int(np.nanmax(unsure["games_to_tell"]))
+        text += f"; for {len(unsure)} the fresh games cannot tell (about {most:,} games would)"
+    knob = levels["knob"].iloc[0]
+    return (text + f". A knob in whole units cannot do better than half a step (one unit of `{knob}` moves the win "
+            f"rate by about {levels['slope_pp'].median():.1f} pp): a tolerance below that can be off at every "
+            "setting.")
 
 
 def _rulebook_levels(study: DifficultyStudy, order: list[str], outcomes: pd.DataFrame) -> str:
@@ -309,17 +324,18 @@ def _level_section(rep: Report, study: DifficultyStudy, order: list[str], levels
     show = ["rung", "level", "target", "value", "value_low", "value_high", "at the table", "games", "rate",
             "slope_pp"]
     if checked:
-        show += ["verify_games", "verify_rate", "off_pp", "holds", "consistent"]
+        show += ["verify_games", "verify_rate", "off_pp", "outcome", "consistent"]
     labels = {"target": "target", "value": "value", "value_low": "from", "value_high": "to", "games": "games",
               "rate": "win rate [95 % CI]", "verify_games": "fresh games", "slope_pp": "pp per unit",
-              "verify_rate": "fresh deals [95 % CI]", "off_pp": "off (pp)", "holds": "target inside",
+              "verify_rate": "fresh deals [95 % CI]", "off_pp": "off (pp)", "outcome": "within the tolerance",
               "consistent": "as calibrated"}
     formats = {"target": lambda x: f"{100 * x:.0f} %", "slope_pp": ".2f", "off_pp": "+.1f"}
     rep.table(shown, "levels", "Solved levels: the knob value and its interval, the win rate measured there on the "
               "calibration deals and how much one unit of the knob moves it there"
-              + (", and the win rate on fresh deals (both Wilson 95 %), its distance from the target, whether its "
-                 "interval contains the target, and whether it agrees with the calibration games at the same "
-                 "setting (two-proportion test, Benjamini–Hochberg)." if checked else " (Wilson 95 %)."),
+              + (", and the win rate on fresh deals (both Wilson 95 %), its distance from the target, whether it "
+                 "is within the tolerance of the target (held, off, or cannot tell), and whether it agrees with the "
+                 "calibration games at the same setting (two-proportion test, Benjamini–Hochberg)." if checked
+                 else " (Wilson 95 %)."),
               columns={c: text for c, text in labels.items() if c in shown}, rates=rates,
               formats={c: f for c, f in formats.items() if c in shown}, show=show)
     points = study.outcomes(tried, by=("rung", "value")) if not is_empty(tried) else pd.DataFrame()

@@ -89,7 +89,9 @@ def _print_levels(directory) -> None:
 
     meta = read_study(directory)
     automa = study_automa(directory)
-    levels = levels_table(meta["levels"])
+    from bgsim.reports.difficulty_report import level_tolerance
+
+    levels = levels_table(meta["levels"], tolerance=level_tolerance(meta))
     table = Table(title=f"Difficulty levels: {meta['knob']} (win rates in %, 95 % intervals)")
     for col in ("rung", "level", "target", "value [interval]", "at the table", "win rate", "fresh deals"):
         table.add_column(col)
@@ -98,7 +100,7 @@ def _print_levels(directory) -> None:
         fresh = "-"
         if "verify_rate" in levels:
             fresh = (f"{100 * r.verify_rate:.1f} [{100 * r.verify_rate_low:.1f}, {100 * r.verify_rate_high:.1f}]"
-                     + ("" if r.holds else " misses"))
+                     + ("" if r.outcome == "held" else f" {r.outcome}"))
         table.add_row(r.rung, r.level, f"{100 * r.target:.0f}", f"{r.value:+d} {span}",
                       at_the_table(meta["knob"], int(r.value), automa),
                       f"{100 * r.rate:.1f} [{100 * r.rate_low:.1f}, {100 * r.rate_high:.1f}]", fresh)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import polars as pl
+from bgsim.sim.stats.equivalence import CANNOT_TELL, Tolerance, equivalence
 from bgsim.sim.stats.intervals import t_bounds, wilson
 from bgsim.sim.stats.lazy import collect, lazy
 from bgsim.sim.stats.moments import mean_sd, moment_aggs
@@ -144,17 +145,21 @@ def source_table(rows, sources: Mapping[str, str], automa_score: str = "automa_s
     return agg.drop(columns=["sd"])
 
 
-def levels_table(levels: list[dict], confidence: float = 0.95, alpha: float = 0.05) -> pd.DataFrame:
+def levels_table(levels: list[dict], confidence: float = 0.95, alpha: float = 0.05,
+                 tolerance: Tolerance | None = None) -> pd.DataFrame:
     """The solved levels of a study's marker, one row per (rung, level): target, solved knob value
     and its interval (the values whose measured interval holds the target), the win rate measured
     there (Wilson) and ``slope_pp``, the win-rate change per unit of the knob around it.
 
     With the fresh-deal check: ``verify_rate`` (Wilson), ``off_pp`` (fresh rate - target),
-    ``holds`` (the fresh interval contains the target) and ``consistent``: the fresh and the
-    calibration games at the same value cannot be told apart (two-proportion score test,
-    Benjamini–Hochberg over the levels, q >= alpha). A level can be consistent without holding: an
-    integer knob misses a target by up to half its slope, and both measurements carry their error.
+    ``outcome``: the fresh rate is within ``tolerance.rate_pp`` of the target by two one-sided tests
+    (held), beyond it for sure (off), or the fresh games cannot tell (``games_to_tell`` then says how
+    many would); and ``consistent``: the fresh and the calibration games at the same value cannot be
+    told apart (two-proportion score test, Benjamini–Hochberg over the levels, q >= alpha). An
+    integer knob misses a target by up to half its slope, so a tolerance below that can be off at
+    every setting.
     """
+    tolerance = tolerance or Tolerance()
     frame = pd.DataFrame(levels)
     if frame.empty:
         return frame
@@ -166,7 +171,12 @@ def levels_table(levels: list[dict], confidence: float = 0.95, alpha: float = 0.
         frame["verify_rate"] = wins / games
         frame["verify_rate_low"], frame["verify_rate_high"] = wilson(wins, games, confidence)
         frame["off_pp"] = 100 * (frame["verify_rate"] - frame["target"])
-        frame["holds"] = (frame["verify_rate_low"] <= frame["target"]) & (frame["target"] <= frame["verify_rate_high"])
+        rate = frame["verify_rate"].to_numpy()
+        verdicts = [equivalence(r - t, np.sqrt(r * (1 - r) / n) if n else np.nan, tolerance.rate_pp / 100, n,
+                                tolerance.alpha, k=1) for r, t, n in zip(rate, frame["target"], games, strict=True)]
+        frame["outcome"] = [v.outcome for v in verdicts]
+        frame["games_to_tell"] = [v.games_to_tell if v.outcome == CANNOT_TELL else np.nan for v in verdicts]
+        frame["tolerance_pp"] = tolerance.rate_pp
         p = [_same_rate(int(a), int(n), int(b), int(m)) for a, n, b, m in
              zip(frame["wins"], frame["games"], frame["verify_wins"], frame["verify_games"], strict=True)]
         frame["q"] = multipletests(p, method="fdr_bh")[1]

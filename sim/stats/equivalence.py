@@ -37,18 +37,20 @@ OUTCOME_WORDS = {HELD: "held within the tolerance", OFF: "off by more than the t
 class Tolerance:
     """What a designer accepts as even, and how sure the checks are.
 
-    seat_pp: a seat's win rate may lie this many percentage points from its fair share;
-    payout_steps: a component's value may lie this many payout steps (the value one unit of its
-    payout moves) from even; alpha: the error rate of each verdict; power: the chance a sample
-    sized by ``plan_games`` calls a family that is truly on target held."""
+    seat_pp: a seat's win rate may lie this many percentage points from its fair share; rate_pp: a
+    win rate set to a target (a difficulty level) this many from the target; payout_steps: a
+    component's value may lie this many payout steps (the value one unit of its payout moves) from
+    even; alpha: the error rate of each verdict; power: the chance a sample sized by ``plan_games``
+    calls a family that is truly on target held."""
 
     seat_pp: float = 2.0
     payout_steps: float = 0.5
     alpha: float = 0.05
     power: float = 0.8
+    rate_pp: float = 2.0  # a win rate aimed at a target (an automa's level) may lie this many pp from it
 
     def __post_init__(self):
-        for name in ("seat_pp", "payout_steps"):
+        for name in ("seat_pp", "payout_steps", "rate_pp"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0):
                 raise ValueError(f"tolerance {name} must be a positive number, not {value!r}")

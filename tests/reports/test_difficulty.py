@@ -7,6 +7,7 @@ import textwrap
 import tomllib
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 from bgsim.experiments.difficulty import (
@@ -256,7 +257,7 @@ def test_the_report_has_every_section(tiny_study, capsys):
     assert {p.name for p in (report / "tables").iterdir()} == {
         "outcomes.csv", "automa_sources.csv", "knob_sweep.csv", "levels_card.csv", "levels.csv", "provenance.json"}
     levels = pl.read_csv(report / "tables" / "levels.csv")
-    assert levels.height == 4 and {"verify_rate_low", "verify_rate_high", "holds"} <= set(levels.columns)
+    assert levels.height == 4 and {"verify_rate_low", "verify_rate_high", "outcome"} <= set(levels.columns)
 
 
 def test_the_report_header_says_what_the_base_runs_played(tiny_study, tmp_path):
@@ -311,7 +312,7 @@ def test_calibrate_solves_one_target_from_the_command_line(tmp_path, capsys):
     assert not (tmp_path / "bad").exists()
 
 
-def test_levels_table_tells_a_miss_from_a_disagreement():
+def test_levels_table_judges_each_level_within_its_tolerance_and_tells_a_miss_from_a_disagreement():
     from bgsim.sim.stats.difficulty import levels_table
 
     base = {"rung": "r", "knob": "anna_start_vp", "reachable": True, "slope": 0.013}
@@ -320,9 +321,11 @@ def test_levels_table_tells_a_miss_from_a_disagreement():
         base | {"level": "b", "target": 0.3, "wins": 3000, "games": 10000, "verify_wins": 3010, "verify_games": 10000},
         base | {"level": "c", "target": 0.5, "wins": 4980, "games": 10000, "verify_wins": 4880, "verify_games": 10000},
     ]).set_index("level")
-    assert not levels.loc["a", "holds"] and not levels.loc["a", "consistent"]  # 3 pp apart: other deals
-    assert levels.loc["b", "holds"] and levels.loc["b", "consistent"]
-    assert not levels.loc["c", "holds"] and levels.loc["c", "consistent"]  # misses, but as calibrated
+    # +-2 pp by two one-sided tests: 3 pp off is off for sure, 0.1 pp held, 1.2 pp too close to the edge to tell
+    assert levels.loc["a", "outcome"] == "off" and not levels.loc["a", "consistent"]  # 3 pp apart: other deals
+    assert levels.loc["b", "outcome"] == "held" and levels.loc["b", "consistent"]
+    assert levels.loc["c", "outcome"] == "cannot tell" and levels.loc["c", "consistent"]  # as calibrated
+    assert levels.loc["c", "games_to_tell"] > 10000 and np.isnan(levels.loc["b", "games_to_tell"])
     assert levels.loc["a", "off_pp"] == pytest.approx(-3.0) and levels.loc["b", "slope_pp"] == pytest.approx(1.3)
 
 

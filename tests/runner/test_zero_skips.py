@@ -105,7 +105,7 @@ def test_difficulty_without_verify_games_solves_the_levels_and_reports_no_check(
 
     report = study / "report"
     levels = pd.read_csv(report / "tables" / "levels.csv")
-    assert len(levels) == 1 and not [c for c in levels.columns if c.startswith("verify") or c == "holds"]
+    assert len(levels) == 1 and not [c for c in levels.columns if c.startswith("verify") or c == "outcome"]
     text = (report / "index.md").read_text()
     assert "`calibration.verify_games = 0`" in text
     assert "played again on fresh deals." not in text and "then played on fresh deals" not in text
