@@ -342,5 +342,6 @@ def _fresh_games(spec: dict) -> str:
     solver = spec["solver"]
     if solver.get("fresh_games") == "auto":
         power = spec.get("tolerance", {}).get("power", 0.8)
-        return f"as many as the tolerance needs for {power:.0%} power, at most {solver.get('fresh_most', 2000):,}"
+        most = solver.get("fresh_most", 2000)
+        return f"as many as the tolerance needs for {100 * power:.0f} % power, at most {most:,}"
     return f"{solver['fresh_games']:,} source games"

@@ -466,8 +466,8 @@ def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile
              "share of bootstrap replicates that found the same value. The final vector is judged on deals no run "
              f"before it played, by two one-sided tests over all seats at once: *held* when every seat lies within "
              f"±{tolerance.seat_pp:g} pp of its fair share, *off* when one lies further for sure, otherwise the games "
-             f"cannot tell. The confirmation is sized for the tolerance: {tolerance.power:.0%} power to call a vector "
-             "whose seats are even held." + _rounds_text(comp, rounds))
+             f"cannot tell. The confirmation is sized for the tolerance: {100 * tolerance.power:.0f} % power to call a "
+             "vector whose seats are even held." + _rounds_text(comp, rounds))
     rep.figure(seat_charts.compensation_chart(table, label=label, colours=colours), "compensation",
                f"Top: rulebook and solved {label} per seat (bootstrap 95 % interval). Below: each seat's win rate "
                "minus the fair share (pp) under the rulebook vector"

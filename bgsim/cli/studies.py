@@ -74,8 +74,19 @@ def plan(
                                                                  "percentage points.")] = 1.0,
     rate: Annotated[float | None, typer.Option("--rate", help="Expected win rate in percent, e.g. 25 (default: "
                                                               "the fair share 100/players).")] = None,
+    tolerance: Annotated[float | None, typer.Option("--tolerance", help="Also: games for every seat to be shown "
+                                                                        "within +-TOLERANCE pp of its fair share "
+                                                                        "(two one-sided tests, all seats at once).")]
+    = None,
+    power: Annotated[float, typer.Option("--power", help="With --tolerance: the chance that seats truly even are "
+                                                         "shown so.")] = 0.8,
+    design_effect: Annotated[float, typer.Option("--design-effect", help="With --tolerance: how much a deal's "
+                                                                         "games move together (1 for self-play; a "
+                                                                         "mixed table's seat report shows games "
+                                                                         "over effective games).")] = 1.0,
 ) -> None:
-    """Games needed for a 95 % interval of +-PRECISION pp on one seat's win rate."""
+    """Games needed for a 95 % interval of +-PRECISION pp on one seat's win rate; with --tolerance, the
+    games a seat-order confirmation plans to show every seat within it."""
     from bgsim.sim.stats.seats import games_needed
 
     if rate is not None and not 0 < rate < 100:
@@ -90,6 +101,20 @@ def plan(
               f"(95 % interval); {worst:,} if the rate could be as far off as 50 %.", highlight=False)
     if rate is not None and rate < 1:
         out.print(f"(--rate is in percent: {rate:g} means {rate:g} %, not {100 * rate:g} %)", highlight=False)
+    if tolerance is not None:
+        from bgsim.sim.stats.equivalence import Tolerance, plan_seat_games
+
+        if not tolerance > 0 or not 0.5 <= power < 1:
+            raise BgsimError(f"--tolerance must be a positive number of percentage points and --power at least 0.5 "
+                             f"and below 1, not {tolerance:g} and {power:g}")
+        wanted = Tolerance(seat_pp=tolerance, power=power)
+        if design_effect < 1:
+            raise BgsimError(f"--design-effect is at least 1, not {design_effect:g}")
+        games = plan_seat_games(players, wanted, design_effect)
+        out.print(f"{games:,} games for every seat to be shown within +-{tolerance:g} pp of its fair share at "
+                  f"{players} players, with {100 * power:.0f} % power when the seats are even (two one-sided tests "
+                  f"at 5 %, all seats at once" + (f", design effect {design_effect:g}" if design_effect > 1 else "") + ").",
+                  highlight=False)
 
 
 def run_study(spec, run, out_dir: str, jobs: int, resume: bool, quiet: bool, no_report: bool,

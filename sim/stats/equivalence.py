@@ -61,7 +61,7 @@ class Tolerance:
 
     def text(self) -> str:
         return (f"±{self.seat_pp:g} pp per seat, ±{self.payout_steps:g} payout step, alpha {self.alpha:g}, "
-                f"power {self.power:.0%}")
+                f"power {100 * self.power:.0f} %")
 
 
 @dataclass(frozen=True)
