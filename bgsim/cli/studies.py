@@ -111,10 +111,10 @@ def plan(
         if design_effect < 1:
             raise BgsimError(f"--design-effect is at least 1, not {design_effect:g}")
         games = plan_seat_games(players, wanted, design_effect)
+        effect = f", design effect {design_effect:g}" if design_effect > 1 else ""
         out.print(f"{games:,} games for every seat to be shown within +-{tolerance:g} pp of its fair share at "
                   f"{players} players, with {100 * power:.0f} % power when the seats are even (two one-sided tests "
-                  f"at 5 %, all seats at once" + (f", design effect {design_effect:g}" if design_effect > 1 else "") + ").",
-                  highlight=False)
+                  f"at 5 %, all seats at once{effect}).", highlight=False)
 
 
 def run_study(spec, run, out_dir: str, jobs: int, resume: bool, quiet: bool, no_report: bool,
