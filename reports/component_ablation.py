@@ -188,5 +188,5 @@ def ablation_method(spec: dict, a, choice) -> str:
                "(another seed), and its fresh estimate is the answer: an effect picked for being the largest of many "
                "reads larger on the deals that found it (on fresh deals such effects averaged 0.71 of their "
                "discovery size). It is *confirmed* when the fresh one-sided test in the direction found rejects "
-               "after Benjamini–Hochberg over the effects checked, *reversed* when the fresh interval lies on the "
+               "after Benjamini–Hochberg over every effect checked, *reversed* when the fresh interval lies on the "
                "other side of 0, and *not confirmed* otherwise." if fresh else ""))

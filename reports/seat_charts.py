@@ -31,7 +31,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
-__all__ = ["category_chart", "compensation_chart", "score_distribution_chart", "seat_win_chart"]
+__all__ = ["category_chart", "compensation_chart", "imbalance_chart", "score_distribution_chart", "seat_win_chart"]
 
 _BAR_IN = 0.085  # the narrowest bar that stays readable
 _HATCHES = ("", "////", "....", "xxxx")
@@ -214,14 +214,14 @@ def _category_ticks(axes: list[Axes], cats: list) -> None:
 
 
 def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label: str = "start value",
-                       colours: Mapping[str, str] | None = None) -> Figure:
+                       colours: Mapping[str, str] | None = None, tolerance_pp: float | None = None) -> Figure:
     """Top row: rulebook and solved values of the compensation parameter (``label``) per seat, one panel
     per player count, the populations side
     by side, each solution with its bootstrap interval. Below: each seat's win rate minus the fair share
     1/n, per player count and population, under the rulebook vector, under the solved vector on the
     stored games, and confirmed on fresh deals (when present), all with Wilson intervals; panels wrapped
-    three to a row on one shared scale. Solutions are drawn in their population's colour (``colours``: the
-    report's); the rulebook in black and grey.
+    three to a row on one shared scale, with the tolerance (``tolerance_pp``) shaded around 0. Solutions are
+    drawn in their population's colour (``colours``: the report's); the rulebook in black and grey.
 
     ``solutions``: one row per player count, population and seat (0-based): ``rulebook, solved, low,
     high``, and ``rate_rulebook``, ``rate_solved``, optionally ``rate_confirmed`` with their ``_low`` and
@@ -268,10 +268,12 @@ def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label:
         *drawn.values(),
         Line2D([], [], marker="D", linestyle="", color="black", label="final vector, held on fresh deals"),
         Line2D([], [], marker="D", linestyle="", color="black", markerfacecolor="white",
-               label="final vector, did not hold")])
+               label="final vector, not held")])
     _, gap_axes = panel_grid(len(keys), parent=bottom, sharey=True)
     for ax, (n, pop) in zip(gap_axes, keys, strict=True):
         part = solutions[(solutions["n_players"] == n) & (solutions["population"] == pop)].sort_values("seat")
+        if tolerance_pp:
+            ax.axhspan(-tolerance_pp, tolerance_pp, color="0.92", zorder=0)
         _gap_points(ax, part, n, colours[pop])
         ax.set_title(f"{n} players, {pop}: win rate", fontsize=LEGEND_FONT_PT + 1)
     for ax in gap_axes:
@@ -283,6 +285,8 @@ def compensation_chart(solutions: pd.DataFrame, title: str | None = None, label:
                       markerfacecolor="white" if hollow else None, label=name)
                for column, name, _, marker, hollow in shown]
     handles.append(Line2D([], [], label="fair share 1/n", **_FAIR_STYLE))
+    if tolerance_pp:
+        handles.append(Patch(color="0.92", label=f"tolerance ±{tolerance_pp:g} pp"))
     legend_below(bottom, gap_axes, handles=handles, title="solved: in the population's colour")
     return fit_titles(fig)
 
@@ -294,10 +298,10 @@ _GAP_SERIES = (("rate_rulebook", "rulebook", -0.2, "s", False),
 
 def _final_marks(ax, part: pd.DataFrame, shift: float, colour: str) -> None:
     """The vector a study settled on after its fresh-deal rounds, where it differs from the solved one:
-    a diamond, filled if it held on fresh deals, hollow if it did not."""
+    a diamond, filled if it held within the tolerance on fresh deals, hollow if not."""
     if "final" not in part or part["final"].isna().any() or (part["final"] == part["solved"]).all():
         return
-    held = bool(part["held"].iloc[0]) if "held" in part else False
+    held = str(part["outcome"].iloc[0]) == "held" if "outcome" in part else False
     ax.plot(part["seat"].to_numpy() + 1 + shift + 0.12, part["final"].to_numpy(), "D", color=colour,
             markerfacecolor=colour if held else "white", markersize=6, linestyle="")
 
@@ -318,3 +322,36 @@ def _gap_points(ax: Axes, part: pd.DataFrame, n: int, colour: str) -> None:
     ax.axhline(0, **_FAIR_STYLE)
     ax.set_xticks(seats)
     ax.tick_params(axis="y", labelleft=True)
+
+
+def imbalance_chart(table: pd.DataFrame, title: str = "Seat imbalance", start_label: str = "start vector",
+                    colours: Mapping[str, str] | None = None) -> Figure:
+    """Seat imbalance per table (``sim.stats.seats.imbalance_table``: pp², unbiased) with its 95 %
+    interval, one panel per player count, a row per (population, start vector) in its population's
+    colour (filled: detectably off perfect balance; hollow: cannot be told from it), the noise floor a
+    grey tick: what the plain mean squared gap would read at perfect balance."""
+    counts = sorted(int(n) for n in table["n_players"].unique())
+    colours = chart_colours(table["population"], colours)
+    rows = table.groupby("n_players").size().max()
+    fig, axes = panel_grid(len(counts), panel_height=0.5 + 0.28 * rows, extra_height=1.0)
+    fig.suptitle(title)
+    for ax, n in zip(axes, counts, strict=True):
+        part = table[table["n_players"] == n].sort_values(["population", "start"]).reset_index(drop=True)
+        y = np.arange(len(part))[::-1]
+        for yi, r in zip(y, part.itertuples(), strict=True):
+            colour = colours[r.population]
+            ax.plot([r.imbalance_low_pp2, r.imbalance_high_pp2], [yi, yi], color=colour, lw=1.4)
+            ax.plot(r.imbalance_pp2, yi, "o", color=colour, markerfacecolor="white" if r.at_target else colour,
+                    markersize=5)
+            ax.plot(r.noise_pp2, yi, "|", color="0.5", markersize=8)
+        ax.axvline(0, **_FAIR_STYLE)
+        ax.set_yticks(y, [f"{r.population}, {r.start}" for r in part.itertuples()], fontsize=LEGEND_FONT_PT)
+        ax.set_xlabel("mean squared seat gap, pp²")
+        ax.set_title(f"{n} players")
+    legend_below(fig, axes, handles=[
+        Line2D([], [], marker="o", linestyle="-", color="black", label="off perfect balance (95 % interval)"),
+        Line2D([], [], marker="o", linestyle="-", color="black", markerfacecolor="white",
+               label="cannot be told from perfect balance"),
+        Line2D([], [], marker="|", linestyle="", color="0.5", markersize=8, label="noise floor"),
+        Line2D([], [], label="perfect balance", **_FAIR_STYLE)], title=f"rows: population, {start_label}")
+    return fit_titles(fig)

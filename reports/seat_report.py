@@ -125,7 +125,7 @@ def add_seat_sections(rep: Report, study: SeatStudy, complete: bool = True) -> p
     score_counts = _score_counts(rows, profile)
     colours = population_colours(score_counts["population"])  # one colour per population in every chart
     _seat_section(rep, seats, score_counts, profile, colours)
-    _imbalance_section(rep, imbalance_table(rows), profile)
+    _imbalance_section(rep, imbalance_table(rows), profile, colours)
     if "equal" in set(seats["start"]) and seats["start"].nunique() > 1:
         _start_section(rep, start_effect(rows), profile)
     _category_section(rep, category_table(rows, profile.category_columns, profile.score_column), profile, colours)
@@ -167,8 +167,9 @@ def balancing_answers(compensation: pd.DataFrame, profile: GameProfile, rounds: 
     for pop, part in compensation.groupby("population", sort=False):
         cells = [_balancing_cell(int(n), cell.sort_values("seat"), rounds, tolerance)
                  for n, cell in part.groupby("n_players")]
-        lines.append(f"- {comp.label.capitalize()} that balance the seats within ±{tolerance.seat_pp:g} pp (seat 1 "
-                     f"holds {comp.fixed_first}), *{pop}*: {'; '.join(cells)}.")
+        label = comp.label[0].upper() + comp.label[1:]
+        lines.append(f"- {label} that balance the seats within ±{tolerance.seat_pp:g} pp (seat 1 holds "
+                     f"{comp.fixed_first}), *{pop}*: {'; '.join(cells)}.")
     return lines
 
 
@@ -181,7 +182,7 @@ def _balancing_cell(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None, tol
     played = _rounds_played(n, cell, rounds)
     tried = f"; the rounds tried {', '.join(played)} on their own deals" if len(played) > 1 else ""
     games = int(cell["confirm_games"].iloc[0]) if "confirm_games" in cell else None
-    on = f"on {games:,} fresh deals" if games else "on fresh deals"
+    on = f"on {games:,} games of fresh deals" if games else "on fresh deals"
     if outcome == HELD:
         return f"{n} players {vector} (**held within ±{tolerance.seat_pp:g} pp** {on}: furthest {where}{tried})"
     if outcome == OFF:
@@ -432,6 +433,8 @@ def _compensation(study: SeatStudy) -> pd.DataFrame:
         confirmed = _seats(confirm, study.profile).merge(final, on=["n_players", "population", "start"])
         confirmed = confirmed[["n_players", "population", "seat", "games", "win_rate", "win_rate_low",
                                "win_rate_high", "favoured"]]
+        if "confirm_games" in table:  # the study wrote the confirmation's games beside its verdict
+            confirmed = confirmed.drop(columns="games")
         confirmed = confirmed.rename(columns={"games": "confirm_games", "win_rate": "rate_confirmed",
                                               "win_rate_low": "rate_confirmed_low",
                                               "win_rate_high": "rate_confirmed_high",
@@ -468,11 +471,13 @@ def _compensation_section(rep: Report, table: pd.DataFrame, profile: GameProfile
              f"±{tolerance.seat_pp:g} pp of its fair share, *off* when one lies further for sure, otherwise the games "
              f"cannot tell. The confirmation is sized for the tolerance: {100 * tolerance.power:.0f} % power to call a "
              "vector whose seats are even held." + _rounds_text(comp, rounds))
-    rep.figure(seat_charts.compensation_chart(table, label=label, colours=colours), "compensation",
+    rep.figure(seat_charts.compensation_chart(table, label=label, colours=colours, tolerance_pp=tolerance.seat_pp),
+               "compensation",
                f"Top: rulebook and solved {label} per seat (bootstrap 95 % interval). Below: each seat's win rate "
                "minus the fair share (pp) under the rulebook vector"
                + (", the solved vector on the stored games, and the final vector on fresh deals" if confirmed
-                  else " and the solved vector on the stored games") + " (Wilson 95 %, clustered by deal).")
+                  else " and the solved vector on the stored games") + f" (Wilson 95 %, clustered by deal); shaded: "
+               f"the tolerance, ±{tolerance.seat_pp:g} pp.")
     shown = table.copy()
     shown["seat"] += 1
     shown["interval"] = [f"{lo}-{hi}" for lo, hi in zip(shown["low"], shown["high"], strict=True)]
@@ -533,7 +538,8 @@ def _rounds_table(rep: Report, rounds: pd.DataFrame, label: str) -> None:
               formats={"games": ",d"})
 
 
-def _imbalance_section(rep: Report, table: pd.DataFrame, profile: GameProfile) -> None:
+def _imbalance_section(rep: Report, table: pd.DataFrame, profile: GameProfile,
+                       colours: dict[str, str] | None = None) -> None:
     if table.empty:
         return
     label, _ = _words(profile)
@@ -547,6 +553,9 @@ def _imbalance_section(rep: Report, table: pd.DataFrame, profile: GameProfile) -
              "interval allows is beside it. "
              + (f"{len(even)} of {len(table)} tables cannot be told from perfect balance with these games."
                 if len(even) else "Every table is detectably off perfect balance."))
+    rep.figure(seat_charts.imbalance_chart(table, start_label=label, colours=colours), "seat_imbalance",
+               "Seat imbalance per table (pp², unbiased) with its 95 % interval; hollow: these games cannot tell the "
+               "table from perfect balance; grey tick: the noise floor, what the plain mean squared gap reads there.")
     shown = table.copy()
     shown["imbalance"] = [f"{v:.2g} [{lo:.2g}, {hi:.2g}]" for v, lo, hi in
                           zip(shown["imbalance_pp2"], shown["imbalance_low_pp2"], shown["imbalance_high_pp2"],

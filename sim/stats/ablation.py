@@ -16,7 +16,8 @@ The size of an effect found is re-measured on fresh deals (``fresh_check``): an 
 for being the largest of many reads larger on the deals that found it than it is (on fresh deals
 the effects averaged 0.71 of it), so the fresh estimate is the answer, and the discovery estimate
 is labelled as such. A found effect is *confirmed* when its fresh one-sided test in the found
-direction rejects after Benjamini–Hochberg over the effects checked, *reversed* when its fresh
+direction rejects after Benjamini–Hochberg over every effect checked (seats, spread and lead changes
+together), *reversed* when its fresh
 interval lies wholly on the other side of 0, and *not confirmed* otherwise.
 """
 
@@ -162,11 +163,12 @@ def fresh_check(found: pd.DataFrame, fresh: pd.DataFrame, alpha: float = 0.05) -
     """``found`` (``ablation_effects`` of one or several player counts) with its check on fresh deals:
     per test (``seat``: the seat it moves most; ``spread``, ``leads``) the fresh estimate, interval and
     q (``<test>_fresh``, ``_fresh_low``, ``_fresh_high``, ``_fresh_q``: the one-sided test in the found
-    direction, Benjamini–Hochberg over the effects checked), ``<test>_outcome`` (CONFIRMED, REVERSED,
-    NOT_CONFIRMED; empty where nothing was found) and ``<test>_confirmed`` (1 / 0, NaN where nothing
-    was found), for the effects found (q < ``alpha``)."""
+    direction, Benjamini–Hochberg over every effect checked, of all three tests together),
+    ``<test>_outcome`` (CONFIRMED, REVERSED, NOT_CONFIRMED; empty where nothing was found) and
+    ``<test>_confirmed`` (1 / 0, NaN where nothing was found), for the effects found (q < ``alpha``)."""
     keyed = fresh.set_index(["n_players", "component"])
     out = found.copy()
+    parts = {}
     for test in ("seat", *ABLATION_MEASURES):
         estimates = []
         for r in found.to_dict(orient="records"):
@@ -186,10 +188,15 @@ def fresh_check(found: pd.DataFrame, fresh: pd.DataFrame, alpha: float = 0.05) -
             t = sign * estimate / se
             p = np.where(se > 0, stats.t.sf(t, np.maximum(deals - 1, 1)),
                          np.where(sign * estimate > 0, 0.0, 1.0))
-        q = np.full(len(found), np.nan)
-        if checked.any():
-            q[checked] = multipletests(p[checked], method="fdr_bh")[1]
         reversed_ = np.where(sign > 0, high < 0, low > 0)
+        parts[test] = (checked, p, reversed_)
+    every = np.concatenate([p[checked] for checked, p, _ in parts.values()])
+    q_all = multipletests(every, method="fdr_bh")[1] if len(every) else every
+    start = 0
+    for test, (checked, _, reversed_) in parts.items():
+        q = np.full(len(found), np.nan)
+        q[checked] = q_all[start:start + int(checked.sum())]
+        start += int(checked.sum())
         outcome = np.where(~checked, "", np.where(q < alpha, CONFIRMED, np.where(reversed_, REVERSED, NOT_CONFIRMED)))
         out[f"{test}_fresh_q"] = q
         out[f"{test}_outcome"] = outcome
