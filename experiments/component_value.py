@@ -81,7 +81,7 @@ _KEYS = {
     "game": {"id", "players", "params", "data"},
     "population": {"strategies"},
     "sample": {"games", "rollouts", "chunk_size", "seed"},
-    "solver": {"q", "most", "points", "fresh_games", "components"},
+    "solver": {"q", "most", "points", "fresh_games", "fresh_most", "components"},
     "ablation": {"deals", "chunk_size", "fresh_deals"},
     "compare": {"association"},
     "tolerance": {"payout_steps", "power"},
