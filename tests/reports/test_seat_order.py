@@ -55,6 +55,10 @@ def test_default_seat_order_is_sized_for_one_point():
     ({"game": {"id": "carpe_diem", "players": [2], "params": {"start_vp": "8/9"}}}, "list start vectors under"),
     ({"compensation": {"population": ["nobody"]}}, "'nobody', which is not a population"),
     ({"colour": 1}, "colour"),
+    ({"compensation": {"confirm_games": "lots"}}, 'non-negative integer or "auto"'),
+    ({"compensation": {"confirm_games": 0, "rounds": 2}}, "rounds play fresh deals: set confirm_games"),
+    ({"tolerance": {"seat_pp": 0}}, "seat_pp must be a positive number"),
+    ({"tolerance": {"power": 0.99999, "payout": 1}}, "unknown key"),
 ])
 def test_bad_seat_order_specs_fail_with_one_line(change, message):
     import tomllib

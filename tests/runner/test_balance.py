@@ -173,6 +173,11 @@ BAD = [
     ('name = "first_seat"', 'name = "fun"', "unknown measure 'fun'"),
     ('target = "fair"', "target = [[0.5, 0.5], [0.5, 0.5]]", "target must be a number"),
     ('sampler = "tpe"', 'sampler = "grid"', "search.sampler must be one of"),
+    ('name = "first_seat"', 'name = "seat_spread"', "replaced by seat_imbalance"),
+    ('name = "first_seat"\ntarget = "fair"', 'name = "seat_imbalance"\ntarget = 0.01', "seat_imbalance's target is 0"),
+    ("deals = 300", 'deals = "many"', 'confirm.deals must be "auto" or an integer'),
+    ("[confirm]", "[tolerance]\nseat_pp = -1\n[confirm]", "seat_pp must be a positive number"),
+    ("[confirm]", "[tolerance]\nseat = 2\n[confirm]", "unknown key [tolerance] 'seat'"),
 ]
 
 

@@ -165,6 +165,9 @@ def test_committed_component_value_specs_load_with_their_association_tables(path
     ('strategies = ["greedy"]', 'strategies = ["nobody"]'),
     ('strategies = ["greedy"]', 'strategies = ["search"]'),
     ('id = "carpe_diem"', 'id = "sealed_bids"'),  # its rulebook game has no component choice
+    ("rollouts = 4", 'rollouts = 4\n[tolerance]\npayout_steps = "half"'),
+    ("rollouts = 4", "rollouts = 4\n[tolerance]\nseat_pp = 2"),  # a seat tolerance means nothing here
+    ("[solver]", '[solver]\nfresh_games = "some"'),
 ])
 def test_a_bad_spec_ends_in_one_line_with_status_2(tmp_path, capsys, change, message):
     path = write(tmp_path)
