@@ -7,14 +7,17 @@ the game declares as a component choice (its profile's ``choices``, the engine's
 end ``rollouts`` times, each alternative on the same determinisations of the hidden information
 with the same seat streams (``Game.rollout_outcomes``), all seats by the population's compiled
 policies. Each (point, component) gives a paired difference (``sim.stats.choice_value``): the
-component's best row against the best row without it. Rows are streamed to
+component's best row against the mean of the other components on offer (alone on offer: against the
+best row without it, less the average component's value over it). Rows are streamed to
 ``points/n<players>/chunk-*.parquet`` chunk by chunk, so memory stays flat in the number of points.
 
 Then the payout solver: for each component whose choice value is off (q below ``solver.q``), the
-payout at which it would be even, on the same points (the same states and the same rollouts'
-determinisations, the two rows that defined each point's value), by the root finder of the
+payout at which it would be even against the same reference, on the same points (the same states
+and the same rollouts' determinisations, every alternative played again), by the root finder of the
 difficulty calibration (``sim.stats.calibration.find_root``); and a check of that payout on fresh
-source games (seed + 1). Results: ``choice_values.csv``, ``solver/*.json``, ``payouts.csv``.
+source games (seed + 1): even within ``[tolerance] payout_steps`` payout steps by two one-sided
+tests (held), beyond them (off), or the fresh games cannot tell. Results: ``choice_values.csv``,
+``solver/*.json``, ``payouts.csv``.
 
 With ``ablation.deals``, the ablation (``experiments.ablation``): deals played with each component
 and again with it replaced, the same chance in both; what it changes in each seat's win rate, the

@@ -5,7 +5,8 @@ worst seat (per player count, population and start vector, marked when not signi
 verdict on the rulebook's largest seat value, the balancing start vector, and each component the
 baseline flags. A variant's conclusion *holds* when it equals the baseline's (a seat: the same seat;
 a component: flagged in the same direction); a balancing vector holds when every seat's value lies in
-the baseline's bootstrap interval. Significance follows the seat and attribution tables
+the baseline's bootstrap interval, and is marked where its own confirmation did not show it even
+within the tolerance. Significance follows the seat and attribution tables
 (Benjamini–Hochberg). ``bgsim.report`` loads the studies; this module only compares and renders.
 """
 

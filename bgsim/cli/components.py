@@ -23,9 +23,9 @@ def component_value(
     quiet: QuietOpt = False,
     no_report: NoReportOpt = False,
 ) -> None:
-    """Each component's choice value (taking it against the best alternative without it, on the
-    same chance), the payout at which it would be even, checked on fresh games; then the report
-    (DIR/report/index.html)."""
+    """Each component's choice value (taking it against the other components on offer, on the same
+    chance), the payout at which it would be even, checked within its tolerance on fresh games; then
+    the report (DIR/report/index.html)."""
     from bgsim.experiments.component_value import load_component_value, run_component_value
 
     run_study(load_component_value(spec_path), run_component_value, out_dir, jobs, resume, quiet, no_report,
