@@ -16,7 +16,7 @@ name = "{name}"
 id = "sealed_bids"
 players = [2, 3]
 [game.params]
-prize_offer = "pair"
+prize_offer = "{offer}"
 prize_points = "{points}"
 [population]
 strategies = ["greedy"]
@@ -35,9 +35,9 @@ INFLATED_PRIZE = 2  # P3, worth 7 instead of 4
 INFLATED = "4/4/7/4/4/4/4/4/4/4"
 
 
-def study(tmp_path, name: str, points: str, games: int, fresh: int = 0):
+def study(tmp_path, name: str, points: str, games: int, fresh: int = 0, offer: str = "pair"):
     path = tmp_path / f"{name}.toml"
-    path.write_text(SPEC.format(name=name, points=points, games=games, fresh=fresh))
+    path.write_text(SPEC.format(name=name, points=points, games=games, fresh=fresh, offer=offer))
     spec = cv.load_component_value(path)
     return spec, cv.run_component_value(spec, out=tmp_path / "runs").directory
 
@@ -78,3 +78,32 @@ def test_the_solver_recovers_the_payout_the_prize_was_inflated_from(inflated):
         assert doc["fresh"]["outcome"] == "held" and doc["fresh"]["win"] == 0  # and so on fresh games too
     payouts = pd.read_csv(directory / "payouts.csv")
     assert set(payouts[payouts["component"] == INFLATED_PRIZE]["payout"]) == {4}
+
+
+TRIPLE_EVEN = "/".join(["4"] * 15)
+TRIPLE_INFLATED = "/".join(["7" if i == INFLATED_PRIZE else "4" for i in range(15)])
+
+
+def test_with_three_alike_prizes_on_offer_every_value_is_exactly_0(tmp_path):
+    """SB-OFFER-2: three prizes on offer, all worth 4. Against the best alternative without it, a
+    prize would be measured against the better of two alike ones; against the mean of the others on
+    offer it is exactly 0."""
+    _, directory = study(tmp_path, "even3", TRIPLE_EVEN, games=15, offer="triple")
+    rows = cv.load_points(directory)
+    assert len(rows) > 100 and (rows.groupby(["n_players", "game", "point"]).size() == 3).all()
+    assert (rows["win"] == 0).all() and (rows["margin"] == 0).all() and not rows["alone"].any()
+
+
+def test_with_three_on_offer_an_inflated_prize_is_worth_its_inflation_over_the_mean_of_the_others(tmp_path):
+    """P3 worth 7 and the two others on offer 4: P3's margin value is exactly +3 (7 against the mean of
+    4 and 4), each of the others beside it -1.5 (4 against the mean of 4 and 7)."""
+    _, directory = study(tmp_path, "inflated3", TRIPLE_INFLATED, games=40, offer="triple")
+    rows = cv.load_points(directory)
+    beside = rows[rows.groupby(["n_players", "game", "point"])["component"].transform(
+        lambda c: (c == INFLATED_PRIZE).any())]
+    assert (beside.loc[beside["component"] == INFLATED_PRIZE, "margin"] == 3.0).all()
+    assert (beside.loc[beside["component"] != INFLATED_PRIZE, "margin"] == -1.5).all()
+    values = pd.read_csv(directory / "choice_values.csv").set_index(["n_players", "component"])
+    for n in (2, 3):
+        assert values.loc[(n, INFLATED_PRIZE), "margin"] == pytest.approx(3.0)
+        assert values.loc[(n, INFLATED_PRIZE), "win_low"] > 0
