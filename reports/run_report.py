@@ -98,9 +98,11 @@ def _answers(rep: Report, strategies: pd.DataFrame, pairs: pd.DataFrame | None, 
             lines.append(_mixed_line(int(n), part))
     if seats is not None:
         for row in verdicts(seats).itertuples():
-            lines.append(f"- **{row.n_players} players**, *{row.population}* in every seat: {row.verdict}.")
+            lines.append(f"- **{row.n_players} players**, *{row.population}* in every seat: {row.verdict}; seats even: "
+                         f"{row.tolerance}.")
     rep.text("\n".join(lines) if lines else "No games.")
-    rep.text("Win rates count seat-games against the fair share 1/n (Wilson 95 % intervals); *ahead of* is the "
+    rep.text("Win rates count seat-games against the fair share 1/n (Wilson 95 % intervals, clustered by deal); "
+             "*ahead of* is the "
              "share of games, among those where both sat at the table, in which the first strategy finished "
              "before the second (the game's tie-break decides equal scores).")
 
@@ -228,6 +230,6 @@ def _method(rep: Report, meta: dict, spec: dict, profile: GameProfile) -> None:
              f"{meta.get('seeds', {}).get('scheme', '')}."
              f" Engine: bgsim {versions.get('bgsim', '-')}, git {str(git.get('sha') or '-')[:12]}"
              f"{' (uncommitted changes)' if git.get('dirty') else ''}.")
-    rep.text("Win rates: Wilson 95 % intervals; means: Student t. A strategy that holds several seats of one game "
-             "contributes seat-games that are not independent, so its interval is a little too narrow. "
-             + shared_wins_sentence(profile))
+    rep.text("Win rates: Wilson 95 % intervals on the effective games; means: Student t; every variance clustered by "
+             "deal, because the seats a strategy holds in one game, and its games in the seatings of one deal, move "
+             "together. " + shared_wins_sentence(profile))

@@ -171,11 +171,13 @@ def markdown(summary: TournamentSummary) -> str:
          if summary.shared_wins else "A win is rank 1 after the rules' tie-break; ")
         + f"*tie-break wins* counts wins with equal {summary.score_unit}. "
         "Intervals: Wilson "
-        "(win rate) and t (means). Pooled over every game a strategy played, so they also reflect whom it met.", "",
+        "(win rate) and t (means), clustered by deal (a deal's games in every pairing and seating move together). "
+        "Pooled over every game a strategy played, so they also reflect whom it met.", "",
         _standings_md(summary.standings, summary.score_unit), "",
         "## Pairwise", "",
         "Share of the games with both strategies in which the row strategy finished ahead of the column strategy "
-        f"(2 players: the head-to-head win rate), with its Wilson interval; `*`: different from 50 % at "
+        f"(2 players: the head-to-head win rate), with its Wilson interval on the effective comparisons (clustered by "
+        f"deal); `*`: different from 50 % at "
         f"{_level(conf)} (two-sided exact binomial test); `·`: never met.", "",
     ]
     for n in sorted(summary.pairwise["n_players"].unique()):
