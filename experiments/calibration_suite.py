@@ -10,10 +10,11 @@ about once in a thousand.
 
 Truths are planted two ways:
 
-- **games**: Sealed Bids (the lab's small test game) is played in a large run whose rates stand in
-  for the truth (hundreds of thousands of games; their own error is a few per cent of a replicate's),
-  and in an independent run cut into replicates of whole deals. Mixed tables play each deal in every
-  seating, so they test the clustering by deal;
+- **games**: a fast game declares how it is played for the suite (its entry's ``calibration``
+  part, a ``GameCalibration``: the lab's small test game, Sealed Bids). It is played in a large run
+  whose rates stand in for the truth (hundreds of thousands of games; their own error is a few per
+  cent of a replicate's), and in an independent run cut into replicates of whole deals. Mixed tables
+  play each deal in every seating, so they test the clustering by deal;
 - **planted**: numbers drawn with a known answer (multinomial seats, exchangeable components,
   paired changes with deal effects), for truths a game cannot be set to exactly (a seat exactly at
   the tolerance, components alike in distribution).
@@ -38,6 +39,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import polars as pl
+from bgsim.sim.registry import available_games, make_game
 from bgsim.sim.results.spec import RunSpec
 from bgsim.sim.results.store import load
 from bgsim.sim.stats.ablation import ablation_effects, deal_columns, fresh_check
@@ -48,13 +50,44 @@ from bgsim.sim.stats.intervals import t_bounds, wilson
 from bgsim.sim.stats.seats import change_findings, imbalance_table, paired_change, seat_table, start_effect
 from scipy import stats
 
-__all__ = ["CHECKS", "Check", "Result", "run_checks"]
+__all__ = ["CHECKS", "Check", "GameCalibration", "Result", "run_checks"]
 
 Z_BOUND = 3.09  # one-sided 99.9 %: a sound method fails a check by chance about once in a thousand
 NOMINAL = 0.95
 ALPHA = 0.05
-GAME = "sealed_bids"
-MIXED = ("greedy", "random", "bold", "miser")  # Sealed Bids' strategies, one per seat of a mixed table
+
+
+@dataclass(frozen=True)
+class GameCalibration:
+    """How a game is played for the suite (its entry's ``calibration`` part): its id, a strategy for
+    self-play, four strategies for a mixed table (one per seat), a rule change that moves play (game
+    parameters, and the change in words), and the parameters under which tied wins are shared."""
+
+    game: str
+    self_play: str
+    mixed: tuple[str, ...]
+    change: dict
+    change_words: str
+    shared: dict
+
+
+def calibration_game() -> GameCalibration:
+    """The first registered game that declares how the suite plays it."""
+    for entry in available_games(unlisted=True).values():
+        found = entry.parts.load("calibration")
+        if found is not None:
+            return found
+    raise LookupError("no registered game declares a calibration part")
+
+
+def _score() -> str:
+    """The calibration game's final-score column (its profile's)."""
+    return make_game(calibration_game().game).profile.score_column
+
+
+def _start_parameter() -> str:
+    """The calibration game's compensation parameter (its start vector)."""
+    return make_game(calibration_game().game).profile.compensation.parameter
 
 
 @dataclass(frozen=True)
@@ -102,11 +135,24 @@ def _coverage(low, high, truth) -> tuple[int, int]:
     return int(((low <= truth) & (truth <= high)).sum()), int(low.size)
 
 
-# --- games: Sealed Bids runs, cut into replicates of whole deals
+# --- games: the calibration game's runs, cut into replicates of whole deals
+
+
+def _strategies(players: int, mixed: bool) -> tuple[str, ...]:
+    """The calibration game's self-play strategy, or its mixed table's first ``players``."""
+    cal = calibration_game()
+    return cal.mixed[:players] if mixed else (cal.self_play,)
+
+
+def _params(which: str | None) -> dict | None:
+    """The calibration game's parameters for ``which``: "shared" (tied wins shared), "change" (its rule
+    change), None (its rules)."""
+    cal = calibration_game()
+    return {"shared": cal.shared, "change": cal.change}.get(which) if which else None
 
 
 class Played:
-    """Sealed Bids runs made once per process and shared by the checks that read them."""
+    """The calibration game's runs, made once per process and shared by the checks that read them."""
 
     def __init__(self):
         self.root = Path(tempfile.mkdtemp(prefix="bgsim-calibration-"))
@@ -120,7 +166,8 @@ class Played:
         if key not in self.cache:
             mode = "fixed" if len(strategies) == 1 else "permutations"
             seatings = 1 if mode == "fixed" else math.factorial(players)
-            spec = RunSpec(name=f"{name}-{len(self.cache)}", game=GAME, players=(players,), strategies=strategies,
+            spec = RunSpec(name=f"{name}-{len(self.cache)}", game=calibration_game().game, players=(players,),
+                           strategies=strategies,
                            mode=mode, games=games, chunk_size=max(seatings, (20_000 // seatings) * seatings),
                            seed=seed, tier="compiled", params=dict(params or {}))
             self.cache[key] = run(spec, out=self.root, jobs=1).run_dir
@@ -163,18 +210,19 @@ def _truth_rows(players: int, strategies: tuple[str, ...], games: int | None = N
 
 
 def _seat_truth(players, strategies, params=None, games=None) -> pd.Series:
-    truth = seat_table(_truth_rows(players, strategies, games, params), "final_points")
+    truth = seat_table(_truth_rows(players, strategies, games, params), _score())
     return truth.set_index("seat")["win_rate"]
 
 
-def seat_rates(players: int, strategies: tuple[str, ...], params: dict | None = None, naive: bool = False):
+def seat_rates(players: int, mixed: bool, which: str | None = None, naive: bool = False):
     """Coverage of the seat table's win-rate intervals (clustered by deal), or of plain Wilson
     intervals that count every game as independent (``naive``: the method before)."""
-    deals = 600 // (1 if len(strategies) == 1 else math.factorial(players))
+    deals = 600 // (math.factorial(players) if mixed else 1)
 
     def run(replicates: int, seed: int) -> Result:
+        strategies, params = _strategies(players, mixed), _params(which)
         truth = _seat_truth(players, strategies, params)
-        table = seat_table(_game_rows(players, strategies, replicates, deals, seed, params), "final_points")
+        table = seat_table(_game_rows(players, strategies, replicates, deals, seed, params), _score())
         truths = table["seat"].map(truth)
         if naive:
             low, high = wilson(table["wins"].to_numpy(), table["games"].to_numpy())
@@ -186,21 +234,22 @@ def seat_rates(players: int, strategies: tuple[str, ...], params: dict | None = 
     return run
 
 
-def seat_means(players: int, strategies: tuple[str, ...]):
-    """Coverage of the seat table's mean-score intervals (t, clustered by deal)."""
+def seat_means(players: int):
+    """Coverage of the seat table's mean-score intervals on a mixed table (t, clustered by deal)."""
     deals = 600 // math.factorial(players)
 
     def run(replicates: int, seed: int) -> Result:
-        truth = seat_table(_truth_rows(players, strategies), "final_points").set_index("seat")["mean_score"]
-        table = seat_table(_game_rows(players, strategies, replicates, deals, seed), "final_points")
+        strategies = _strategies(players, True)
+        truth = seat_table(_truth_rows(players, strategies), _score()).set_index("seat")["mean_score"]
+        table = seat_table(_game_rows(players, strategies, replicates, deals, seed), _score())
         hits, trials = _coverage(table["mean_score_low"], table["mean_score_high"], table["seat"].map(truth))
         return Result(hits, trials, NOMINAL, "coverage", replicates)
     return run
 
 
-def start_effects(players: int, strategies: tuple[str, ...]):
-    """Coverage of the paired start-vector effects (rulebook against equal start points, game by game,
-    clustered by deal)."""
+def start_effects(players: int):
+    """Coverage of the paired start-vector effects on a mixed table (rulebook against equal start
+    values, game by game, clustered by deal)."""
     seatings = math.factorial(players)
     deals = 600 // seatings
 
@@ -211,10 +260,11 @@ def start_effects(players: int, strategies: tuple[str, ...]):
         return start_effect(pl.concat([labelled(rulebook, "rulebook"), labelled(equal, "equal")]))
 
     def run(replicates: int, seed: int) -> Result:
-        truth_rows = [labelled(_truth_rows(players, strategies, params={"start_points": s}), s).with_columns(
+        strategies = _strategies(players, True)
+        truth_rows = [labelled(_truth_rows(players, strategies, params={_start_parameter(): s}), s).with_columns(
             pl.lit("all").alias("population")) for s in ("rulebook", "equal")]
         truth = start_effect(pl.concat(truth_rows)).set_index("seat")["diff_pp"]
-        reps = [_game_rows(players, strategies, replicates, deals, seed, {"start_points": s}) for s in
+        reps = [_game_rows(players, strategies, replicates, deals, seed, {_start_parameter(): s}) for s in
                 ("rulebook", "equal")]
         table = effects(*reps)
         hits, trials = _coverage(table["diff_low"], table["diff_high"], table["seat"].map(truth))
@@ -222,31 +272,32 @@ def start_effects(players: int, strategies: tuple[str, ...]):
     return run
 
 
-def what_if_changes(players: int, strategies: tuple[str, ...]):
-    """Coverage of the what-if's paired changes (tied highest bids discarded against the rulebook's
-    first bidder, on the same deals, clustered by deal)."""
+def what_if_changes(players: int):
+    """Coverage of the what-if's paired changes on a mixed table (the calibration game's rule change
+    against its rules, on the same deals, clustered by deal)."""
     seatings = math.factorial(players)
     deals = 600 // seatings
-    variant = {"bid_tie": "discard"}
 
     def run(replicates: int, seed: int) -> Result:
+        strategies, variant = _strategies(players, True), _params("change")
         base_truth = _truth_rows(players, strategies).with_columns(pl.lit("all").alias("population"))
         var_truth = _truth_rows(players, strategies, params=variant).with_columns(pl.lit("all").alias("population"))
-        truth = paired_change(base_truth, var_truth, "final_points").set_index("seat")["win_pp"]
+        truth = paired_change(base_truth, var_truth, _score()).set_index("seat")["win_pp"]
         base = _game_rows(players, strategies, replicates, deals, seed)
         changed = _game_rows(players, strategies, replicates, deals, seed, variant)
-        table = paired_change(base, changed, "final_points")
+        table = paired_change(base, changed, _score())
         hits, trials = _coverage(table["win_low"], table["win_high"], table["seat"].map(truth))
         return Result(hits, trials, NOMINAL, "coverage", replicates)
     return run
 
 
-def game_imbalance(players: int, strategies: tuple[str, ...], params: dict | None = None):
+def game_imbalance(players: int, mixed: bool):
     """Coverage of seat imbalance's interval on played games (truth: the mean squared gap of the
     large run's seat rates)."""
-    deals = 2400 // (1 if len(strategies) == 1 else math.factorial(players))
+    deals = 2400 // (math.factorial(players) if mixed else 1)
 
     def run(replicates: int, seed: int) -> Result:
+        strategies, params = _strategies(players, mixed), None
         rates = _seat_truth(players, strategies, params, 2 * _SIZE["truth"]).sort_index().to_numpy()
         truth = 1e4 * float(((rates - 1 / players) ** 2).mean())
         table = imbalance_table(_game_rows(players, strategies, replicates, deals, seed, params))
@@ -607,30 +658,30 @@ def planted_clustered_means(deals: int = 200, seatings: int = 24, naive: bool = 
 
 
 CHECKS = (
-    Check("seat rates, self-play", "95 % win-rate intervals (Wilson)", "Sealed Bids 3p greedy, 600-game replicates",
-          seat_rates(3, ("greedy",)), 300, 1000),
-    Check("seat rates, mixed seating", "95 % win-rate intervals clustered by deal", "Sealed Bids 4p mixed table",
-          seat_rates(4, MIXED), 300, 1000),
+    Check("seat rates, self-play", "95 % win-rate intervals (Wilson)", "played: 3p self-play, 600-game replicates",
+          seat_rates(3, False), 300, 1000),
+    Check("seat rates, mixed seating", "95 % win-rate intervals clustered by deal", "played: 4p mixed table",
+          seat_rates(4, True), 300, 1000),
     Check("seat rates, mixed seating", "the same, every game counted as independent (before)",
-          "Sealed Bids 4p mixed table", seat_rates(4, MIXED, naive=True), 300, 1000, replaced=True),
-    Check("seat rates, 3-player mixed", "95 % win-rate intervals clustered by deal", "Sealed Bids 3p mixed table",
-          seat_rates(3, MIXED[:3]), 300, 1000),
+          "played: 4p mixed table", seat_rates(4, True, naive=True), 300, 1000, replaced=True),
+    Check("seat rates, 3-player mixed", "95 % win-rate intervals clustered by deal", "played: 3p mixed table",
+          seat_rates(3, True), 300, 1000),
     Check("shared wins, mixed seating", "95 % win-share intervals clustered by deal",
-          "Sealed Bids 4p mixed, final_tie=shared", seat_rates(4, MIXED, {"final_tie": "shared"}), 300, 1000),
-    Check("mean scores, mixed seating", "95 % t intervals clustered by deal", "Sealed Bids 4p mixed table",
-          seat_means(4, MIXED), 300, 1000),
-    Check("start effects", "95 % paired intervals (rulebook against equal start points)",
-          "Sealed Bids 3p mixed table", start_effects(3, MIXED[:3]), 300, 1000),
-    Check("what-if changes", "95 % paired intervals (tied bids discarded against the rulebook)",
-          "Sealed Bids 3p mixed table", what_if_changes(3, MIXED[:3]), 300, 1000),
+          "played: 4p mixed table, tied wins shared", seat_rates(4, True, "shared"), 300, 1000),
+    Check("mean scores, mixed seating", "95 % t intervals clustered by deal", "played: 4p mixed table",
+          seat_means(4), 300, 1000),
+    Check("start effects", "95 % paired intervals (rulebook against equal start values)", "played: 3p mixed table",
+          start_effects(3), 300, 1000),
+    Check("what-if changes", "95 % paired intervals (a rule change against the rulebook)", "played: 3p mixed table",
+          what_if_changes(3), 300, 1000),
     Check("means of clustered games", "95 % t intervals clustered by deal", "planted: deal effects, 24 seatings",
           planted_clustered_means(), 400, 2000),
     Check("means of clustered games", "the same, t over games as if independent (before)",
           "planted: deal effects, 24 seatings", planted_clustered_means(naive=True), 400, 2000, replaced=True),
-    Check("seat imbalance, played", "95 % interval", "Sealed Bids 3p greedy, 2,400-game replicates",
-          game_imbalance(3, ("greedy",)), 100, 1000),
-    Check("seat imbalance, played, mixed", "95 % interval clustered by deal", "Sealed Bids 4p mixed table",
-          game_imbalance(4, MIXED), 100, 1000),
+    Check("seat imbalance, played", "95 % interval", "played: 3p self-play, 2,400-game replicates",
+          game_imbalance(3, False), 100, 1000),
+    Check("seat imbalance, played, mixed", "95 % interval clustered by deal", "played: 4p mixed table",
+          game_imbalance(4, True), 100, 1000),
     Check("seat imbalance at perfect balance", "95 % interval", "planted: 4 fair seats, 4,000 games",
           planted_imbalance(4, 0.0), 300, 1000),
     Check("seat imbalance near balance", "95 % interval", "planted: 3 seats, +-1 pp, 4,000 games",
@@ -695,7 +746,8 @@ def run_checks(full: bool = False, seed: int = 20_261_129, only: Callable[[Check
                 continue
             started = time.perf_counter()
             result = check.run(check.full if full else check.quick, seed + i)
-            row = {"check": check.name, "what": check.what, "truth": check.truth,
+            truth = check.truth.replace("played:", f"{make_game(calibration_game().game).profile.title}:")
+            row = {"check": check.name, "what": check.what, "truth": truth,
                    "method": "replaced (before)" if check.replaced else "current", "kind": result.kind,
                    "nominal": result.nominal, "rate": result.rate, "bound": result.bound,
                    "replicates": result.replicates, "trials": result.trials, "passes": result.passes,

@@ -141,9 +141,10 @@ class SeatOrderSpec:
             object.__setattr__(self, "starts", ("rulebook", "equal") if comp else (NO_START,))
         if self.confirm_games is None:
             object.__setattr__(self, "confirm_games", AUTO if comp else 0)
-        if self.rounds is None:  # rounds play fresh deals: none where the study skips them
-            object.__setattr__(self, "rounds", ROUNDS_WHEN_PLAY_CHANGES if comp and comp.changes_play
-                               and self.confirm_games else 0)
+        if not self.confirm_games:  # rounds play fresh deals: none where the study skips them
+            object.__setattr__(self, "rounds", 0)
+        elif self.rounds is None:
+            object.__setattr__(self, "rounds", ROUNDS_WHEN_PLAY_CHANGES if comp and comp.changes_play else 0)
         _check(self)
 
     @property
@@ -291,7 +292,6 @@ def _check(spec: SeatOrderSpec) -> None:
         require(isinstance(value, int) and not isinstance(value, bool) and value >= least,
                 f"{name} must be {'a non-negative' if least == 0 else 'a positive'} integer")
     require(spec.rounds <= 50, "compensation.rounds must be at most 50")
-    require(spec.rounds == 0 or spec.confirm_games, "compensation.rounds play fresh deals: set confirm_games too")
     require(isinstance(spec.low, int) and isinstance(spec.high, int) and -200 <= spec.low < spec.high <= 200,
             "compensation.low and high must be integers with -200 <= low < high <= 200")
     for n in spec.players:

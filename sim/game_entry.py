@@ -23,13 +23,16 @@ class GameParts:
     a module that registers the game's strategies when imported (``strategies.weights``);
     ``variants`` an ``experiments.variants.VariantData``, how the data files of the variants in the
     game's profile are derived; ``reports`` a ``reports.extras.ReportExtras``; ``bench`` an
-    ``experiments.bench.GameBench``, the game's rows of ``make bench``.
+    ``experiments.bench.GameBench``, the game's rows of ``make bench``; ``calibration`` an
+    ``experiments.calibration_suite.GameCalibration``, how the calibration suite plays the game to
+    stand in for a known truth.
     """
 
     strategies: str | None = None
     variants: str | None = None
     reports: str | None = None
     bench: str | None = None
+    calibration: str | None = None
 
     def load(self, part: str) -> Any:
         """The object ``part`` names (one of the fields), imported; None when the game declares none."""

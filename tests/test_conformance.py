@@ -490,6 +490,23 @@ def test_a_declared_bench_is_a_game_bench(name):
     assert bench is None or isinstance(bench, GameBench)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_declared_calibration_plays_the_game_with_its_own_strategies_and_parameters(name):
+    from bgsim.experiments.calibration_suite import GameCalibration
+    from bgsim.strategies import make_strategy
+
+    found = _entry(name).parts.load("calibration")
+    if found is None:
+        return
+    assert isinstance(found, GameCalibration) and found.game == name
+    game = make_game(name, n_players=4)
+    for sid in (found.self_play, *found.mixed):
+        make_strategy(sid, game)
+    assert len(found.mixed) >= 4 and game.profile.compensation is not None  # its start vector is a check
+    assert make_game(name, **found.change).id != make_game(name).id  # a change of the rules
+    assert make_game(name, **found.shared).profile.shared_wins  # tied wins shared
+
+
 def _recounted_leads(game, seeds: GameSeeds, strategy) -> int:
     """Lead changes of one game counted here, decision by decision, from the game's running scores
     (its ``standing`` kernel) at each round's end and its final ranks: the definition of

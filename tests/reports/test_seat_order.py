@@ -56,7 +56,6 @@ def test_default_seat_order_is_sized_for_one_point():
     ({"compensation": {"population": ["nobody"]}}, "'nobody', which is not a population"),
     ({"colour": 1}, "colour"),
     ({"compensation": {"confirm_games": "lots"}}, 'non-negative integer or "auto"'),
-    ({"compensation": {"confirm_games": 0, "rounds": 2}}, "rounds play fresh deals: set confirm_games"),
     ({"tolerance": {"seat_pp": 0}}, "seat_pp must be a positive number"),
     ({"tolerance": {"power": 0.99999, "payout": 1}}, "unknown key"),
 ])

@@ -19,4 +19,5 @@ def make(**params) -> SealedBids:
 ENTRY = GameEntry("sealed_bids", make,
                   "Sealed Bids, a small auction game with hidden hands (2-4 players, for the tests)",
                   player_counts=TABLE.player_counts, parameter_docs=PARAM_DOCS, listed=False,
-                  parts=GameParts(strategies="bgsim.strategies.sealed_bids"))
+                  parts=GameParts(strategies="bgsim.strategies.sealed_bids",
+                                  calibration="bgsim.experiments.sealed_bids.calibration:CALIBRATION"))
