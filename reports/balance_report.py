@@ -17,6 +17,7 @@ import pandas as pd
 from bgsim.reports.charts import MAX_FIGURE_WIDTH_IN
 from bgsim.reports.report_builder import Report
 from bgsim.sim.profile import GameProfile
+from bgsim.sim.stats.equivalence import to_tell
 
 __all__ = ["BalanceStudy", "build_balance_report", "lever_words"]
 
@@ -95,6 +96,11 @@ def _better(r: pd.Series) -> bool:
     return str(r.get("better")) == "True"
 
 
+def _deals_played(study: BalanceStudy) -> float | None:
+    deals = study.meta.get("confirm_deals") or study.spec["confirm"]["deals"]
+    return float(deals) if isinstance(deals, int) else None
+
+
 def _confirm_deals(study: BalanceStudy) -> str:
     """The fresh deals per player count, as played (the rulebook's rows count them)."""
     deals = study.meta.get("confirm_deals") or study.spec["confirm"]["deals"]
@@ -129,8 +135,9 @@ def _answers(rep: Report, study: BalanceStudy) -> None:
     lines = []
     for _, r in finalists.iterrows():
         verdict = OUTCOME_WORDS.get(_outcome(r) or "", "no measure has a tolerance")
-        if _outcome(r) == "cannot tell" and pd.notna(r.get("deals_to_tell")):
-            verdict += f" (about {int(r['deals_to_tell']):,} deals per player count would tell)"
+        if _outcome(r) == "cannot tell":
+            more = r.get("deals_to_tell")
+            verdict += f" ({to_tell(more if pd.notna(more) else None, _deals_played(study), 'deals per player count')})"
         better = "better than the rulebook" if _better(r) else "not shown better than the rulebook"
         lines.append(f"- **{r['design']}** ({verdict}; {better}): {_levers_changed(r, rulebook, study.profile)}. On "
                      f"fresh deals {_measure_words(r, rulebook)}; its objective is {r['objective']:.3g} against the "

@@ -18,6 +18,7 @@ from bgsim.reports.component_ablation import ablation_answer, ablation_failures,
 from bgsim.reports.report_builder import Report
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.stats.choice_value import AVERAGE
+from bgsim.sim.stats.equivalence import to_tell
 from scipy import stats
 
 __all__ = ["ComponentValueStudy", "build_component_value_report"]
@@ -167,8 +168,8 @@ def _fresh_words(r) -> str:
         return ""
     verdict = {"held": "held within the tolerance", "off": "off by more than the tolerance",
                "cannot tell": "cannot tell with these games"}[r.fresh_outcome]
-    more = (f"; about {int(r.fresh_games_to_tell):,} would tell" if r.fresh_outcome == "cannot tell"
-            and pd.notna(r.fresh_games_to_tell) else "")
+    more = ("; " + to_tell(r.fresh_games_to_tell if pd.notna(r.fresh_games_to_tell) else None, r.fresh_games,
+                           "source games") if r.fresh_outcome == "cannot tell" else "")
     return (f" ({verdict} on {int(r.fresh_games)} fresh games: {_pp(r.fresh_win)} "
             f"{_interval_pp(r.fresh_win_low, r.fresh_win_high)}, tolerance ±{100 * r.tolerance:.1f} pp{more})")
 

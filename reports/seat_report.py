@@ -25,7 +25,7 @@ from bgsim.reports.progress import progress_warning
 from bgsim.reports.report_builder import Report, fmt_p, fmt_rate
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.stats.distribution import value_counts
-from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, OFF, Tolerance, equivalence
+from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, OFF, Tolerance, equivalence, to_tell
 from bgsim.sim.stats.lazy import collect, is_empty, lazy
 from bgsim.sim.stats.seats import (
     GROUP,
@@ -189,7 +189,7 @@ def _balancing_cell(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None, tol
         return (f"{n} players: **none found that holds** — {vector} is **off by more than ±{tolerance.seat_pp:g} pp** "
                 f"{on}: {where}{tried}")
     more = cell["games_to_tell"].iloc[0] if "games_to_tell" in cell else np.nan
-    need = f"; about {int(more):,} games would tell" if pd.notna(more) else ""
+    need = "; " + to_tell(more if pd.notna(more) else None, games)
     return (f"{n} players {vector}: **cannot tell with these games** whether it holds within "
             f"±{tolerance.seat_pp:g} pp {on} (furthest {where}{need}{tried})")
 
@@ -268,8 +268,7 @@ def largest_value_answer(seats: pd.DataFrame, compensation: pd.DataFrame, popula
     elif verdict.outcome == OFF:
         head = f"**No: {value} is not enough**, by more than {tol}: seat {seat + 1} is {gap}"
     else:
-        need = (f"; about {int(verdict.games_to_tell):,} games would tell" if np.isfinite(verdict.games_to_tell)
-                else "")
+        need = "; " + to_tell(verdict.games_to_tell, float(r.games))
         head = f"**These games cannot tell** whether seat {seat + 1} is within {tol} of its share: it is {gap}{need}"
     return f"{head} ({'; '.join(parts)})."
 

@@ -26,7 +26,7 @@ import numpy as np
 from scipy import stats
 
 __all__ = ["CANNOT_TELL", "HELD", "OFF", "OUTCOME_WORDS", "Equivalence", "Tolerance", "equivalence", "plan_games",
-           "plan_seat_games", "seat_tests"]
+           "plan_seat_games", "seat_tests", "to_tell"]
 
 HELD, OFF, CANNOT_TELL = "held", "off", "cannot tell"
 OUTCOME_WORDS = {HELD: "held within the tolerance", OFF: "off by more than the tolerance",
@@ -154,6 +154,20 @@ def plan_seat_games(n_players: int, tolerance: Tolerance, design_effect: float =
     room = tolerance.seat_pp / 100
     return plan_games(sd, room, tolerance.alpha, tolerance.power, k=seat_tests(n_players),
                       offset=min(abs(offset), room / 2))
+
+
+FAR = 50  # games to tell beyond this many times those played: the estimate sits on the tolerance
+
+
+def to_tell(needed: float | None, played: float | None, unit: str = "games") -> str:
+    """How many ``unit`` would decide a "cannot tell", in words for a report clause: "about 41,250
+    games would tell"; where that is more than ``FAR`` times those ``played`` (or unknown), that only
+    far more would, because the estimate sits on the edge of the tolerance."""
+    if needed is None or not np.isfinite(needed):
+        return f"no number of {unit} would tell: the estimate sits on the edge of the tolerance"
+    if played and needed > FAR * played:
+        return f"only far more {unit} would tell: the estimate sits near the edge of the tolerance"
+    return f"about {int(needed):,} {unit} would tell"
 
 
 def seat_tests(n_players: int) -> int:

@@ -30,7 +30,7 @@ from bgsim.sim.stats.clustered import (
     clustered_variance,
     seat_covariances,
 )
-from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, OFF, Tolerance, equivalence, seat_tests
+from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, OFF, Tolerance, equivalence, seat_tests, to_tell
 from bgsim.sim.stats.imbalance import seat_imbalance
 from bgsim.sim.stats.intervals import fmt_p, t_bounds
 from bgsim.sim.stats.lazy import collect, column_names, lazy
@@ -293,12 +293,13 @@ def seat_equivalence(seats: pd.DataFrame, tolerance: Tolerance | None = None) ->
         verdict = equivalence(part["win_rate"] - part["fair"], part["win_se"], tolerance.seat_pp / 100,
                               float(part["games"].min()), tolerance.alpha, k=seat_tests(n))
         w = verdict.worst
-        out.append(dict(zip(GROUP, key, strict=True), outcome=verdict.outcome, worst_seat=int(part["seat"].iloc[w]),
+        out.append(dict(zip(GROUP, key, strict=True), outcome=verdict.outcome, games=float(part["games"].min()),
+                        worst_seat=int(part["seat"].iloc[w]),
                         worst_gap_pp=100 * verdict.estimate[w], worst_low_pp=100 * verdict.low[w],
                         worst_high_pp=100 * verdict.high[w], tolerance_pp=tolerance.seat_pp,
                         games_to_tell=verdict.games_to_tell if verdict.outcome == CANNOT_TELL else np.nan))
-    return pd.DataFrame(out, columns=[*GROUP, "outcome", "worst_seat", "worst_gap_pp", "worst_low_pp", "worst_high_pp",
-                                      "tolerance_pp", "games_to_tell"])
+    return pd.DataFrame(out, columns=[*GROUP, "outcome", "games", "worst_seat", "worst_gap_pp", "worst_low_pp",
+                                      "worst_high_pp", "tolerance_pp", "games_to_tell"])
 
 
 def imbalance_table(rows) -> pd.DataFrame:
@@ -342,8 +343,7 @@ def tolerance_sentence(row) -> str:
         return f"held within {tol}: every seat's simultaneous interval lies inside it (furthest {worst})"
     if row["outcome"] == OFF:
         return f"off by more than {tol}: {worst} lies wholly outside it"
-    more = row["games_to_tell"]
-    need = f"; about {int(more):,} games would tell" if np.isfinite(more) else ""
+    need = "; " + to_tell(row["games_to_tell"], row.get("games"))
     return f"cannot tell with these games whether every seat is within {tol} (furthest {worst}{need})"
 
 
