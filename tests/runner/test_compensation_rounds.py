@@ -128,7 +128,7 @@ def test_balancing_answers_from_a_table():
     held = table.assign(outcome="held", rate_confirmed=[0.5, 0.5], rate_confirmed_low=[0.48, 0.48],
                         rate_confirmed_high=[0.52, 0.52])
     (line,) = balancing_answers(held, profile, rounds)
-    assert "2 players 0/-6 (**held within ±2 pp** on 9,600 fresh deals" in line
+    assert "2 players 0/-6 (**held within ±2 pp** on 9,600 games of fresh deals" in line
     unsure = table.assign(outcome="cannot tell", games_to_tell=30_000.0)
     (line,) = balancing_answers(unsure, profile, rounds)
     assert "**cannot tell with these games**" in line and "about 30,000 games would tell" in line
