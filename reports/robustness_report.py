@@ -23,7 +23,7 @@ from bgsim.reports.provenance import side_by_side
 from bgsim.reports.report_builder import Report, fmt_p
 from bgsim.reports.seat_charts import seat_win_chart
 from bgsim.reports.seat_report import SeatStudy, confirmation_outcome, final_column, largest_rulebook_value
-from bgsim.sim.stats.equivalence import HELD
+from bgsim.sim.stats.equivalence import HELD, OFF, equivalence
 from bgsim.sim.stats.lazy import is_empty
 from bgsim.sim.stats.seats import change_findings, paired_change, seat_table
 from matplotlib.colors import LinearSegmentedColormap
@@ -49,9 +49,8 @@ def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
         if largest and n == largest[0] and start == "rulebook":
             seat, value = largest[1], largest[2][largest[1]]
             found = part[part["seat"] == seat].iloc[0]
-            word = {1: f"{value} over-compensates", -1: f"{value} is not enough"}.get(int(found.favoured),
-                                                                                     f"{value} fits")
-            out.append(dict(key=f"{n}p {pop}: the {value} of seat {seat + 1}", kind="largest", value=word))
+            out.append(dict(key=f"{n}p {pop}: the {value} of seat {seat + 1}", kind="largest",
+                            value=_largest_words(found, value, study.tolerance)))
     comp_table = study.compensation
     if not comp_table.empty:
         for (n, pop), part in comp_table.groupby(["n_players", "population"], sort=True):
@@ -69,6 +68,18 @@ def conclusions(study: SeatStudy) -> tuple[pd.DataFrame, pd.DataFrame]:
             value = ("+" if row.win_diff > 0 else "-") if row.flagged else "not flagged"
             out.append(dict(key=f"{row.n_players}p: {attribution.singular} {row.id}", kind="card", value=value))
     return pd.DataFrame(out), seats
+
+
+def _largest_words(found, value: int, tolerance) -> str:
+    """The verdict on the rulebook's largest seat value, within the tolerance of the seat's fair share
+    (two one-sided tests, as the seat report's answer)."""
+    verdict = equivalence(found.win_rate - found.fair, found.win_se, tolerance.seat_pp / 100, float(found.games),
+                          tolerance.alpha, k=1)
+    if verdict.outcome == HELD:
+        return f"{value} fits within ±{tolerance.seat_pp:g} pp"
+    if verdict.outcome == OFF:
+        return f"{value} over-compensates" if found.gap_pp > 0 else f"{value} is not enough"
+    return f"{value}: cannot tell"
 
 
 NOT_HELD = "(did not hold)"  # marks a balancing vector its confirmation did not show even within the tolerance
