@@ -169,13 +169,16 @@ class SeatOrderSpec:
     def fresh_games(self, population: str, n: int, planned: int | None = None) -> int:
         """Games of a round or confirmation run: the spec's number, or for "auto" the ``planned``
         games (``plan_seat_games``; without a plan, the plan for independent games), rounded up to
-        whole deals of every seating and capped by ``confirm_most``."""
+        whole deals of every seating and capped by ``confirm_most``; and at most the population's
+        ``run.games_for`` (a slow strategy's cap holds on fresh deals too)."""
+        cap = self.games_for.get(population)
         if self.confirm_games != AUTO:
-            return int(self.confirm_games)
+            return int(self.confirm_games) if cap is None else min(int(self.confirm_games), cap)
         games = planned if planned is not None else plan_seat_games(n, self.tolerance)
         seatings = self.seatings(population, n)
         most = max(self.confirm_most - self.confirm_most % seatings, seatings)
-        return min(most, -(-max(games, seatings) // seatings) * seatings)
+        fresh = min(most, -(-max(games, seatings) // seatings) * seatings)
+        return fresh if cap is None else min(fresh, cap)
 
     def cell(self, n: int, population: str, start: str, kind: str = "cell", round_index: int = 0,
              games: int | None = None) -> Cell:

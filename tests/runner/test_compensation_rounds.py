@@ -57,6 +57,9 @@ def test_an_automatic_confirmation_is_sized_by_the_tolerance_and_the_design_effe
     games = spec.fresh_games("mixed", 3, planned=7001)
     assert games % 6 == 0 and 7001 <= games < 7007  # whole deals of every seating
     assert spec.fresh_games("mixed", 3, planned=50_000) == 9996  # capped by confirm_most
+    slow = seat_order_from_dict({"game": {"id": "capitol", "players": [3]}, "populations": {"s": ["planner"]},
+                                 "run": {"games": 480, "games_for": {"s": 48}}})
+    assert slow.fresh_games("s", 3) == 48  # a slow strategy's cap holds on fresh deals too
 
 
 @pytest.fixture(scope="module")
