@@ -27,6 +27,7 @@ the table; ``--quick`` runs the short form that ``make test`` runs (tests/calibr
 """
 
 import argparse
+import functools
 import math
 import shutil
 import sys
@@ -657,6 +658,68 @@ def planted_clustered_means(deals: int = 200, seatings: int = 24, naive: bool = 
     return run
 
 
+def planted_ablation_intervals(deals: int = 400, effect: float = 0.04):
+    """Ablation's paired intervals: each deal played with a component and without it, seat 1 winning
+    ``effect`` more often with it (2 players); coverage of the seat change's 95 % t interval."""
+    def run(replicates: int, seed: int) -> Result:
+        rng = np.random.default_rng(seed)
+        hits = 0
+        for _ in range(replicates):
+            strength = rng.uniform(0.2, 0.8, deals)  # how a deal favours seat 1, the same in both games
+            won_with = rng.random(deals) < np.clip(strength + effect, 0, 1)
+            won_without = rng.random(deals) < strength
+            frame = {"deal": np.arange(deals), "component": 0, "replacement": -1,
+                     "win_with_0": won_with * 1.0, "win_with_1": 1.0 - won_with,
+                     "win_without_0": won_without * 1.0, "win_without_1": 1.0 - won_without,
+                     "spread_with": 10, "spread_without": 10, "leads_with": 1, "leads_without": 1,
+                     "winner_changed": (won_with != won_without).astype(int)}
+            row = ablation_effects(pd.DataFrame(frame)[list(deal_columns(2))], 2).iloc[0]
+            hits += row["seat0_low"] <= effect <= row["seat0_high"]  # strengths stay below 1 - effect
+        return Result(int(hits), replicates, NOMINAL, "coverage", replicates)
+    return run
+
+
+def _lean(x: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-(np.log(0.58 / 0.42) + x)))
+
+
+@functools.cache
+def _lean_truth() -> float:
+    """The matchup cell's truth: the lean averaged over every deal's luck (4 million drawn)."""
+    return float(np.mean(_lean(np.random.default_rng(0).normal(0, 0.8, 4_000_000))))
+
+
+def planted_balance_rates(games: int = 3000, matchup: bool = False):
+    """A balance search's rate measures on fresh deals: the first seat's win rate (seat 1 at 30 % of 3
+    seats), or one matchup cell (strategy a ahead of b in 58 % of games, both rotations of every deal);
+    coverage of the measure's 95 % interval."""
+    def run(replicates: int, seed: int) -> Result:
+        rng = np.random.default_rng(seed)
+        hits = 0
+        for _ in range(replicates):
+            if not matchup:
+                estimate = measure_estimate("first_seat", _outcomes(_multinomial_shares(
+                    rng, np.array([0.30, 0.35, 0.35]), games)))
+                hits += estimate.low <= 0.30 <= estimate.high
+                continue
+            deals = games // 2
+            luck = rng.normal(0, 0.8, deals)  # a deal leans the same way in both rotations
+            a_wins = rng.random((deals, 2)) < _lean(luck[:, None])
+            seat_strategy = np.array([[0, 1], [1, 0]] * deals)  # rotation 0: a in seat 1; rotation 1: b there
+            winner_is_a = a_wins.reshape(-1)
+            winner_seat = np.where(np.arange(2 * deals) % 2 == 0, np.where(winner_is_a, 0, 1),
+                                   np.where(winner_is_a, 1, 0))
+            base = np.eye(2, dtype=np.int64)[winner_seat]
+            out = Outcomes(deal=np.repeat(np.arange(deals), 2), pair=np.zeros(2 * deals, np.int64),
+                           rotation=np.tile([0, 1], deals), seat_strategy=seat_strategy, base=base,
+                           start=np.zeros(2, np.int64), tiebreak=np.tile([1, 2], (2 * deals, 1)),
+                           length=np.full(2 * deals, 10))
+            estimate = measure_estimate("matchup", out, pairs=[(0, 1)], strategies=[0, 1])
+            hits += estimate.low[0, 1] <= _lean_truth() <= estimate.high[0, 1]
+        return Result(int(hits), replicates, NOMINAL, "coverage", replicates)
+    return run
+
+
 CHECKS = (
     Check("seat rates, self-play", "95 % win-rate intervals (Wilson)", "played: 3p self-play, 600-game replicates",
           seat_rates(3, False), 300, 1000),
@@ -694,6 +757,13 @@ CHECKS = (
           planted_loss_bias(), 400, 2000),
     Check("balance loss at its target", "|rate - 1/n| (before), blocks reading above 0", "planted: fair first seat",
           planted_loss_bias(replaced=True), 400, 2000, replaced=True),
+    Check("balance: first seat's rate", "95 % t interval", "planted: seat 1 at 30 % of 3, 3,000 deals",
+          planted_balance_rates(), 400, 2000),
+    Check("balance: a matchup cell", "95 % t interval clustered by deal",
+          "planted: a lean varying deal by deal, 3,000 games",
+          planted_balance_rates(matchup=True), 400, 2000),
+    Check("ablation: a seat's change", "95 % paired t interval over deals", "planted: +4 pp with it, 400 deals",
+          planted_ablation_intervals(), 400, 2000),
     Check("objective against the rulebook", "95 % paired bootstrap interval of the difference",
           "planted: first seat 36 % against 33 %, 3,000 deals", planted_objective_difference(), 100, 1000),
     Check("seats held within ±2 pp", "false 'off' with every seat fair", "planted: 4 fair seats, 8,000 games",
