@@ -720,6 +720,26 @@ def planted_balance_rates(games: int = 3000, matchup: bool = False):
     return run
 
 
+def planted_compensation(deficit: int = 3, games: int = 4000, replicates_boot: int = 60):
+    """The compensating start vector's bootstrap interval: 2 players whose seat 2 is ``deficit`` points
+    behind an otherwise fair game (normal scores, sd 15), so that seat 2 starting ``deficit`` above
+    seat 1 is the balancing value; coverage of seat 2's interval."""
+    def run(replicates: int, seed: int) -> Result:
+        from bgsim.sim.stats.compensation import GameScores, solve_with_bootstrap
+
+        rng = np.random.default_rng(seed)
+        hits = 0
+        for r in range(replicates):
+            base = rng.normal(110, 15, (games, 2)).round().astype(np.int64) - np.array([0, deficit])
+            tiebreak = np.argsort(rng.random((games, 2)), axis=1) + 1
+            scores = GameScores(base, tiebreak, np.arange(games), np.array([8, 8]))
+            _, table = solve_with_bootstrap(scores, replicates_boot, seed=r, low=0, high=20)
+            row = table.iloc[1]
+            hits += row["low"] <= 8 + deficit <= row["high"]
+        return Result(int(hits), replicates, NOMINAL, "coverage", replicates)
+    return run
+
+
 CHECKS = (
     Check("seat rates, self-play", "95 % win-rate intervals (Wilson)", "played: 3p self-play, 600-game replicates",
           seat_rates(3, False), 300, 1000),
@@ -766,6 +786,8 @@ CHECKS = (
           planted_ablation_intervals(), 400, 2000),
     Check("objective against the rulebook", "95 % paired bootstrap interval of the difference",
           "planted: first seat 36 % against 33 %, 3,000 deals", planted_objective_difference(), 100, 1000),
+    Check("compensating start vector", "95 % bootstrap interval of a seat's value", "planted: 3 points behind, "
+          "4,000 games", planted_compensation(), 150, 600),
     Check("seats held within ±2 pp", "false 'off' with every seat fair", "planted: 4 fair seats, 8,000 games",
           planted_seat_verdicts(4, 0.0), 400, 2000),
     Check("seats held within ±2 pp", "false 'held' with a seat at the tolerance", "planted: 4 seats, seat 1 +2 pp",
