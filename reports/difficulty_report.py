@@ -178,7 +178,8 @@ def _fresh_summary(levels: pd.DataFrame) -> str:
     if len(off):
         worst = off.loc[off["off_pp"].abs().idxmax()]
         step = int(worst.get("step", 1) if "step" in off else 1)
-        text += (f"; {len(off)} are off by more than {tol} (the furthest {worst.rung}/{worst.level}, "
+        text += (f"; {len(off)} {'is' if len(off) == 1 else 'are'} off by more than {tol} (the furthest "
+                 f"{worst.rung}/{worst.level}, "
                  f"{worst.off_pp:+.1f} pp on {int(worst.verify_games):,} games" + (f", knob step {step}" if step > 1
                                                                                   else "") + ")")
     if len(unsure):
