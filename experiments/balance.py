@@ -64,6 +64,8 @@ JOURNAL = "optuna.journal"
 CHUNK_DEALS = 50  # deals per chunk: the unit the workers play
 REPLICATES = 200  # bootstrap samples of the confirmation's intervals
 REDUCTION = 3  # successive halving: a third of the designs judged at a rung go on to the next
+RATE_MEASURES = ("seat_imbalance", "first_seat", "matchup")  # win rates: their losses in pp²
+PP2 = 1e4  # (percentage points per unit of a rate) squared
 ProgressCallback = Callable[[int, int], None]
 
 
@@ -335,11 +337,12 @@ def measure_values(spec: BalanceSpec, measure: Measure, outcomes: dict[int, Outc
 def measure_loss(spec: BalanceSpec, measure: Measure, estimate: Estimate, n: int, design: dict, outcomes: Outcomes,
                  rulebook: tuple | None = None) -> float:
     """How far ``estimate`` (``measure`` at ``n`` players of ``design``, played as ``outcomes``) is from
-    its target, unbiased there (``sim.stats.balance.measure_loss``). ``rulebook``: the rulebook's
-    (outcomes by player count, design) on the same deals, for a "rulebook" target."""
+    its target, unbiased there (``sim.stats.balance.measure_loss``): for a win rate (``RATE_MEASURES``)
+    in squared percentage points, pp². ``rulebook``: the rulebook's (outcomes by player count, design)
+    on the same deals, for a "rulebook" target (a relative excess, without unit)."""
     target = measure.target
     if target != "rulebook" or rulebook is None:
-        return loss_of(target, estimate, n)
+        return loss_of(target, estimate, n) * (PP2 if measure.name in RATE_MEASURES else 1.0)
     rule_outcomes, rule_design = rulebook
     base = measure_values(spec, measure, rule_outcomes, rule_design)[n]
     paired = difference_variance(measure.name, outcomes, rule_outcomes[n], start_vector(spec, design, n),

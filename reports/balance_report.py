@@ -330,7 +330,8 @@ def _method(rep: Report, study: BalanceStudy) -> None:
         "deals of a perfectly fair game). A measure's loss is unbiased too: the squared distance to a number, to 1/n "
         "for 'fair' or to a matchup matrix's cells, less the estimate's sampling variance; the measure itself for "
         "'min' (seat imbalance for a target of 0); for 'rulebook' the relative excess over the rulebook's design on "
-        "the same deals, cut at 0, less what noise alone adds there. Losses are averaged over the measure's "
+        "the same deals, cut at 0, less what noise alone adds there. A win rate's loss is in pp² (squared "
+        "percentage points). Losses are averaged over the measure's "
         + ("player counts; the objective is their weighted sum." if search["objective"] == "weighted" else
            "player counts; each measure is its own objective (a Pareto search).") + "\n\n"
         f"**Search.** Optuna's {search['sampler']} sampler, asked and told here, seeded per step, on a journal in "

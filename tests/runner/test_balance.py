@@ -83,7 +83,7 @@ def test_a_start_vector_known_by_construction_is_found_within_the_answers_interv
     # the squared distance is 0 on these deals; the loss subtracts its sampling variance, so it reads below 0
     outcomes, _, _ = bal.evaluate(spec, directory, best["design"], 3000, spec.seed)
     variance = bal.measure_values(spec, spec.measures[0], outcomes, best["design"])[2].variance
-    assert best["objective"] == pytest.approx(-variance, rel=1e-9) and variance > 0
+    assert best["objective"] == pytest.approx(-1e4 * variance, rel=1e-9) and variance > 0  # in pp²
     assert low <= 3 <= high and high - low <= 4  # narrower than the lever's range, -6..6
     finalists = pd.read_csv(directory / "finalists.csv")
     assert finalists["design"].iloc[0] == "rulebook" and len(finalists) == 3
