@@ -194,7 +194,7 @@ def _measure_words(r: pd.Series, rulebook: pd.Series) -> str:
             text += ", which cannot be told from perfect balance"
         outcome = r.get(f"{column}_outcome")
         if outcome is not None and not pd.isna(outcome):
-            text += f" ({outcome})"
+            text += f" (within the tolerance: {outcome})"
         theirs = measure_text(column, rulebook[column], rulebook[f"{column}_low"], rulebook[f"{column}_high"])
         parts.append(text + f" (rulebook {theirs.split(' (')[0]})")
     return "; ".join(parts) if parts else "its measures are in the table below"
