@@ -287,7 +287,7 @@ def _finalist_section(rep: Report, study: BalanceStudy) -> None:
     shown = pd.DataFrame({"design": rows["design"]})
     for column in _measure_columns(rows):
         name, players = column.rsplit("@", 1)
-        label = f"{name} at {players[:-1]} players"
+        label = f"{name.replace('_', ' ')} at {players[:-1]} players"
         if f"{column}_low" in rows and not rows[column].map(lambda v: isinstance(v, str)).any():
             shown[label] = [measure_text(column, v, lo, hi) for v, lo, hi in
                             zip(rows[column], rows[f"{column}_low"], rows[f"{column}_high"], strict=True)]
