@@ -36,20 +36,21 @@ def _shifts(part: pd.DataFrame, measure: str) -> pd.DataFrame:
     return off.reindex(off[measure].abs().sort_values(ascending=False).index)
 
 
-def _effect_words(r, test: str, fmt) -> str:
-    """An effect found, by its fresh estimate where checked (the answer), its discovery estimate labelled."""
+def _effect_words(r, test: str, fmt, bound) -> str:
+    """An effect found, by its fresh estimate where checked (the answer), its discovery estimate
+    labelled: ``fmt`` writes a value with its unit, ``bound`` an interval's end without."""
     column = "seat_effect" if test == "seat" else test
-    found = f"{fmt(getattr(r, column))} {_band(getattr(r, column + '_low'), getattr(r, column + '_high'), fmt)}"
+    found = f"{fmt(getattr(r, column))} [{bound(getattr(r, column + '_low'))}, {bound(getattr(r, column + '_high'))}]"
     fresh = getattr(r, f"{test}_fresh", np.nan)
     if pd.isna(fresh):
         return found
     outcome = getattr(r, f"{test}_outcome", "")
-    return (f"{fmt(fresh)} {_band(getattr(r, test + '_fresh_low'), getattr(r, test + '_fresh_high'), fmt)} on fresh "
-            f"deals, {outcome}; {fmt(getattr(r, column))} where found")
+    return (f"{fmt(fresh)} [{bound(getattr(r, test + '_fresh_low'))}, {bound(getattr(r, test + '_fresh_high'))}] on "
+            f"fresh deals, {outcome}; {fmt(getattr(r, column))} where found")
 
 
-def _band(low: float, high: float, fmt) -> str:
-    return f"[{fmt(low)}, {fmt(high)}]"
+def _pp_bound(value: float) -> str:
+    return f"{100 * value:+.1f}"
 
 
 def ablation_answer(n: int, part: pd.DataFrame, a, unit: str) -> str:
@@ -63,14 +64,14 @@ def ablation_answer(n: int, part: pd.DataFrame, a, unit: str) -> str:
     seats = seats[seats["seat_q"] < ALPHA]
     if len(seats):
         text += ("Seat balance moves with " + ", ".join(
-            f"{r.id} (seat {int(r.seat_effect_seat) + 1} {_effect_words(r, 'seat', _pp)} with it)"
+            f"{r.id} (seat {int(r.seat_effect_seat) + 1} {_effect_words(r, 'seat', _pp, _pp_bound)} with it)"
             for r in seats.head(MAX_NAMED).itertuples()) + f" at q < {ALPHA}. ")
     else:
         text += f"No {a.singular} moves a seat's win rate at q < {ALPHA}. "
     for measure, words in (("spread", f"the score spread ({unit}, best minus worst)"), ("leads", "the lead changes")):
         off = _shifts(part, measure)
         if len(off):
-            named = ", ".join(f"{r.id} {_effect_words(r, measure, '{:+.2f}'.format)}"
+            named = ", ".join(f"{r.id} {_effect_words(r, measure, '{:+.2f}'.format, '{:+.2f}'.format)}"
                               for r in off.head(MAX_NAMED).itertuples())
             more = f" and {len(off) - MAX_NAMED} more" if len(off) > MAX_NAMED else ""
             text += f"{words[0].upper()}{words[1:]} with it minus without (q < {ALPHA}): {named}{more}. "
