@@ -78,6 +78,8 @@ def clustered_moments(rows, keys: list[str], values: dict[str, pl.Expr]) -> pl.D
     ``|clusters`` (deals). Rows whose outcome is null are left out of that outcome."""
     frame = lazy(rows)
     deal = [c for c in cluster_keys(frame) if c not in keys]
+    if _one_game_per_deal(frame):  # self-play: every deal one game, so its sums are the game's own values
+        return _singleton_moments(frame, keys, values)
     parts = []
     for cut in deal_slices(frame):
         per_deal = frame.filter(cut).group_by([*keys, *deal]).agg(
@@ -97,6 +99,28 @@ def clustered_moments(rows, keys: list[str], values: dict[str, pl.Expr]) -> pl.D
     if table.is_empty():
         return table
     return table.group_by(keys).agg(pl.exclude(keys).sum()).sort(keys)
+
+
+def _one_game_per_deal(frame: pl.LazyFrame) -> bool:
+    """Whether every deal of ``frame`` is one game: its ``seating`` column (the runner's index of a deal's
+    seating) is 0 throughout. Without the column nothing is assumed."""
+    if "seating" not in column_names(frame):
+        return False
+    return collect(frame.select(pl.col("seating").max())).item() in (0, None)
+
+
+def _singleton_moments(frame: pl.LazyFrame, keys: list[str], values: dict[str, pl.Expr]) -> pl.DataFrame:
+    """``clustered_moments`` where every deal is one row of a group (one game, one row per seat): a
+    deal's sum is the row's value, so one pass of plain sums gives every column."""
+    sums = []
+    for name, expr in values.items():
+        n = expr.is_not_null().sum().cast(pl.Float64)
+        total, squares = expr.sum().cast(pl.Float64), (expr * expr).sum().cast(pl.Float64)
+        sums += [n.alias(f"{name}|n"), total.alias(f"{name}|sum"), squares.alias(f"{name}|squares"),
+                 squares.alias(f"{name}|s2"), total.alias(f"{name}|sn"), n.alias(f"{name}|n2"),
+                 n.alias(f"{name}|clusters")]
+    table = collect(frame.group_by(keys).agg(*sums))
+    return table.sort(keys) if not table.is_empty() else table
 
 
 def clustered_variance(table, name: str) -> tuple[np.ndarray, np.ndarray]:

@@ -148,8 +148,8 @@ def start_effect(rows, baseline: str = "equal", confidence: float = 0.95) -> pd.
     frame = _labelled(rows)
     keys = ["n_players", "population", "start", "seat"]
     win = win_column(column_names(frame))
-    on = ["n_players", "population", "game_index", "deal", "seat"] if "deal" in column_names(frame) else [
-        "n_players", "population", "game_index", "seat"]
+    names = column_names(frame)
+    on = ["n_players", "population", "game_index", "seat"] + [c for c in ("deal", "seating") if c in names]
     base = frame.filter(pl.col("start") == baseline).select(*on, win.alias("won_base"))
     other = frame.filter(pl.col("start") != baseline).select(*on, "start", win.alias("won"))
     pairs = other.join(base, on=on, how="inner")
@@ -180,11 +180,11 @@ def paired_change(baseline, variant, score: str, confidence: float = 0.95) -> pd
         frame = _labelled(rows)
         names = column_names(frame)
         win = win_column(names)
-        extra = ["deal"] if "deal" in names else []
+        extra = [c for c in ("deal", "seating") if c in names]
         frames.append(frame.select(*keys, "game_index", *extra, win.alias(f"win{suffix}"),
                                    pl.col(score).cast(pl.Float64).alias(f"score{suffix}")))
-    on = [*keys, "game_index"] + (["deal"] if "deal" in frames[0].collect_schema().names()
-                                  and "deal" in frames[1].collect_schema().names() else [])
+    on = [*keys, "game_index"] + [c for c in ("deal", "seating") if c in frames[0].collect_schema().names()
+                                  and c in frames[1].collect_schema().names()]
     pairs = frames[1].join(frames[0].select(*on, "win_base", "score_base"), on=on, how="inner")
     win_diff, score_diff = pl.col("win") - pl.col("win_base"), pl.col("score") - pl.col("score_base")
     moments = clustered_moments(pairs, keys, {
