@@ -20,6 +20,7 @@ Inputs: result rows (any form ``sim.stats.lazy.lazy`` takes) with a ``deal`` col
 ``(n_players, deal)``, ``cluster_keys``; without a deal column, each game is its own deal).
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,19 +71,26 @@ def deal_slices(rows) -> list[pl.Expr]:
     return [pl.col(column).is_between(a, b - 1) for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
-def clustered_moments(rows, keys: list[str], values: dict[str, pl.Expr]) -> pl.DataFrame:
+def clustered_moments(rows, keys: list[str], values: dict[str, pl.Expr],
+                      transform: Callable[[pl.LazyFrame], pl.LazyFrame] | None = None) -> pl.DataFrame:
     """Per group of ``keys`` and per outcome of ``values`` (name -> Float64 expression per row): the
     sums a clustered variance needs, added up over slices of whole deals. Columns: the keys, then per
     outcome ``<name>|n`` (rows), ``|sum``, ``|squares`` (sum of squared values), ``|s2`` (sum over
     deals of the squared deal sum), ``|sn`` (deal sum times deal rows), ``|n2`` (squared deal rows),
-    ``|clusters`` (deals). Rows whose outcome is null are left out of that outcome."""
+    ``|clusters`` (deals). Rows whose outcome is null are left out of that outcome.
+
+    ``transform``: what to make of each slice of ``rows`` before it is aggregated (a self-join that
+    pairs the seats of a game, say), so that the slices cut the rows, not what the transform makes
+    of them."""
     frame = lazy(rows)
     deal = [c for c in cluster_keys(frame) if c not in keys]
-    if _one_game_per_deal(frame):  # self-play: every deal one game, so its sums are the game's own values
-        return _singleton_moments(frame, keys, values)
+    if transform is None and "seat" in keys and _one_game_per_deal(frame):
+        return _singleton_moments(frame, keys, values)  # self-play: a seat's deal is one game, one row
     parts = []
     for cut in deal_slices(frame):
-        per_deal = frame.filter(cut).group_by([*keys, *deal]).agg(
+        part = frame.filter(cut)
+        part = transform(part) if transform is not None else part
+        per_deal = part.group_by([*keys, *deal]).agg(
             *(e for name, expr in values.items() for e in (
                 expr.is_not_null().sum().cast(pl.Float64).alias(f"{name}|n"),
                 expr.sum().cast(pl.Float64).alias(f"{name}|sum"),
@@ -103,7 +111,8 @@ def clustered_moments(rows, keys: list[str], values: dict[str, pl.Expr]) -> pl.D
 
 def _one_game_per_deal(frame: pl.LazyFrame) -> bool:
     """Whether every deal of ``frame`` is one game: its ``seating`` column (the runner's index of a deal's
-    seating) is 0 throughout. Without the column nothing is assumed."""
+    seating) is 0 throughout. Without the column nothing is assumed. With ``seat`` among the keys, a
+    group then holds one row of each deal."""
     if "seating" not in column_names(frame):
         return False
     return collect(frame.select(pl.col("seating").max())).item() in (0, None)

@@ -75,16 +75,18 @@ def head_to_head(rows, confidence: float = 0.95) -> pd.DataFrame:
     """One row per (n_players, a, b) with a != b, both orders: pairs (seat pairs of one game held by a
     and b), ahead (pairs in which a finished ahead of b), share with share_low/_high (Wilson on the
     effective pairs, clustered by deal: the pairs of one game, and the seatings of one deal, move
-    together)."""
+    together). The seats of a game are paired a slice of whole deals at a time."""
     frame = lazy(rows)
     on = ["n_players", "game_index"] + [c for c in ("run_id", "deal") if c in column_names(frame)]
-    seats = frame.select(*on, "seat", "strategy", "rank")
-    # the self-join pairs the seats of one game; the streaming engine joins and counts batch by batch
-    pairs = (seats.join(seats, on=on, suffix="_b")
-             .filter((pl.col("seat") != pl.col("seat_b")) & (pl.col("strategy") != pl.col("strategy_b")))
-             .with_columns(pl.col("strategy").alias("a"), pl.col("strategy_b").alias("b")))
-    moments = clustered_moments(pairs, ["n_players", "a", "b"],
-                                {"ahead": (pl.col("rank") < pl.col("rank_b")).cast(pl.Float64)})
+
+    def pairs(part: pl.LazyFrame) -> pl.LazyFrame:
+        seats = part.select(*on, "seat", "strategy", "rank")
+        return (seats.join(seats, on=on, suffix="_b")
+                .filter((pl.col("seat") != pl.col("seat_b")) & (pl.col("strategy") != pl.col("strategy_b")))
+                .with_columns(pl.col("strategy").alias("a"), pl.col("strategy_b").alias("b")))
+
+    moments = clustered_moments(frame, ["n_players", "a", "b"],
+                                {"ahead": (pl.col("rank") < pl.col("rank_b")).cast(pl.Float64)}, transform=pairs)
     table = moments.select("n_players", "a", "b").to_pandas()
     table["pairs"] = moments["ahead|n"].to_numpy().astype(np.int64)
     table["ahead"] = moments["ahead|sum"].to_numpy().round().astype(np.int64)
