@@ -14,7 +14,8 @@ game (self-play), this is the ordinary variance of a mean.
 
 The sums are read in slices of whole deals (``deal_slices``), each slice aggregated per deal and
 then per group, so that memory follows one slice, not the number of games. Sums over slices add up,
-so the result is the same whatever the slicing.
+so the result is the same whatever the slicing. Where a group holds one row of each deal (a seat in
+self-play), the deal's sums are the row's values and one pass over the rows gives them.
 
 Inputs: result rows (any form ``sim.stats.lazy.lazy`` takes) with a ``deal`` column (a deal is
 ``(n_players, deal)``, ``cluster_keys``; without a deal column, each game is its own deal).
@@ -39,8 +40,8 @@ def cluster_keys(rows) -> list[str]:
     """The columns that name a deal in ``rows``: ``n_players`` (where present) and ``deal``; without a
     deal column, the game (``run_id`` where present, ``game_index``). Runs with one seed deal the same
     deals, so a deal's games in several runs (a tournament's matchups) are one cluster; runs with
-    other seeds that share a deal number are then clustered together too, which only widens the
-    interval."""
+    other seeds that share a deal number are then clustered together too, which costs the variance a
+    little precision, not its validity."""
     names = column_names(rows)
     players = ["n_players"] if "n_players" in names else []
     if "deal" in names:
