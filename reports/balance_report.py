@@ -125,8 +125,8 @@ def _answers(rep: Report, study: BalanceStudy) -> None:
     short = finalists[[_outcome(r) not in (None, "held") for _, r in finalists.iterrows()]]
     if len(short):
         said = "; ".join(f"{r['design']}: {OUTCOME_WORDS[_outcome(r)]}" for _, r in short.iterrows())
-        rep.note(f"**{len(short)} of {len(finalists)} finalists did not hold within the tolerance on {deals} fresh "
-                 f"deals per player count:** {said}.")
+        rep.note(f"**{len(short)} of {len(finalists)} finalists were not shown to meet their targets within the "
+                 f"tolerance on {deals} fresh deals per player count:** {said}.")
     worse = finalists[[not _better(r) for _, r in finalists.iterrows()]]
     if len(worse):
         rep.note(f"**{len(worse)} of {len(finalists)} finalists were not shown better than the rulebook on the fresh "

@@ -104,12 +104,12 @@ def _answers(rep: Report, study: ComponentValueStudy, values: pd.DataFrame) -> N
     steps = study.spec.get("tolerance", {}).get("payout_steps", 0.5)
     if len(short):
         names = ", ".join(f"{r.id} at {r.n_players} players ({r.fresh_outcome})" for r in short.itertuples())
-        rep.note(f"**{len(short)} of the {len(checked)} suggested payouts checked did not hold within ±{steps:g} "
-                 f"payout step on fresh games:** {names}. Their suggestion was even on the states it was solved on; "
-                 "on fresh source games, played under the new payout, the seats take the component at other moments "
-                 "and the states where it is still on offer differ. *Off* means its fresh value lies beyond the "
-                 "tolerance for sure; *cannot tell* that the fresh games were too few to decide (the table gives the "
-                 "games that would). Treat these payouts as a direction, not a number.")
+        rep.note(f"**{len(short)} of the {len(checked)} suggested payouts checked were not shown even within "
+                 f"±{steps:g} payout step on fresh games:** {names}. Their suggestion was even on the states it was "
+                 "solved on; on fresh source games, played under the new payout, the seats take the component at "
+                 "other moments and the states where it is still on offer differ. *Off* means its fresh value lies "
+                 "beyond the tolerance for sure; *cannot tell* that the fresh games were too few to decide (the "
+                 "table gives the games that would). Treat these payouts as a direction, not a number.")
     failed_ablation = ablation_failures(study.ablation, study.spec.get("ablation", {}).get("fresh_deals", 0))
     if failed_ablation:
         rep.note(failed_ablation)

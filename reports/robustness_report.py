@@ -82,7 +82,7 @@ def _largest_words(found, value: int, tolerance) -> str:
     return f"{value}: cannot tell"
 
 
-NOT_HELD = "(did not hold)"  # marks a balancing vector its confirmation did not show even within the tolerance
+NOT_HELD = "(not shown to hold)"  # a balancing vector its confirmation did not show within the tolerance
 NOT_PLAYED = "(re-scored only)"  # a balancing vector of a study that skips the fresh-deal runs
 
 
@@ -100,7 +100,7 @@ def compare(baseline: pd.DataFrame, variant: pd.DataFrame) -> pd.DataFrame:
         elif row.kind == "seat":
             holds.append(row.value.split(" (")[0] == row.value_variant.split(" (")[0])
         elif row.kind == "vector":
-            got = np.array(row.value_variant.split(" ")[0].split("/"), dtype=int)  # without "(did not hold)"
+            got = np.array(row.value_variant.split(" ")[0].split("/"), dtype=int)  # without NOT_HELD
             low, high = (np.array(v.split("/"), dtype=int) for v in (row.low, row.high))
             holds.append(bool(((low <= got) & (got <= high)).all()))
         else:

@@ -336,7 +336,7 @@ def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame, attri
 
 
 def _unconfirmed_note(rep: Report, compensation: pd.DataFrame, profile: GameProfile, tolerance: Tolerance) -> None:
-    """Said first: every compensating vector that did not hold within the tolerance on fresh deals."""
+    """Said first: every compensating vector not shown to hold within the tolerance on fresh deals."""
     if compensation.empty or "outcome" not in compensation:
         return
     short = []
@@ -346,7 +346,7 @@ def _unconfirmed_note(rep: Report, compensation: pd.DataFrame, profile: GameProf
             vector = "/".join(str(int(v)) for v in cell.sort_values("seat")[final_column(cell)])
             short.append(f"{n} players, {pop}: {vector} ({OUTCOME_TEXT[outcome]})")
     if short:
-        rep.note(f"**{len(short)} compensating {profile.compensation.label} vector(s) did not hold within "
+        rep.note(f"**{len(short)} compensating {profile.compensation.label} vector(s) were not shown to hold within "
                  f"±{tolerance.seat_pp:g} pp on fresh deals:** " + "; ".join(short) + ". Only a vector that held is "
                  "called balancing below.")
 

@@ -101,7 +101,7 @@ def test_the_answers_give_the_confirmation_verdict(refined):
     assert words[entry["confirm"]["outcome"]] in line and entry["final"] in line
     if entry["confirm"]["outcome"] != "held":  # said first, above the answers
         answers = text.split("## Answers", 1)[1]
-        assert answers.index("did not hold within ±2 pp on fresh deals") < answers.index("- **2 players**")
+        assert answers.index("were not shown to hold within ±2 pp on fresh deals") < answers.index("- **2 players**")
 
 
 def test_a_vector_that_cannot_hold_is_not_called_balancing(tmp_path):
