@@ -215,10 +215,11 @@ def _seat_truth(players, strategies, params=None, games=None) -> pd.Series:
     return truth.set_index("seat")["win_rate"]
 
 
-def seat_rates(players: int, mixed: bool, which: str | None = None, naive: bool = False):
+def seat_rates(players: int, mixed: bool, which: str | None = None, naive: bool = False, games: int = 600):
     """Coverage of the seat table's win-rate intervals (clustered by deal), or of plain Wilson
-    intervals that count every game as independent (``naive``: the method before)."""
-    deals = 600 // (math.factorial(players) if mixed else 1)
+    intervals that count every game as independent (``naive``: the method before), on replicates of
+    about ``games`` games."""
+    deals = games // (math.factorial(players) if mixed else 1)
 
     def run(replicates: int, seed: int) -> Result:
         strategies, params = _strategies(players, mixed), _params(which)
@@ -440,6 +441,21 @@ def planted_payout_verdicts(off_steps: float, replaced: bool = False):
                 continue
             verdict = equivalence(e, se, 0.5 * step, 200, ALPHA, k=1)
             wrong += verdict.outcome == (OFF if off_steps == 0 else HELD)
+        return Result(int(wrong), replicates, ALPHA, "false rate", replicates)
+    return run
+
+
+def planted_off_when_unresolved(truth: float = 0.0, replaced: bool = False):
+    """"Off" where the games are far too few to resolve the tolerance: a quantity inside it (at
+    ``truth`` tolerances from its target), its standard error 20 tolerances; wrong is "off".
+    ``replaced``: off read from the held test's 1 - 2 alpha interval (before), which then errs on
+    either side, up to 2 alpha in all."""
+    tolerance, se = 0.02, 0.4
+
+    def run(replicates: int, seed: int) -> Result:
+        estimates = np.random.default_rng(seed).normal(truth * tolerance, se, replicates)
+        alpha = 2 * ALPHA if replaced else ALPHA  # the off test at 2 alpha is the held test's interval
+        wrong = sum(equivalence(e, se, tolerance, 10, alpha, k=1).outcome == OFF for e in estimates)
         return Result(int(wrong), replicates, ALPHA, "false rate", replicates)
     return run
 
@@ -743,6 +759,8 @@ def planted_compensation(deficit: int = 3, games: int = 4000, replicates_boot: i
 CHECKS = (
     Check("seat rates, self-play", "95 % win-rate intervals (Wilson)", "played: 3p self-play, 600-game replicates",
           seat_rates(3, False), 300, 1000),
+    Check("seat rates, small cells", "95 % win-rate intervals (Wilson)", "played: 3p self-play, 48-game replicates",
+          seat_rates(3, False, games=48), 300, 1000),
     Check("seat rates, mixed seating", "95 % win-rate intervals clustered by deal", "played: 4p mixed table",
           seat_rates(4, True), 300, 1000),
     Check("seat rates, mixed seating", "the same, every game counted as independent (before)",
@@ -792,6 +810,13 @@ CHECKS = (
           planted_seat_verdicts(4, 0.0), 400, 2000),
     Check("seats held within ±2 pp", "false 'held' with a seat at the tolerance", "planted: 4 seats, seat 1 +2 pp",
           planted_seat_verdicts(4, 2.0), 400, 2000),
+    Check("seats within ±2 pp, small cells", "false 'off' with every seat fair", "planted: 3 fair seats, 48 games",
+          planted_seat_verdicts(3, 0.0, 48), 400, 2000),
+    Check("off by more than the tolerance", "false 'off' inside it, far too few games to tell",
+          "planted: at target, error 20 tolerances", planted_off_when_unresolved(), 2000, 4000),
+    Check("off by more than the tolerance", "read from the held test's interval (before)",
+          "planted: at target, error 20 tolerances", planted_off_when_unresolved(replaced=True), 2000, 4000,
+          replaced=True),
     Check("seats held", "every interval contains 1/n (before): not held with every seat fair",
           "planted: 4 fair seats, 4,800 games", planted_seat_verdicts(4, 0.0, 4800, replaced=True), 400, 2000,
           replaced=True),

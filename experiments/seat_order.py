@@ -495,12 +495,13 @@ def fresh_verdict(run_dir: Path, tolerance: Tolerance) -> dict:
     covariance = next(iter(seat_covariances(rows, ["n_players"], win_column(column_names(rows)), n).values()))
     imbalance = seat_imbalance(covariance.rates, covariance.covariance)
     worst = verdict.worst
+    low, high = verdict.bounds
     fair = 1.0 / n
     return {"outcome": verdict.outcome, "tolerance_pp": tolerance.seat_pp,
             "games_to_tell": verdict.games_to_tell if np.isfinite(verdict.games_to_tell) else None,
             "imbalance": imbalance.value, "imbalance_low": imbalance.low, "imbalance_high": imbalance.high,
             "worst_seat": int(seats["seat"].iloc[worst]), "worst_rate": float(seats["win_rate"].iloc[worst]),
-            "worst_low": float(fair + verdict.low[worst]), "worst_high": float(fair + verdict.high[worst])}
+            "worst_low": float(fair + low[worst]), "worst_high": float(fair + high[worst])}
 
 
 def nudge(played: dict, low: int, high: int) -> str | None:

@@ -258,7 +258,8 @@ def largest_value_answer(seats: pd.DataFrame, compensation: pd.DataFrame, popula
                                                          & (compensation["population"] == population)], c))
     verdict = equivalence(r.win_rate - r.fair, r.win_se, tolerance.seat_pp / 100, float(r.games), tolerance.alpha, k=1)
     tol = f"±{tolerance.seat_pp:g} pp"
-    gap = f"{r.gap_pp:+.1f} pp [{100 * verdict.low[0]:+.1f}, {100 * verdict.high[0]:+.1f}] from its share"
+    low, high = verdict.bounds
+    gap = f"{r.gap_pp:+.1f} pp [{100 * low[0]:+.1f}, {100 * high[0]:+.1f}] from its share"
     detected = (f"; it is detectably {'above' if r.favoured > 0 else 'below'} its share, by less than {tol}"
                 if r.favoured and verdict.outcome == HELD else "")
     if verdict.outcome == HELD:
@@ -578,8 +579,12 @@ def _method(rep: Report, meta: dict, study: SeatStudy) -> None:
              "order. Win rates: Wilson 95 % intervals on the effective games; means: t intervals; tests: exact "
              "binomial against the fair share, paired t for start vectors, Benjamini–Hochberg over the many "
              "comparisons. Every variance is clustered by deal: a mixed table plays each deal in every seating, and "
-             "those games move together (counted as independent, a mixed table's 95 % intervals covered the truth "
-             "in about 77 % of cases). "
+             "those games move together (counted as independent, a 4-player mixed table's 95 % intervals covered "
+             "the truth in about half of the calibration suite's cases). The brackets beside a verdict within the "
+             "tolerance are simultaneous over the seats of a table (Bonferroni): at level "
+             f"{100 * (1 - 2 * study.tolerance.alpha):g} % for a seat whose gap lies inside the tolerance (the "
+             f"two one-sided tests of held), at {100 * (1 - study.tolerance.alpha):g} % for one whose gap lies "
+             "beyond it (off, which can be claimed on either side). "
              + shared_wins_sentence(study.profile))
     attribution = study.profile.attribution()
     if attribution:

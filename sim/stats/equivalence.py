@@ -2,18 +2,22 @@
 
 A start vector, a payout or a design *holds* when every quantity it is judged on lies within the
 designer's tolerance of its target. That is tested with two one-sided tests (TOST) for each
-quantity, all at once: each gets a simultaneous interval (Bonferroni over the k quantities, each at
-level 1 - 2 alpha / k, so the whole family of intervals covers with probability 1 - 2 alpha), and
+quantity, all at once (Bonferroni over the k quantities):
 
-- **held within the tolerance**: every interval lies inside -tolerance .. +tolerance;
-- **off by more than the tolerance**: some interval lies wholly outside it;
+- **held within the tolerance**: every quantity's interval at level 1 - 2 alpha / k (both one-sided
+  tests reject at alpha / k) lies inside -tolerance .. +tolerance;
+- **off by more than the tolerance**: some quantity's interval at level 1 - alpha / k lies wholly
+  outside it. The wider interval is needed because "off" is claimed on either side: a truth inside
+  the tolerance can be called off above or below, and where the games are too few to resolve the
+  tolerance (the interval much wider than it) the 1 - 2 alpha interval would call a fair family off
+  up to 2 alpha of the time;
 - **cannot tell with these games**: neither; ``games_to_tell`` says how many games would decide,
   if the estimates stayed where they are.
 
 A quantity truly at the edge of the tolerance is called held with probability at most alpha / k,
-and a family truly inside it is called off with probability at most alpha: neither outcome is the
-mere absence of evidence. ``plan_games`` sizes a sample for the test: the games at which a family
-truly at its target is called held with the wanted power.
+and a family truly inside it is called off with probability at most alpha, whatever the number of
+games: neither outcome is the mere absence of evidence. ``plan_games`` sizes a sample for the test:
+the games at which a family truly at its target is called held with the wanted power.
 
 Seat win rates of one game are k = n seats (the rates of two seats mirror each other, so k = 1 at
 2 players). Pure numpy/scipy; estimates and standard errors come from the callers (clustered by
@@ -67,9 +71,10 @@ class Tolerance:
 @dataclass(frozen=True)
 class Equivalence:
     """A family's verdict: ``outcome`` (HELD, OFF or CANNOT_TELL), the simultaneous intervals
-    ``low``/``high`` ((k,) float64, the estimates' units), the tolerance, the games the estimates
-    came from and ``games_to_tell`` (how many would decide where the outcome is CANNOT_TELL; the
-    games themselves otherwise; inf where an estimate sits exactly on the tolerance)."""
+    ``low``/``high`` of the held test and ``off_low``/``off_high`` of the off test ((k,) float64, the
+    estimates' units), the tolerance, the games the estimates came from and ``games_to_tell`` (how
+    many would decide where the outcome is CANNOT_TELL; the games themselves otherwise; inf where an
+    estimate sits exactly on the tolerance)."""
 
     outcome: str
     estimate: np.ndarray
@@ -78,6 +83,16 @@ class Equivalence:
     tolerance: float
     games: float
     games_to_tell: float
+    off_low: np.ndarray
+    off_high: np.ndarray
+
+    @property
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The interval to show for each quantity, the one that answers its question: the off test's
+        where the estimate lies beyond the tolerance (is it off?), the held test's where it lies
+        inside (is it held?). So a shown interval wholly outside the tolerance always means off."""
+        beyond = np.abs(self.estimate) > self.tolerance
+        return np.where(beyond, self.off_low, self.low), np.where(beyond, self.off_high, self.high)
 
     @property
     def words(self) -> str:
@@ -87,6 +102,16 @@ class Equivalence:
     def worst(self) -> int:
         """The quantity furthest from its target (its index)."""
         return int(np.argmax(np.abs(self.estimate)))
+
+    @property
+    def decisive(self) -> int:
+        """The quantity that decides the outcome: where it is OFF, the one whose interval lies
+        furthest beyond the tolerance (the furthest estimate need not be that one: a wider interval
+        can reach back inside); otherwise ``worst``."""
+        if self.outcome != OFF:
+            return self.worst
+        beyond = np.maximum(self.off_low - self.tolerance, -self.tolerance - self.off_high)
+        return int(np.argmax(beyond))
 
 
 def _z(alpha: float, k: int) -> float:
@@ -101,29 +126,31 @@ def equivalence(estimate, se, tolerance: float, games: float, alpha: float = 0.0
     estimate = np.atleast_1d(np.asarray(estimate, dtype=np.float64))
     se = np.atleast_1d(np.asarray(se, dtype=np.float64))
     k = len(estimate) if k is None else k
-    z = _z(alpha, k)
+    z, z_off = _z(alpha, k), _z(alpha / 2, k)
     low, high = estimate - z * se, estimate + z * se
+    off_low, off_high = estimate - z_off * se, estimate + z_off * se
     if not (np.isfinite(low).all() and np.isfinite(high).all()):
-        return Equivalence(CANNOT_TELL, estimate, low, high, tolerance, games, float("inf"))
-    if ((low > tolerance) | (high < -tolerance)).any():
+        return Equivalence(CANNOT_TELL, estimate, low, high, tolerance, games, float("inf"), off_low, off_high)
+    if ((off_low > tolerance) | (off_high < -tolerance)).any():
         outcome = OFF
     elif ((low > -tolerance) & (high < tolerance)).all():
         outcome = HELD
     else:
         outcome = CANNOT_TELL
-    return Equivalence(outcome, estimate, low, high, tolerance, games,
-                       games if outcome != CANNOT_TELL else _games_to_tell(estimate, z * se, tolerance, games))
+    to_tell = games if outcome != CANNOT_TELL else _games_to_tell(estimate, z * se, z_off * se, tolerance, games)
+    return Equivalence(outcome, estimate, low, high, tolerance, games, to_tell, off_low, off_high)
 
 
-def _games_to_tell(estimate: np.ndarray, half: np.ndarray, tolerance: float, games: float) -> float:
-    """Games at which the intervals (half-widths ``half`` now, shrinking as 1/sqrt(games)) would
-    decide, the estimates staying put: held needs every half-width below its distance to the
-    tolerance, off one below its distance beyond it."""
+def _games_to_tell(estimate: np.ndarray, half: np.ndarray, half_off: np.ndarray, tolerance: float,
+                   games: float) -> float:
+    """Games at which the intervals (half-widths ``half`` of the held test and ``half_off`` of the off
+    test now, shrinking as 1/sqrt(games)) would decide, the estimates staying put: held needs every
+    half-width below its distance to the tolerance, off one below its distance beyond it."""
     margin = tolerance - np.abs(estimate)
     with np.errstate(divide="ignore"):
         held = float(np.max((half / margin) ** 2)) if (margin > 0).all() else np.inf
         beyond = -margin[margin < 0]
-        off = float(np.min((half[margin < 0] / beyond) ** 2)) if len(beyond) else np.inf
+        off = float(np.min((half_off[margin < 0] / beyond) ** 2)) if len(beyond) else np.inf
     factor = min(held, off)
     return float(np.ceil(games * factor)) if np.isfinite(factor) else float("inf")
 

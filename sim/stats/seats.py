@@ -283,8 +283,10 @@ def seat_equivalence(seats: pd.DataFrame, tolerance: Tolerance | None = None) ->
     """Per (n_players, population, start) of a ``seat_table``: whether every seat is within the
     tolerance of its fair share, by two one-sided tests over all seats at once
     (``sim.stats.equivalence``, clustered standard errors). Columns: outcome (held / off / cannot
-    tell), worst_seat, worst_gap_pp with worst_low_pp/worst_high_pp (its simultaneous interval),
-    tolerance_pp, games_to_tell (NaN where the outcome is decided)."""
+    tell), worst_seat (the seat furthest off; where the outcome is off, the one whose interval lies
+    furthest beyond the tolerance), worst_gap_pp with worst_low_pp/worst_high_pp (its simultaneous
+    interval: the off test's where the gap lies beyond the tolerance, else the held test's), tolerance_pp,
+    games_to_tell (NaN where the outcome is decided)."""
     tolerance = tolerance or Tolerance()
     out = []
     for key, part in seats.groupby(list(GROUP), sort=True):
@@ -292,11 +294,12 @@ def seat_equivalence(seats: pd.DataFrame, tolerance: Tolerance | None = None) ->
         n = int(part["n_players"].iloc[0])
         verdict = equivalence(part["win_rate"] - part["fair"], part["win_se"], tolerance.seat_pp / 100,
                               float(part["games"].min()), tolerance.alpha, k=seat_tests(n))
-        w = verdict.worst
+        w = verdict.decisive  # the seat named must be the one the verdict rests on
+        low, high = verdict.bounds
         out.append(dict(zip(GROUP, key, strict=True), outcome=verdict.outcome, games=float(part["games"].min()),
                         worst_seat=int(part["seat"].iloc[w]),
-                        worst_gap_pp=100 * verdict.estimate[w], worst_low_pp=100 * verdict.low[w],
-                        worst_high_pp=100 * verdict.high[w], tolerance_pp=tolerance.seat_pp,
+                        worst_gap_pp=100 * verdict.estimate[w], worst_low_pp=100 * low[w],
+                        worst_high_pp=100 * high[w], tolerance_pp=tolerance.seat_pp,
                         games_to_tell=verdict.games_to_tell if verdict.outcome == CANNOT_TELL else np.nan))
     return pd.DataFrame(out, columns=[*GROUP, "outcome", "games", "worst_seat", "worst_gap_pp", "worst_low_pp",
                                       "worst_high_pp", "tolerance_pp", "games_to_tell"])
