@@ -886,7 +886,8 @@ def markdown(table: pd.DataFrame) -> str:
     for r in table.to_dict(orient="records"):
         sign = ">=" if r["kind"] == "coverage" else "<="
         result = ("passes" if r["passes"] else "fails") + ("" if r["as expected"] else " (unexpected)")
-        lines.append(f"| {r['check']} | {r['what']} | {r['truth']} | {r['method']} | {100 * r['rate']:.1f} % | "
+        check, what, truth = (str(r[k]).replace("|", "\\|") for k in ("check", "what", "truth"))  # a cell's own bars
+        lines.append(f"| {check} | {what} | {truth} | {r['method']} | {100 * r['rate']:.1f} % | "
                      f"{100 * r['nominal']:.0f} % | {sign} {100 * r['bound']:.1f} % | {r['replicates']:,} | {result} |")
     return "\n".join(lines)
 

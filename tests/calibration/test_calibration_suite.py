@@ -35,3 +35,9 @@ def test_the_table_says_when_a_check_went_against_expectation():
     assert len(table) == 1 and table["method"].iloc[0] == "replaced (before)"
     assert not table["passes"].iloc[0] and table["as expected"].iloc[0]
     assert "| payout held |" in suite.markdown(table) and "fails |" in suite.markdown(table)
+
+
+def test_a_bar_inside_a_cell_does_not_split_the_readme_table():
+    table = suite.run_checks(only=lambda c: "|rate - 1/n|" in c.what)
+    row = suite.markdown(table).splitlines()[-1]
+    assert row.count("|") - row.count("\\|") == 10  # nine cells
