@@ -455,7 +455,7 @@ def planted_off_when_unresolved(truth: float = 0.0, replaced: bool = False):
     def run(replicates: int, seed: int) -> Result:
         estimates = np.random.default_rng(seed).normal(truth * tolerance, se, replicates)
         alpha = 2 * ALPHA if replaced else ALPHA  # the off test at 2 alpha is the held test's interval
-        wrong = sum(equivalence(e, se, tolerance, 10, alpha, k=1).outcome == OFF for e in estimates)
+        wrong = sum(equivalence(e, se, tolerance, 10_000, alpha, k=1).outcome == OFF for e in estimates)
         return Result(int(wrong), replicates, ALPHA, "false rate", replicates)
     return run
 
@@ -810,8 +810,12 @@ CHECKS = (
           planted_seat_verdicts(4, 0.0), 400, 2000),
     Check("seats held within ±2 pp", "false 'held' with a seat at the tolerance", "planted: 4 seats, seat 1 +2 pp",
           planted_seat_verdicts(4, 2.0), 400, 2000),
+    Check("seats within ±2 pp, small cells", "false 'off' with every seat fair", "planted: 2 fair seats, 48 games",
+          planted_seat_verdicts(2, 0.0, 48), 400, 2000),
     Check("seats within ±2 pp, small cells", "false 'off' with every seat fair", "planted: 3 fair seats, 48 games",
           planted_seat_verdicts(3, 0.0, 48), 400, 2000),
+    Check("seats within ±2 pp, small cells", "false 'off' with every seat fair", "planted: 4 fair seats, 48 games",
+          planted_seat_verdicts(4, 0.0, 48), 400, 2000),
     Check("off by more than the tolerance", "false 'off' inside it, far too few games to tell",
           "planted: at target, error 20 tolerances", planted_off_when_unresolved(), 2000, 4000),
     Check("off by more than the tolerance", "read from the held test's interval (before)",

@@ -2,7 +2,7 @@
 
 import numpy as np
 import pandas as pd
-from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, OFF, equivalence
+from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, MIN_GAMES, OFF, equivalence
 from bgsim.sim.stats.seats import seat_equivalence, tolerance_sentence
 
 
@@ -62,3 +62,14 @@ def test_cannot_tell_beyond_the_tolerance_shows_the_off_tests_interval():
     assert verdict.outcome == CANNOT_TELL
     low, high = verdict.bounds
     assert low[0] < 0.02 < verdict.low[0]
+
+
+def test_fewer_games_than_the_calibration_measures_cannot_tell():
+    # 4 seats on 24 games: a seat with 1 win of 24 has a standard error of 4 pp, and the normal
+    # interval would call it off; below MIN_GAMES no verdict is given
+    rate = np.array([1, 7, 8, 8]) / 24
+    se = np.sqrt(rate * (1 - rate) / 23)
+    assert equivalence(rate - 0.25, se, 0.02, 24, k=4).outcome == CANNOT_TELL
+    verdict = equivalence(rate - 0.25, se, 0.02, MIN_GAMES, k=4)
+    assert verdict.outcome == OFF  # the same rates on MIN_GAMES games are a verdict
+    assert equivalence(rate - 0.25, se, 0.02, 24, k=4).games_to_tell >= MIN_GAMES
