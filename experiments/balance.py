@@ -41,6 +41,7 @@ from bgsim.sim.api import GameMeasures, supports
 from bgsim.sim.batch import play_batch
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.played import played
+from bgsim.sim.results.spec import SpecError
 from bgsim.sim.results.store import open_study_dir, read_meta, write_json, write_toml
 from bgsim.sim.seeding import block_key, deal_seeds
 from bgsim.sim.stats.balance import (
@@ -422,6 +423,7 @@ def run_balance(spec: BalanceSpec, out: str | Path = "runs", jobs: int = 1, resu
     from optuna.trial import TrialState
 
     began = time.perf_counter()
+    check_budget(spec)
     directory = Path(out) / spec.study_id
     meta = open_study_dir(directory, MARKER, "balance study", "study_id", spec.study_id, resume, SPEC_FILE,
                           spec.to_dict())
@@ -605,6 +607,22 @@ def confirm(spec: BalanceSpec, directory: Path, study, meta: dict, jobs: int, cl
     if spec.objective == "weighted" and chosen:
         write_json(directory / "best.json", near_best(spec, directory, study, jobs, client))
     return games
+
+
+def rung_games(spec: BalanceSpec, deals: int) -> int:
+    """The games one design plays on a rung of ``deals`` deals, over every player count."""
+    return sum(len(design_games(spec, n, np.arange(deals))[0]) for n in spec.players)
+
+
+def check_budget(spec: BalanceSpec) -> None:
+    """A one-line error unless the budget pays for the rulebook's design on every rung (the bar every
+    trial is measured against) and one more design's first rung: a smaller one searches nothing."""
+    rulebook = sum(rung_games(spec, deals) for deals in spec.deals)
+    need = rulebook + rung_games(spec, spec.deals[0])
+    if spec.budget < need:
+        raise SpecError(f"search.budget = {spec.budget:,} games cannot pay for one trial: the rulebook's design "
+                        f"on every rung plays {rulebook:,} games and a trial's first rung {need - rulebook:,}, so "
+                        f"the budget must be at least {need:,}")
 
 
 def confirm_deals(spec: BalanceSpec) -> int:

@@ -96,12 +96,19 @@ def fmt_rate(p: float, low: float, high: float, digits: int = 1) -> str:
     """A proportion and its interval in percent: ``fmt_rate(0.512, 0.502, 0.522)`` -> ``51.2 % [50.2, 52.2]``.
 
     A bound that differs from the rate but would print the same gets up to two more digits, so an
-    interval never reads as a point: ``fmt_rate(1.0, 0.99968, 1.0)`` -> ``100.0 % [99.97, 100.0]``."""
+    interval never reads as a point: ``fmt_rate(1.0, 0.99968, 1.0)`` -> ``100.0 % [99.97, 100.0]``;
+    and the rate gets as many as it needs to print inside its interval:
+    ``fmt_rate(0.99985, 0.9997, 0.9999)`` -> ``99.98 % [99.97, 99.99]``, not ``100.0 % [99.97, 99.99]``."""
     if _missing(p):
         return MISSING
     if _missing(low, high):
         return f"{100 * p:.{digits}f} % {MISSING}"
-    return f"{100 * p:.{digits}f} % [{_bound(low, p, digits)}, {_bound(high, p, digits)}]"
+    for shown in range(digits, digits + 3):
+        rate = f"{100 * p:.{shown}f}"
+        lower, upper = _bound(low, p, shown), _bound(high, p, shown)
+        if float(lower) <= float(rate) <= float(upper):
+            break
+    return f"{rate} % [{lower}, {upper}]"
 
 
 def _bound(bound: float, p: float, digits: int) -> str:

@@ -151,14 +151,18 @@ def _write_report(directory: Path, out_dir: str | None) -> None:
 
 
 def _print_seats(seats) -> None:
-    """A short seat table: one line per player count, population and start vector."""
+    """A short seat table: one row per player count, population and start vector, a seat a line."""
+    from bgsim.reports.report_builder import fmt_rate  # loaded already: the report was just written
+
     table = Table(title="Seat win rates in %, 95 % intervals (seat 1 = start player)")
-    for col in ("players", "population", "start", "seat 1, seat 2, ...", "off the fair share"):
+    for col in ("players", "population", "start"):
         table.add_column(col)
+    table.add_column("seat: win rate [95 % CI]", no_wrap=True)  # one seat a line: an interval is never split
+    table.add_column("off its share", no_wrap=True)  # above or below it (q < 0.05), beside its seat
     for (n, pop, start), part in seats.groupby(["n_players", "population", "start"], sort=True):
         part = part.sort_values("seat")
-        rates = "  ".join(f"{100 * r.win_rate:.1f} [{100 * r.win_rate_low:.1f}, {100 * r.win_rate_high:.1f}]"
-                          for r in part.itertuples())
-        off = ", ".join(f"seat {r.seat + 1} {'+' if r.favoured > 0 else '-'}" for r in part.itertuples() if r.favoured)
-        table.add_row(str(n), pop, start, rates, off or "none")
+        rates = "\n".join(f"{r.seat + 1}: {fmt_rate(r.win_rate, r.win_rate_low, r.win_rate_high).replace(' %', '')}"
+                           for r in part.itertuples())
+        off = "\n".join("above" if r.favoured > 0 else "below" if r.favoured < 0 else "" for r in part.itertuples())
+        table.add_row(str(n), pop, start, rates, off)
     out.print(table)

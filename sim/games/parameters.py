@@ -167,9 +167,16 @@ class ParamTable:
     def reject_unknown(self, values: Mapping) -> None:
         """A one-line error for the first name in ``values`` that is no parameter of the game."""
         for name in values:
-            if name not in self.by_name:
-                raise GameIdError(f"{self.game} has no parameter {name!r} (see `{self.listing_hint}`)"
-                                  f"{did_you_mean(str(name), self.by_name)}")
+            if name in self.by_name:
+                continue
+            files = sorted(row.name.removesuffix("_file") for row in self.params if row.name.endswith("_file"))
+            if str(name).endswith("_file"):  # a spec's data = {NAME = ...} arrives as NAME_file
+                stem = str(name).removesuffix("_file")
+                known = ", ".join(files) if files else "none"
+                raise GameIdError(f"{self.game} has no data file {stem!r} to replace (its data files: {known})"
+                                  f"{did_you_mean(stem, files)}")
+            raise GameIdError(f"{self.game} has no parameter {name!r} (see `{self.listing_hint}`)"
+                              f"{did_you_mean(str(name), self.by_name)}")
 
     def clean(self, values: Mapping) -> dict:
         """Canonical values of the parameters in ``values``; the player count is checked first, since

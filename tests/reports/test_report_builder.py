@@ -19,6 +19,8 @@ from bgsim.reports.report_builder import (
     inline_html,
     markdown_html,
 )
+from hypothesis import given
+from hypothesis import strategies as st
 from matplotlib.figure import Figure
 
 SEATS = pd.DataFrame({
@@ -71,8 +73,20 @@ def test_formatting_helpers():
 def test_an_interval_at_0_or_100_percent_never_prints_as_a_point():
     assert fmt_rate(1.0, 0.99968, 1.0) == "100.0 % [99.97, 100.0]"
     assert fmt_rate(0.0, 0.0, 0.00032) == "0.0 % [0.0, 0.03]"
-    assert fmt_rate(0.9996, 0.9990, 0.9999) == "100.0 % [99.9, 99.99]"
     assert fmt_rate(1.0, 0.99968, 1.0 - 1e-15) == "100.0 % [99.97, 100.0]"
+
+
+def test_100_percent_with_its_interval_99_97_to_99_99_rounded_the_point_outside():
+    assert fmt_rate(0.99985, 0.9997, 0.9999) == "99.98 % [99.97, 99.99]"
+    assert fmt_rate(0.9996, 0.9990, 0.9999) == "99.96 % [99.90, 99.99]"
+
+
+@given(st.floats(0, 1), st.floats(0, 1), st.floats(0, 1))
+def test_a_printed_rate_lies_inside_its_printed_interval(a, b, c):
+    low, p, high = sorted((a, b, c))
+    rate, interval = fmt_rate(p, low, high).split(" % ")
+    lower, upper = (float(x) for x in interval.strip("[]").split(", "))
+    assert lower <= float(rate) <= upper
 
 
 def test_files_written(written: Path):

@@ -178,6 +178,7 @@ BAD = [
     ("deals = 300", 'deals = "many"', 'confirm.deals must be "auto" or an integer'),
     ("[confirm]", "[tolerance]\nseat_pp = -1\n[confirm]", "seat_pp must be a positive number"),
     ("[confirm]", "[tolerance]\nseat = 2\n[confirm]", "unknown key [tolerance] 'seat'"),
+    ("budget = 100000", "budget = 10", "search.budget = 10 games cannot pay for one trial"),
 ]
 
 
@@ -188,6 +189,15 @@ def test_a_bad_spec_ends_in_one_line_with_status_2_before_any_game(tmp_path, cap
     code, out, err = cli(capsys, "balance", path, "--out", tmp_path / "runs", "--quiet")
     assert code == 2 and out == "" and err.startswith("bgsim: error: ") and err.count("\n") == 1, err
     assert message in err and not (tmp_path / "runs").exists()
+
+
+def test_budget_10_below_one_trial_was_accepted_and_wrote_an_empty_answers_section(tmp_path, capsys):
+    spec = load_balance(write(tmp_path, budget=10))
+    need = sum(bal.rung_games(spec, d) for d in spec.deals) + bal.rung_games(spec, spec.deals[0])
+    assert need == 100 + 400 + 100  # one greedy game per deal at 2 players: the rulebook's rungs, a first rung
+    code, out, err = cli(capsys, "balance", write(tmp_path, budget=need - 1), "--out", tmp_path / "runs", "--quiet")
+    assert code == 2 and f"must be at least {need:,}" in err and not (tmp_path / "runs").exists()
+    bal.check_budget(load_balance(write(tmp_path, budget=need)))  # one trial's worth is enough
 
 
 def test_a_matchup_target_must_be_a_matrix_of_its_strategies():

@@ -1,0 +1,51 @@
+"""What a designer hit trying Arkadia as a new user: each test is named after what the
+user saw, and asserts what they should see now."""
+
+import io
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from rich.console import Console
+
+from bgsim.cli import studies
+from tests.runner.conftest import cli
+
+SPEC = """name = "misspelt"
+[game]
+id = "arkadia"
+players = 2
+data = {{ {key} = "my.toml" }}
+[seats]
+strategies = ["random"]
+[run]
+games = 4
+chunk_size = 4
+"""
+
+
+@pytest.mark.parametrize("key", ["component", "components_file"])
+def test_a_misspelt_data_key_was_reported_as_no_parameter_component_file(tmp_path: Path, capsys, key):
+    (tmp_path / "my.toml").write_text("x = 1\n")
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SPEC.format(key=key))
+    code, _, err = cli(capsys, "run", spec, "--out", tmp_path / "runs", "-q")
+    assert code == 2
+    line = err.strip().splitlines()[-1]
+    assert line.startswith(f"bgsim: error: arkadia has no data file '{key}' to replace")
+    assert "its data files: components" in line and "_file'" not in line.replace(f"'{key}'", "")
+    assert not (tmp_path / "runs").exists()  # nothing half-written
+
+
+def test_the_terminal_seat_table_split_an_interval_over_two_lines(monkeypatch):
+    rows = [dict(n_players=4, population="mixed", start="rulebook", seat=s, win_rate=r, win_rate_low=r - 0.009,
+                 win_rate_high=r + 0.009, favoured=f)
+            for s, (r, f) in enumerate([(0.332, 1), (0.254, 0), (0.220, -1), (0.194, -1)])]
+    screen = io.StringIO()
+    monkeypatch.setattr(studies, "out", Console(file=screen, width=80))
+    studies._print_seats(pd.DataFrame(rows))
+    lines = screen.getvalue().splitlines()
+    assert all(line.count("[") == line.count("]") for line in lines)
+    assert all(len(line) <= 80 for line in lines)
+    assert any("1: 33.2 [32.3, 34.1]" in line and "above" in line for line in lines)
+    assert any("4: 19.4 [18.5, 20.3]" in line and "below" in line for line in lines)
