@@ -247,10 +247,14 @@ def add_attribution_sections(rep: Report, rows: pl.DataFrame | pl.LazyFrame, pro
                f"Every {w.singular} against the other {w.plural} of its {w.group}: by how many percentage points its "
                "seats win more (or less) often (95 % interval clustered by deal), one panel per player count; "
                "filled: flagged after Benjamini–Hochberg.")
-    rep.figure(group_chart(spreads, w), f"{terms.files}_group_effects",
-               f"The raw effect, for reference: each {w.singular}'s seats against the same seats in games without "
-               f"the {w.singular} (dots), and the {w.group} mean (bars). Whole {w.group}s may lean one way: that "
-               f"is the {w.group}.")
+    if "raw_diff" in spreads and spreads["raw_diff"].notna().any():
+        rep.figure(group_chart(spreads, w), f"{terms.files}_group_effects",
+                   f"The raw effect, for reference: each {w.singular}'s seats against the same seats in games "
+                   f"without the {w.singular} (dots), and the {w.group} mean (bars). Whole {w.group}s may lean one "
+                   f"way: that is the {w.group}.")
+    else:  # an empty chart would only say "no data" in every panel
+        rep.text(f"No raw effect against games without the {w.singular}: these runs hold no game without one to "
+                 "set it against.")
     _tables(rep, spreads, groups, w, terms)
     if not pairs.empty:
         _pair_section(rep, pairs, w, terms)

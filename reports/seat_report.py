@@ -80,13 +80,16 @@ def build_seat_order_report(meta: dict, study: SeatStudy, done: int, planned: in
     """The study's report from its marker (``meta``) and rows; an unfinished study (``done`` of
     ``planned`` games) is reported from the games it has so far, under a warning naming ``finish``."""
     games = [c["games"] for c in meta["cells"]]
+    in_runs = sum(games)
+    total = f"{done:,}" + ("" if done >= planned else f" of {planned:,} planned (incomplete)")
+    if done > in_runs:  # the compensation's rounds and confirmations played fresh deals beside the runs
+        total += f": {in_runs:,} in the runs, {done - in_runs:,} on fresh deals"
     label, _ = _words(study.profile)
     rep = Report(f"Seat order: {meta['name']}",
                  subtitle=f"{study.profile.title} seat balance per player count, strategy population and {label}",
                  meta={"study": meta["study_id"], "runs": str(len(games)),
                        "games per run": f"{min(games):,}" + (f" to {max(games):,}" if max(games) > min(games) else ""),
-                       "games": f"{done:,}" + ("" if done >= planned else f" of {planned:,} planned (incomplete)"),
-                       "seed": str(meta.get("seed", "-"))} | study.played)
+                       "games": total, "seed": str(meta.get("seed", "-"))} | study.played)
     progress_warning(rep, done, planned, finish, "study")
     seats = add_seat_sections(rep, study, complete=meta.get("status") == "complete")
     _method(rep, meta, study)

@@ -62,8 +62,8 @@ def final_round(rows) -> pd.DataFrame:
         t_low, t_high = wilson(np.array([t_wins]), np.array([t_rows]))
         o_low, o_high = wilson(np.array([o_wins]), np.array([o_rows]))
         out.append({"n_players": n, "population": key[1] if len(key) > 1 else "", "games": t_rows, "fair": 1 / n,
-                    "trigger_wins": t_wins / t_rows, "trigger_low": float(t_low[0]), "trigger_high": float(t_high[0]),
-                    "others_win": o_wins / o_rows, "others_low": float(o_low[0]), "others_high": float(o_high[0])})
+                    "trigger": t_wins / t_rows, "trigger_low": float(t_low[0]), "trigger_high": float(t_high[0]),
+                    "others": o_wins / o_rows, "others_low": float(o_low[0]), "others_high": float(o_high[0])})
     frame_out = pd.DataFrame(out)
     return frame_out.sort_values(["population", "n_players"], ignore_index=True) if out else frame_out
 
@@ -100,8 +100,8 @@ def study_answers(rows, profile) -> list[str]:
     lines = []
     table = final_round(rows)
     for population, part in table.groupby("population", sort=False) if not table.empty else ():
-        text = "; ".join(f"{r.n_players} players {100 * r.trigger_wins:.1f} % [{100 * r.trigger_low:.1f}, "
-                         f"{100 * r.trigger_high:.1f}] against {100 * r.others_win:.1f} % for each other seat "
+        text = "; ".join(f"{r.n_players} players {100 * r.trigger:.1f} % [{100 * r.trigger_low:.1f}, "
+                         f"{100 * r.trigger_high:.1f}] against {100 * r.others:.1f} % for each other seat "
                          f"(fair {100 * r.fair:.1f} %)" for r in part.itertuples())
         who = f", *{population}*" if population else ""
         lines.append(f"- **The final round{who}.** The seat that triggers the end (it moves last, ARK-END-2) wins "
@@ -131,7 +131,7 @@ def study_measures(rows, profile) -> pd.DataFrame:
         n = r["n_players"]
         part = trig[trig["n_players"] == n] if not trig.empty else trig
         if not part.empty:  # every population pooled
-            hits = float((part["trigger_wins"] * part["games"]).sum())
+            hits = float((part["trigger"] * part["games"]).sum())
             out.append(share_measure("the trigger seat wins", n, hits, int(part["games"].sum())))
         out.append(share_measure("games ended by the stall safeguard", n, r["stalls"], r["games"]))
         half = Z * (r["turns_sd"] or 0.0) / np.sqrt(max(r["games"], 1))
@@ -149,13 +149,16 @@ def add_study_sections(rep, rows, profile) -> None:
               "win share of the seat that triggered the end (it moves last in the final round, ARK-END-2, -3) and of "
               "each other seat, with Wilson 95 % intervals, against the fair share 1/n. An association: triggering "
               "goes with completing buildings.",
-              show=["n_players", "population", "games", "fair", "trigger_wins", "trigger_low", "trigger_high",
-                    "others_win", "others_low", "others_high"])
+              rates=["trigger", "others"], show=["n_players", "population", "games", "fair", "trigger", "others"],
+              columns={"n_players": "players", "fair": "fair share", "trigger": "trigger seat wins [95 % CI]",
+                       "others": "each other seat wins [95 % CI]"}, formats={"fair": lambda v: f"{100 * v:.1f} %"})
     rep.table(banner_timing(rows), "banner_timing", "Banners by the rounds they were raised in: banners raised, "
               "those that cashed seals, the mean gold per cashing with seals (t 95 % interval), the mean seals "
               "cashed and gold per seal. A banner raised without seals brings only its two workers.",
-              show=["n_players", "span", "banners", "with_seals", "gold", "gold_low", "gold_high", "seals",
-                    "gold_per_seal"])
+              means=["gold"], show=["n_players", "span", "banners", "with_seals", "gold", "seals", "gold_per_seal"],
+              columns={"n_players": "players", "with_seals": "with seals", "gold": "gold per cashing [95 % CI]",
+                       "seals": "seals per cashing", "gold_per_seal": "gold per seal"},
+              formats={"seals": ".2f", "gold_per_seal": ".2f"})
     rep.table(study_measures(rows, None), "game_measures", "The game's course: how often the trigger seat wins (every "
               "population pooled), the "
               "games the stall safeguard ended (AMB-5), turns per game (95 % intervals).",

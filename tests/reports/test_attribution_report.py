@@ -209,3 +209,16 @@ def test_no_games_no_cards(planted_rows):
     assert spreads.empty and "No games with scoring cards to analyse." in rep.markdown()
     assert attribution_answers(spreads, PROFILE, EXTRAS) == [
         "- **Scoring cards**: too few games to compare any scoring card with the other scoring cards of its deck."]
+
+
+def test_the_raw_win_effect_chart_showed_three_empty_panels(planted_rows, monkeypatch, tmp_path):
+    """Where every game has every item (Arkadia's shapes), there is no raw effect to draw: the report
+    says so in a line instead of a chart of "no data" panels."""
+    real = stats.spreads
+    monkeypatch.setattr(stats, "spreads", lambda *a, **k: real(*a, **k).assign(raw_diff=float("nan")))
+    rep = Report("cards")
+    add_attribution_sections(rep, planted_rows, PROFILE, EXTRAS)
+    directory = rep.write(tmp_path / "report").parent
+    assert not (directory / "figures" / "scoring_cards_group_effects.png").exists()
+    assert (directory / "figures" / "scoring_cards_payoff_forest.png").exists()
+    assert "No raw effect against games without the scoring card" in rep.markdown()

@@ -104,6 +104,16 @@ def test_the_answers_give_the_confirmation_verdict(refined):
         assert answers.index("were not shown to hold within ±2 pp on fresh deals") < answers.index("- **2 players**")
 
 
+def test_the_header_said_games_129600_counting_the_confirmation_games_as_the_runs(refined):
+    _, directory = refined
+    meta = json.loads((directory / "seat_order.json").read_text())
+    in_runs = sum(c["games"] for c in meta["cells"])
+    (entry,) = meta["solutions"]
+    fresh = sum(r["games"] for r in entry["rounds"]) + entry["confirm"]["games"]
+    text = (directory / "report" / "index.md").read_text()
+    assert f"- games: {in_runs + fresh:,}: {in_runs:,} in the runs, {fresh:,} on fresh deals\n" in text
+
+
 def test_a_vector_that_cannot_hold_is_not_called_balancing(tmp_path):
     # seat 2 may only start with 0 or 1 points, and it needs a handicap: nothing in range balances the seats
     spec = _spec(rounds=2, low=0, high=1, games=1200, confirm=4800)

@@ -2,6 +2,7 @@
 sections (the final round, banner timing, the game measures), the extras' tables against the
 records, and every robustness variant a legal game that keeps the exact facts."""
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -59,6 +60,17 @@ def test_the_seat_order_report_has_the_final_round_banner_timing_and_the_buildin
     assert "start gold" in text and " VP" not in text
 
 
+def test_the_final_round_table_printed_raw_fractions_under_trigger_low(study):
+    text = (study / "report" / "index.md").read_text()
+    section = text.split("## Arkadia: the final round and banner timing", 1)[1].split("\n## ", 1)[0]
+    assert "trigger_low" not in section and "gold_low" not in section
+    assert "| trigger seat wins [95 % CI] | each other seat wins [95 % CI] |" in section
+    lines = section.splitlines()
+    row = lines[lines.index(next(li for li in lines if "trigger seat wins" in li)) + 2]  # the first row
+    assert re.search(r"\| \d+\.\d % \[\d+\.\d, \d+\.\d\] \|", row), row  # a rate in percent with its interval
+    assert "gold per cashing [95 % CI]" in section
+
+
 def test_ark_end_2_the_final_round_and_banner_tables_follow_the_records(study):
     (run_dir,) = (study / "cells").iterdir()
     rows = load(run_dir).collect().with_columns(start=pl.lit("rulebook"))
@@ -66,7 +78,7 @@ def test_ark_end_2_the_final_round_and_banner_tables_follow_the_records(study):
     ended = rows.filter(~pl.col("ended_by_stall"))
     trigger = ended.filter(pl.col("triggered_end"))
     assert table["games"] == trigger.height == ended.height // 3  # one trigger per game
-    assert table["trigger_wins"] == pytest.approx(trigger["win_share"].mean())
+    assert table["trigger"] == pytest.approx(trigger["win_share"].mean())
     cashings = [c for seat in rows["cashings"].to_list() for c in seat]
     timing = banner_timing(rows)
     assert timing["banners"].sum() == len(cashings) == rows["banners_used"].sum()
