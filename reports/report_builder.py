@@ -83,6 +83,7 @@ MIN_TEXT_PX = 9.0  # smallest readable figure text, in CSS px as displayed
 # written again from the same results reads the same (but for a rare value on a rounding boundary)
 _CSV_FLOAT = "%.10g"
 FOLD_ROWS = 12  # tables with more shown rows are folded into <details> unless the caller says otherwise
+_DEFAULT_LABELS = {"n_players": "players"}  # shown labels of the columns every study has (the CSV keeps the name)
 
 
 # --- formatting helpers
@@ -416,7 +417,7 @@ class Report:
             raise ValueError(f"table {name}: no column {unknown[0]!r} (columns: {', '.join(map(str, data.columns))})")
         cells, numeric = {}, []
         for col in order:
-            label = (columns or {}).get(col, str(col))
+            label = (columns or {}).get(col, _DEFAULT_LABELS.get(str(col), str(col)))
             if label in cells:
                 raise ValueError(f"table {name}: two shown columns are labelled {label!r}")
             cells[label] = _column_cells(data, col, rates, means, formats.get(col))

@@ -162,7 +162,8 @@ def add_study_sections(rep, rows, profile) -> None:
     rep.table(study_measures(rows, None), "game_measures", "The game's course: how often the trigger seat wins (every "
               "population pooled), the "
               "games the stall safeguard ended (AMB-5), turns per game (95 % intervals).",
-              show=["measure", "n_players", "text", "trials"], columns={"text": "value [95 % CI]"})
+              show=["measure", "n_players", "text", "trials"],
+              columns={"n_players": "players", "text": "value [95 % CI]"})
 
 
 EXTRAS = ReportExtras(valuation=VALUATION, attribution_method=ATTRIBUTION_METHOD,

@@ -238,7 +238,7 @@ def add_study_sections(rep, rows, profile) -> None:
     rep.table(measures, "game_measures", "The catch-up rule and the game's course: how often the leader after "
               "round 2 wins, the share of auctions a tied bid gave to the lower score, the share of items unsold "
               "(Wilson 95 % intervals).", show=["measure", "n_players", "text", "trials"],
-              columns={"text": "share [95 % CI]"})
+              columns={"n_players": "players", "text": "share [95 % CI]"})
 
 
 EXTRAS = ReportExtras(valuation=VALUATION, attribution_method=ATTRIBUTION_METHOD,

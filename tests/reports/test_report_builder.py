@@ -404,3 +404,11 @@ def test_csv_floats_keep_10_significant_digits_so_reports_do_not_churn(tmp_path)
     rep.table(pd.DataFrame({"x": [0.6814369470202815, 1 / 3, 2.0]}), "t")  # the same sum, other order
     rep.write(tmp_path / "r")
     assert (tmp_path / "r" / "tables" / "t.csv").read_text() == a == "x\n0.681436947\n0.3333333333\n2\n"
+
+
+def test_tables_printed_n_players_as_a_column_heading(tmp_path):
+    rep = Report("t")
+    rep.table(pd.DataFrame({"n_players": [2, 3], "games": [10, 20]}), "counts")
+    assert "| players | games |" in rep.markdown()
+    rep.write(tmp_path / "report")
+    assert (tmp_path / "report" / "tables" / "counts.csv").read_text().startswith("n_players,games")
