@@ -339,7 +339,7 @@ def _check_lever(lever: Lever, game, n: int, source: str) -> None:
         require(lever.component in catalogue, f"{where}: {lever.component!r} is not a "
                                               f"{game.profile.attribution(choice.attribution).singular} of "
                                               f"{game.name}")
-        low, high = choice.payout_range
+        low, high = choice.allowed
         require(low <= lever.low and lever.high <= high, f"{where}: the range {lever.low}..{lever.high} is outside "
                                                           f"what {game.name} allows for its {choice.payout} "
                                                           f"({low}..{high})")

@@ -68,6 +68,14 @@ class ComponentChoice:
     payout_range: tuple[int, int]  # the payouts a solver may try, inclusive
     # how an ablation replaces a component on a deal (``sim.api.ComponentAblation``); "" none
     ablation: str = ""
+    # the payouts the game's parameter accepts, inclusive, where wider than the solver's range (a
+    # balance search's lever may move that far); None: payout_range
+    payout_limits: tuple[int, int] | None = None
+
+    @property
+    def allowed(self) -> tuple[int, int]:
+        """The payouts a lever may set: ``payout_limits``, else ``payout_range``."""
+        return self.payout_limits or self.payout_range
 
 
 @dataclass(frozen=True)
@@ -214,7 +222,9 @@ class GameProfile:
             automa["rules_parameters"] = tuple(automa.get("rules_parameters", ()))
             doc["automa"] = AutomaProfile(**automa)
         doc["choices"] = tuple(ComponentChoice(**{**c, "decisions": tuple(c["decisions"]),
-                                                  "payout_range": tuple(c["payout_range"])})
+                                                  "payout_range": tuple(c["payout_range"]),
+                                                  "payout_limits": tuple(c["payout_limits"])
+                                                  if c.get("payout_limits") else None})
                                for c in doc.get("choices", ()))
         doc["variants"] = tuple(VariantInfo(**{**v, "data": _recipes(v.get("data", {}))})
                                 for v in doc.get("variants", ()))

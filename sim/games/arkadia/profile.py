@@ -1,7 +1,7 @@
 """Arkadia's profile: what the lab's studies and reports may know about it (``sim.profile``)."""
 
 from bgsim.sim.games.arkadia.components import FAMILIES, SHAPES
-from bgsim.sim.games.arkadia.params import TABLE
+from bgsim.sim.games.arkadia.params import BUILDING_POINTS_RANGE, TABLE
 from bgsim.sim.games.arkadia.records import BUILDING_CATEGORY_DOCS, CATEGORY_DOCS, RECORD_DOCS
 from bgsim.sim.profile import Attribution, Compensation, ComponentChoice, GameProfile, ScoreCategory, VariantInfo
 
@@ -47,7 +47,7 @@ BUILDING_CHOICE = ComponentChoice(
     doc="the refill after a BUILD: a seat takes a face-up display card, and so the shape of a building it will "
         "place (components 0..6), or the deck's hidden top card, which takes none (D3, ARK-PLACE-8, ARK-PLACE-1)",
     payout="gold a seat scores at once when it places a building of the shape (building_points)",
-    payout_unit="gold", payout_range=(-10, 10))
+    payout_unit="gold", payout_range=(-10, 10), payout_limits=BUILDING_POINTS_RANGE)
 
 
 def component_catalogue() -> tuple[dict, ...]:

@@ -1,6 +1,6 @@
 """Capitol's profile: what the lab's studies and reports may know about it (``sim.profile``)."""
 
-from bgsim.sim.games.capitol.params import TABLE
+from bgsim.sim.games.capitol.params import ITEM_POINTS_RANGE, TABLE
 from bgsim.sim.games.capitol.records import CATEGORY_DOCS, ITEM_CATEGORY_DOCS, RECORD_DOCS
 from bgsim.sim.games.capitol.state import AUCTION_ITEMS, ITEM_NAMES
 from bgsim.sim.profile import Attribution, Compensation, ComponentChoice, GameProfile, ScoreCategory, VariantInfo
@@ -48,6 +48,7 @@ ITEM_CHOICE = ComponentChoice(
     doc="a seat's first bid card of an auction goes for the item under auction, its stop card lets it go (D2, "
         "CAP-AUCTION-3)",
     payout="points its winner scores at once (item_points)", payout_unit="points", payout_range=(-10, 10),
+    payout_limits=ITEM_POINTS_RANGE,
     ablation="the item is taken off the auction track before the game: its auction does not take place")
 _ORDINAL = ("1st", "2nd", "3rd")
 

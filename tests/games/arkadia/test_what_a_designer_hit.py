@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from bgsim.experiments.balance_spec import balance_from_dict
+from bgsim.sim.games.arkadia.params import BUILDING_POINTS_RANGE
+from bgsim.sim.results.spec import SpecError
 from rich.console import Console
 
 from bgsim.cli import studies
@@ -49,3 +52,17 @@ def test_the_terminal_seat_table_split_an_interval_over_two_lines(monkeypatch):
     assert all(len(line) <= 80 for line in lines)
     assert any("1: 33.2 [32.3, 34.1]" in line and "above" in line for line in lines)
     assert any("4: 19.4 [18.5, 20.3]" in line and "below" in line for line in lines)
+
+
+def test_building_points_was_minus_20_to_20_in_bgsim_games_but_minus_10_to_10_in_balance():
+    def spec(low, high):
+        return balance_from_dict({
+            "game": {"id": "arkadia", "players": [2]}, "population": {"strategies": ["greedy"]},
+            "lever": [{"component": "S1", "low": low, "high": high}],
+            "measure": [{"name": "first_seat", "target": "fair"}], "search": {"budget": 100_000}})
+
+    low, high = BUILDING_POINTS_RANGE
+    assert (low, high) == (-20, 20)  # what the parameter accepts (ARK-VAR-1)
+    assert spec(low, high).levers[0].high == high  # a lever may move as far as the game allows
+    with pytest.raises(SpecError, match=r"outside what arkadia allows .*\(-20\.\.20\)"):
+        spec(low, high + 1)
