@@ -179,11 +179,12 @@ def balancing_answers(compensation: pd.DataFrame, profile: GameProfile, rounds: 
 def _balancing_cell(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None, tolerance: Tolerance) -> str:
     vector = "/".join(str(int(v)) for v in cell[final_column(cell)])
     outcome = confirmation_outcome(cell)
+    ranges = _value_ranges(cell)
     if outcome is None or "rate_confirmed" not in cell:
-        return f"{n} players {vector} (on the stored games only: not played on fresh deals)"
+        return f"{n} players {vector} (on the stored games only: not played on fresh deals{ranges})"
     where = _furthest(cell, tolerance)
     played = _rounds_played(n, cell, rounds)
-    tried = f"; the rounds tried {', '.join(played)} on their own deals" if len(played) > 1 else ""
+    tried = (f"; the rounds tried {', '.join(played)} on their own deals" if len(played) > 1 else "") + ranges
     games = int(cell["confirm_games"].iloc[0]) if "confirm_games" in cell else None
     on = f"on {games:,} games of fresh deals" if games else "on fresh deals"
     if outcome == HELD:
@@ -195,6 +196,16 @@ def _balancing_cell(n: int, cell: pd.DataFrame, rounds: pd.DataFrame | None, tol
     need = "; " + to_tell(more if pd.notna(more) else None, games)
     return (f"{n} players {vector}: **cannot tell with these games** whether it holds within "
             f"±{tolerance.seat_pp:g} pp {on} (furthest {where}{need}{tried})")
+
+
+def _value_ranges(cell: pd.DataFrame) -> str:
+    """"; re-scored ..., seat 2 3 to 5, seat 3 5 to 7 (bootstrap 95 %)": how far each value but seat 1's
+    could lie, so that one vector is not read as the only answer ("" without the bootstrap columns)."""
+    if not {"low", "high", "seat"} <= set(cell.columns):
+        return ""
+    parts = [f"seat {int(r.seat) + 1} {int(r.low)}" + (f" to {int(r.high)}" if int(r.high) != int(r.low) else "")
+             for r in cell.sort_values("seat").itertuples() if int(r.seat) > 0 and pd.notna(r.low)]
+    return f"; re-scored on the stored games, {', '.join(parts)} (bootstrap 95 %)" if parts else ""
 
 
 def _furthest(cell: pd.DataFrame, tolerance: Tolerance) -> str:

@@ -145,3 +145,17 @@ def test_balancing_answers_from_a_table():
     unsure = table.assign(outcome="cannot tell", games_to_tell=30_000.0)
     (line,) = balancing_answers(unsure, profile, rounds)
     assert "**cannot tell with these games**" in line and "about 30,000 games would tell" in line
+
+
+def test_the_answers_stated_one_start_vector_without_its_interval():
+    """A second seed found 0/3/6/7 inside the first's bootstrap range around 0/4/6/8: the answer gives
+    each seat's range beside the vector."""
+    profile = make_game("arkadia").profile
+    rows = [dict(n_players=4, population="planner", seat=seat, solved=value, low=low, high=high, final=value,
+                 outcome="held", confirm_games=11_528, rate_confirmed=0.25, rate_confirmed_low=0.24,
+                 rate_confirmed_high=0.26)
+            for seat, (value, low, high) in enumerate([(0, 0, 0), (4, 3, 5), (6, 5, 7), (8, 7, 8)])]
+    (line,) = balancing_answers(pd.DataFrame(rows), profile)
+    assert "4 players 0/4/6/8 (**held within ±2 pp**" in line
+    assert "re-scored on the stored games, seat 2 3 to 5, seat 3 5 to 7, seat 4 7 to 8 (bootstrap 95 %)" in line
+    assert "seat 1 0" not in line  # seat 1's value is fixed
