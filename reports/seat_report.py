@@ -29,8 +29,10 @@ from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, OFF, Tolerance, equiv
 from bgsim.sim.stats.lazy import collect, is_empty, lazy
 from bgsim.sim.stats.seats import (
     GROUP,
+    ONE_SIDED,
     category_table,
     imbalance_table,
+    one_sided_tables,
     seat_table,
     start_effect,
     verdicts,
@@ -124,7 +126,7 @@ def add_seat_sections(rep: Report, study: SeatStudy, complete: bool = True) -> p
     spreads = study_spreads(rows, profile, study.extras) if attribution else None
     lines = attribution_answers(spreads, profile, study.extras) if attribution else []
     lines += study.extras.study_answers(rows, profile)
-    _answers(rep, seats, compensation, lines, profile, study.rounds, study.tolerance)
+    _answers(rep, seats, compensation, lines, profile, study.rounds, study.tolerance, one_sided_tables(rows))
     score_counts = _score_counts(rows, profile)
     colours = population_colours(score_counts["population"])  # one colour per population in every chart
     _seat_section(rep, seats, score_counts, profile, colours)
@@ -320,10 +322,12 @@ def seat_summary(seats: pd.DataFrame, start: str = "rulebook", label: str = "sta
 
 
 def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame, attribution_lines: list[str],
-             profile: GameProfile, rounds: pd.DataFrame | None = None, tolerance: Tolerance | None = None) -> None:
+             profile: GameProfile, rounds: pd.DataFrame | None = None, tolerance: Tolerance | None = None,
+             one_sided: pd.DataFrame | None = None) -> None:
     rep.heading("Answers")
     tolerance = tolerance or Tolerance()
     label, _ = _words(profile)
+    seats, compensation = _withhold_one_sided(rep, seats, compensation, one_sided)
     _unconfirmed_note(rep, compensation, profile, tolerance)
     lines = seat_summary(seats, label=label)
     largest = largest_rulebook_value(profile)
@@ -348,6 +352,28 @@ def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame, attri
               f"population, start vector): the difference tests, and whether every seat is within {tol} of its "
               "share.", columns={"n_players": "players", "start": label,
                                            "tolerance": f"within ±{tolerance.seat_pp:g} pp"})
+
+
+def _withhold_one_sided(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame,
+                        one_sided: pd.DataFrame | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Said first, and left out of the answers: the tables one strategy wins nearly always (its seat
+    rates, verdicts and start vectors say nothing about the seats). Returns the rest."""
+    if one_sided is None or one_sided.empty or not one_sided["one_sided"].any():
+        return seats, compensation
+    flagged = one_sided[one_sided["one_sided"]]
+    said = "; ".join(f"{r.n_players} players, {r.population}: {r.strategy} wins {100 * r.share:.1f} % of "
+                     f"{r.games:,} games" for r in flagged.itertuples())
+    rep.note(f"**Seat answers withheld for {len(flagged)} one-sided table(s):** {said}. One strategy wins nearly "
+             f"every game (at least {100 * ONE_SIDED:.0f} %) from whichever seat it holds, so these tables' seat "
+             "rates, verdicts and start vectors say nothing about the seats; the tables below still list them.")
+    out = set(zip(flagged["n_players"], flagged["population"], strict=True))
+
+    def kept(frame: pd.DataFrame) -> pd.DataFrame:
+        if frame.empty:
+            return frame
+        return frame[[(n, p) not in out for n, p in zip(frame["n_players"], frame["population"], strict=True)]]
+
+    return kept(seats), kept(compensation)
 
 
 def _unconfirmed_note(rep: Report, compensation: pd.DataFrame, profile: GameProfile, tolerance: Tolerance) -> None:

@@ -39,9 +39,9 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import samplesize_confint_proportion
 
-__all__ = ["GROUP", "category_table", "change_findings", "detectable_gap", "games_needed", "imbalance_table",
-           "paired_change", "paired_t", "q_text", "seat_equivalence", "seat_table", "start_effect",
-           "tolerance_sentence", "verdicts"]
+__all__ = ["GROUP", "ONE_SIDED", "category_table", "change_findings", "detectable_gap", "games_needed",
+           "imbalance_table", "one_sided_tables", "paired_change", "paired_t", "q_text", "seat_equivalence",
+           "seat_table", "start_effect", "tolerance_sentence", "verdicts"]
 
 GROUP = ("n_players", "population", "start")
 _Z = stats.norm.ppf(0.975)
@@ -303,6 +303,31 @@ def seat_equivalence(seats: pd.DataFrame, tolerance: Tolerance | None = None) ->
                         games_to_tell=verdict.games_to_tell if verdict.outcome == CANNOT_TELL else np.nan))
     return pd.DataFrame(out, columns=[*GROUP, "outcome", "games", "worst_seat", "worst_gap_pp", "worst_low_pp",
                                       "worst_high_pp", "tolerance_pp", "games_to_tell"])
+
+
+ONE_SIDED = 0.9  # a table one strategy wins this share of says nothing about its seats
+
+
+def one_sided_tables(rows, threshold: float = ONE_SIDED) -> pd.DataFrame:
+    """Per (n_players, population) of more than one strategy: the strategy that wins most, its share of
+    the games' wins and the games; ``one_sided`` where that share is at least ``threshold``. In such a
+    table the strong strategy wins from every seat as it rotates through them, so each seat wins about
+    its share whatever the seats do: seat rates, verdicts and start vectors there say nothing about
+    the seats."""
+    rows = lazy(rows)
+    win = win_column(column_names(rows))
+    keys = ["n_players", "population"]
+    per = collect(rows.group_by([*keys, "strategy"]).agg(win.sum().alias("wins"), pl.len().alias("seat_games")))
+    out = []
+    for key, part in per.to_pandas().groupby(keys, sort=True):
+        if len(part) < 2:
+            continue
+        games = part["seat_games"].sum() / int(key[0])
+        best = part.loc[part["wins"].idxmax()]
+        share = float(best["wins"] / games) if games else float("nan")
+        out.append(dict(zip(keys, key, strict=True), strategy=best["strategy"], share=share, games=int(games),
+                        one_sided=bool(share >= threshold)))
+    return pd.DataFrame(out, columns=[*keys, "strategy", "share", "games", "one_sided"])
 
 
 def imbalance_table(rows) -> pd.DataFrame:

@@ -5,10 +5,14 @@ import io
 from pathlib import Path
 
 import pandas as pd
+import polars as pl
 import pytest
 from bgsim.experiments.balance_spec import balance_from_dict
+from bgsim.reports import seat_report
+from bgsim.reports.report_builder import Report
 from bgsim.sim.games.arkadia.params import BUILDING_POINTS_RANGE
 from bgsim.sim.results.spec import SpecError
+from bgsim.sim.stats.seats import one_sided_tables
 from rich.console import Console
 
 from bgsim.cli import studies
@@ -66,3 +70,29 @@ def test_building_points_was_minus_20_to_20_in_bgsim_games_but_minus_10_to_10_in
     assert spec(low, high).levers[0].high == high  # a lever may move as far as the game allows
     with pytest.raises(SpecError, match=r"outside what arkadia allows .*\(-20\.\.20\)"):
         spec(low, high + 1)
+
+
+def _mixed_rows(strong_wins: int, games: int = 100) -> pl.DataFrame:
+    """2-player games of a mixed table: "strong" wins ``strong_wins`` of them, from either seat."""
+    rows = []
+    for g in range(games):
+        strong_seat = g % 2
+        strong_won = g < strong_wins
+        for seat in range(2):
+            strong = seat == strong_seat
+            rows.append(dict(n_players=2, population="mixed", start="rulebook", game_index=g, seat=seat,
+                             strategy="strong" if strong else "weak", won=strong == strong_won))
+    return pl.DataFrame(rows)
+
+
+def test_a_one_sided_tables_seat_verdicts_stood_among_the_answers():
+    table = one_sided_tables(_mixed_rows(99))
+    assert table.to_dict("records") == [dict(n_players=2, population="mixed", strategy="strong", share=0.99,
+                                             games=100, one_sided=True)]
+    assert not one_sided_tables(_mixed_rows(80))["one_sided"].any()
+    seats = pd.DataFrame({"n_players": [2, 2, 3], "population": ["mixed", "mixed", "mixed"]})
+    rep = Report("t")
+    kept, _ = seat_report._withhold_one_sided(rep, seats, pd.DataFrame(), table)
+    assert list(kept["n_players"]) == [3]  # the 2-player table's seat answers are withheld
+    note = rep.markdown()
+    assert "Seat answers withheld for 1 one-sided table(s):** 2 players, mixed: strong wins 99.0 % of 100 games" in note
