@@ -365,7 +365,8 @@ def _withhold_one_sided(rep: Report, seats: pd.DataFrame, compensation: pd.DataF
                      f"{r.games:,} games" for r in flagged.itertuples())
     rep.note(f"**Seat answers withheld for {len(flagged)} one-sided table(s):** {said}. One strategy wins nearly "
              f"every game (at least {100 * ONE_SIDED:.0f} %) from whichever seat it holds, so these tables' seat "
-             "rates, verdicts and start vectors say nothing about the seats; the tables below still list them.")
+             "rates, verdicts and start vectors say nothing about the seats. They are left out of the answers and "
+             "the verdicts; the seat tables further down still show their rates.")
     out = set(zip(flagged["n_players"], flagged["population"], strict=True))
 
     def kept(frame: pd.DataFrame) -> pd.DataFrame:
