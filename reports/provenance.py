@@ -33,7 +33,9 @@ def header(facts: dict) -> dict[str, str]:
 
 def _data_file(name: str, info: dict) -> str:
     text = " ".join(part for part in (f"{name}.toml", info.get("status"), (info.get("sha256") or "")[:12]) if part)
-    return text + (" (replaced by the spec)" if info.get("replaced") else "")
+    if not info.get("replaced"):
+        return text
+    return text + (f" (replaced by the spec: {info['file']})" if info.get("file") else " (replaced by the spec)")
 
 
 def side_by_side(studies: dict[str, dict[str, str]]) -> dict[str, str]:

@@ -6,8 +6,9 @@ Facts, not a page's wording (``reports.provenance`` turns them into header lines
     games           canonical game ids: every parameter that differs from its default, replaced
                     data as data=<hash>
     rules_versions  the games' rules versions
-    data_files      data file name -> {status, sha256, replaced}: the component files in use, by
-                    content; replaced: the spec put its own file in the game's place
+    data_files      data file name -> {status, sha256, replaced[, file]}: the component files in
+                    use, by content; replaced: the spec put its own file in the game's place; file:
+                    that file's name (with its folder where the name alone is the game's own)
     strategies      canonical strategy ids, in the order the runs first seat them
     seeds           the runs' master seeds
     description     the spec's description
@@ -36,6 +37,7 @@ def played(metas: Iterable[dict], spec: dict) -> dict:
         "games": _distinct(b.get("game_id") for b in blocks),
         "rules_versions": _distinct(str(b.get("rules_version") or "") for b in blocks),
         "data_files": {name: {"status": info.get("status"), "sha256": info.get("sha256"), "replaced": name in replaced}
+                       | ({"file": _file_name(name, info["path"])} if name in replaced and info.get("path") else {})
                        for name, info in sorted(files.items())},
         "strategies": _distinct(s for b in blocks for s in b.get("strategies") or ()),
         "seeds": _distinct((m.get("seeds") or {}).get("seed") for m in metas),
@@ -55,6 +57,13 @@ def played_by(run_dirs: Iterable[Path], spec_path: Path) -> dict:
     except (OSError, ValueError) as exc:
         raise RunStoreError(f"{spec_path}: damaged ({exc})") from None
     return played(metas, spec)
+
+
+def _file_name(name: str, path: str) -> str:
+    """How a report names the file that replaced data file ``name`` (never its whole path): its name,
+    with its folder where the name alone would read as the game's own (a variant's ``board.toml``)."""
+    path = Path(path)
+    return f"{path.parent.name}/{path.name}" if path.name == f"{name}.toml" and path.parent.name else path.name
 
 
 def _distinct(values: Iterable) -> list:

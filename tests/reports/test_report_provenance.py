@@ -55,7 +55,7 @@ def test_a_report_names_a_changed_parameter_and_a_changed_data_file_on_its_first
     _played_and_reported(tmp_path, capsys)
     top = _first_screen(browser, tmp_path / "report" / "index.html")
     assert "tied_bid=remove" in top and "data=" in top  # the canonical id: the rule and the data by content
-    assert "board.toml reconstructed" in top and "(replaced by the spec)" in top
+    assert "board.toml reconstructed" in top and "(replaced by the spec: my_board.toml)" in top  # named, not a hash
     assert "rules version" in top and "without the catch-up rule" in top  # the spec's words, as the subtitle
     assert str(tmp_path) not in top.split("data files")[0]  # the game is named by content, not by a path
     assert "capitol/greedy, random" in top and "seed" in top and ">3<" in top  # strategies and seed too
@@ -82,6 +82,17 @@ def test_provenance_marks_only_the_files_the_spec_replaced():
     assert lines["game"] == "g(n_players=2)" and lines["rules version"] == "2"
     assert lines["data files"] == f"a.toml exact {'0' * 12}; b.toml reconstructed {'f' * 12} (replaced by the spec)"
     assert lines["bgsim"] == "0.1.0 (abcdef0123)" and "description" not in lines
+
+
+def test_the_report_named_a_replaced_file_by_hash_only_not_by_its_name():
+    def lines(path):
+        meta = {"blocks": [{"game_id": "g(n_players=2, data=ab)", "data_files": {
+            "board": {"path": path, "status": "reconstructed", "sha256": "f" * 64}}}]}
+        return provenance(meta, {"game": {"data": {"board": "data/board.toml"}}})["data files"]
+
+    assert lines("/home/d/designs/my_board.toml").endswith("(replaced by the spec: my_board.toml)")
+    assert "/home" not in lines("/home/d/designs/my_board.toml")  # a name, never a path
+    assert lines("/runs/s/data/board_tight/board.toml").endswith("(replaced by the spec: board_tight/board.toml)")
 
 
 def test_provenance_of_a_run_played_outside_a_git_checkout():

@@ -111,7 +111,8 @@ def test_the_report_header_names_what_each_variant_changed(tiny_study):
     assert "- villa_table_alternative: game: carpe_diem(n_players=3, villa_vp_table=linear)\n" in head
     changed = next(line for line in head.splitlines() if line.startswith("- tiles_villas_plus25: "))
     assert "game: carpe_diem(n_players=3, data=" in changed and "boards.toml" not in changed  # only what changed
-    assert "data files: tiles.toml reconstructed " in changed and changed.endswith("(replaced by the spec)")
+    assert "data files: tiles.toml reconstructed " in changed
+    assert changed.endswith("(replaced by the spec: tiles_villas_plus25/tiles.toml)")  # by name, beside its hash
     facts = json.loads((report.parent / "tables" / "provenance.json").read_text())["variants"]
     assert list(facts) == ["baseline", "villa_table_alternative", "tiles_villas_plus25"]
     assert [name for name, f in facts["tiles_villas_plus25"]["data_files"].items() if f["replaced"]] == ["tiles"]
