@@ -37,15 +37,28 @@ def lever_words(name: str, profile: GameProfile) -> str:
     """A parameter of the search in words: ``start_points@3p.seat2`` -> "start points, seat 2 at 3
     players"; ``payout:<id>`` -> "<id>'s <the choice's payout>"."""
     if name.startswith("payout:"):
-        choice = profile.choice()
-        what = choice.payout.split(" (")[0] if choice else "payout"
-        return f"{name[7:]}'s {what}"
+        return _payout_words(name[7:], profile)
     if "@" in name:
         param, rest = name.split("@", 1)
         players, seat = rest.split(".seat")
         label = profile.compensation.label if profile.compensation else param
         return f"{label}, seat {seat} at {players.rstrip('p')} players"
     return name
+
+
+def _payout_words(component: str, profile: GameProfile) -> str:
+    """A component's payout as a short label: "D10's VP per fulfilment" where the game words its
+    payout in four words or fewer, else the component's name and the unit ("S7 (monastery) gold"),
+    never the sentence that explains the payout."""
+    choice = profile.choice()
+    if choice is None:
+        return f"{component}'s payout"
+    what = choice.payout.split(" (")[0]
+    if len(what.split()) <= 4:
+        return f"{component}'s {what}"
+    rows = {row["id"]: row for row in profile.attribution(choice.attribution).catalogue}
+    label = rows.get(component, {}).get("label")
+    return f"{component} ({label}) {choice.payout_unit}" if label else f"{component} {choice.payout_unit}"
 
 
 def _fmt(value) -> str:

@@ -96,3 +96,12 @@ def test_a_one_sided_tables_seat_verdicts_stood_among_the_answers():
     assert list(kept["n_players"]) == [3]  # the 2-player table's seat answers are withheld
     note = rep.markdown()
     assert "Seat answers withheld for 1 one-sided table(s):** 2 players, mixed: strong wins 99.0 % of 100 games" in note
+
+
+def test_a_lever_label_ran_to_a_sentence():
+    from bgsim.reports.balance_report import lever_words
+    from bgsim.sim import make_game
+
+    assert lever_words("payout:S7", make_game("arkadia").profile) == "S7 (monastery) gold"
+    assert lever_words("payout:R2A", make_game("capitol").profile) == "R2A (round 2 amphitheatre) points"
+    assert lever_words("payout:D10", make_game("carpe_diem").profile) == "D10's VP per fulfilment"  # short already
