@@ -169,8 +169,8 @@ class ParamTable:
         for name in values:
             if name in self.by_name:
                 continue
-            files = sorted(row.name.removesuffix("_file") for row in self.params if row.name.endswith("_file"))
             if str(name).endswith("_file"):  # a spec's data = {NAME = ...} arrives as NAME_file
+                files = sorted(row.name.removesuffix("_file") for row in self.params if row.name.endswith("_file"))
                 stem = str(name).removesuffix("_file")
                 known = ", ".join(files) if files else "none"
                 raise GameIdError(f"{self.game} has no data file {stem!r} to replace (its data files: {known})"

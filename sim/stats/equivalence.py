@@ -130,22 +130,21 @@ def equivalence(estimate, se, tolerance: float, games: float, alpha: float = 0.0
     estimate = np.atleast_1d(np.asarray(estimate, dtype=np.float64))
     se = np.atleast_1d(np.asarray(se, dtype=np.float64))
     k = len(estimate) if k is None else k
-    z, z_off = _z(alpha, k), _z(alpha / 2, k)
-    low, high = estimate - z * se, estimate + z * se
-    off_low, off_high = estimate - z_off * se, estimate + z_off * se
-    if not (np.isfinite(low).all() and np.isfinite(high).all()):
-        return Equivalence(CANNOT_TELL, estimate, low, high, tolerance, games, float("inf"), off_low, off_high)
+    half, half_off = _z(alpha, k) * se, _z(alpha / 2, k) * se  # the held test's and the off test's
+
+    def verdict(outcome: str, to_tell: float) -> Equivalence:
+        return Equivalence(outcome, estimate, estimate - half, estimate + half, tolerance, games, to_tell,
+                           estimate - half_off, estimate + half_off)
+
+    if not (np.isfinite(estimate).all() and np.isfinite(half).all()):
+        return verdict(CANNOT_TELL, float("inf"))
     if games < MIN_GAMES:
-        to_tell = max(float(MIN_GAMES), _games_to_tell(estimate, z * se, z_off * se, tolerance, games))
-        return Equivalence(CANNOT_TELL, estimate, low, high, tolerance, games, to_tell, off_low, off_high)
-    if ((off_low > tolerance) | (off_high < -tolerance)).any():
-        outcome = OFF
-    elif ((low > -tolerance) & (high < tolerance)).all():
-        outcome = HELD
-    else:
-        outcome = CANNOT_TELL
-    to_tell = games if outcome != CANNOT_TELL else _games_to_tell(estimate, z * se, z_off * se, tolerance, games)
-    return Equivalence(outcome, estimate, low, high, tolerance, games, to_tell, off_low, off_high)
+        return verdict(CANNOT_TELL, max(float(MIN_GAMES), _games_to_tell(estimate, half, half_off, tolerance, games)))
+    if (np.abs(estimate) - half_off > tolerance).any():
+        return verdict(OFF, games)
+    if (np.abs(estimate) + half < tolerance).all():
+        return verdict(HELD, games)
+    return verdict(CANNOT_TELL, _games_to_tell(estimate, half, half_off, tolerance, games))
 
 
 def _games_to_tell(estimate: np.ndarray, half: np.ndarray, half_off: np.ndarray, tolerance: float,
