@@ -22,27 +22,30 @@ are played on fresh deals (seed + 1) and their measures given with bootstrap int
 import functools
 import hashlib
 import json
-import time
+import tomllib
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 from bgsim.experiments.balance_spec import BalanceSpec, Lever, Measure, lever_choices
 from bgsim.experiments.runner import git_state, package_versions
+from bgsim.experiments.studies import resume_command, study_named
+from bgsim.experiments.study import Session, StudyResult, csv_or_empty, open_session
 from bgsim.experiments.workers import each
 from bgsim.sim.api import GameMeasures, supports
 from bgsim.sim.batch import play_batch
+from bgsim.sim.profile import GameProfile
 from bgsim.sim.registry import make_game
+from bgsim.sim.results.contents import StudyContents
 from bgsim.sim.results.played import played
 from bgsim.sim.results.spec import SpecError
-from bgsim.sim.results.store import open_study_dir, read_meta, write_json, write_toml
+from bgsim.sim.results.store import RunStoreError, read_meta, write_json, write_toml
 from bgsim.sim.seeding import block_key, deal_seeds
 from bgsim.sim.stats.balance import (
     POPULATION,
@@ -57,10 +60,9 @@ from bgsim.sim.stats.balance import measure_loss as loss_of
 from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, OFF, Equivalence, equivalence, plan_seat_games, seat_tests
 from bgsim.strategies import make_strategy
 
-__all__ = ["MARKER", "BalanceResult", "design_games", "evaluate", "objective_values", "read_study", "run_balance"]
+__all__ = ["STUDY", "contents", "design_games", "evaluate", "objective_values", "read", "read_study", "run_balance"]
 
-MARKER = "balance.json"
-SPEC_FILE = "balance.toml"
+STUDY = study_named("balance")
 JOURNAL = "optuna.journal"
 CHUNK_DEALS = 50  # deals per chunk: the unit the workers play
 REPLICATES = 200  # bootstrap samples of the confirmation's intervals
@@ -379,13 +381,6 @@ def _taken(outcomes: dict[int, Outcomes], members: dict, sample: np.ndarray) -> 
 # --- the search
 
 
-@dataclass
-class BalanceResult:
-    directory: Path
-    games_played: int
-    seconds: float
-
-
 def _sampler(spec: BalanceSpec, step: int):
     """The sampler of step ``step``, seeded with (seed, step): a resumed study asks the same."""
     import optuna
@@ -418,22 +413,30 @@ def _study(spec: BalanceSpec, directory: Path):
 
 def run_balance(spec: BalanceSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
                 on_progress: ProgressCallback | None = None, on_stage: Callable[[str], None] | None = None,
-                client=None) -> BalanceResult:
+                client=None) -> StudyResult:
     """Search until the budget (or the trial count) is spent, then confirm the finalists."""
-    from optuna.trial import TrialState
-
-    began = time.perf_counter()
     check_budget(spec)
     directory = Path(out) / spec.study_id
-    meta = open_study_dir(directory, MARKER, "balance study", "study_id", spec.study_id, resume, SPEC_FILE,
-                          spec.to_dict())
-    if meta is None:
-        meta = {"study_id": spec.study_id, "kind": "balance", "status": "searching", "started": _now(), "games": 0,
-                "trials": {}}
-    meta["profile"] = {str(n): _game(spec, n, "{}").profile.to_json() for n in spec.players}
-    meta["played"] = played_facts(spec)
-    write_toml(directory / SPEC_FILE, spec.to_dict())
-    write_json(directory / MARKER, meta)
+    with open_session(STUDY, spec.study_id, spec.to_dict(), directory, resume, jobs, spec.budget,
+                      lambda: {"games": 0, "trials": {}}, on_progress, on_stage) as session:
+        session.meta["profile"] = {str(n): _game(spec, n, "{}").profile.to_json() for n in spec.players}
+        session.meta["played"] = played_facts(spec)
+        write_toml(directory / STUDY.spec_file, spec.to_dict())
+        session.save()
+        played, study = _search(spec, session, client)
+        _write_trials(directory, spec, session.meta)
+        importances(study).to_csv(directory / "importances.csv", index=False)
+        played += confirm(spec, directory, study, session.meta, jobs, client, session.stage)
+        session.count(played, session.done)
+    return session.result()
+
+
+def _search(spec: BalanceSpec, session: Session, client):
+    """The trials of the search, until the budget or the trial count is spent; returns the games played
+    now and the Optuna study. Each trial is in the marker as soon as it is judged."""
+    from optuna.trial import TrialState
+
+    directory, meta, jobs = session.directory, session.meta, session.jobs
     study = _study(spec, directory)
     for trial in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
         study.tell(trial.number, state=TrialState.FAIL)  # cut off by a kill: asked again, with the same values
@@ -481,21 +484,12 @@ def run_balance(spec: BalanceSpec, out: str | Path = "runs", jobs: int = 1, resu
             record["state"] = "complete"
             if len(values) == 1 and (best is None or values[0] < best):
                 best = values[0]
-                if on_stage:
-                    on_stage(f"trial {step}: best objective so far {best:.4f}")
+                session.stage(f"trial {step}: best objective so far {best:.4f}")
         record["games"] = _pay(meta, used)
         meta["trials"][str(step)] = record
-        write_json(directory / MARKER, meta)
-        if on_progress:
-            on_progress(min(meta["games"], spec.budget), spec.budget)
-    meta["status"] = "confirming"
-    write_json(directory / MARKER, meta)
-    _write_trials(directory, spec, meta)
-    importances(study).to_csv(directory / "importances.csv", index=False)
-    played_now += confirm(spec, directory, study, meta, jobs, client, on_stage)
-    meta.update(status="complete", finished=_now())
-    write_json(directory / MARKER, meta)
-    return BalanceResult(directory, played_now, time.perf_counter() - began)
+        session.save()
+        session.progress(min(meta["games"], spec.budget))
+    return played_now, study
 
 
 def _pay(meta: dict, used: dict[str, int]) -> int:
@@ -772,7 +766,33 @@ def _overall(verdicts: list[Equivalence]) -> str | None:
 
 
 def read_study(directory: str | Path) -> dict:
-    return read_meta(Path(directory), MARKER, "balance study")
+    return read_meta(Path(directory), STUDY.marker, STUDY.noun)
+
+
+def read(directory: str | Path) -> pl.LazyFrame:
+    """The trials of a finished search (``bgsim.load``): trials.csv, one row per trial with its design
+    and measures (the search keeps the games of a trial only as chunks of outcomes)."""
+    directory = Path(directory)
+    meta = read_study(directory)
+    if meta.get("status") != "complete":
+        raise RunStoreError(f"{directory.name}: the balance study is {meta.get('status')}; finish it with --resume")
+    return pl.from_pandas(csv_or_empty(directory / "trials.csv")).lazy()
+
+
+def contents(directory: str | Path) -> StudyContents:
+    """What the balance report reads (``reports.balance_report.report``): the finalists, the best
+    design and the levers' importances."""
+    directory = Path(directory)
+    meta = read_study(directory)
+    spec = tomllib.loads((directory / STUDY.spec_file).read_text(encoding="utf-8"))
+    profile = GameProfile.from_json(next(iter(meta["profile"].values())))
+    best = directory / "best.json"
+    parts = {"spec": spec, "finalists": csv_or_empty(directory / "finalists.csv"),
+             "best": json.loads(best.read_text()) if best.exists() else {},
+             "importances": csv_or_empty(directory / "importances.csv")}
+    games = meta.get("games", 0)
+    return StudyContents(STUDY.kind, meta, profile, games, max(games, spec.get("search", {}).get("budget", games)),
+                         resume_command(directory), meta.get("played") or {}, parts)
 
 
 def played_facts(spec: BalanceSpec) -> dict:
@@ -783,8 +803,3 @@ def played_facts(spec: BalanceSpec) -> dict:
                        "strategies": all_strategies(spec)})
     meta = {"blocks": blocks, "seeds": {"seed": spec.seed}, "git": git_state(), "versions": package_versions()}
     return played([meta], spec.to_dict())
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-

@@ -34,27 +34,31 @@ import hashlib
 import json
 import shutil
 import time
+import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 from bgsim.experiments import ablation
 from bgsim.experiments.ablation import ablates
 from bgsim.experiments.runner import git_state, package_versions
 from bgsim.experiments.spec_check import tolerance_from
+from bgsim.experiments.studies import resume_command, study_named
+from bgsim.experiments.study import StudyResult, csv_or_empty, open_session
 from bgsim.experiments.workers import each
 from bgsim.sim.api import ComponentChoices, Determinisation, Stepping, supports
 from bgsim.sim.errors import GameIdError, StrategyError
 from bgsim.sim.profile import Attribution, ComponentChoice, GameProfile
 from bgsim.sim.registry import make_game
+from bgsim.sim.results.contents import StudyContents
 from bgsim.sim.results.played import played
 from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file, require, spec_header
-from bgsim.sim.results.store import RunStoreError, open_study_dir, read_meta, write_chunk, write_json, write_toml
+from bgsim.sim.results.store import RunStoreError, read_meta, write_chunk, write_json, write_toml
 from bgsim.sim.seeding import GameSeeds, block_key, deal_seeds, strategy_streams
 from bgsim.sim.stats.ablation import fresh_check as ablation_fresh_check
 from bgsim.sim.stats.calibration import find_root
@@ -74,11 +78,10 @@ from bgsim.sim.stats.choice_value import (
 from bgsim.sim.stats.equivalence import Tolerance, equivalence, plan_games
 from bgsim.strategies import make_strategy
 
-__all__ = ["MARKER", "ComponentValueSpec", "association_table", "load_component_value", "load_points", "progress",
-           "read_study", "run_component_value", "values_table_of"]
+__all__ = ["STUDY", "ComponentValueSpec", "association_table", "contents", "load_component_value", "load_points",
+           "progress", "read", "read_study", "run_component_value", "values_table_of"]
 
-MARKER = "component_value.json"
-SPEC_FILE = "component_value.toml"
+STUDY = study_named("component_value")
 _KEYS = {
     "": {"name", "description", "game", "population", "sample", "solver", "ablation", "compare", "tolerance"},
     "game": {"id", "players", "params", "data"},
@@ -519,28 +522,52 @@ def fresh_check(spec: ComponentValueSpec, n: int, component: int, payout: int, g
 # --- running a study
 
 
-@dataclass
-class ComponentValueResult:
-    directory: Path
-    games_played: int  # source games sampled and ablation deals played in this call
-    seconds: float
-
-
 def run_component_value(spec: ComponentValueSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
                         on_progress: ProgressCallback | None = None,
-                        on_stage: Callable[[str], None] | None = None) -> ComponentValueResult:
-    """Sample every chunk (keeping finished ones with ``resume``), then the values and the payout solver."""
-    start = time.perf_counter()
+                        on_stage: Callable[[str], None] | None = None) -> StudyResult:
+    """Sample every chunk (keeping finished ones with ``resume``), then the values and the payout solver.
+    Its games are source games sampled and ablation deals played."""
     directory = Path(out) / spec.study_id
-    meta = open_study_dir(directory, MARKER, "component-value study", "study_id", spec.study_id, resume,
-                          SPEC_FILE, spec.to_dict())
-    if meta is None:
-        meta = {"study_id": spec.study_id, "kind": "component_value", "status": "sampling", "started": _now(),
-                "chunks": {}}
-    # the profile of the engine that samples and solves now (its payout range is the solver's)
-    meta["profile"] = {str(n): _setup(spec, n).profile.to_json() for n in spec.players}
-    meta["played"] = played_facts(spec)
-    if meta.get("solver") != spec.solver_settings():  # solutions under other settings are not this study's
+    with open_session(STUDY, spec.study_id, spec.to_dict(), directory, resume, jobs, spec.total_games,
+                      lambda: {"chunks": {}}, on_progress, on_stage) as session:
+        meta = session.meta
+        # the profile of the engine that samples and solves now (its payout range is the solver's)
+        meta["profile"] = {str(n): _setup(spec, n).profile.to_json() for n in spec.players}
+        meta["played"] = played_facts(spec)
+        _drop_other_settings(spec, directory, meta)
+        write_toml(directory / STUDY.spec_file, spec.to_dict())  # the settings the report describes
+        session.save()
+        todo = [c for c in spec.chunks() if not _chunk_done(directory, meta, *c)]
+        ablation_todo = [c for c in spec.ablation_chunks() if not _ablation_chunk_done(directory, meta, *c)]
+        session.count(0, spec.total_games - sum(c[2] - c[1] for c in todo + ablation_todo))
+        for (n, first, stop), table, seconds in _execute(spec, todo, jobs):
+            digest = write_chunk(_points_dir(directory, n), first, table)
+            meta["chunks"][_chunk_key(n, first)] = {"stop": stop, "rows": table.num_rows,
+                                                    "seconds": round(seconds, 2), **digest}
+            session.save()
+            session.count(stop - first)
+        table = values_table(directory, spec)
+        table.to_csv(directory / "choice_values.csv", index=False)
+        if ablation_todo:
+            session.stage(f"ablation: {spec.ablation_deals:,} deals per player count, each also played without each "
+                          f"component it holds")
+        for (n, first, stop, fresh), rows, seconds in each(ablation.timed_chunk,
+                                                            [(_setup, spec, c) for c in ablation_todo], jobs):
+            digest = ablation.write_ablation_chunk(directory, n, first, rows, fresh)
+            meta["ablation_chunks"][_ablation_key(n, first, fresh)] = {"stop": stop, "rows": rows.num_rows,
+                                                                       "seconds": round(seconds, 2), **digest}
+            session.save()
+            session.count(stop - first)
+        if spec.ablation_deals:
+            ablation_table(directory, spec).to_csv(directory / "ablation.csv", index=False)
+        _solve_all(spec, directory, table, jobs, session.stage)
+    return session.result()
+
+
+def _drop_other_settings(spec: ComponentValueSpec, directory: Path, meta: dict) -> None:
+    """Resuming under other solver or ablation settings: what was solved or played under the old ones is
+    not this study's, and goes (the sampled source games stay: the settings do not change them)."""
+    if meta.get("solver") != spec.solver_settings():
         shutil.rmtree(directory / "solver", ignore_errors=True)
         (directory / "payouts.csv").unlink(missing_ok=True)
         meta["solver"] = spec.solver_settings()
@@ -552,44 +579,6 @@ def run_component_value(spec: ComponentValueSpec, out: str | Path = "runs", jobs
             meta.setdefault("ablation_chunks", {})
             meta["ablation_chunks"] = {k: v for k, v in meta["ablation_chunks"].items()
                                        if k.startswith("fresh-") != fresh}
-    write_toml(directory / SPEC_FILE, spec.to_dict())  # the settings the report describes
-    write_json(directory / MARKER, meta)
-    todo = [c for c in spec.chunks() if not _chunk_done(directory, meta, *c)]
-    ablation_todo = [c for c in spec.ablation_chunks() if not _ablation_chunk_done(directory, meta, *c)]
-    done_games = spec.total_games - sum(c[2] - c[1] for c in todo + ablation_todo)
-    if on_progress:
-        on_progress(done_games, spec.total_games)
-    played = 0
-    for (n, first, stop), table, seconds in _execute(spec, todo, jobs):
-        digest = write_chunk(_points_dir(directory, n), first, table)
-        meta["chunks"][_chunk_key(n, first)] = {"stop": stop, "rows": table.num_rows, "seconds": round(seconds, 2),
-                                                **digest}
-        write_json(directory / MARKER, meta)
-        played += stop - first
-        if on_progress:
-            on_progress(done_games + played, spec.total_games)
-    table = values_table(directory, spec)
-    table.to_csv(directory / "choice_values.csv", index=False)
-    if ablation_todo and on_stage:
-        on_stage(f"ablation: {spec.ablation_deals:,} deals per player count, each also played without each "
-                 f"component it holds")
-    for (n, first, stop, fresh), rows, seconds in each(ablation.timed_chunk,
-                                                        [(_setup, spec, c) for c in ablation_todo], jobs):
-        digest = ablation.write_ablation_chunk(directory, n, first, rows, fresh)
-        meta["ablation_chunks"][_ablation_key(n, first, fresh)] = {"stop": stop, "rows": rows.num_rows,
-                                                                   "seconds": round(seconds, 2), **digest}
-        write_json(directory / MARKER, meta)
-        played += stop - first
-        if on_progress:
-            on_progress(done_games + played, spec.total_games)
-    if spec.ablation_deals:
-        ablation_table(directory, spec).to_csv(directory / "ablation.csv", index=False)
-    meta["status"] = "solving"
-    write_json(directory / MARKER, meta)
-    _solve_all(spec, directory, table, jobs, on_stage)
-    meta.update(status="complete", finished=_now())
-    write_json(directory / MARKER, meta)
-    return ComponentValueResult(directory, played, time.perf_counter() - start)
 
 
 def _chunk_key(n: int, first: int) -> str:
@@ -783,7 +772,38 @@ def payout_step(trials: list[dict], payout: int) -> float:
 
 def read_study(directory: str | Path) -> dict:
     """The marker of a component-value study; one-line error if it is none."""
-    return read_meta(Path(directory), MARKER, "component-value study")
+    return read_meta(Path(directory), STUDY.marker, STUDY.noun)
+
+
+def read(directory: str | Path) -> pl.LazyFrame:
+    """The decision points of a finished study (``bgsim.load``): one row per (point, component on offer)
+    sampled, with its player count, seat, strategy and outcomes, over every chunk."""
+    directory = Path(directory)
+    meta = read_study(directory)
+    if meta.get("status") != "complete":
+        raise RunStoreError(f"{directory.name}: the component-value study is {meta.get('status')}; finish it with "
+                            f"--resume")
+    return pl.from_pandas(load_points(directory)).lazy()
+
+
+def contents(directory: str | Path) -> StudyContents:
+    """What the component-value report reads (``reports.component_value_report.report``): the choice
+    values (from the chunks, while the study has not written them), the payouts, the ablation and the
+    association table the spec compares with."""
+    directory = Path(directory)
+    meta = read_study(directory)
+    command = resume_command(directory)
+    spec = tomllib.loads((directory / STUDY.spec_file).read_text(encoding="utf-8"))
+    values = csv_or_empty(directory / "choice_values.csv")
+    if values.empty:
+        values = values_table_of(directory, spec)
+    if values.empty:
+        raise RunStoreError(f"{directory}: no decision points sampled yet; run `{command}` to sample them")
+    profile = GameProfile.from_json(next(iter(meta["profile"].values())))
+    parts = {"spec": spec, "values": values, "payouts": csv_or_empty(directory / "payouts.csv"),
+             "association": association_table(spec, directory), "ablation": csv_or_empty(directory / "ablation.csv")}
+    done, planned = progress(directory, spec, meta)
+    return StudyContents(STUDY.kind, meta, profile, done, planned, command, meta.get("played") or {}, parts)
 
 
 def played_facts(spec: ComponentValueSpec) -> dict:
@@ -800,7 +820,7 @@ def played_facts(spec: ComponentValueSpec) -> dict:
 
 def values_table_of(directory: Path, spec_doc: dict) -> pd.DataFrame:
     """The choice values of an unfinished study (no choice_values.csv yet), from the chunks on disk."""
-    return values_table(directory, component_value_from_dict(spec_doc, directory, source=SPEC_FILE))
+    return values_table(directory, component_value_from_dict(spec_doc, directory, source=STUDY.spec_file))
 
 
 def association_table(spec_doc: dict, directory: Path) -> pd.DataFrame | None:
@@ -828,7 +848,3 @@ def progress(directory: Path, spec_doc: dict, meta: dict) -> tuple[int, int]:
     done = sum(info["stop"] - int(key.rsplit("-", 1)[1]) for chunks in ("chunks", "ablation_chunks")
                for key, info in meta.get(chunks, {}).items())
     return done, planned
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")

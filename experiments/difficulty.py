@@ -30,18 +30,21 @@ import hashlib
 import json
 import math
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
-from bgsim.experiments.runner import check_jobs, play_study_run
+from bgsim.experiments.runner import check_jobs
 from bgsim.experiments.spec_check import check_run_settings, tolerance_from
+from bgsim.experiments.studies import resume_command, study_named, study_resume
+from bgsim.experiments.study import Session, StudyResult, open_session
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.profile import AutomaProfile, GameProfile, Knob
 from bgsim.sim.registry import available_games, make_game, parse_id
+from bgsim.sim.results.contents import StudyContents
+from bgsim.sim.results.played import played_by
+from bgsim.sim.results.progress import runs_done
 from bgsim.sim.results.spec import (
     RunSpec,
     SpecError,
@@ -50,25 +53,16 @@ from bgsim.sim.results.spec import (
     require,
     spec_header,
 )
-from bgsim.sim.results.store import (
-    RunStoreError,
-    load,
-    open_study_dir,
-    read_meta,
-    read_profile,
-    scan_chunks,
-    verify_runs,
-    write_json,
-)
+from bgsim.sim.results.store import RunStoreError, load, read_meta, read_profile, scan_chunks, verify_runs
 from bgsim.sim.stats.calibration import slope_near, solve_level
 from bgsim.sim.stats.equivalence import Tolerance
+from bgsim.sim.stats.lazy import is_empty
 from bgsim.strategies import make_strategy
 
-__all__ = ["DifficultySpec", "at_the_table", "difficulty_from_dict", "game_automa", "load_difficulty",
-           "load_rows", "row_columns", "run_difficulty", "search_range", "study_automa"]
+__all__ = ["STUDY", "DifficultySpec", "at_the_table", "difficulty_from_dict", "game_automa", "load_difficulty",
+           "load_rows", "contents", "read", "row_columns", "run_difficulty", "search_range", "study_automa"]
 
-MARKER = "difficulty.json"
-SPEC_FILE = "difficulty.toml"
+STUDY = study_named("difficulty")
 DEFAULT_LEVELS = {"easy": 0.70, "normal": 0.50, "hard": 0.30, "expert": 0.15}
 _KEYS = {
     "": {"name", "description", "game", "ladder", "run", "sweep", "calibration", "tolerance"},
@@ -403,51 +397,32 @@ def check_settings(spec: DifficultySpec) -> None:
 # --- running
 
 
-@dataclass(frozen=True)
-class DifficultyReport:
-    spec: DifficultySpec
-    directory: Path
-    games_played: int
-    seconds: float
-
-
 class _Study:
-    """The running study: plays runs into the directory, keeps the marker and the progress."""
+    """The running study: plays its settings through the session and keeps each run in the marker."""
 
-    def __init__(self, spec: DifficultySpec, directory: Path, meta: dict, jobs: int, resume: bool,
-                 on_progress: ProgressCallback | None):
-        self.spec, self.directory, self.meta = spec, directory, meta
-        self.jobs, self.resume, self.on_progress = jobs, resume, on_progress
-        self.done = 0  # games of the runs finished in this study (played now or earlier)
-        self.played = 0  # games played in this session
-        self.expected = spec.total_games
-        self.runs = {entry["dir"]: entry for entry in meta.get("runs", [])}
+    def __init__(self, spec: DifficultySpec, session: Session):
+        self.spec, self.session = spec, session
+        self.runs = {entry["dir"]: entry for entry in session.meta.get("runs", [])}
 
     def play(self, setting: Setting) -> tuple[int, int]:
         """Play ``setting`` (or find it complete); returns the human's (wins, games)."""
-        run_dir = self.directory / setting.directory
-        self.played += play_study_run(setting.spec, run_dir, self.jobs, self.resume, self._progress, self.done,
-                                      self.expected)
-        self.done += setting.spec.games
-        self.expected = max(self.expected, self.done)
+        session = self.session
+        session.play(setting.spec, setting.directory)
+        session.total = max(session.total, session.done)
         if setting.directory not in self.runs:
             self.runs[setting.directory] = setting.entry()
-            self.meta["runs"] = list(self.runs.values())
-            write_json(self.directory / MARKER, self.meta)
-        won = load(run_dir).select(pl.col("won").sum().alias("wins"), pl.len().alias("games")).collect(
-            engine="streaming")
+            session.meta["runs"] = list(self.runs.values())
+            session.save()
+        won = load(session.directory / setting.directory).select(
+            pl.col("won").sum().alias("wins"), pl.len().alias("games")).collect(engine="streaming")
         return int(won["wins"][0]), int(won["games"][0])
-
-    def _progress(self, done: int, total: int) -> None:
-        if self.on_progress:
-            self.on_progress(done, max(total, done))
 
     def calibrate(self, rung: str) -> list[dict]:
         """Solve every level of ``rung`` over the calibration knob (shared runs), then confirm each
         solved value on fresh deals."""
         spec = self.spec
         estimate = spec.calibration_estimate(rung)
-        started = self.done
+        started = self.session.done
         cache: dict[int, tuple[int, int]] = {}
 
         def evaluate(value: int) -> tuple[int, int]:
@@ -466,7 +441,7 @@ class _Study:
             row = solved.measured[solved.measured["knob"] == solved.knob].iloc[0]
             entry["wins"], entry["games"] = int(row["wins"]), int(row["games"])
             levels.append(entry)
-        self.expected += (self.done - started) - estimate  # the estimate replaced by what it took
+        self.session.total += (self.session.done - started) - estimate  # the estimate replaced by what it took
         if spec.verify_games:
             for entry in levels:
                 setting = spec.setting("verify", rung, spec.knob, entry["value"], level=entry["level"])
@@ -477,59 +452,35 @@ class _Study:
 
 def run_difficulty(spec: DifficultySpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
                    on_progress: ProgressCallback | None = None, on_stage: Callable[[str], None] | None = None,
-                   directory: Path | None = None) -> DifficultyReport:
+                   directory: Path | None = None) -> StudyResult:
     """Play the base, sweep, calibration and verification runs into ``out/<study id>/``."""
-    started = time.perf_counter()
     check_jobs(jobs)
     check_settings(spec)
     directory = Path(directory) if directory else Path(out) / spec.study_id
-    meta = _prepare_dir(spec, directory, resume)
-    study = _Study(spec, directory, meta, jobs, resume, on_progress)
-    stage = on_stage or (lambda _text: None)
-    try:
-        stage(f"difficulty: {len(spec.ladder)} rungs against {spec.automa.name} at the base setting")
+    with open_session(STUDY, spec.study_id, spec.to_dict(), directory, resume, jobs, spec.total_games,
+                      lambda: _fresh_meta(spec), on_progress, on_stage) as session:
+        session.meta["tolerance"] = {"rate_pp": spec.tolerance.rate_pp}
+        study = _Study(spec, session)
+        session.stage(f"difficulty: {len(spec.ladder)} rungs against {spec.automa.name} at the base setting")
         for setting in spec.base_settings():
             study.play(setting)
         if spec.sweep_settings():
-            stage(f"sweep: {', '.join(spec.sweep_values)} for {', '.join(spec.sweep_rungs)}")
+            session.stage(f"sweep: {', '.join(spec.sweep_values)} for {', '.join(spec.sweep_rungs)}")
             for setting in spec.sweep_settings():
                 study.play(setting)
         levels = []
         for rung in spec.ladder:
-            stage(f"calibration: {spec.knob} for {rung}, levels {', '.join(spec.levels)}"
-                  + (", each confirmed on fresh deals" if spec.verify_games else ""))
+            session.stage(f"calibration: {spec.knob} for {rung}, levels {', '.join(spec.levels)}"
+                          + (", each confirmed on fresh deals" if spec.verify_games else ""))
             levels += study.calibrate(rung)
-            meta["levels"] = levels
-            write_json(directory / MARKER, meta)
-    except BaseException:
-        meta["status"] = "interrupted"
-        write_json(directory / MARKER, meta)
-        raise
-    seconds = time.perf_counter() - started
-    meta["status"] = "complete"
-    meta.setdefault("sessions", []).append({"ended": _now(), "jobs": jobs, "games_played": study.played,
-                                            "wall_seconds": round(seconds, 1)})
-    write_json(directory / MARKER, meta)
-    return DifficultyReport(spec, directory, study.played, seconds)
+            session.meta["levels"] = levels
+            session.save()
+    return session.result()
 
 
-def _prepare_dir(spec: DifficultySpec, directory: Path, resume: bool) -> dict:
-    meta = open_study_dir(directory, MARKER, "difficulty study", "study_id", spec.study_id, resume, SPEC_FILE,
-                          spec.to_dict())
-    if meta is not None:
-        meta["status"] = "running"
-        meta["tolerance"] = {"rate_pp": spec.tolerance.rate_pp}
-        return meta
-    meta = {"kind": "difficulty", "study_id": spec.study_id, "name": spec.name, "seed": spec.seed,
-            "created": _now(), "status": "running", "ladder": dict(spec.ladder), "knob": spec.knob,
-            "levels_wanted": dict(spec.levels), "params": dict(spec.params), "runs": [], "levels": [],
-            "tolerance": {"rate_pp": spec.tolerance.rate_pp}}
-    write_json(directory / MARKER, meta)
-    return meta
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+def _fresh_meta(spec: DifficultySpec) -> dict:
+    return {"name": spec.name, "seed": spec.seed, "ladder": dict(spec.ladder), "knob": spec.knob,
+            "levels_wanted": dict(spec.levels), "params": dict(spec.params), "runs": [], "levels": []}
 
 
 # --- reading results
@@ -539,10 +490,37 @@ def read_study(directory: str | Path, partial: bool = False) -> dict:
     """The marker of a finished study (a one-line RunStoreError otherwise); with ``partial``, of an
     unfinished one too (its ``runs`` list the runs finished so far)."""
     directory = Path(directory)
-    meta = read_meta(directory, MARKER, "difficulty")
+    meta = read_meta(directory, STUDY.marker, STUDY.noun)
     if meta.get("status") != "complete" and not partial:
         raise RunStoreError(f"{directory.name}: the difficulty study is {meta.get('status')}; finish it with --resume")
     return meta
+
+
+def read(directory: str | Path) -> pl.LazyFrame:
+    """Every run of a finished study (``bgsim.load``), one row per game, labelled ``kind``, ``rung``,
+    ``knob``, ``value`` and ``level``."""
+    read_study(directory)  # a one-line error unless the study is finished
+    return load_rows(directory, None)
+
+
+def contents(directory: str | Path) -> StudyContents:
+    """What the difficulty report reads (``reports.difficulty_report.report``): the rows of the base,
+    sweep and calibration runs, and each knob's one-line description."""
+    directory = Path(directory)
+    meta = read_study(directory, partial=True)
+    command = resume_command(directory)
+    base = load_rows(directory, "base")
+    if is_empty(base):
+        raise RunStoreError(f"{directory}: no base run is finished yet; run `{command}` to play them")
+    profile = read_profile(directory / meta["runs"][0]["dir"])
+    runs, planned = study_progress(directory)
+    docs = {k.parameter: knob_doc(k.parameter, profile.game) for k in profile.automa.knobs}
+    # the game as the base runs played it: the sweep and the calibration change only the knobs the report names
+    played = played_by([directory / r["dir"] for r in meta["runs"] if r["kind"] == "base"],
+                       directory / STUDY.spec_file)
+    parts = {"base": base, "sweep": load_rows(directory, "sweep"), "calibrate": load_rows(directory, "calibrate"),
+             "knob_docs": docs}
+    return StudyContents(STUDY.kind, meta, profile, runs_done(runs), planned, command, played, parts)
 
 
 def study_progress(directory: str | Path) -> tuple[list[Path], int]:
@@ -550,7 +528,7 @@ def study_progress(directory: str | Path) -> tuple[list[Path], int]:
     share depends on where the levels lie)."""
     directory = Path(directory)
     started = sorted(p.parent for p in directory.glob("*/*/spec.toml"))
-    return started, load_difficulty(directory / SPEC_FILE).total_games
+    return started, load_difficulty(directory / STUDY.spec_file).total_games
 
 
 def load_rows(directory: str | Path, kind: str | None) -> pl.LazyFrame:
@@ -563,7 +541,8 @@ def load_rows(directory: str | Path, kind: str | None) -> pl.LazyFrame:
     directory = Path(directory)
     meta = read_study(directory, partial=True)
     every = [entry["dir"] for entry in meta["runs"]]
-    files = dict(zip(every, verify_runs(directory / d for d in every), strict=True))
+    files = dict(zip(every, verify_runs((directory / d for d in every), study_resume(directory)),
+                     strict=True))
     frames = []
     for entry in meta["runs"]:
         if kind is not None and entry["kind"] != kind:

@@ -22,27 +22,35 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 
-from bgsim.experiments.seat_order import MARKER as SEAT_MARKER
+import polars as pl
+from bgsim.experiments.seat_order import STUDY as SEAT_ORDER
 from bgsim.experiments.seat_order import (
     SeatOrderSpec,
     check_strategies,
+    load_seat_order,
     planned_games,
     run_seat_order,
     seat_order_from_dict,
 )
+from bgsim.experiments.seat_order_results import cells_played, study_run_dirs
+from bgsim.experiments.seat_order_results import contents as seat_order_contents
+from bgsim.experiments.seat_order_results import read as read_seat_order
+from bgsim.experiments.studies import resume_command, study_named
+from bgsim.experiments.study import StudyResult, open_session
 from bgsim.experiments.variants import declared_variants, variant_spec, with_changes
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.profile import VariantInfo
 from bgsim.sim.registry import make_game, parse_id
+from bgsim.sim.results.contents import StudyContents
+from bgsim.sim.results.progress import runs_done
 from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file
-from bgsim.sim.results.store import open_study_dir, read_meta, write_json
+from bgsim.sim.results.store import RunStoreError, read_meta, read_profile
 
-__all__ = ["MARKER", "RobustnessSpec", "load_robustness", "run_robustness"]
+__all__ = ["STUDY", "RobustnessSpec", "contents", "load_robustness", "read", "run_robustness"]
 
-MARKER = "robustness.json"
+STUDY = study_named("robustness")
 _KEYS = {"": {"name", "description", "base", "variants", "override", "what_if"}}
 _WHAT_IF_KEYS = {"description", "params", "data"}
 _REPLACED = ("populations",)  # override tables that replace the base's instead of updating it
@@ -73,6 +81,16 @@ class RobustnessSpec:
             self.base_doc, variant, data_dir, self.base_dir)
         doc["name"] = f"{self.name}_{variant.name}"
         return seat_order_from_dict(doc, self.base_dir, source=f"variant {variant.name}")
+
+    @property
+    def game(self) -> str:
+        return self.base_doc["game"]["id"]
+
+    @property
+    def total_games(self) -> int:
+        """Games the baseline plans, once for it and once for every variant (same cells, one component
+        replaced; refinement rounds may add more as the studies play)."""
+        return self.baseline().total_games * (1 + len(self.every_variant))
 
     def fingerprint(self) -> str:
         doc = {"base": self.base_doc, "variants": [v.name for v in self.variants]}
@@ -168,48 +186,40 @@ def game_variants(game_id: str) -> tuple[VariantInfo, ...]:
 
 def run_robustness(spec: RobustnessSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
                    on_progress: Callable[[int, int], None] | None = None,
-                   on_stage: Callable[[str], None] | None = None) -> Path:
-    """Run the baseline and every variant study; returns the robustness directory."""
+                   on_stage: Callable[[str], None] | None = None) -> StudyResult:
+    """Run the baseline and every variant study into ``out/<study id>/studies/``."""
     directory = Path(out) / spec.study_id
-    meta = _prepare(spec, directory, resume)
-    studies = [("baseline", spec.baseline())] + [(v.name, spec.variant_study(v, directory / "data"))
-                                                  for v in spec.every_variant]
-    total = sum(s.total_games for _, s in studies)
-    done, grown = 0, 0  # grown: games of later compensation rounds, known only as the studies play them
-    stage = on_stage or (lambda _text: None)
-    meta["studies"] = []
-    for label, study in studies:
-        def progress(finished: int, study_total: int, offset=done, planned=study.total_games,
-                     before=grown) -> None:
-            if on_progress:
-                on_progress(offset + finished, total + before + max(0, study_total - planned))
+    with open_session(STUDY, spec.study_id, spec.base_doc, directory, resume, jobs, spec.total_games,
+                      lambda: _fresh_meta(spec), on_progress, on_stage) as session:
+        # the variants' data files are written into the study's directory, once it is open
+        studies = [("baseline", spec.baseline())] + [(v.name, spec.variant_study(v, directory / "data"))
+                                                      for v in spec.every_variant]
+        planned = session.total = sum(s.total_games for _, s in studies)
+        session.meta["studies"] = []
+        grown = 0  # games of later compensation rounds, known only as the studies play them
+        for label, study in studies:
+            def progress(finished: int, study_total: int, offset=session.done, before=grown,
+                         study_planned=study.total_games) -> None:
+                session.total = planned + before + max(0, study_total - study_planned)
+                session.progress(offset + finished)
 
-        stage(f"{label}: {study.study_id}")
-        study_dir = directory / "studies" / study.study_id
-        run_seat_order(study, jobs=jobs, resume=resume or study_dir.exists(), on_progress=progress,
-                       directory=study_dir)
-        meta["studies"].append({"variant": label, "dir": f"studies/{study.study_id}"})
-        write_json(directory / MARKER, meta)
-        played = planned_games(study, read_meta(study_dir, SEAT_MARKER, "seat-order"))
-        grown += played - study.total_games
-        done += played
-    meta["status"] = "complete"
-    write_json(directory / MARKER, meta)
-    return directory
+            session.stage(f"{label}: {study.study_id}")
+            study_dir = directory / "studies" / study.study_id
+            result = run_seat_order(study, jobs=jobs, resume=resume or study_dir.exists(), on_progress=progress,
+                                    directory=study_dir)
+            session.meta["studies"].append({"variant": label, "dir": f"studies/{study.study_id}"})
+            session.save()
+            played = planned_games(study, read_meta(study_dir, SEAT_ORDER.marker, SEAT_ORDER.noun))
+            grown += played - study.total_games
+            session.count(result.games_played, session.done + played)
+    return session.result()
 
 
-def _prepare(spec: RobustnessSpec, directory: Path, resume: bool) -> dict:
-    meta = open_study_dir(directory, MARKER, "robustness study", "study_id", spec.study_id, resume,
-                          "base_seat_order.toml", spec.base_doc)
-    if meta is not None:
-        return meta
-    meta = {"kind": "robustness", "study_id": spec.study_id, "name": spec.name, "description": spec.description,
-            "created": datetime.now(UTC).isoformat(timespec="seconds"), "status": "running",
+def _fresh_meta(spec: RobustnessSpec) -> dict:
+    return {"name": spec.name, "description": spec.description,
             "variants": [{"name": v.name, "description": v.description} for v in spec.variants]
             + [{"name": v.name, "description": v.description, "what_if": True,
                 "changes": _changes(v)} for v in spec.own]}
-    write_json(directory / MARKER, meta)
-    return meta
 
 
 def _changes(variant: VariantInfo) -> str:
@@ -217,3 +227,45 @@ def _changes(variant: VariantInfo) -> str:
     parts = [f"{k} = {v}" for k, v in variant.params.items()]
     parts += [f"{k}: {Path(p).name} (sha256 {_file_hash(p)[:12]})" for k, p in variant.data.items()]
     return "; ".join(parts)
+
+
+# --- reading and the report
+
+
+def read(directory: str | Path) -> pl.LazyFrame:
+    """Every seat-order study of a finished robustness study (``bgsim.load``), each row labelled with its
+    ``variant`` ("baseline" or the variant's name) as well as its seat-order labels."""
+    directory = Path(directory)
+    meta = _finished(directory)
+    return pl.concat([read_seat_order(directory / study["dir"]).with_columns(pl.lit(study["variant"]).alias("variant"))
+                      for study in meta["studies"]], how="diagonal_relaxed")
+
+
+def _finished(directory: Path) -> dict:
+    meta = read_meta(directory, STUDY.marker, STUDY.noun)
+    if meta.get("status") != "complete":
+        raise RunStoreError(f"{directory.name}: the robustness study is {meta.get('status')}; finish it with "
+                            f"--resume")
+    return meta
+
+
+def contents(directory: str | Path) -> StudyContents:
+    """What the robustness report reads (``reports.robustness_report.report``): its finished seat-order
+    studies, the baseline first, each gathered only when the report comes to it (a study's rows can
+    be large)."""
+    directory = Path(directory)
+    meta = read_meta(directory, STUDY.marker, STUDY.noun)
+    command = resume_command(directory)
+    studies = {s["variant"]: directory / s["dir"] for s in meta.get("studies", [])}  # the finished ones
+    if "baseline" not in studies:
+        raise RunStoreError(f"{directory.name}: the robustness study is {meta.get('status')} and its baseline is "
+                            f"not finished yet; run `{command}` to finish it")
+    planned_variants = len(meta.get("variants", [])) or len(studies) - 1
+    begun = [study for study in (directory / "studies").iterdir() if SEAT_ORDER.holds(study)]
+    done = sum(runs_done(study_run_dirs(study)) for study in begun)
+    # every variant study plans as many games as the baseline (one component replaced, same cells)
+    baseline = load_seat_order(studies["baseline"] / SEAT_ORDER.spec_file)
+    played = {"variants": {name: cells_played(path) for name, path in studies.items()}}
+    each = ((name, seat_order_contents(path)) for name, path in studies.items())
+    return StudyContents(STUDY.kind, meta, read_profile(next(iter(study_run_dirs(studies["baseline"])))),
+                         done, baseline.total_games * (1 + planned_variants), command, played, {"studies": each})

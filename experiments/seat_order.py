@@ -33,19 +33,18 @@ import hashlib
 import json
 import math
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import polars as pl
-from bgsim.experiments.runner import check_jobs, play_study_run
+from bgsim.experiments.runner import check_jobs
 from bgsim.experiments.spec_check import check_run_settings, tolerance_from
+from bgsim.experiments.studies import study_named
+from bgsim.experiments.study import Session, StudyResult, open_session
 from bgsim.sim.errors import GameIdError
-from bgsim.sim.profile import Compensation, GameProfile
+from bgsim.sim.profile import Compensation
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.spec import (
     RunSpec,
@@ -55,16 +54,7 @@ from bgsim.sim.results.spec import (
     require,
     spec_header,
 )
-from bgsim.sim.results.store import (
-    RunStoreError,
-    load,
-    open_study_dir,
-    read_meta,
-    read_profile,
-    scan_chunks,
-    verify_runs,
-    write_json,
-)
+from bgsim.sim.results.store import load, read_profile
 from bgsim.sim.stats.clustered import seat_covariances
 from bgsim.sim.stats.compensation import game_scores, solve, solve_with_bootstrap
 from bgsim.sim.stats.equivalence import HELD, Tolerance, equivalence, plan_seat_games, seat_tests
@@ -74,10 +64,10 @@ from bgsim.sim.stats.seats import seat_table
 from bgsim.sim.stats.wins import win_column
 from bgsim.strategies import make_strategy
 
-__all__ = ["Cell", "SeatOrderSpec", "load_seat_order", "load_study_rows", "run_seat_order", "seat_order_from_dict",
-           "study_run_dirs"]
+__all__ = ["STUDY", "Cell", "SeatOrderSpec", "load_seat_order", "planned_games", "run_seat_order",
+           "seat_order_from_dict"]
 
-MARKER = "seat_order.json"
+STUDY = study_named("seat_order")
 _KEYS = {
     "": {"name", "description", "game", "populations", "start", "run", "compensation", "tolerance"},
     "game": {"id", "players", "params", "data"},
@@ -86,8 +76,6 @@ _KEYS = {
     "compensation": {"confirm_games", "confirm_most", "bootstrap", "low", "high", "population", "rounds"},
     "tolerance": {"seat_pp", "power"},
 }
-# The runner's columns of a row; the game's own follow from its profile (``profile.records``).
-RUNNER_COLUMNS = ("run_id", "n_players", "game_index", "deal", "seating", "seat", "strategy")
 NO_START = "rulebook"  # the one start of a game without compensation: its rules as written
 ROUNDS_WHEN_PLAY_CHANGES = 4  # default refinement rounds on deals of their own where the start value changes play
 AUTO = "auto"  # compensation.confirm_games: sized by the tolerance and the power
@@ -367,62 +355,41 @@ def check_strategies(spec: SeatOrderSpec) -> None:
 # --- running
 
 
-@dataclass(frozen=True)
-class SeatOrderReport:
-    spec: SeatOrderSpec
-    directory: Path
-    games_played: int
-    seconds: float
-
-
 def run_seat_order(spec: SeatOrderSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
                    on_progress: ProgressCallback | None = None, on_stage: Callable[[str], None] | None = None,
-                   directory: Path | None = None) -> SeatOrderReport:
+                   directory: Path | None = None) -> StudyResult:
     """Play every cell, solve the compensation, refine and confirm it, into ``out/<id>/``."""
-    started = time.perf_counter()
     check_jobs(jobs)
     check_strategies(spec)
     directory = Path(directory) if directory else Path(out) / spec.study_id
-    meta = _prepare_dir(spec, directory, resume)
     cells = spec.cells()
-    progress = {"played": 0, "done": 0, "total": spec.total_games}
-    stage = on_stage or (lambda _text: None)
-
-    def play(cell: Cell) -> None:
-        progress["played"] += _play(cell, directory, jobs, resume, on_progress, progress["done"], progress["total"])
-        progress["done"] += cell.spec.games
-
-    try:
-        stage(f"{len(cells)} runs: {', '.join(map(str, spec.players))} players x {len(spec.populations)} "
-              f"populations" + (f" x {len(spec.starts)} start vectors" if spec.compensation else ""))
+    with open_session(STUDY, spec.study_id, spec.to_dict(), directory, resume, jobs, spec.total_games,
+                      lambda: _fresh_meta(spec), on_progress, on_stage) as session:
+        session.stage(f"{len(cells)} runs: {', '.join(map(str, spec.players))} players x {len(spec.populations)} "
+                      f"populations" + (f" x {len(spec.starts)} start vectors" if spec.compensation else ""))
         for cell in cells:
-            play(cell)
+            session.play(cell.spec, cell.directory)
         solutions = []
         if spec.solved_populations():
-            stage("compensation: solving the start vectors on the stored games")
+            session.stage("compensation: solving the start vectors on the stored games")
             solutions = solve_all(spec, directory)
-        meta["solutions"] = solutions
-        write_json(directory / MARKER, meta)
+        session.meta["solutions"] = solutions
+        session.save()
         if spec.confirm_games and solutions:
-            # the plan sized from the cells replaces the first guess of the progress total
-            progress["total"] = planned_games(spec, meta)
-            stage("confirmation: " + (f"up to {spec.rounds} rounds on fresh deals choose the vector, then "
-                                      if spec.rounds else "") + "the final vector on deals no run has played")
+            session.total = planned_games(spec, session.meta)  # the plan sized from the cells replaces the guess
+            session.stage("confirmation: " + (f"up to {spec.rounds} rounds on fresh deals choose the vector, then "
+                                              if spec.rounds else "") + "the final vector on deals no run has played")
             for entry in solutions:
-                _choose_and_confirm(spec, directory, entry, play, lambda: write_json(directory / MARKER, meta),
-                                    progress)
+                _choose_and_confirm(spec, session, entry)
             _write_rounds(directory, solutions)
-    except BaseException:
-        meta["status"] = "interrupted"
-        write_json(directory / MARKER, meta)
-        raise
-    meta["status"] = "complete"
-    meta["solutions"] = solutions
-    seconds = time.perf_counter() - started
-    meta.setdefault("sessions", []).append({"ended": _now(), "jobs": jobs, "games_played": progress["played"],
-                                            "wall_seconds": round(seconds, 1)})
-    write_json(directory / MARKER, meta)
-    return SeatOrderReport(spec, directory, progress["played"], seconds)
+    return session.result()
+
+
+def _fresh_meta(spec: SeatOrderSpec) -> dict:
+    return {"name": spec.name, "seed": spec.seed,
+            "cells": [{"n_players": c.n_players, "population": c.population, "start": c.start,
+                       "strategies": list(c.spec.strategies), "games": c.spec.games, "dir": c.directory}
+                      for c in spec.cells()]}
 
 
 def planned_games(spec: SeatOrderSpec, meta: dict) -> int:
@@ -442,43 +409,39 @@ def planned_games(spec: SeatOrderSpec, meta: dict) -> int:
     return cells + fresh
 
 
-def _play(cell: Cell, directory: Path, jobs: int, resume: bool, on_progress, offset: int, total: int) -> int:
-    return play_study_run(cell.spec, directory / cell.directory, jobs, resume, on_progress, offset, total)
-
-
-def _choose_and_confirm(spec: SeatOrderSpec, directory: Path, entry: dict, play: Callable[[Cell], None],
-                        save: Callable[[], None], progress: dict) -> None:
+def _choose_and_confirm(spec: SeatOrderSpec, session: Session, entry: dict) -> None:
     """One (player count, population): refine the solved vector in rounds on deals of their own (where
     the spec asks for rounds), choose the final vector on those deals, and confirm it once on deals
     no round saw. Sets ``entry``'s ``rounds`` (one dict per vector played), ``final`` and ``confirm``
-    (the confirmation's verdict)."""
+    (the confirmation's verdict); the marker is saved after every run."""
     n, pop, vector = entry["n_players"], entry["population"], entry["vector"]
+    directory = session.directory
     games = spec.fresh_games(pop, n, entry.get("planned"))
     entry["rounds"] = []
     tried: set[str] = set()
     for k in range(spec.rounds):
         cell = spec.cell(n, pop, vector, kind="round", round_index=k, games=entry.get("planned"))
-        play(cell)
+        session.play(cell.spec, cell.directory)
         entry["rounds"].append({"round": k + 1, "vector": vector, "dir": cell.directory, "games": cell.spec.games,
                                 "seed": cell.spec.seed, **fresh_verdict(directory / cell.directory, spec.tolerance)})
-        save()
+        session.save()
         tried.add(vector)
         if entry["rounds"][-1]["outcome"] == HELD or k + 1 == spec.rounds:
             break  # even within the tolerance on its own deals: the confirmation decides
-        progress["total"] += games  # one more round than was counted ahead
+        session.total += games  # one more round than was counted ahead
         vector = resolve(directory / cell.directory, spec.low, spec.high)
         if vector in tried:  # re-scoring sees no better vector, yet play says it is off: one step by hand
             vector = nudge(entry["rounds"][-1], spec.low, spec.high)
         if vector is None or vector in tried:
-            progress["total"] -= games
+            session.total -= games
             break  # every step left was played already: integer steps cannot get closer
     final = min(entry["rounds"], key=lambda r: r["imbalance"])["vector"] if entry["rounds"] else entry["vector"]
     cell = spec.cell(n, pop, final, kind="confirm", games=entry.get("planned"))
-    play(cell)
+    session.play(cell.spec, cell.directory)
     entry["final"] = final
     entry["confirm"] = {"vector": final, "dir": cell.directory, "games": cell.spec.games, "seed": cell.spec.seed,
                         **fresh_verdict(directory / cell.directory, spec.tolerance)}
-    save()
+    session.save()
 
 
 def fresh_verdict(run_dir: Path, tolerance: Tolerance) -> dict:
@@ -580,76 +543,3 @@ def solve_all(spec: SeatOrderSpec, directory: Path) -> list[dict]:
     if tables:
         pd.concat(tables, ignore_index=True).to_csv(directory / "compensation.csv", index=False)
     return solutions
-
-
-def _prepare_dir(spec: SeatOrderSpec, directory: Path, resume: bool) -> dict:
-    meta = open_study_dir(directory, MARKER, "seat-order study", "study_id", spec.study_id, resume,
-                          "seat_order.toml", spec.to_dict())
-    if meta is not None:
-        return meta
-    meta = {"kind": "seat_order", "study_id": spec.study_id, "name": spec.name, "seed": spec.seed, "created": _now(),
-            "status": "running",
-            "cells": [{"n_players": c.n_players, "population": c.population, "start": c.start,
-                       "strategies": list(c.spec.strategies), "games": c.spec.games, "dir": c.directory}
-                      for c in spec.cells()]}
-    write_json(directory / MARKER, meta)
-    return meta
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-# --- reading results
-
-
-def load_study_rows(directory: str | Path, kind: str = "cell", partial: bool = False) -> pl.LazyFrame:
-    """Rows of every cell (``kind="cell"``), refinement round (``"round"``) or confirmation run
-    (``"confirm"``) of a finished study, labelled with ``population`` and ``start``, as one LazyFrame
-    over the chunks (nothing is read until a query over it is collected; an empty frame if no run has
-    chunks yet). Every chunk of the study is checked against its hash first, so one error names every
-    damaged chunk.
-
-    ``partial``: also read an unfinished study, from the chunks its runs have so far (runs not yet
-    begun are left out); a report of it says how far the study has got."""
-    directory = Path(directory)
-    meta = read_meta(directory, MARKER, "seat-order")
-    if meta.get("status") != "complete" and not partial:
-        raise RunStoreError(f"{directory.name}: the study is {meta.get('status')}; finish it with --resume")
-    fresh = _fresh_entries(meta)
-    every = [entry["dir"] for entry in meta["cells"] + fresh if (directory / entry["dir"] / "meta.json").is_file()]
-    files = dict(zip(every, verify_runs(directory / d for d in every), strict=True))
-    frames = []
-    for entry in meta["cells"] if kind == "cell" else [e for e in fresh if e["kind"] == kind]:
-        if not files.get(entry["dir"]):
-            continue  # only in an unfinished study: this run has not begun
-        columns = row_columns(read_profile(directory / entry["dir"]))
-        frame = scan_chunks(directory / entry["dir"], files[entry["dir"]]).select(columns)
-        frames.append(frame.with_columns(pl.lit(entry["population"]).alias("population"),
-                                         pl.lit(entry["start"]).alias("start")))
-    if not frames:
-        return pl.LazyFrame()
-    return pl.concat(frames, how="diagonal_relaxed")  # a solo cell adds the automa's columns
-
-
-def row_columns(profile: GameProfile) -> tuple[str, ...]:
-    """The columns of a study row: the runner's, then every per-seat column the game records."""
-    return RUNNER_COLUMNS + tuple(c for c in profile.records if c not in RUNNER_COLUMNS)
-
-
-def study_run_dirs(directory: str | Path) -> list[Path]:
-    """The run directories of a study's cells, refinement rounds and confirmation runs known so far."""
-    directory = Path(directory)
-    meta = read_meta(directory, MARKER, "seat-order")
-    return [directory / entry["dir"] for entry in meta["cells"] + _fresh_entries(meta)]
-
-
-def _fresh_entries(meta: dict) -> list[dict]:
-    """The refinement rounds (``kind`` "round") and confirmation runs (``"confirm"``) begun so far, as
-    cell entries (each run's vector as its start)."""
-    entries = []
-    for s in meta.get("solutions", []):
-        runs = [("round", r) for r in s.get("rounds", [])] + ([("confirm", s["confirm"])] if s.get("confirm") else [])
-        entries += [{"kind": kind, "n_players": s["n_players"], "population": s["population"], "start": r["vector"],
-                     "dir": r["dir"]} for kind, r in runs]
-    return entries

@@ -28,19 +28,21 @@ import itertools
 import json
 import math
 import re
-import time
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pandas as pd
 import polars as pl
 from bgsim.experiments.runner import RunReport, check_jobs, run
 from bgsim.experiments.spec_check import check_run_settings
+from bgsim.experiments.studies import resume_command, study_named, study_resume
+from bgsim.experiments.study import open_session
 from bgsim.sim.registry import make_game
+from bgsim.sim.results.contents import StudyContents
 from bgsim.sim.results.played import played_by
+from bgsim.sim.results.progress import runs_done
 from bgsim.sim.results.spec import (
     RunSpec,
     SpecError,
@@ -49,24 +51,17 @@ from bgsim.sim.results.spec import (
     require,
     spec_header,
 )
-from bgsim.sim.results.store import (
-    RunStoreError,
-    open_study_dir,
-    read_meta,
-    read_profile,
-    scan_chunks,
-    verify_runs,
-    write_json,
-)
+from bgsim.sim.results.store import RunStoreError, read_meta, read_profile, scan_chunks, verify_runs
 from bgsim.sim.stats import ratings as stats
 from bgsim.sim.stats.ratings import TournamentSummary
 from bgsim.sim.stats.wins import WIN_SHARE, win_column
 from bgsim.strategies import make_strategy
 
-__all__ = ["MARKER", "Pairing", "TournamentReport", "TournamentSpec", "check_strategies", "load_results", "load_rows",
-           "load_tournament", "result_parts", "run_tournament", "scan_results", "summarise", "tournament_from_dict"]
+__all__ = ["STUDY", "Pairing", "TournamentReport", "TournamentSpec", "check_strategies", "load_results", "load_rows",
+           "contents", "load_tournament", "result_parts", "run_tournament", "scan_results", "summarise",
+           "tournament_from_dict"]
 
-MARKER = "tournament.json"
+STUDY = study_named("tournament")
 
 PAIRING_MODES = ("all", "ladder")
 _KEYS = {
@@ -155,6 +150,10 @@ class TournamentSpec:
     @property
     def tournament_id(self) -> str:
         return f"{self.name}-{self.fingerprint()}"
+
+    @property
+    def study_id(self) -> str:  # the name every study's id goes by (``experiments.study``)
+        return self.tournament_id
 
 
 # --- reading specs
@@ -269,56 +268,35 @@ class TournamentReport:
 
 
 def run_tournament(spec: TournamentSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False,
-                   on_progress: ProgressCallback | None = None) -> TournamentReport:
+                   on_progress: ProgressCallback | None = None,
+                   on_stage: Callable[[str], None] | None = None) -> TournamentReport:
     """Play every pairing of ``spec`` into ``out/<tournament id>/pairings/``, one run each.
 
     Bad input (strategy ids, player counts, data files, ``jobs``, an existing directory without
     ``resume``) fails before any file is written. With ``resume`` the finished chunks of every
     pairing are kept and only the missing games are played.
     """
-    started = time.perf_counter()
     check_jobs(jobs)
     canonical = check_strategies(spec)
     pairings = spec.pairing_list()
     directory = Path(out) / spec.tournament_id
-    meta = _prepare_dir(spec, directory, resume, canonical, pairings)
     total = sum(p.games for p in pairings)
-    session = {"started": _now(), "jobs": jobs}
-    meta.setdefault("sessions", []).append(session)
-    write_json(directory / MARKER, meta)
-    reports, offset = [], 0
-    try:
+    reports = []
+    with open_session(STUDY, spec.tournament_id, spec.to_dict(), directory, resume, jobs, total,
+                      lambda: _fresh_meta(spec, canonical, pairings), on_progress, on_stage) as session:
         for pairing in pairings:
-            def progress(done: int, _total: int, offset=offset) -> None:
-                if on_progress:
-                    on_progress(offset + done, total)
+            def progress(done: int, _total: int, offset=session.done) -> None:
+                session.progress(offset + done)
 
             run_dir = directory / "pairings" / pairing.spec.run_id
             reports.append(run(pairing.spec, jobs=jobs, resume=resume, on_progress=progress, run_dir=run_dir))
-            offset += pairing.games
-    except BaseException:
-        session.update(ended=_now(), status="interrupted")
-        meta["status"] = "interrupted"
-        write_json(directory / MARKER, meta)
-        raise
-    seconds = time.perf_counter() - started
-    played = sum(r.games_played for r in reports)
-    session.update(ended=_now(), games_played=played, wall_seconds=round(seconds, 3))
-    meta["status"] = "complete"
-    write_json(directory / MARKER, meta)
-    return TournamentReport(spec, directory, tuple(pairings), tuple(reports), total, played, seconds)
+            session.count(reports[-1].games_played, session.done + pairing.games)
+    return TournamentReport(spec, directory, tuple(pairings), tuple(reports), total, session.played, session.seconds)
 
 
-def _prepare_dir(spec: TournamentSpec, directory: Path, resume: bool, canonical: dict, pairings) -> dict:
-    meta = open_study_dir(directory, MARKER, "tournament", "tournament_id", spec.tournament_id, resume,
-                          "tournament.toml", spec.to_dict())
-    if meta is not None:
-        return meta
+def _fresh_meta(spec: TournamentSpec, canonical: dict, pairings) -> dict:
     return {
-        "tournament_id": spec.tournament_id,
         "name": spec.name,
-        "created": _now(),
-        "status": "running",
         "strategies": [{"listed": sid, "id": canonical[sid]} for sid in spec.strategies],
         "pairings": [{"n_players": p.n_players, "strategies": list(p.strategies), "games": p.games,
                       "run_id": p.spec.run_id, "dir": f"pairings/{p.spec.run_id}"} for p in pairings],
@@ -326,11 +304,21 @@ def _prepare_dir(spec: TournamentSpec, directory: Path, resume: bool, canonical:
 
 
 def _read_tournament_meta(directory: Path) -> dict:
-    return read_meta(directory, MARKER, "tournament")
+    return read_meta(directory, STUDY.marker, STUDY.noun)
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+def contents(directory: str | Path) -> StudyContents:
+    """What the tournament's report reads (``reports.tournament_report.report``): its summary (standings,
+    pairwise matrix, ratings), from the pairings finished so far."""
+    directory = Path(directory)
+    meta = _read_tournament_meta(directory)
+    summary = summarise(directory)
+    runs = [directory / p["dir"] for p in meta["pairings"]]
+    profile = next((read_profile(r) for r in runs if (r / "meta.json").is_file()), None)
+    if profile is None:
+        raise RunStoreError(f"{directory}: no pairing has begun; run `{resume_command(directory)}` to play them")
+    return StudyContents(STUDY.kind, meta, profile, runs_done(runs), sum(p["games"] for p in meta["pairings"]),
+                         resume_command(directory), summary.provenance.get("played", {}), {"summary": summary})
 
 
 # --- results and statistics
@@ -384,16 +372,17 @@ def _finished_runs(directory: Path) -> list[_Run]:
     """Every pairing's run; a one-line RunStoreError if one is not finished, or a chunk is damaged."""
     meta = _read_tournament_meta(directory)
     listed = {s["id"]: s["listed"] for s in meta["strategies"]}
-    chunk_size = tomllib.loads((directory / "tournament.toml").read_text(encoding="utf-8"))["run"]["chunk_size"]
+    chunk_size = tomllib.loads((directory / STUDY.spec_file).read_text(encoding="utf-8"))["run"]["chunk_size"]
     run_dirs = [directory / pairing["dir"] for pairing in meta["pairings"]]
     for pairing, run_dir in zip(meta["pairings"], run_dirs, strict=True):
         status = read_meta(run_dir).get("status") if (run_dir / "meta.json").exists() else "not started"
         if status != "complete":
             raise RunStoreError(f"{directory.name}: pairing {' vs '.join(pairing['strategies'])} at "
                                 f"{pairing['n_players']} players is {status}; finish the tournament with --resume")
+    every = verify_runs(run_dirs, study_resume(directory))
     return [_Run(run_dir, files, pairing["n_players"], chunk_size, read_profile(run_dir).score_column, listed,
                  " vs ".join(pairing["strategies"]))
-            for pairing, run_dir, files in zip(meta["pairings"], run_dirs, verify_runs(run_dirs), strict=True)]
+            for pairing, run_dir, files in zip(meta["pairings"], run_dirs, every, strict=True)]
 
 
 def _scan(runs: list[_Run]) -> pl.LazyFrame:
@@ -434,7 +423,7 @@ def summarise(source: TournamentReport | str | Path, confidence: float = 0.95, r
     is aggregated from the chunks, the pairs of seats a part at a time (``result_parts``)."""
     directory = source.directory if isinstance(source, TournamentReport) else Path(source)
     meta = _read_tournament_meta(directory)
-    spec_doc = tomllib.loads((directory / "tournament.toml").read_text(encoding="utf-8"))
+    spec_doc = tomllib.loads((directory / STUDY.spec_file).read_text(encoding="utf-8"))
     order = [s["listed"] for s in meta["strategies"]]
     seed = spec_doc["run"]["seed"] if seed is None else seed
     runs = _finished_runs(directory)
@@ -474,7 +463,7 @@ def _provenance(directory: Path, meta: dict) -> dict:
     """Versions, git sha, rules versions and data hashes of the pairing runs (distinct values), and what
     they played (``played``: ``sim.results.played``)."""
     found: dict = {"versions": [], "git": [], "rules_versions": [], "data_hashes": [],
-                   "played": played_by((directory / p["dir"] for p in meta["pairings"]), directory / "tournament.toml")}
+                   "played": played_by((directory / p["dir"] for p in meta["pairings"]), directory / STUDY.spec_file)}
     for p in meta["pairings"]:
         run_meta = read_meta(directory / p["dir"])
         for key, value in (("versions", run_meta.get("versions")), ("git", run_meta.get("git"))):

@@ -15,8 +15,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from bgsim.reports.charts import MAX_FIGURE_WIDTH_IN
+from bgsim.reports.extras import NO_EXTRAS, ReportExtras
+from bgsim.reports.provenance import header
 from bgsim.reports.report_builder import Report
 from bgsim.sim.profile import GameProfile
+from bgsim.sim.results.contents import StudyContents
 from bgsim.sim.stats.equivalence import to_tell
 
 __all__ = ["BalanceStudy", "build_balance_report", "lever_words"]
@@ -366,3 +369,14 @@ def _method(rep: Report, study: BalanceStudy) -> None:
         "and means have t intervals with the variance clustered by deal; seat imbalance's interval inverts a "
         "noncentral chi-square and starts at 0 where a design cannot be told from perfect balance. Each interval's "
         "coverage is measured by the calibration suite (README, statistics).")
+
+
+def report(contents: StudyContents, extras: ReportExtras = NO_EXTRAS) -> tuple[Report, None]:
+    """The balance report from what the search gathered (``experiments.balance.contents``)."""
+    parts = contents.parts
+    study = BalanceStudy(meta=contents.meta, spec=parts["spec"], profile=contents.profile,
+                         finalists=parts["finalists"], best=parts["best"], importances=parts["importances"],
+                         played=header(contents.played))
+    rep = build_balance_report(study, contents.command)
+    rep.provenance = contents.played
+    return rep, None

@@ -15,8 +15,11 @@ import numpy as np
 import pandas as pd
 from bgsim.reports.charts import MAX_FIGURE_WIDTH_IN
 from bgsim.reports.component_ablation import ablation_answer, ablation_failures, ablation_method, ablation_sections
+from bgsim.reports.extras import NO_EXTRAS, ReportExtras
+from bgsim.reports.provenance import header
 from bgsim.reports.report_builder import Report
 from bgsim.sim.profile import GameProfile
+from bgsim.sim.results.contents import StudyContents
 from bgsim.sim.stats.choice_value import AVERAGE
 from bgsim.sim.stats.equivalence import to_tell
 from scipy import stats
@@ -346,3 +349,14 @@ def _fresh_games(spec: dict) -> str:
         most = solver.get("fresh_most", 2000)
         return f"as many as the tolerance needs for {100 * power:.0f} % power, at most {most:,}"
     return f"{solver['fresh_games']:,} source games"
+
+
+def report(contents: StudyContents, extras: ReportExtras = NO_EXTRAS) -> tuple[Report, None]:
+    """The component-value report from what the study gathered (``experiments.component_value.contents``)."""
+    parts = contents.parts
+    study = ComponentValueStudy(meta=contents.meta, spec=parts["spec"], profile=contents.profile,
+                                values=parts["values"], payouts=parts["payouts"], association=parts["association"],
+                                played=header(contents.played), ablation=parts["ablation"])
+    rep = build_component_value_report(study, contents.done, contents.planned, contents.command)
+    rep.provenance = contents.played
+    return rep, None

@@ -16,8 +16,10 @@ import polars as pl
 from bgsim.reports import difficulty_charts
 from bgsim.reports.extras import NO_EXTRAS, ReportExtras
 from bgsim.reports.progress import progress_warning
+from bgsim.reports.provenance import header
 from bgsim.reports.report_builder import Report, fmt_mean, fmt_rate
 from bgsim.sim.profile import GameProfile
+from bgsim.sim.results.contents import StudyContents
 from bgsim.sim.stats.difficulty import levels_table, outcome_table, source_table
 from bgsim.sim.stats.distribution import value_counts
 from bgsim.sim.stats.equivalence import Tolerance
@@ -367,3 +369,15 @@ def _method(rep: Report, study: DifficultyStudy) -> None:
              "brackets the target by bisection and walks outwards while a knob value's interval contains it.\n"
              f"- Study directory: `{meta['study_id']}`; {len(meta.get('runs', []))} runs"
              + (f", {wall / 60:.1f} min of wall time over {len(sessions)} session(s)." if sessions else "."))
+
+
+def report(contents: StudyContents, extras: ReportExtras = NO_EXTRAS) -> tuple[Report, None]:
+    """The difficulty report from what the study gathered (``experiments.difficulty.contents``); it has
+    no seat table."""
+    parts = contents.parts
+    study = DifficultyStudy(meta=contents.meta, base=parts["base"], sweep=parts["sweep"], calibrate=parts["calibrate"],
+                            profile=contents.profile, knob_docs=parts["knob_docs"], extras=extras,
+                            played=header(contents.played))
+    rep = build_difficulty_report(study, contents.done, contents.planned, contents.command)
+    rep.provenance = contents.played
+    return rep, None

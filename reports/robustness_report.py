@@ -18,11 +18,19 @@ import pandas as pd
 import polars as pl
 from bgsim.reports.attribution_report import study_spreads
 from bgsim.reports.charts import LEGEND_FONT_PT, MAX_FIGURE_WIDTH_IN, MIN_FONT_PT, fit_titles, population_colours
+from bgsim.reports.extras import NO_EXTRAS, ReportExtras
 from bgsim.reports.progress import progress_warning
 from bgsim.reports.provenance import side_by_side
 from bgsim.reports.report_builder import Report, fmt_p
 from bgsim.reports.seat_charts import seat_win_chart
-from bgsim.reports.seat_report import SeatStudy, confirmation_outcome, final_column, largest_rulebook_value
+from bgsim.reports.seat_report import (
+    SeatStudy,
+    confirmation_outcome,
+    final_column,
+    largest_rulebook_value,
+    seat_study,
+)
+from bgsim.sim.results.contents import StudyContents
 from bgsim.sim.stats.equivalence import HELD, OFF, equivalence
 from bgsim.sim.stats.lazy import is_empty
 from bgsim.sim.stats.seats import change_findings, paired_change, seat_table
@@ -371,3 +379,12 @@ def _summary(rep: Report, base: pd.DataFrame, table: pd.DataFrame, variants: lis
              "on the largest rulebook value or "
              "of a balancing vector beyond its interval is the finding to read. The seat table below gives the "
              "intervals.")
+
+
+def report(contents: StudyContents, extras: ReportExtras = NO_EXTRAS) -> tuple[Report, pd.DataFrame]:
+    """The robustness report from what the study gathered (``experiments.robustness.contents``): its
+    finished seat-order studies, the baseline first, each read only when its turn comes."""
+    studies = ((name, seat_study(study, extras)) for name, study in contents.parts["studies"])
+    rep, seats = build_robustness_report(contents.meta, studies, contents.done, contents.planned, contents.command)
+    rep.provenance = contents.played
+    return rep, seats

@@ -22,8 +22,10 @@ from bgsim.reports.charts import population_colours
 from bgsim.reports.extras import NO_EXTRAS, ReportExtras
 from bgsim.reports.method_text import shared_wins_sentence
 from bgsim.reports.progress import progress_warning
+from bgsim.reports.provenance import header
 from bgsim.reports.report_builder import Report, fmt_p, fmt_rate
 from bgsim.sim.profile import GameProfile
+from bgsim.sim.results.contents import StudyContents
 from bgsim.sim.stats.distribution import value_counts
 from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, OFF, Tolerance, equivalence, to_tell
 from bgsim.sim.stats.lazy import collect, is_empty, lazy
@@ -632,3 +634,22 @@ def _method(rep: Report, meta: dict, study: SeatStudy) -> None:
         rep.text(attribution_method(study.profile, study.extras))
     rep.table(cells.assign(strategies=cells["strategies"].map(", ".join)), "cells", "The runs of this study.",
               formats={"games": ",d"})
+
+
+# --- the study's report, from what the study gathered (``experiments.seat_order_results.contents``)
+
+
+def seat_study(contents: StudyContents, extras: ReportExtras = NO_EXTRAS) -> SeatStudy:
+    """A seat-order study's contents as the seat report reads them."""
+    parts = contents.parts
+    return SeatStudy(rows=parts["rows"], compensation=parts["compensation"], confirm=parts["confirm"],
+                     profile=contents.profile, extras=extras, played=header(contents.played), rounds=parts["rounds"],
+                     tolerance=parts["tolerance"])
+
+
+def report(contents: StudyContents, extras: ReportExtras = NO_EXTRAS) -> tuple[Report, pd.DataFrame]:
+    """The seat-order report and its seat table."""
+    rep, seats = build_seat_order_report(contents.meta, seat_study(contents, extras), contents.done,
+                                         contents.planned, contents.command)
+    rep.provenance = contents.played
+    return rep, seats

@@ -24,6 +24,7 @@ import pandas as pd
 import tomli_w
 from bgsim.reports.charts import pairwise_heatmap, ratings_chart
 from bgsim.reports.provenance import header
+from bgsim.sim.results.contents import StudyContents
 from bgsim.sim.results.store import RunStoreError, write_atomic, write_json, write_toml
 from bgsim.sim.stats.ratings import TournamentSummary
 
@@ -229,3 +230,18 @@ def write_report(summary: TournamentSummary, directory: str | Path) -> Path:
         write_json(directory / "provenance.json", summary.provenance["played"])
     write_toml(directory / "tournament.toml", summary.spec)
     return directory
+
+
+class TournamentPages:
+    """A tournament's report as ``bgsim report`` writes it: the same files as ``bgsim tournament --report``."""
+
+    def __init__(self, summary: TournamentSummary):
+        self.summary = summary
+
+    def write(self, directory: str | Path) -> Path:
+        return write_report(self.summary, directory)
+
+
+def report(contents: StudyContents, extras=None) -> tuple[TournamentPages, None]:
+    """The tournament's report from what it gathered (``experiments.tournament.contents``): its summary."""
+    return TournamentPages(contents.parts["summary"]), None

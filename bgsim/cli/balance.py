@@ -2,7 +2,6 @@
 a seeded Optuna search on paired deals and confirmed on fresh ones. Registered on the main command
 line (bgsim/cli/)."""
 
-import functools
 from pathlib import Path
 from typing import Annotated
 
@@ -26,15 +25,13 @@ def balance(
 ) -> None:
     """Search the spec's levers for the design that best meets its measures' targets, on the same
     deals for every candidate; confirm the finalists on fresh deals; then the report."""
-    from bgsim.experiments.balance import run_balance
     from bgsim.experiments.balance_spec import load_balance
     from bgsim.experiments.runner import _dask_client
 
     spec = load_balance(spec_path)
     client = _dask_client(scheduler) if scheduler else None
     try:
-        run_study(spec, functools.partial(run_balance, client=client), out_dir, jobs, resume, quiet, no_report,
-                  summary=_print_finalists, done="games played")
+        run_study("balance", spec, out_dir, jobs, resume, quiet, no_report, summary=_print_finalists, client=client)
     finally:
         if client is not None:
             client.close()

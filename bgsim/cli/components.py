@@ -26,17 +26,15 @@ def component_value(
     """Each component's choice value (taking it against the other components on offer, on the same
     chance), the payout at which it would be even, checked within its tolerance on fresh games; then
     the report (DIR/report/index.html)."""
-    from bgsim.experiments.component_value import load_component_value, run_component_value
-
-    run_study(load_component_value(spec_path), run_component_value, out_dir, jobs, resume, quiet, no_report,
-              summary=_print_values, done="source games and ablation deals played")
+    run_study("component_value", spec_path, out_dir, jobs, resume, quiet, no_report, summary=_print_values)
 
 
 def _print_values(directory: Path) -> None:
     """The components furthest from even per player count: value in pp with its interval, and the payout."""
-    values = pd.read_csv(directory / "choice_values.csv")
-    payouts = directory / "payouts.csv"
-    solved = pd.read_csv(payouts) if payouts.exists() else pd.DataFrame()
+    from bgsim.experiments.studies import study_named
+
+    parts = study_named("component_value").part("contents")(directory).parts
+    values, solved = parts["values"], parts["payouts"]
     table = Table(title="Choice values, pp of win share (95 % intervals); payout now -> even at")
     for col in ("players", "component", "value", "q", "payout"):
         table.add_column(col)

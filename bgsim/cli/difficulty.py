@@ -23,9 +23,7 @@ def difficulty(
     """Against the game's automa: each rung of a strategy ladder at the base setting, a sweep of the
     difficulty knobs, and the knob value of every difficulty level, confirmed on fresh deals;
     then the report (DIR/report/index.html)."""
-    from bgsim.experiments.difficulty import load_difficulty
-
-    _run_and_print(load_difficulty(spec_path), out_dir, jobs, resume, quiet, no_report)
+    _run_and_print(spec_path, out_dir, jobs, resume, quiet, no_report)
 
 
 @app.command()
@@ -78,9 +76,7 @@ def calibrate(
 
 
 def _run_and_print(spec, out_dir: str, jobs: int, resume: bool, quiet: bool, no_report: bool) -> None:
-    from bgsim.experiments.difficulty import run_difficulty
-
-    run_study(spec, run_difficulty, out_dir, jobs, resume, quiet, no_report, summary=_print_levels)
+    run_study("difficulty", spec, out_dir, jobs, resume, quiet, no_report, summary=_print_levels)
 
 
 def _print_levels(directory) -> None:

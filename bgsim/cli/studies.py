@@ -26,9 +26,7 @@ def seat_order(
 ) -> None:
     """Seat balance per player count, population and start vector; the compensating start vector,
     confirmed on fresh deals; then the report (DIR/report/index.html)."""
-    from bgsim.experiments.seat_order import load_seat_order, run_seat_order
-
-    run_study(load_seat_order(spec_path), run_seat_order, out_dir, jobs, resume, quiet, no_report)
+    run_study("seat_order", spec_path, out_dir, jobs, resume, quiet, no_report)
 
 
 @app.command()
@@ -42,18 +40,7 @@ def robustness(
 ) -> None:
     """The seat-order study again under each reconstructed-component variant; the report says which
     conclusions hold and which flip."""
-    from bgsim.experiments.robustness import load_robustness, run_robustness
-
-    spec = load_robustness(spec_path)
-    check_study_destinations(Path(out_dir) / spec.study_id, no_report)
-    total = spec.baseline().total_games * (1 + len(spec.every_variant))
-    with _games_progress(spec.study_id, total, quiet, "study", spec.base_doc["game"]["id"]) as update:
-        directory = run_robustness(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
-                                   on_stage=None if quiet else lambda text: err.print(text, highlight=False))
-    count = len(spec.every_variant)
-    out.print(f"{directory}: {count} variant{'' if count == 1 else 's'} and the baseline", highlight=False)
-    if not no_report:
-        _write_report(directory, None)
+    run_study("robustness", spec_path, out_dir, jobs, resume, quiet, no_report)
 
 
 @app.command()
@@ -117,18 +104,25 @@ def plan(
                   f"at 5 %, all seats at once{effect}).", highlight=False)
 
 
-def run_study(spec, run, out_dir: str, jobs: int, resume: bool, quiet: bool, no_report: bool,
-              summary=None, done: str = "games played") -> None:
-    """Run a study (``run(spec, out=, jobs=, resume=, on_progress=, on_stage=)``, returning its
-    directory, the games it played now and the seconds) under a progress bar, after checking where it
-    writes; then ``summary(directory)`` if given, a line of what was ``done``, and the report."""
+def run_study(kind: str, spec, out_dir: str, jobs: int, resume: bool, quiet: bool, no_report: bool,
+              summary=None, **options) -> None:
+    """Run the registered study of ``kind`` (``experiments.studies``) from ``spec`` (a spec, or the path
+    of its file) under a progress bar, after checking where it writes; then ``summary(directory)`` if
+    given, a line of what this session played, and the report. ``options`` go to the study's run."""
+    from bgsim.experiments.studies import study_named
+
+    study = study_named(kind)
+    if isinstance(spec, str | Path):
+        spec = study.part("spec")(spec)
     check_study_destinations(Path(out_dir) / spec.study_id, no_report)
     with _games_progress(spec.study_id, spec.total_games, quiet, "study", spec.game) as update:
-        result = run(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
-                     on_stage=None if quiet else lambda text: err.print(text, highlight=False))
+        result = study.part("run")(spec, out=out_dir, jobs=jobs, resume=resume, on_progress=update,
+                                   on_stage=None if quiet else lambda text: err.print(text, highlight=False),
+                                   **options)
     if summary is not None:
         summary(result.directory)
-    out.print(f"{result.directory}: {result.games_played:,} {done} now in {result.seconds:.0f} s", highlight=False)
+    out.print(f"{result.directory}: {result.games_played:,} {study.done} now in {result.seconds:.0f} s",
+              highlight=False)
     if not no_report:
         _write_report(result.directory, None)
 

@@ -35,7 +35,7 @@ from bgsim.sim.errors import BgsimError
 
 __all__ = ["ChunkCheck", "RunStoreError", "chunk_differs", "chunk_path", "file_digest", "load", "probe_write",
            "raise_if_damaged", "read_meta", "read_profile", "remove_partial_files", "scan_chunks",
-           "study_resume_command", "verify_chunks", "verify_runs", "write_atomic", "write_chunk", "write_json",
+           "verify_chunks", "verify_runs", "write_atomic", "write_chunk", "write_json",
            "write_probe", "write_toml"]
 
 CHUNK_GLOB = "chunk-*.parquet"
@@ -244,14 +244,13 @@ def _read_in_full(path: Path, rows: int | None) -> tuple[str | None, dict | None
     return None, file_digest(path)
 
 
-def raise_if_damaged(checks: Iterable[ChunkCheck]) -> None:
+def raise_if_damaged(checks: Iterable[ChunkCheck], study: tuple[Path, str] | None = None) -> None:
     """One one-line RunStoreError naming every damaged chunk of ``checks`` and the command that
-    plays them again (the study's, for the runs of a study)."""
+    plays them again: ``study``'s (its directory, its resume command) for the runs of a study."""
     damaged = [(check.run_dir, index, why) for check in checks for index, why in sorted(check.damaged.items())]
     if not damaged:
         return
     run_dirs = list(dict.fromkeys(run_dir for run_dir, _, _ in damaged))
-    study = _study_of(run_dirs[0])
     if study:
         root, command = study
     elif len(run_dirs) == 1:
@@ -264,39 +263,12 @@ def raise_if_damaged(checks: Iterable[ChunkCheck]) -> None:
     raise RunStoreError(f"{root}: {count}: {', '.join(names)}; run `{command}` to play {them} again")
 
 
-# study marker -> (command, the copy of its spec the study keeps); a run of a study lives in
-# <study>/<kind>/<run-id>/, a seat-order study of a robustness study in <robustness>/studies/<id>/
-_STUDIES = {"robustness.json": ("robustness", None), "seat_order.json": ("seat-order", "seat_order.toml"),
-            "difficulty.json": ("difficulty", "difficulty.toml"), "tournament.json": ("tournament", "tournament.toml"),
-            "component_value.json": ("component-value", "component_value.toml"),
-            "balance.json": ("balance", "balance.toml")}
-
-
-def study_resume_command(study: Path) -> str | None:
-    """The command that finishes the study in directory ``study`` (None if it is no study): its
-    command with the copy of its spec the study keeps, or SPEC where it keeps none."""
-    for marker, (command, spec_file) in _STUDIES.items():
-        if (study / marker).is_file():
-            spec = study / spec_file if spec_file and (study / spec_file).is_file() else "SPEC"
-            return f"bgsim {command} {spec} --out {study.parent} --resume"
-    return None
-
-
-def _study_of(run_dir: Path) -> tuple[Path, str] | None:
-    """(study directory, its resume command) of the outermost study ``run_dir`` belongs to."""
-    found = None
-    for study in (run_dir.parent.parent, run_dir.parent.parent.parent.parent):
-        command = study_resume_command(study)
-        if command:
-            found = study, command
-    return found
-
-
-def verify_runs(run_dirs: Iterable[str | Path]) -> list[list[Path]]:
+def verify_runs(run_dirs: Iterable[str | Path], study: tuple[Path, str] | None = None) -> list[list[Path]]:
     """The chunk files of each run in ``run_dirs``, each checked against its hash (or read in full
-    without one); one RunStoreError naming every damaged chunk of all of them."""
+    without one); one RunStoreError naming every damaged chunk of all of them, and the command that
+    plays them again (``study``'s, for the runs of a study: its directory and resume command)."""
     checks = [verify_chunks(Path(run_dir), read_meta(Path(run_dir))) for run_dir in run_dirs]
-    raise_if_damaged(checks)
+    raise_if_damaged(checks, study)
     return [check.files() for check in checks]
 
 
@@ -307,11 +279,12 @@ def scan_chunks(run_dir: Path, files: list[Path]) -> pl.LazyFrame:
     return pl.scan_parquet([str(p) for p in files])
 
 
-def load(run_dir: str | Path) -> pl.LazyFrame:
+def load(run_dir: str | Path, study: tuple[Path, str] | None = None) -> pl.LazyFrame:
     """Every stored (game, seat) row of a run as a polars LazyFrame over its Parquet chunks, each
-    chunk checked against its hash first."""
+    chunk checked against its hash first (a damaged one names ``study``'s resume command, for a run
+    of a study)."""
     run_dir = Path(run_dir)
-    return scan_chunks(run_dir, verify_runs([run_dir])[0])
+    return scan_chunks(run_dir, verify_runs([run_dir], study)[0])
 
 
 def _one_line(exc: Exception) -> str:

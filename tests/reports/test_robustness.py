@@ -81,7 +81,7 @@ def tiny_study(tmp_path_factory):
     """The tiny robustness study, played and reported once: (its spec, its directory, the report's index.html)."""
     tmp_path = tmp_path_factory.mktemp("robustness")
     spec = load_robustness(_spec(tmp_path))
-    directory = run_robustness(spec, out=tmp_path / "runs")
+    directory = run_robustness(spec, out=tmp_path / "runs").directory
     report, _ = write_report(directory)
     return spec, directory, report
 

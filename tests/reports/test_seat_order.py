@@ -6,7 +6,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from bgsim.experiments.seat_order import load_seat_order, load_study_rows, run_seat_order, seat_order_from_dict
+from bgsim.experiments.seat_order import load_seat_order, run_seat_order, seat_order_from_dict
+from bgsim.experiments.seat_order_results import load_study_rows
 from bgsim.sim.results.spec import SpecError
 
 from bgsim.report import write_report
@@ -143,7 +144,7 @@ def test_report_command_rewrites_the_report_and_rejects_bad_directories(tiny_stu
     code, _, err = cli(capsys, "report", tmp_path / "nothing")
     assert code == 2 and err.count("\n") == 1 and "does not exist" in err
     code, _, err = cli(capsys, "report", root)
-    assert code == 2 and "is not a run, seat-order, robustness, difficulty, component-value or balance directory" in err
+    assert code == 2 and "is not a run or study directory (no meta.json, seat_order.json" in err
 
 
 def test_report_of_a_damaged_study_is_a_one_line_error(tiny_study, capsys, tmp_path):

@@ -91,7 +91,7 @@ def test_a_start_vector_known_by_construction_is_found_within_the_answers_interv
             "first_seat@2p_outcome"} <= set(finalists.columns)
     trials = pd.read_csv(directory / "trials.csv")
     assert trials["trial"].iloc[0] == 0 and trials["start_points@2p.seat2"].iloc[0] == 1  # the rulebook first
-    assert json.loads((directory / bal.MARKER).read_text())["games"] == 3000  # one set of games, re-scored
+    assert json.loads((directory / bal.STUDY.marker).read_text())["games"] == 3000  # one set of games, re-scored
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +113,7 @@ def test_pruned_designs_spend_fewer_games_and_every_design_differs_only_by_its_l
     assert set(trials["state"]) == {"complete", "pruned"} and len(trials) == spec.trials
     pruned = trials[trials["state"] == "pruned"]
     assert len(pruned) >= spec.trials // 3 and (pruned["deals"] == 100).all()  # judged on the first rung
-    meta = json.loads((directory / bal.MARKER).read_text())
+    meta = json.loads((directory / bal.STUDY.marker).read_text())
     designs = {json.dumps(r["design"], sort_keys=True) for r in meta["trials"].values()}
     folders = {p.name for p in (directory / "evals").iterdir()}
     assert len(folders) == len(designs)  # one set of games per design, each on the same deals
@@ -224,7 +224,7 @@ def test_a_rulebook_target_costs_nothing_at_the_rulebook_and_the_excess_elsewher
                                                            '[search]'))
     spec = load_balance(path)
     directory = bal.run_balance(spec, out=tmp_path / "runs").directory
-    meta = json.loads((directory / bal.MARKER).read_text())
+    meta = json.loads((directory / bal.STUDY.marker).read_text())
     rulebook = bal.rulebook_design(spec)
     outcomes = bal.evaluate(spec, directory, rulebook, 400, spec.seed)[0]
     values, measures = bal.objective_values(spec, outcomes, rulebook)

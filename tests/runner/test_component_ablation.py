@@ -98,11 +98,11 @@ def test_a_killed_ablation_resumes_exactly_and_new_deals_keep_the_points(referen
     spec, directory = reference
     copy = tmp_path / directory.name
     shutil.copytree(directory, copy)
-    meta = json.loads((copy / cv.MARKER).read_text())
+    meta = json.loads((copy / cv.STUDY.marker).read_text())
     (copy / "ablation" / "n2" / "chunk-000004.parquet").unlink()  # killed before this chunk was written
     del meta["ablation_chunks"]["n2-4"], meta["ablation_chunks"]["n2-8"]  # and before meta.json knew the next
     meta["status"] = "sampling"
-    (copy / cv.MARKER).write_text(json.dumps(meta))
+    (copy / cv.STUDY.marker).write_text(json.dumps(meta))
     (copy / "ablation.csv").unlink()
     result = cv.run_component_value(spec, out=tmp_path, resume=True)
     assert result.games_played == spec.ablation_chunk  # only the missing chunk

@@ -57,7 +57,7 @@ def test_every_disc_decision_with_cards_on_offer_is_a_point(reference):
     assert rows.groupby("game")["point"].nunique().tolist() == [8] * spec.games
     assert set(rows["rollouts"]) == {spec.rollouts // 2}
     assert (rows["row"] != rows["rival"]).all()
-    assert json.loads((directory / cv.MARKER).read_text())["status"] == "complete"
+    assert json.loads((directory / cv.STUDY.marker).read_text())["status"] == "complete"
 
 
 @pytest.mark.own_workers
@@ -73,11 +73,11 @@ def test_a_killed_study_resumes_exactly(reference, tmp_path):
     spec, directory = reference
     copy = tmp_path / directory.name
     shutil.copytree(directory, copy)
-    meta = json.loads((copy / cv.MARKER).read_text())
+    meta = json.loads((copy / cv.STUDY.marker).read_text())
     (copy / "points" / "n2" / "chunk-000000.parquet").unlink()  # killed before this chunk was written
     del meta["chunks"]["n2-0"], meta["chunks"]["n2-2"]  # and before meta.json knew of the next one
     meta["status"] = "sampling"
-    (copy / cv.MARKER).write_text(json.dumps(meta))
+    (copy / cv.STUDY.marker).write_text(json.dumps(meta))
     (copy / "choice_values.csv").unlink()
     result = cv.run_component_value(spec, out=tmp_path, resume=True)
     assert result.games_played == spec.chunk_size  # only the missing chunk, not the unlisted whole one
@@ -140,8 +140,8 @@ def test_the_report_answers_per_player_count_and_compares_with_an_association_ta
     values = pd.read_csv(copy / "choice_values.csv")
     association = values[["n_players", "id"]].assign(win_diff=-values["win"])  # the opposite ranking
     association.to_csv(tmp_path / "association.csv", index=False)
-    stored = (copy / cv.SPEC_FILE).read_text() + f'[compare]\nassociation = "{tmp_path / "association.csv"}"\n'
-    (copy / cv.SPEC_FILE).write_text(stored)
+    stored = (copy / cv.STUDY.spec_file).read_text() + f'[compare]\nassociation = "{tmp_path / "association.csv"}"\n'
+    (copy / cv.STUDY.spec_file).write_text(stored)
     report, _ = build_report(copy)
     text = report.markdown()
     assert "## Answers" in text and "**2 players:**" in text
@@ -190,7 +190,7 @@ def test_new_solver_settings_keep_the_sampled_points_and_solve_again(reference, 
     assert result.games_played == 0
     solved = pd.read_csv(copy / "payouts.csv")
     assert solved["component"].tolist() == [card] and solved["points"].tolist() == [10]
-    assert f'"{card_id}"' in (copy / cv.SPEC_FILE).read_text()  # the report describes the settings used
+    assert f'"{card_id}"' in (copy / cv.STUDY.spec_file).read_text()  # the report describes the settings used
     again = cv.run_component_value(spec, out=tmp_path, resume=True)  # back to none named: no solution left
     assert again.games_played == 0 and pd.read_csv(copy / "payouts.csv").empty
 

@@ -15,7 +15,8 @@ import pytest
 from bgsim.experiments import runner
 from bgsim.experiments.difficulty import difficulty_from_dict, load_rows, run_difficulty
 from bgsim.experiments.runner import run
-from bgsim.experiments.seat_order import load_seat_order, load_study_rows, run_seat_order
+from bgsim.experiments.seat_order import load_seat_order, run_seat_order
+from bgsim.experiments.seat_order_results import load_study_rows
 from bgsim.experiments.tournament import load_results, load_tournament, run_tournament
 from bgsim.sim.results.spec import load_spec
 from bgsim.sim.results.store import RunStoreError

@@ -80,7 +80,7 @@ def what_if_study(tmp_path_factory):
     tmp_path = tmp_path_factory.mktemp("what_if")
     spec = load_robustness(_write(tmp_path, '[what_if.catch_up_off]\ndescription = "no catch-up"\n'
                                            'params = { tied_bid = "remove" }\n'))
-    directory = run_robustness(spec, out=tmp_path / "out", jobs=1)
+    directory = run_robustness(spec, out=tmp_path / "out", jobs=1).directory
     write_report(directory)
     return directory
 
@@ -117,7 +117,7 @@ def test_progress_counts_the_later_compensation_rounds_in_its_total(tmp_path):
     (tmp_path / "base.toml").write_text(base.replace("confirm_games = 0", refine))
     calls = []
     directory = run_robustness(load_robustness(spec_path), out=tmp_path / "out", jobs=1,
-                               on_progress=lambda done, total: calls.append((done, total)))
+                               on_progress=lambda done, total: calls.append((done, total))).directory
     assert all(done <= total for done, total in calls) and calls[-1][0] == calls[-1][1]
     meta = json.loads((directory / "robustness.json").read_text())
     solutions = [s for study in meta["studies"]
