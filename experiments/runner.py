@@ -19,7 +19,6 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 
@@ -27,11 +26,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 from bgsim.experiments.spec_check import check_spec, load_spec
+from bgsim.experiments.study import now
 from bgsim.sim.batch import choose_tier, play_batch
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.spec import Block, Chunk, RunSpec, SpecError
 from bgsim.sim.results.store import (
+    ChunkCheck,
     RunStoreError,
     chunk_path,
     probe_write,
@@ -183,11 +184,14 @@ def check_jobs(jobs: int) -> None:
 
 
 def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = False, scheduler: str | None = None,
-        on_progress: ProgressCallback | None = None, run_dir: Path | None = None) -> RunReport:
+        on_progress: ProgressCallback | None = None, run_dir: Path | None = None,
+        checked: ChunkCheck | None = None) -> RunReport:
     """Play every missing chunk of ``spec`` into ``out/<run id>/`` (or ``run_dir``).
 
     ``jobs``: local worker processes (-1 = one per core); ``scheduler``: the address of a Dask
-    scheduler instead. Everything that can be wrong with the input fails before any file is written.
+    scheduler instead; ``checked``: the chunks of ``run_dir`` as a study has just verified them, so
+    that each is hashed once. Everything that can be wrong with the input fails before any file is
+    written.
     """
     started = time.perf_counter()
     check_spec(spec)
@@ -200,12 +204,12 @@ def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = F
         run_dir = Path(run_dir) if run_dir else Path(out) / spec.run_id
         chunks = spec.chunks()
         meta = _prepare_dir(spec, run_dir, resume, blocks, built)
-        done, repaired = _keep_intact_chunks(run_dir, meta, _expected_rows(spec))
+        done, repaired = _keep_intact_chunks(run_dir, meta, _expected_rows(spec), checked)
         pending = [c for c in chunks if c.index not in done]
         games_done = sum(c.stop - c.start for c in chunks if c.index in done)
         data_texts = {name: (run_dir / "data" / f"{name}.toml").read_text(encoding="utf-8") for name in spec.data}
         backend = "dask" if client else "loky" if jobs != 1 else "inline"
-        session = {"started": _now(), "jobs": jobs, "backend": backend, "chunks_skipped": len(done),
+        session = {"started": now(), "jobs": jobs, "backend": backend, "chunks_skipped": len(done),
                    "chunks_repaired": repaired}
         meta.setdefault("sessions", []).append(session)
         write_json(run_dir / "meta.json", meta)
@@ -222,7 +226,7 @@ def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = F
                 if on_progress:
                     on_progress(games_done, spec.total_games)
         except BaseException:
-            session.update(ended=_now(), games_played=played, status="interrupted")
+            session.update(ended=now(), games_played=played, status="interrupted")
             meta["status"] = "interrupted"
             write_json(run_dir / "meta.json", meta)
             raise
@@ -230,7 +234,7 @@ def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = F
         if client is not None:
             client.close()
     seconds = time.perf_counter() - started
-    session.update(ended=_now(), games_played=played, wall_seconds=round(seconds, 3),
+    session.update(ended=now(), games_played=played, wall_seconds=round(seconds, 3),
                    games_per_second=round(played / seconds, 1) if seconds > 0 else None)
     meta["status"] = "complete"
     write_json(run_dir / "meta.json", meta)
@@ -247,20 +251,21 @@ def play_study_run(spec: RunSpec, run_dir: Path, jobs: int, resume: bool, on_pro
             on_progress(offset + done, total)
 
     run_dir = Path(run_dir)
-    if (run_dir / "meta.json").exists() and _complete_and_intact(spec, run_dir):
+    check = _check_complete(spec, run_dir) if (run_dir / "meta.json").exists() else None
+    if check is not None and not check.damaged and not check.unhashed and \
+            check.intact.keys() == _expected_rows(spec).keys():
         progress(spec.total_games, total)
         return 0
-    report = run(spec, jobs=jobs, resume=resume or run_dir.exists(), on_progress=progress, run_dir=run_dir)
+    report = run(spec, jobs=jobs, resume=resume or run_dir.exists(), on_progress=progress, run_dir=run_dir,
+                 checked=check)
     return report.games_played
 
 
-def _complete_and_intact(spec: RunSpec, run_dir: Path) -> bool:
+def _check_complete(spec: RunSpec, run_dir: Path) -> ChunkCheck | None:
+    """The chunks of a run marked complete, each checked against its hash (None for a run not complete:
+    ``run`` checks its chunks as it resumes)."""
     meta = read_meta(run_dir)
-    if meta.get("status") != "complete":
-        return False
-    expected = _expected_rows(spec)
-    check = verify_chunks(run_dir, meta, expected)
-    return not check.damaged and not check.unhashed and check.intact.keys() == expected.keys()
+    return verify_chunks(run_dir, meta, _expected_rows(spec)) if meta.get("status") == "complete" else None
 
 
 def _expected_rows(spec: RunSpec) -> dict[int, int]:
@@ -269,22 +274,24 @@ def _expected_rows(spec: RunSpec) -> dict[int, int]:
     return {c.index: (c.stop - c.start) * blocks[c.block].n_players for c in spec.chunks()}
 
 
-def _keep_intact_chunks(run_dir: Path, meta: dict, expected_rows: dict[int, int]) -> tuple[set[int], int]:
+def _keep_intact_chunks(run_dir: Path, meta: dict, expected_rows: dict[int, int],
+                        checked: ChunkCheck | None = None) -> tuple[set[int], int]:
     """(chunks to keep, chunks found damaged) of a run directory about to be played into: damaged
     chunks are deleted (to be played again) and noted in ``meta``; chunks without a hash, once read
-    in full, get their hash (and their timings, from their own record, if meta.json lacks them)."""
-    check = verify_chunks(run_dir, meta, expected_rows)
+    in full, get their hash (and their timings, from their own record, if meta.json lacks them).
+    ``checked``: the same check, made already."""
+    check = checked or verify_chunks(run_dir, meta, expected_rows)
     notes = meta.setdefault("notes", [])
     if check.damaged:
         for index in check.damaged:
             chunk_path(run_dir, index).unlink(missing_ok=True)
         listed = ", ".join(f"{chunk_path(run_dir, i).name} ({why})" for i, why in sorted(check.damaged.items()))
-        notes.append(f"{_now()}: {len(check.damaged)} damaged chunk(s) deleted (or gone), played again: {listed}")
+        notes.append(f"{now()}: {len(check.damaged)} damaged chunk(s) deleted (or gone), played again: {listed}")
     for index, digest in sorted(check.unhashed.items()):
         info = meta["chunks"].get(str(index)) or _stored_chunk_info(run_dir, index)
         meta["chunks"][str(index)] = info | digest
     if check.unhashed:
-        notes.append(f"{_now()}: hashes recorded for {len(check.unhashed)} chunk(s) written without one, "
+        notes.append(f"{now()}: hashes recorded for {len(check.unhashed)} chunk(s) written without one, "
                      f"each read in full first")
     if not notes:
         del meta["notes"]
@@ -358,7 +365,7 @@ def _prepare_dir(spec: RunSpec, run_dir: Path, resume: bool, blocks, built) -> d
         probe_write(run_dir)  # a read-only directory fails now, not after the first chunk's games
         removed = remove_partial_files(run_dir)
         if removed:
-            meta.setdefault("notes", []).append(f"{_now()}: removed {removed} partial file(s) on resume")
+            meta.setdefault("notes", []).append(f"{now()}: removed {removed} partial file(s) on resume")
         meta.setdefault("chunks", {})
         return meta
     try:
@@ -382,7 +389,7 @@ def _new_meta(spec: RunSpec, blocks, built) -> dict:
     return {
         "run_id": spec.run_id,
         "name": spec.name,
-        "created": _now(),
+        "created": now(),
         "status": "running",
         "versions": package_versions(),
         "git": git_state(),
@@ -442,10 +449,6 @@ def git_state() -> dict:
     if sha.returncode != 0:
         return {"sha": None, "dirty": None}
     return {"sha": sha.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # --- finding one game again
