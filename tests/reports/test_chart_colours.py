@@ -120,7 +120,7 @@ def test_chart_colours_keep_the_report_order_and_give_unknown_names_a_free_colou
 STUDY = """\
     name = "colours"
     [game]
-    id = "capitol"
+    id = "sealed_bids"
     players = [2, 3]
     [populations]
     random = ["random"]
