@@ -209,14 +209,14 @@ def _component_value(study_dir: Path):
 
 
 def _balance(study_dir: Path):
-    from bgsim.experiments.balance import read_study
+    from bgsim.experiments.balance import read_finalists, read_study
     from bgsim.reports.balance_report import BalanceStudy, build_balance_report
 
     meta = read_study(study_dir)
     spec = tomllib.loads((study_dir / "balance.toml").read_text(encoding="utf-8"))
     profile = GameProfile.from_json(next(iter(meta["profile"].values())))
     best = study_dir / "best.json"
-    study = BalanceStudy(meta=meta, spec=spec, profile=profile, finalists=_csv(study_dir / "finalists.csv"),
+    study = BalanceStudy(meta=meta, spec=spec, profile=profile, finalists=read_finalists(study_dir),
                          best=json.loads(best.read_text()) if best.exists() else {},
                          importances=_csv(study_dir / "importances.csv"), played=header(meta.get("played") or {}))
     report = build_balance_report(study, study_resume_command(study_dir) or "--resume")
