@@ -33,7 +33,7 @@ import pandas as pd
 import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
-from bgsim.experiments.balance_spec import BalanceSpec, Lever, Measure, lever_choices
+from bgsim.experiments.balance_spec import DESIGN_MEASURES, BalanceSpec, Lever, Measure, lever_choices
 from bgsim.experiments.runner import git_state, package_versions
 from bgsim.experiments.studies import resume_command, study_named
 from bgsim.experiments.study import Session, StudyResult, csv_or_empty, open_session
@@ -60,7 +60,8 @@ from bgsim.sim.stats.balance import measure_loss as loss_of
 from bgsim.sim.stats.equivalence import CANNOT_TELL, HELD, OFF, Equivalence, equivalence, plan_seat_games, seat_tests
 from bgsim.strategies import make_strategy
 
-__all__ = ["STUDY", "contents", "design_games", "evaluate", "objective_values", "read", "read_study", "run_balance"]
+__all__ = ["STUDY", "changed_levers", "contents", "design_games", "evaluate", "measure_column", "objective_values",
+           "read", "read_finalists", "read_study", "run_balance"]
 
 STUDY = study_named("balance")
 JOURNAL = "optuna.journal"
@@ -69,6 +70,9 @@ REPLICATES = 200  # bootstrap samples of the confirmation's intervals
 REDUCTION = 3  # successive halving: a third of the designs judged at a rung go on to the next
 RATE_MEASURES = ("seat_imbalance", "first_seat", "matchup")  # win rates: their losses in pp²
 PP2 = 1e4  # (percentage points per unit of a rate) squared
+# the unit finalists.csv states a win-rate measure in, as the reports speak (the seat-order report's
+# imbalance_pp2 and gap_pp): the column's suffix and the factor from the fraction sim.stats computes
+UNITS = {"seat_imbalance": ("pp2", PP2), "first_seat": ("pct", 100.0), "matchup": ("pct", 100.0)}
 ProgressCallback = Callable[[int, int], None]
 
 
@@ -325,9 +329,32 @@ def _write(path: Path, table: pa.Table) -> None:
 # --- measures and objectives
 
 
+def changed_levers(spec: BalanceSpec, design: dict) -> dict[str, float]:
+    """The design's parameters (``param_names``: a start vector one per seat) whose value is not the
+    rulebook's, each with how far it moved as a share of its lever's range (a choice or flag: 1)."""
+    rulebook = rulebook_design(spec)
+    moved = {}
+    for lever in spec.levers:
+        for name in param_names(spec, lever):
+            if design[name] == rulebook[name]:
+                continue
+            numeric = not lever.choices and isinstance(design[name], int) and not isinstance(design[name], bool)
+            moved[name] = abs(design[name] - rulebook[name]) / max(lever.high - lever.low, 1) if numeric else 1.0
+    return moved
+
+
+def _design_estimate(spec: BalanceSpec, measure: Measure, design: dict) -> Estimate:
+    """A measure of the design itself (``changes``): exact, so no variance and a point interval."""
+    moved = changed_levers(spec, design)
+    value = float(len(moved) if measure.by == "levers" else sum(moved.values()))
+    return Estimate(value, 0.0, value, value)
+
+
 def measure_values(spec: BalanceSpec, measure: Measure, outcomes: dict[int, Outcomes], design: dict) -> dict:
     """``measure`` per player count: its Estimate (``sim.stats.balance``: a value, or a matrix for a
-    matchup, with its variance and interval)."""
+    matchup, with its variance and interval; a measure of the design alike at every count)."""
+    if measure.name in DESIGN_MEASURES:
+        return {n: _design_estimate(spec, measure, design) for n in measure.players}
     every = all_strategies(spec)
     strategies = [every.index(s) for s in measure.strategies]
     values = {}
@@ -729,20 +756,17 @@ def _confirmed(spec: BalanceSpec, label: str, design: dict, outcomes: dict[int, 
                                                                            rulebook)[0]))
     row["vs_rulebook_low"], row["vs_rulebook_high"] = np.percentile(diffs, [2.5, 97.5]).tolist()
     row["better"] = None if label == "rulebook" else bool(row["vs_rulebook_high"] < 0)
+    moved = changed_levers(spec, design)
+    row["levers_changed"], row["changed_levers"] = len(moved), "; ".join(moved)
     verdicts = []
     for key, by_n in measures.items():
         measure = spec.measures[measure_keys(spec).index(key)]
+        if measure.name in DESIGN_MEASURES:  # the same at every player count: one column, exact
+            row[key] = float(next(iter(by_n.values())).value)
+            continue
         for n, estimate in by_n.items():
-            name = f"{key}@{n}p"
-            if np.ndim(estimate.value):
-                row[name] = json.dumps(np.round(np.asarray(estimate.value), 4).tolist())
-                row[f"{name}_low"] = json.dumps(np.round(np.asarray(estimate.low), 4).tolist())
-                row[f"{name}_high"] = json.dumps(np.round(np.asarray(estimate.high), 4).tolist())
-            else:
-                row[name], row[f"{name}_low"], row[f"{name}_high"] = (float(estimate.value), float(estimate.low),
-                                                                      float(estimate.high))
-            if measure.name == "seat_imbalance":
-                row[f"{name}_noise"], row[f"{name}_at_target"] = estimate.noise, bool(estimate.at_target)
+            name = measure_column(key, n)
+            row |= _estimate_cells(name, measure, estimate)
             verdict = target_verdicts(spec, measure, estimate, outcomes[n], n, design)
             if verdict is not None:
                 row[f"{name}_outcome"] = verdict.outcome
@@ -751,6 +775,36 @@ def _confirmed(spec: BalanceSpec, label: str, design: dict, outcomes: dict[int, 
     unsure = [v.games_to_tell for v in verdicts if v.outcome == CANNOT_TELL and np.isfinite(v.games_to_tell)]
     row["deals_to_tell"] = float(max(unsure)) if unsure else None
     return row
+
+
+def measure_column(key: str, n: int) -> str:
+    """A measure's column in finalists.csv: its key (``measure_keys``) at ``n`` players, a win rate's
+    name followed by its unit (``UNITS``): ``seat_imbalance_pp2@3p``, ``first_seat_pct:2@4p``."""
+    name = key.split(":")[0]
+    unit = UNITS.get(name)
+    return f"{key if unit is None else f'{name}_{unit[0]}{key[len(name):]}'}@{n}p"
+
+
+def _estimate_cells(name: str, measure: Measure, estimate: Estimate) -> dict:
+    """The numeric cells of an estimate in its unit: ``name``, ``name_low``, ``name_high`` (a matchup:
+    those of each cell, ``name[row vs column]``, its row's win rate against its column's), and for
+    seat imbalance its noise floor and whether it cannot be told from perfect balance."""
+    scale = UNITS.get(measure.name, ("", 1.0))[1]
+    if not np.ndim(estimate.value):
+        cells = {name: float(estimate.value) * scale, f"{name}_low": float(estimate.low) * scale,
+                 f"{name}_high": float(estimate.high) * scale}
+        if measure.name == "seat_imbalance":
+            cells |= {f"{name}_noise": estimate.noise * scale, f"{name}_at_target": bool(estimate.at_target)}
+        return cells
+    value, low, high = (np.asarray(v, dtype=np.float64) * scale for v in (estimate.value, estimate.low,
+                                                                          estimate.high))
+    cells = {}
+    for i, a in enumerate(measure.strategies):
+        for j, b in enumerate(measure.strategies):
+            if i != j:
+                cell = f"{name}[{a} vs {b}]"
+                cells |= {cell: value[i, j], f"{cell}_low": low[i, j], f"{cell}_high": high[i, j]}
+    return cells
 
 
 def _overall(verdicts: list[Equivalence]) -> str | None:
@@ -787,12 +841,76 @@ def contents(directory: str | Path) -> StudyContents:
     spec = tomllib.loads((directory / STUDY.spec_file).read_text(encoding="utf-8"))
     profile = GameProfile.from_json(next(iter(meta["profile"].values())))
     best = directory / "best.json"
-    parts = {"spec": spec, "finalists": csv_or_empty(directory / "finalists.csv"),
+    parts = {"spec": spec, "finalists": read_finalists(directory),
              "best": json.loads(best.read_text()) if best.exists() else {},
              "importances": csv_or_empty(directory / "importances.csv")}
     games = meta.get("games", 0)
     return StudyContents(STUDY.kind, meta, profile, games, max(games, spec.get("search", {}).get("budget", games)),
                          resume_command(directory), meta.get("played") or {}, parts)
+
+
+def read_finalists(directory: str | Path) -> pd.DataFrame:
+    """``finalists.csv`` of a study (empty before the confirmation). One written before its columns had
+    units (win rates as fractions, a matchup matrix as JSON text in one cell) is converted on reading,
+    so that a stored study still renders; a cell that cannot be read is a one-line RunStoreError."""
+    path = Path(directory) / "finalists.csv"
+    try:
+        rows = pd.read_csv(path)
+    except (FileNotFoundError, pd.errors.EmptyDataError):
+        return pd.DataFrame()
+    return _with_units(rows, _matchup_strategies(Path(directory)), path)
+
+
+def _matchup_strategies(directory: Path) -> dict[str, list[str]]:
+    """Each matchup measure's key (``measure_keys``) -> its strategies, from the stored spec."""
+    try:
+        measures = tomllib.loads((directory / STUDY.spec_file).read_text(encoding="utf-8")).get("measure", [])
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+    names = [m.get("name", "") for m in measures]
+    keys = [f"{name}:{names[:i].count(name) + 1}" if names.count(name) > 1 else name for i, name in enumerate(names)]
+    return {key: list(m.get("strategies", [])) for key, m in zip(keys, measures, strict=True)}
+
+
+def _with_units(rows: pd.DataFrame, strategies: dict[str, list[str]], path: Path) -> pd.DataFrame:
+    """``rows`` with every win-rate column of the old form (``first_seat@4p``: a fraction) in the
+    current one (``first_seat_pct@4p``: percent); current columns as they are."""
+    out = {}
+    for column in rows.columns:
+        key, _, at = column.partition("@")
+        name = key.split(":")[0]
+        if column.startswith("lever:") or not at or name not in UNITS:
+            out[column] = rows[column]
+            continue
+        unit, scale = UNITS[name]
+        players, _, suffix = at.partition("_")  # "4p", "low" | "high" | "noise" | "at_target" | "outcome" | ""
+        stem = f"{name}_{unit}{key[len(name):]}@{players}"
+        if suffix in ("at_target", "outcome"):
+            out[f"{stem}_{suffix}"] = rows[column]
+        elif name == "matchup":
+            out |= _matrix_cells(rows[column], stem, suffix, strategies.get(key, []), scale, f"{path}: {column}")
+        else:
+            out[f"{stem}{'_' + suffix if suffix else ''}"] = pd.to_numeric(rows[column], errors="coerce") * scale
+    return pd.DataFrame(out, index=rows.index)
+
+
+def _matrix_cells(cells: pd.Series, stem: str, suffix: str, strategies: list[str], scale: float,
+                  where: str) -> dict[str, list[float]]:
+    """A column of matrices written as JSON text, one numeric column per cell off the diagonal
+    (``stem[row vs column]``, then ``_low``/``_high``)."""
+    k = len(strategies)
+    out = {f"{stem}[{a} vs {b}]{'_' + suffix if suffix else ''}": [] for a in strategies for b in strategies if a != b}
+    for text in cells:
+        try:
+            matrix = np.full((k, k), np.nan) if pd.isna(text) else np.asarray(json.loads(text), dtype=np.float64)
+        except (TypeError, ValueError):
+            raise RunStoreError(f"{where}: {text!r} is not a matrix of win rates") from None
+        if matrix.shape != (k, k):
+            raise RunStoreError(f"{where}: a {'x'.join(map(str, matrix.shape))} matrix for the {k} strategies the "
+                                f"spec's matchup names")
+        for column, (i, j) in zip(out, [(i, j) for i in range(k) for j in range(k) if i != j], strict=True):
+            out[column].append(float(matrix[i, j]) * scale)
+    return out
 
 
 def played_facts(spec: BalanceSpec) -> dict:

@@ -9,6 +9,10 @@ inside the declared payout range). A measure is one of ``MEASURES``, or one the 
 profile's ``measures``, computed by ``sim.api.GameMeasures``), with a target: a number (a
 matrix for ``matchup``), ``"min"``, ``"fair"`` (the fair share 1/n of a seat's win rate) or
 ``"rulebook"`` (no worse than the rulebook's design on the same deals).
+
+Units: a win rate's target is in percent and its tolerance in percentage points, as every report
+speaks (``PERCENT_MEASURES``); the spec holds them as fractions, the unit of ``sim.stats``, so a
+search reads the same whichever way its spec was written, and ``to_dict`` writes them back in percent.
 """
 
 import hashlib
@@ -23,7 +27,8 @@ from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file, requir
 from bgsim.sim.stats.equivalence import Tolerance
 from bgsim.strategies import make_strategy
 
-__all__ = ["MEASURES", "SAMPLERS", "BalanceSpec", "Lever", "Measure", "balance_from_dict", "load_balance"]
+__all__ = ["CHANGES_BY", "DESIGN_MEASURES", "MEASURES", "PERCENT_MEASURES", "SAMPLERS", "BalanceSpec", "Lever",
+           "Measure", "balance_from_dict", "load_balance"]
 
 # name -> what it is; every measure is computed per player count and averaged over the counts it names
 MEASURES = {
@@ -33,7 +38,14 @@ MEASURES = {
     "score_spread": "best final score minus the worst, per game (population games)",
     "length": "decisions per game (population games)",
     "matchup": "win rate of each strategy against each other, seats alternating (matchup games)",
+    "changes": "lever values the design moves away from the rulebook's (a start vector: one per seat), or with "
+               "by = \"distance\" each weighted by how far it moved, as a share of its lever's range (no games)",
 }
+# measures of the design itself, not of its games: one value for every player count
+DESIGN_MEASURES = ("changes",)
+CHANGES_BY = ("levers", "distance")
+# win rates: targets in percent and tolerances in percentage points in a spec, fractions inside
+PERCENT_MEASURES = ("first_seat", "matchup")
 SAMPLERS = ("tpe", "nsga2", "cmaes", "random")
 REPLACED = {"seat_spread": "seat_imbalance (best minus worst seat reads about 1.6 pp on a perfectly fair game; "
                            "seat_imbalance reads about 0 there)"}
@@ -47,7 +59,7 @@ _KEYS = {
     "tolerance": {"seat_pp", "power"},
 }
 _LEVER_KEYS = {"param", "component", "players", "low", "high", "choices"}
-_MEASURE_KEYS = {"name", "target", "weight", "players", "strategies", "tolerance"}
+_MEASURE_KEYS = {"name", "target", "weight", "players", "strategies", "tolerance", "by"}
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,7 @@ class Measure:
     players: tuple[int, ...] = ()  # the counts it is taken at (the spec's, by default)
     strategies: tuple[str, ...] = ()  # matchup: the strategies, in matrix order
     tolerance: float | None = None  # how far from its target it may be (its units); seat measures: [tolerance]
+    by: str = "levers"  # changes: count the levers moved, or weigh each by how far ("distance")
 
     @property
     def label(self) -> str:
@@ -108,10 +121,7 @@ class BalanceSpec:
         doc = spec_header(self)
         doc["population"] = {"strategies": list(self.strategies)}
         doc["lever"] = [_lever_doc(lever) for lever in self.levers]
-        doc["measure"] = [{"name": m.name, "target": _target_doc(m.target), "weight": m.weight,
-                           "players": list(m.players)} | ({"strategies": list(m.strategies)} if m.strategies else {})
-                          | ({"tolerance": m.tolerance} if m.tolerance is not None else {})
-                          for m in self.measures]
+        doc["measure"] = [_measure_doc(m) for m in self.measures]
         doc["search"] = {"sampler": self.sampler, "objective": self.objective, "budget": self.budget,
                          "trials": self.trials, "deals": list(self.deals), "seed": self.seed}
         doc["confirm"] = {"finalists": self.finalists, "deals": self.confirm_deals, "most": self.confirm_most}
@@ -122,6 +132,9 @@ class BalanceSpec:
         """Hash of everything that decides the trials and their games (data files by content)."""
         doc = asdict(self)
         doc.pop("description")
+        for measure in doc["measures"]:  # a spec that does not use ``by`` keeps the id it had before it existed
+            if measure["by"] == "levers":
+                measure.pop("by")
         doc["data"] = {name: hashlib.sha256(Path(path).read_bytes()).hexdigest() for name, path in
                        sorted(self.data.items())}
         return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:10]
@@ -158,8 +171,29 @@ def _lever_doc(lever: Lever) -> dict:
     return doc
 
 
-def _target_doc(target):
-    return [list(row) for row in target] if isinstance(target, tuple) else target
+def _measure_doc(m: Measure) -> dict:
+    """A measure as the spec states it: a win rate's target in percent and its tolerance in pp."""
+    scale = 100.0 if m.name in PERCENT_MEASURES else 1.0
+    doc = {"name": m.name, "target": _target_doc(m.target, scale), "weight": m.weight}
+    if m.name in DESIGN_MEASURES:
+        return doc | {"by": m.by}
+    doc["players"] = list(m.players)
+    if m.strategies:
+        doc["strategies"] = list(m.strategies)
+    if m.tolerance is not None:
+        doc["tolerance"] = _scaled(m.tolerance, scale)
+    return doc
+
+
+def _target_doc(target, scale: float = 1.0):
+    if isinstance(target, tuple):
+        return [[_scaled(v, scale) for v in row] for row in target]
+    return _scaled(target, scale) if isinstance(target, float) else target
+
+
+def _scaled(value: float, scale: float) -> float:
+    # rounded so that 0.35 is written 35.0, not 35.00000000000001
+    return round(value * scale, 10) if scale != 1.0 else value
 
 
 def load_balance(path: str | Path) -> BalanceSpec:
@@ -269,40 +303,91 @@ def _measure(item: dict, i: int, players: tuple[int, ...], source: str) -> Measu
     require(isinstance(name, str) and name, f"{where}: name the measure (one of {', '.join(MEASURES)}, or one "
                                             f"the game declares)")
     require(name not in REPLACED, f"{where}: measure {name} is replaced by {REPLACED.get(name)}")
+    weight = item.get("weight", 1.0)
+    require(isinstance(weight, int | float) and not isinstance(weight, bool) and weight > 0,
+            f"{where}: weight must be a positive number, not {weight!r}")
+    if name in DESIGN_MEASURES:
+        return _design_measure(item, name, float(weight), players, where)
+    require("by" not in item, f"{where}: only a changes measure takes by")
     tolerance = item.get("tolerance")
     require(tolerance is None or isinstance(tolerance, int | float) and not isinstance(tolerance, bool)
-            and tolerance > 0, f"{where}: tolerance must be a positive number (in the measure's units), "
-                               f"not {tolerance!r}")
+            and tolerance > 0, f"{where}: tolerance must be a positive number (in the measure's units; "
+                               f"pp for a win rate), not {tolerance!r}")
     at = item.get("players", list(players))
     at = [at] if _is_int(at) else at
     require(isinstance(at, list) and at and all(n in players for n in at),
             f"{where}: players must be among the spec's player counts {list(players)}, not {at!r}")
-    weight = item.get("weight", 1.0)
-    require(isinstance(weight, int | float) and not isinstance(weight, bool) and weight > 0,
-            f"{where}: weight must be a positive number, not {weight!r}")
     strategies = item.get("strategies", [])
     require(isinstance(strategies, list) and all(isinstance(s, str) for s in strategies),
             f"{where}: strategies must be a list of strategy ids")
-    target = item.get("target", "min")
     if name == "matchup":
-        k = len(strategies)
-        require(k >= 2 and len(set(strategies)) == k, f"{where}: a matchup names two or more different strategies")
-        require(isinstance(target, list) and len(target) == k and all(
-            isinstance(row, list) and len(row) == k and all(isinstance(v, int | float) and 0 <= v <= 1 for v in row)
-            for row in target), f"{where}: a matchup's target is a {k} x {k} matrix of win rates (rows and columns "
-                                f"in the order of its strategies), not {target!r}")
-        target = tuple(tuple(float(v) for v in row) for row in target)
+        target = _matchup_target(item.get("target"), strategies, where)
     else:
         require(not strategies, f"{where}: only a matchup names strategies")
-        require(isinstance(target, int | float) and not isinstance(target, bool) or target in TARGET_WORDS,
-                f"{where}: target must be a number or one of {', '.join(TARGET_WORDS)}, not {target!r}")
-        target = float(target) if isinstance(target, int | float) else target
-        if name == "seat_imbalance":  # already a squared distance: 0 is its floor, so it is minimised
-            require(target in (0.0, "min", "rulebook"), f"{where}: seat_imbalance's target is 0 (\"min\") or "
-                                                        f"\"rulebook\", not {target!r}")
-            target = "min" if target == 0.0 else target
+        target = _target(name, item.get("target", "min"), where)
+    scale = 100.0 if name in PERCENT_MEASURES else 1.0  # a win rate's tolerance is in pp, held as a fraction
     return Measure(name=name, target=target, weight=float(weight), players=tuple(at), strategies=tuple(strategies),
-                   tolerance=None if tolerance is None else float(tolerance))
+                   tolerance=None if tolerance is None else float(tolerance) / scale)
+
+
+def _design_measure(item: dict, name: str, weight: float, players: tuple[int, ...], where: str) -> Measure:
+    """``changes``: a count (or distance) of the design's own levers, so it has no player counts, no
+    strategies and no sampling error (so no tolerance to test), and 0, the rulebook's, is its floor."""
+    for key in ("players", "strategies", "tolerance"):
+        require(key not in item, f"{where}: {name} measures the design's levers, not its games: it takes no {key}")
+    by = item.get("by", "levers")
+    require(by in CHANGES_BY, f"{where}: by must be \"levers\" (how many lever values moved) or \"distance\" "
+                              f"(how far, as a share of each lever's range), not {by!r}")
+    target = item.get("target", "min")
+    require(target in (0, "min") and not isinstance(target, bool),
+            f"{where}: {name}'s target is 0 (\"min\"): the rulebook's design changes nothing; its weight says "
+            f"what one change must buy in the other measures' losses, not {target!r}")
+    return Measure(name=name, target="min", weight=weight, players=players, by=by)
+
+
+def _matchup_target(target, strategies: list, where: str) -> tuple:
+    """A matchup's target: a k x k matrix of win rates in percent, held as fractions. A matrix with no
+    cell above 1 can only be fractions (a cell and its mirror add up to 100 %): refused in one line."""
+    k = len(strategies)
+    require(k >= 2 and len(set(strategies)) == k, f"{where}: a matchup names two or more different strategies")
+    require(isinstance(target, list) and len(target) == k and all(
+        isinstance(row, list) and len(row) == k and all(_is_number(v) and 0 <= v <= 100 for v in row)
+        for row in target), f"{where}: a matchup's target is a {k} x {k} matrix of win rates in percent (rows and "
+                            f"columns in the order of its strategies), not {target!r}")
+    require(any(v > 1 for row in target for v in row),
+            f"{where}: a matchup's target is in percent (50 on the diagonal), not fractions: write "
+            f"{_percent_words(target)}")
+    return tuple(tuple(float(v) / 100 for v in row) for row in target)
+
+
+def _target(name: str, target, where: str):
+    """A number (a win rate's in percent, held as a fraction) or one of ``TARGET_WORDS``."""
+    require(_is_number(target) or target in TARGET_WORDS,
+            f"{where}: target must be a number or one of {', '.join(TARGET_WORDS)}, not {target!r}")
+    if not _is_number(target):
+        return target
+    if name == "seat_imbalance":  # already a squared distance: 0 is its floor, so it is minimised
+        require(target == 0, f"{where}: seat_imbalance's target is 0 (\"min\") or \"rulebook\", not {target!r}")
+        return "min"
+    if name in PERCENT_MEASURES:
+        require(0 <= target <= 100, f"{where}: {name}'s target is a win rate in percent (0 to 100), not {target!r}")
+        # a seat that should win less than 1 % of games is no design goal: such a number is a fraction
+        require(not 0 < target < 1, f"{where}: {name}'s target is a win rate in percent, not a fraction: write "
+                                    f"{_percent(target)} for {target!r}")
+        return float(target) / 100
+    return float(target)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _percent(value: float) -> str:
+    return f"{round(100 * value, 8):g}"
+
+
+def _percent_words(matrix: list) -> str:
+    return "[" + ", ".join("[" + ", ".join(_percent(v) for v in row) + "]" for row in matrix) + "]"
 
 
 def check_against_game(spec: BalanceSpec, source: str) -> None:

@@ -8,7 +8,6 @@ Words about the game come from its profile (score unit, the choice's payout, the
 label); lever names are the spec's.
 """
 
-import json
 from dataclasses import dataclass
 
 import matplotlib.pyplot as plt
@@ -22,7 +21,7 @@ from bgsim.sim.profile import GameProfile
 from bgsim.sim.results.contents import StudyContents
 from bgsim.sim.stats.equivalence import to_tell
 
-__all__ = ["BalanceStudy", "build_balance_report", "lever_words"]
+__all__ = ["BalanceStudy", "build_balance_report", "finalist_measures", "lever_words", "measure_text"]
 
 
 @dataclass
@@ -93,10 +92,17 @@ def build_balance_report(study: BalanceStudy, finish: str) -> Report:
     return rep
 
 
+def _changed_levers(row: pd.Series, rulebook: pd.Series) -> list[str]:
+    """The lever columns where ``row`` differs from the rulebook's design."""
+    return [c for c in row.index if c.startswith("lever:") and row[c] != rulebook[c]]
+
+
 def _levers_changed(row: pd.Series, rulebook: pd.Series, profile: GameProfile) -> str:
     changed = [f"{lever_words(c[6:], profile)} {_fmt(row[c])} instead of {_fmt(rulebook[c])}"
-               for c in row.index if c.startswith("lever:") and row[c] != rulebook[c]]
-    return "; ".join(changed) if changed else "the rulebook's own values"
+               for c in _changed_levers(row, rulebook)]
+    total = sum(c.startswith("lever:") for c in row.index)
+    return f"changes {len(changed)} of {total} lever values: " + "; ".join(changed) if changed else \
+        "the rulebook's own values"
 
 
 OUTCOME_WORDS = {"held": "meets its targets within the tolerance", "off": "misses a target by more than the tolerance",
@@ -174,25 +180,64 @@ def _answers(rep: Report, study: BalanceStudy) -> None:
     rep.text("\n".join(lines))
 
 
+SUFFIXES = ("low", "high", "noise", "at_target", "outcome")  # what follows a measure's column: its interval, ...
+UNIT_WORDS = {"pp2": "pp²", "pct": "%"}  # a win-rate measure's unit, named in its column (seat_imbalance_pp2@3p)
+DESIGN_MEASURES = ("changes",)  # measures of the design itself: one exact column, not one per player count
+
+
+def _stem(column: str) -> str:
+    """A measure column's stem: ``seat_imbalance_pp2@3p`` of ``seat_imbalance_pp2@3p_low``, and
+    ``matchup_pct@4p`` of a matchup cell ``matchup_pct@4p[greedy vs random]_high``."""
+    key, _, at = column.partition("@")
+    players = at.split("[")[0].split("_")[0]
+    return f"{key}@{players}"
+
+
 def _measure_columns(rows: pd.DataFrame) -> list[str]:
-    """The finalists' measure columns (``name@<n>p``), without their interval and verdict columns."""
-    return [c for c in rows.columns if "@" in c and not c.startswith("lever:")
-            and not c.endswith(("_low", "_high", "_noise", "_at_target", "_outcome"))]
+    """The finalists' measures, one stem per measure and player count (``name@<n>p``), in column order."""
+    stems = [_stem(c) for c in rows.columns if "@" in c and not c.startswith("lever:")]
+    return list(dict.fromkeys(stems))
+
+
+def _design_columns(rows: pd.DataFrame) -> list[str]:
+    """The columns of measures of the design itself (``changes``, ``changes:2``)."""
+    return [c for c in rows.columns if c.split(":")[0] in DESIGN_MEASURES]
+
+
+def _name_and_unit(column: str) -> tuple[str, str]:
+    """(the measure's key, its unit) of a column: ("first_seat", "pct") of ``first_seat_pct@4p``,
+    ("first_seat:2", "pct") of ``first_seat_pct:2@4p``, ("length", "") of ``length@3p``."""
+    key = column.split("@")[0]
+    name, colon, number = key.partition(":")
+    for unit in UNIT_WORDS:
+        if name.endswith(f"_{unit}"):
+            return name[: -len(unit) - 1] + colon + number, unit
+    return key, ""
+
+
+def _cells(rows: pd.DataFrame, stem: str) -> list[str]:
+    """The value columns of a matchup's cells (``stem[row vs column]``), row by row."""
+    return [c for c in rows.columns if c.startswith(f"{stem}[") and c.endswith("]")]
+
+
+def _label(stem: str) -> str:
+    """A measure's label in a table: "seat imbalance at 3 players"."""
+    name, players = _name_and_unit(stem)[0], stem.rsplit("@", 1)[1]
+    return f"{name.replace('_', ' ')} at {players[:-1]} players"
 
 
 def _is_imbalance(column: str) -> bool:
-    return column.split("@")[0].split(":")[0] == "seat_imbalance"
+    return _name_and_unit(column)[0].split(":")[0] == "seat_imbalance"
 
 
 def measure_text(column: str, value: float, low: float, high: float) -> str:
-    """A measure's value and interval in words: seat imbalance in pp² with the largest root-mean-square
-    seat gap its interval allows, a first seat's rate in %, anything else as it is."""
-    name = column.split("@")[0].split(":")[0]
-    if name == "seat_imbalance":
-        return (f"{1e4 * value:.2g} pp² [{1e4 * low:.2g}, {1e4 * high:.2g}] (seats' RMS gap at most "
-                f"{100 * np.sqrt(max(high, 0)):.1f} pp)")
-    if name == "first_seat":
-        return f"{100 * value:.1f} % [{100 * low:.1f}, {100 * high:.1f}]"
+    """A measure's value and interval in its unit: seat imbalance in pp² with the largest root-mean-square
+    seat gap its interval allows (pp), a win rate in %, anything else as it is."""
+    unit = _name_and_unit(column)[1]
+    if unit == "pp2":
+        return f"{value:.2g} pp² [{low:.2g}, {high:.2g}] (seats' RMS gap at most {np.sqrt(max(high, 0)):.1f} pp)"
+    if unit == "pct":
+        return f"{value:.1f} % [{low:.1f}, {high:.1f}]"
     return f"{value:.3g} [{low:.3g}, {high:.3g}]"
 
 
@@ -201,9 +246,9 @@ def _measure_words(r: pd.Series, rulebook: pd.Series) -> str:
     saying where a design cannot be told from perfect balance."""
     parts = []
     for column in _measure_columns(r.to_frame().T):
-        if f"{column}_low" not in r.index or pd.isna(r[f"{column}_low"]) or isinstance(r[column], str):
+        if f"{column}_low" not in r.index or pd.isna(r[f"{column}_low"]):
             continue
-        name, players = column.rsplit("@", 1)
+        name, players = _name_and_unit(column)[0], column.rsplit("@", 1)[1]
         value = measure_text(column, r[column], r[f"{column}_low"], r[f"{column}_high"])
         text = f"{name} at {players[:-1]} players is {value}"
         if _is_imbalance(column) and str(r.get(f"{column}_at_target")) == "True":
@@ -213,6 +258,8 @@ def _measure_words(r: pd.Series, rulebook: pd.Series) -> str:
             text += f" (within the tolerance: {outcome})"
         theirs = measure_text(column, rulebook[column], rulebook[f"{column}_low"], rulebook[f"{column}_high"])
         parts.append(text + f" (rulebook {theirs.split(' (')[0]})")
+    parts += [f"{column} is {_fmt(float(r[column]))} (rulebook {_fmt(float(rulebook[column]))})"
+              for column in _design_columns(r.to_frame().T)]
     return "; ".join(parts) if parts else "its measures are in the table below"
 
 
@@ -295,39 +342,109 @@ def _finalist_section(rep: Report, study: BalanceStudy) -> None:
     if rows.empty:
         return
     rep.heading("Finalists on fresh deals")
+    rulebook = rows.iloc[0]
     levers = pd.DataFrame({"design": rows["design"]})
+    moved = [_changed_levers(r, rulebook) for _, r in rows.iterrows()]
+    levers["levers changed"] = [len(m) for m in moved]
+    levers["which"] = ["; ".join(lever_words(c[6:], study.profile) for c in m) or None for m in moved]
     for column in rows.columns:
         if column.startswith("lever:"):
             levers[lever_words(column[6:], study.profile)] = rows[column].map(_fmt)
-    rep.table(levers, "finalist_levers", caption="The lever values of each finalist and of the rulebook's design.")
-    shown = pd.DataFrame({"design": rows["design"]})
-    for column in _measure_columns(rows):
-        name, players = column.rsplit("@", 1)
-        label = f"{name.replace('_', ' ')} at {players[:-1]} players"
-        if f"{column}_low" in rows and not rows[column].map(lambda v: isinstance(v, str)).any():
-            shown[label] = [measure_text(column, v, lo, hi) for v, lo, hi in
-                            zip(rows[column], rows[f"{column}_low"], rows[f"{column}_high"], strict=True)]
-        else:
-            shown[label] = rows[column].map(lambda v: _matrix_text(v))
-        if f"{column}_outcome" in rows:
-            shown[f"{label}: target"] = rows[f"{column}_outcome"].fillna("-")
-    shown["objective (fresh)"] = rows["objective"].map("{:.3g}".format)
-    shown["objective (search, discovery)"] = rows["search_objective"].map(lambda v: "-" if pd.isna(v) else f"{v:.3g}")
-    shown["targets"] = rows["outcome"].map(lambda v: "-" if pd.isna(v) else str(v)) if "outcome" in rows else "-"
-    shown["better than rulebook"] = rows["better"].map(lambda v: "-" if pd.isna(v) else
-                                                      ("yes" if str(v) == "True" else "no"))
-    rep.table(shown, "finalists", caption=f"Each finalist and the rulebook's design on {_confirm_deals(study)} fresh "
-              "deals per player count: every measure with its 95 % interval (a matchup matrix row by row), whether it "
-              "meets its target within the tolerance (two one-sided tests), the objective on the fresh deals and as "
-              "the search found it, and whether the design meets its targets and beats the rulebook.")
+    rep.table(levers, "finalist_levers", caption="The lever values of each finalist and of the rulebook's design, "
+              "and which of them differ from the rulebook's (a start vector counts each seat).")
+    table, labels, means, formats = _finalist_table(rows, [len(m) for m in moved])
+    rep.table(table, "finalists", columns=labels, means=means, formats=formats, show=list(labels),
+              caption=f"Each finalist and the rulebook's design on {_confirm_deals(study)} fresh deals per player "
+              "count: how many lever values it changes, every measure with its 95 % interval (win rates in %, seat "
+              "imbalance in pp², a matchup matrix row by row: the row's win rate against each column's, in %), "
+              "whether it meets its target within the tolerance (two one-sided tests), the objective on the fresh "
+              "deals and as the search found it, and whether the design meets its targets and beats the rulebook.")
 
 
-def _matrix_text(value) -> str:
-    try:
-        matrix = np.asarray(json.loads(value))
-    except (TypeError, ValueError):
-        return str(value)
-    return " / ".join(" ".join(f"{v:.2f}" for v in row) for row in matrix)
+def _finalist_table(rows: pd.DataFrame, moved: list[int]) -> tuple[pd.DataFrame, dict, list, dict]:
+    """The finalists' table as numbers (its CSV) with the label, interval and format of each shown
+    column: a measure is shown with its interval from its ``_low`` and ``_high`` columns."""
+    table = pd.DataFrame({"design": rows["design"], "levers_changed": moved})
+    labels, means, formats = {"design": "design", "levers_changed": "levers changed"}, [], {}
+    for stem in _measure_columns(rows):
+        label = _label(stem)
+        cells = _cells(rows, stem)
+        if cells:  # a matchup: its cells stay numbers in the CSV, the matrix is shown as one text
+            table[stem] = [_matrix_text(r, cells) for _, r in rows[cells].iterrows()]
+            labels[stem] = f"{label} (%)"
+            table = table.join(rows[[c for c in rows.columns if c.startswith(f"{stem}[")]])
+        elif f"{stem}_low" in rows:
+            table = table.join(rows[[stem, f"{stem}_low", f"{stem}_high"]])
+            labels[stem], formats[stem] = label, (lambda v, lo, hi, at=stem: measure_text(at, v, lo, hi))
+            means.append(stem)
+        if f"{stem}_outcome" in rows:
+            table[f"{stem}_outcome"] = rows[f"{stem}_outcome"]
+            labels[f"{stem}_outcome"] = f"{label}: target"
+    for column in _design_columns(rows):
+        table[column], labels[column], formats[column] = rows[column], column, _fmt
+    table["objective"], table["search_objective"] = rows["objective"], rows["search_objective"]
+    labels |= {"objective": "objective (fresh)", "search_objective": "objective (search, discovery)"}
+    formats |= {"objective": "{:.3g}".format, "search_objective": "{:.3g}".format}
+    # a missing verdict (the rulebook against itself, a measure without tolerance) is empty in the CSV
+    table["outcome"] = rows["outcome"] if "outcome" in rows else None
+    table["better"] = rows["better"].map(lambda v: None if pd.isna(v) else str(v) == "True").astype(object)
+    labels |= {"outcome": "targets", "better": "better than rulebook"}
+    return table, labels, means, formats
+
+
+def finalist_measures(row: pd.Series) -> list[tuple[str, str]]:
+    """Each measure of a row of finalists.csv as (label, value in its unit with its interval), as the
+    finalists' table shows it: "seat imbalance at 3 players", "0.17 pp² [0, 1.6] (...)"."""
+    frame = row.to_frame().T
+    out = []
+    for stem in _measure_columns(frame):
+        label = _label(stem)
+        if cells := _cells(frame, stem):
+            out.append((f"{label} (%)", _matrix_text(row, cells)))
+        elif f"{stem}_low" in row.index:
+            out.append((label, measure_text(stem, row[stem], row[f"{stem}_low"], row[f"{stem}_high"])))
+    return out + [(column, _fmt(float(row[column]))) for column in _design_columns(frame)]
+
+
+def _matrix_text(row: pd.Series, cells: list[str]) -> str:
+    """A matchup matrix from its cells (``stem[a vs b]``, in %), row by row: "50 5 4 0 / 95 50 17 6"."""
+    pairs = [c[c.index("[") + 1: -1].split(" vs ") for c in cells]
+    names = list(dict.fromkeys(name for pair in pairs for name in pair))
+    value = dict(zip(map(tuple, pairs), row[cells], strict=True))
+    return " / ".join(" ".join(f"{value.get((a, b), 50.0):.0f}" for b in names) for a in names)
+
+
+PERCENT_MEASURES = ("first_seat", "matchup")  # a spec states their targets in % and their tolerances in pp
+
+
+def _spec_measure_words(m: dict) -> str:
+    """A measure as its spec states it, with units: "first_seat (target 25 %, weight 1.0, at [4] players,
+    tolerance 2 pp)"."""
+    rate = m["name"] in PERCENT_MEASURES
+    target = _percent_target(m["target"]) if rate else m["target"]
+    words = f"target {target}{' %' if rate and not isinstance(target, str) else ''}, weight {m['weight']}"
+    if "by" in m:
+        words += f", by {m['by']}"
+    if "players" in m:
+        words += f", at {m['players']} players"
+    if m.get("tolerance") is not None:
+        words += f", tolerance {_number(m['tolerance'])}{' pp' if rate else ''}"
+    return f"{m['name']} ({words})"
+
+
+def _percent_target(target):
+    """A win-rate target in %: a spec stored before targets were in percent holds fractions (a matrix
+    with no cell above 1, a number below 1), shown in percent like the rest."""
+    if isinstance(target, list):
+        fraction = all(v <= 1 for row in target for v in row)
+        return [[_number(100 * v if fraction else v) for v in row] for row in target]
+    if isinstance(target, int | float) and not isinstance(target, bool):
+        return _number(100 * target if 0 < target < 1 else target)
+    return target
+
+
+def _number(value: float):
+    return int(round(value)) if abs(value - round(value)) < 1e-9 else round(value, 6)
 
 
 def _method(rep: Report, study: BalanceStudy) -> None:
@@ -335,9 +452,7 @@ def _method(rep: Report, study: BalanceStudy) -> None:
     search = spec["search"]
     tolerance = spec.get("tolerance", {})
     seat_pp = tolerance.get("seat_pp", 2.0)
-    measures = "; ".join(f"{m['name']} (target {m['target']}, weight {m['weight']}, at {m['players']} players"
-                         + (f", tolerance {m['tolerance']}" if m.get("tolerance") is not None else "") + ")"
-                         for m in spec["measure"])
+    measures = "; ".join(_spec_measure_words(m) for m in spec["measure"])
     rep.heading("Method")
     rep.text(
         f"**Levers and measures.** {len(spec['lever'])} lever(s); measures: {measures}. Every measure is unbiased at "
@@ -347,7 +462,10 @@ def _method(rep: Report, study: BalanceStudy) -> None:
         "for 'fair' or to a matchup matrix's cells, less the estimate's sampling variance; the measure itself for "
         "'min' (seat imbalance for a target of 0); for 'rulebook' the relative excess over the rulebook's design on "
         "the same deals, cut at 0, less what noise alone adds there. A win rate's loss is in pp² (squared "
-        "percentage points). Losses are averaged over the measure's "
+        "percentage points). *changes* counts the lever values a design moves away from the rulebook's (a start "
+        "vector one per seat; with `by = \"distance\"` each weighted by how far it moved, as a share of its lever's "
+        "range), so that a search prefers designs that change few: it is exact, without games, and its weight says "
+        "what one change must buy. Losses are averaged over the measure's "
         + ("player counts; the objective is their weighted sum." if search["objective"] == "weighted" else
            "player counts; each measure is its own objective (a Pareto search).") + "\n\n"
         f"**Search.** Optuna's {search['sampler']} sampler, asked and told here, seeded per step, on a journal in "

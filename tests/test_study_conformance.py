@@ -92,7 +92,7 @@ TINY = {
         high = 2
         [[measure]]
         name = "first_seat"
-        target = 0.5
+        target = 50
         [search]
         sampler = "random"
         budget = 400

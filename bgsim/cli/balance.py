@@ -38,21 +38,29 @@ def balance(
 
 
 def _print_finalists(directory: Path) -> None:
-    """The rulebook and each finalist on fresh deals: objective, against the rulebook, and whether it
-    meets its targets within the tolerance."""
-    path = directory / "finalists.csv"
-    if not path.exists():
+    """The rulebook and each finalist on fresh deals: objective, against the rulebook, whether it meets
+    its targets within the tolerance and how many lever values it changes; then each design's levers
+    and its measures in the report's units (win rates in %, seat imbalance in pp²)."""
+    from bgsim.experiments.balance import read_finalists
+    from bgsim.reports.balance_report import finalist_measures
+
+    rows = read_finalists(directory)
+    if rows.empty:
         return
-    rows = pd.read_csv(path)
     table = Table(title="Finalists on fresh deals (objective: lower is better)")
-    for col in ("design", "objective", "vs rulebook [95 %]", "targets"):
+    for col in ("design", "objective", "vs rulebook [95 %]", "targets", "changes"):
         table.add_column(col)
     levers = [c for c in rows.columns if c.startswith("lever:")]
+    rulebook = rows.iloc[0]
     for r in rows.to_dict(orient="records"):
         diff = "-" if r["design"] == "rulebook" else (f"{r['vs_rulebook']:+.3g} [{r['vs_rulebook_low']:+.3g}, "
                                                       f"{r['vs_rulebook_high']:+.3g}]")
         outcome = r.get("outcome")
-        table.add_row(r["design"], f"{r['objective']:.3g}", diff, "-" if pd.isna(outcome) else str(outcome))
+        changes = sum(r[c] != rulebook[c] for c in levers)
+        table.add_row(r["design"], f"{r['objective']:.3g}", diff, "-" if pd.isna(outcome) else str(outcome),
+                      str(changes))
     out.print(table)
-    for r in rows.to_dict(orient="records"):  # the levers below: a design has too many for a column
+    for (_, row), r in zip(rows.iterrows(), rows.to_dict(orient="records"), strict=True):
+        # the levers and measures below: a design has too many for a column
         out.print(f"{r['design']}: " + ", ".join(f"{c[6:]} = {r[c]}" for c in levers), highlight=False)
+        out.print("  " + "; ".join(f"{label} {text}" for label, text in finalist_measures(row)), highlight=False)

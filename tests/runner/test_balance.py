@@ -75,7 +75,7 @@ def test_a_start_vector_known_by_construction_is_found_within_the_answers_interv
     outcomes, _, _ = bal.evaluate(probe, tmp_path / "probe", bal.rulebook_design(probe), 3000, probe.seed)
     target = measure_value("first_seat", outcomes[2], np.array([0, 3]))
     assert abs(target - measure_value("first_seat", outcomes[2], np.array([0, 1]))) > 0.02  # the lever matters
-    spec = load_balance(write(tmp_path, target=repr(target), trials=20, deals="[200, 3000]"))
+    spec = load_balance(write(tmp_path, target=repr(100 * target), trials=20, deals="[200, 3000]"))  # in %
     directory = bal.run_balance(spec, out=tmp_path / "runs").directory
     best = json.loads((directory / "best.json").read_text())
     low, high = best["ranges"]["start_points@2p.seat2"]
@@ -87,8 +87,8 @@ def test_a_start_vector_known_by_construction_is_found_within_the_answers_interv
     assert low <= 3 <= high and high - low <= 4  # narrower than the lever's range, -6..6
     finalists = pd.read_csv(directory / "finalists.csv")
     assert finalists["design"].iloc[0] == "rulebook" and len(finalists) == 3
-    assert {"first_seat@2p", "first_seat@2p_low", "first_seat@2p_high", "better", "outcome",
-            "first_seat@2p_outcome"} <= set(finalists.columns)
+    assert {"first_seat_pct@2p", "first_seat_pct@2p_low", "first_seat_pct@2p_high", "better", "outcome",
+            "first_seat_pct@2p_outcome"} <= set(finalists.columns)
     trials = pd.read_csv(directory / "trials.csv")
     assert trials["trial"].iloc[0] == 0 and trials["start_points@2p.seat2"].iloc[0] == 1  # the rulebook first
     assert json.loads((directory / bal.STUDY.marker).read_text())["games"] == 3000  # one set of games, re-scored
