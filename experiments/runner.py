@@ -26,7 +26,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 from bgsim.experiments.spec_check import check_spec, load_spec
-from bgsim.experiments.study import now
 from bgsim.sim.batch import choose_tier, play_batch
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.registry import make_game
@@ -35,6 +34,7 @@ from bgsim.sim.results.store import (
     ChunkCheck,
     RunStoreError,
     chunk_path,
+    now,
     probe_write,
     read_meta,
     remove_partial_files,

@@ -18,14 +18,13 @@ import contextlib
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from importlib import import_module
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from bgsim.sim.results.spec import RunSpec
-from bgsim.sim.results.store import open_study_dir, write_json
+from bgsim.sim.results.store import now, open_study_dir, write_json
 
 __all__ = ["Session", "Study", "StudyResult", "csv_or_empty", "now", "open_session"]
 
@@ -39,11 +38,6 @@ def csv_or_empty(path: Path) -> pd.DataFrame:
         return pd.read_csv(path)
     except (FileNotFoundError, pd.errors.EmptyDataError):
         return pd.DataFrame()
-
-
-def now() -> str:
-    """The time stamps of markers and sessions: UTC, to the second."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True)

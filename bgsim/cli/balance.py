@@ -41,7 +41,7 @@ def _print_finalists(directory: Path) -> None:
     """The rulebook and each finalist on fresh deals: objective, against the rulebook, whether it meets
     its targets within the tolerance and how many lever values it changes; then each design's levers
     and its measures in the report's units (win rates in %, seat imbalance in pp²)."""
-    from bgsim.experiments.balance import read_finalists
+    from bgsim.experiments.balance_results import read_finalists
     from bgsim.reports.balance_report import finalist_measures
 
     rows = read_finalists(directory)

@@ -25,6 +25,7 @@ import os
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
@@ -33,7 +34,7 @@ import pyarrow.parquet as pq
 import tomli_w
 from bgsim.sim.errors import BgsimError
 
-__all__ = ["ChunkCheck", "RunStoreError", "chunk_differs", "chunk_path", "file_digest", "load", "probe_write",
+__all__ = ["ChunkCheck", "RunStoreError", "chunk_differs", "chunk_path", "file_digest", "load", "now", "probe_write",
            "raise_if_damaged", "read_meta", "read_profile", "remove_partial_files", "scan_chunks",
            "verify_chunks", "verify_runs", "write_atomic", "write_chunk", "write_json",
            "write_probe", "write_toml"]
@@ -137,6 +138,11 @@ def read_profile(run_dir: Path):
         return GameProfile.from_json(doc)
     except (KeyError, TypeError, ValueError) as exc:
         raise RunStoreError(f"{run_dir}/meta.json: the game profile is damaged ({exc})") from None
+
+
+def now() -> str:
+    """The time stamps of markers, sessions and notes: UTC, to the second."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def open_study_dir(directory: Path, marker: str, kind: str, id_key: str, study_id: str, resume: bool,

@@ -262,7 +262,7 @@ deals = 6
     directory = bal.run_balance(spec, out=tmp_path / "runs").directory
     rulebook = bal.rulebook_design(spec)
     outcomes = bal.evaluate(spec, directory, rulebook, 6, spec.seed)[0][3]
-    game = bal._game(spec, 3, "{}")
+    game = bal.design_game(spec, 3, "{}")
     seats = np.zeros((6, 3), dtype=np.int64)
     from bgsim.sim.batch import play_batch
     from bgsim.sim.seeding import block_key, deal_seeds
