@@ -78,3 +78,14 @@ def test_a_directory_that_is_neither_is_one_line(tmp_path):
         bgsim.load(tmp_path)
     with pytest.raises(RunStoreError, match="does not exist"):
         bgsim.load(tmp_path / "nowhere")
+
+
+def test_printing_what_bgsim_load_returns_is_a_short_summary_not_a_query_plan(study):
+    """It used to print the LazyFrame's plan: hundreds of lines for a study of many runs."""
+    frame = bgsim.load(study)
+    text = str(frame)
+    assert text == repr(frame) and len(text.splitlines()) <= 5
+    assert text.splitlines()[0] == f"bgsim.load: seat_order {study.name}"
+    rows = frame.select(pl.len()).collect().item()
+    assert f"rows     {rows:,} from " in text and "labels   kind, population, start" in text
+    assert "SCAN" not in text and "UNION" not in text
