@@ -7,13 +7,8 @@ import json
 
 import pandas as pd
 import pytest
-from bgsim.experiments.seat_order import (
-    AUTO,
-    ROUNDS_WHEN_PLAY_CHANGES,
-    nudge,
-    run_seat_order,
-    seat_order_from_dict,
-)
+from bgsim.experiments.seat_order import nudge, run_seat_order
+from bgsim.experiments.seat_order_spec import AUTO, ROUNDS_WHEN_PLAY_CHANGES, seat_order_from_dict
 from bgsim.reports.seat_report import balancing_answers
 from bgsim.sim import make_game
 from bgsim.sim.stats.equivalence import Tolerance, plan_seat_games
