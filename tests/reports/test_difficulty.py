@@ -10,14 +10,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from bgsim.experiments.difficulty import (
-    KNOBS,
-    at_the_table,
-    difficulty_from_dict,
-    load_difficulty,
-    load_rows,
-    run_difficulty,
-)
+from bgsim.experiments.difficulty import at_the_table, difficulty_from_dict, load_difficulty, load_rows, run_difficulty
+from bgsim.experiments.difficulty_spec import KNOBS
 from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, Params
 from bgsim.sim.results.spec import SpecError
 

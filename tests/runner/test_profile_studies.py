@@ -7,7 +7,9 @@ import textwrap
 from types import SimpleNamespace
 
 import pytest
-from bgsim.experiments import difficulty, robustness, seat_order
+from bgsim.experiments import difficulty_spec as difficulty
+from bgsim.experiments import robustness
+from bgsim.experiments import seat_order_spec as seat_order
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.spec import SpecError
 
