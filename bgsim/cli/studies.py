@@ -9,6 +9,7 @@ from rich.table import Table
 
 from bgsim.cli.common import JobsOpt, OutOpt, QuietOpt, _games_progress, app, err, out
 from bgsim.experiments.destinations import check_writable
+from bgsim.experiments.studies import STUDIES
 from bgsim.sim.errors import BgsimError
 
 ResumeOpt = Annotated[bool, typer.Option("--resume", help="Keep every finished chunk and run only what is missing.")]
@@ -45,7 +46,8 @@ def robustness(
 
 @app.command()
 def report(
-    run_dir: Annotated[str, typer.Argument(metavar="RUN_DIR", help="A seat-order study, robustness study or run.")],
+    run_dir: Annotated[str, typer.Argument(metavar="RUN_DIR", help="A run, or a study: " + ", ".join(
+        s.noun for s in STUDIES) + ".")],
     out_dir: Annotated[str | None, typer.Option("--out", help="Report directory (default RUN_DIR/report).")] = None,
 ) -> None:
     """Write RUN_DIR/report/: index.html (self-contained), index.md, figures and the tables as CSV."""
