@@ -51,12 +51,27 @@ def games(name: Annotated[str | None, typer.Argument(help="One game's name: only
     for name, entry in shown.items():
         out.print(f"[bold]{name}[/bold]: {escape(entry.summary)}", highlight=False)
         out.print(f"  players: {', '.join(map(str, player_counts(name)))}", highlight=False)
+        for line in _component_lines(name, width):
+            out.print(f"  {escape(line)}", highlight=False)
         docs, defaults = entry.parameter_docs or {}, parameter_defaults(name)
         for param in parameter_names(name):
             default = f" = {defaults[param]!r}" if param in defaults else ""
             out.print(f"  {param}{escape(default)}", highlight=False)
             for line in textwrap.wrap(docs.get(param, ""), width):
                 out.print(f"      [dim]{escape(line)}[/dim]", highlight=False)
+
+
+def _component_lines(name: str, width: int) -> list[str]:
+    """The components a spec may name by id (a balance lever's ``component``, a component-value
+    study's ``solver.components``), wrapped; none for a game that declares no component choice."""
+    import textwrap
+
+    profile = make_game(name).profile
+    rows = profile.choice_catalogue()
+    if not rows:
+        return []
+    text = f"components a spec may pay, by id: {', '.join(row['id'] for row in rows)}"
+    return textwrap.wrap(text, width + 4, subsequent_indent="    ")
 
 
 @app.command()

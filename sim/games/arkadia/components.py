@@ -15,10 +15,14 @@ from bgsim.sim.data_dir import STATUSES, checked_data_dir, data_file, read_data_
 from bgsim.sim.errors import DataError
 from bgsim.sim.games.arkadia.geometry import castle_sites, neighbours, orientations, site_cells
 
-__all__ = ["DATA_DIR", "FAMILIES", "SHAPES", "Components", "IntroBuilding", "Shape", "load_components"]
+__all__ = ["DATA_DIR", "FAMILIES", "FAMILY_COLOURS", "FAMILY_NAMES", "SHAPES", "Components", "IntroBuilding", "Shape",
+           "load_components"]
 
 DATA_DIR = Path(__file__).parent / "data"
 FAMILIES = ("cloth", "spice", "carpenter", "silversmith")  # the seal families, in rulebook order
+# 004, Spielmaterial: "Rot = Tuchhändler, Oliv = Gewürzhändler, Schwarz = Zimmerleute, Silber = Silberschmiede"
+FAMILY_NAMES = ("Tuchhändler", "Gewürzhändler", "Zimmerleute", "Silberschmiede")
+FAMILY_COLOURS = ("red", "olive", "black", "silver")
 SHAPES = ("residence", "farm", "tavern", "mill", "smithy", "trade_centre", "monastery")  # shapes no. 1-7
 BLANK, COURTYARD = "blank", "courtyard"  # a castle field without printed seal; a site cell that is no field
 MAX_CELLS = 256  # the kernels keep a set of cells in 4 words of 64 bits
