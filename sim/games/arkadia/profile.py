@@ -95,6 +95,6 @@ def arkadia_profile(game) -> GameProfile:
         variants=VARIANTS,
         choices=(BUILDING_CHOICE,),
         data_overrides={"components": "components.toml in sim/games/arkadia/data/: grid, tents, castle site, shapes "
-                                      "and their cards, first-game layout"},
+                                      "and their cards, first-game layout (read only with intro_setup)"},
         shared_wins="ARK-END-5",
     )

@@ -1,14 +1,20 @@
-"""What a designer hit changing Arkadia's components: shapes known only as S1..S7, and a spec's
-``monastery`` refused without the names it would take. Each test is named after what the user saw
-and asserts what they see now."""
+"""What a designer hit changing Arkadia's components: shapes known only as S1..S7, a spec's
+``monastery`` refused without the names it would take, and a changed shape that asked for the
+unused first-game layout to be laid out again. Each test is named after what the user saw and
+asserts what they see now."""
 
+import re
 import tomllib
+from pathlib import Path
 
 import pytest
+from bgsim.experiments.arkadia.variants import derive_components
 from bgsim.experiments.balance_spec import balance_from_dict
 from bgsim.experiments.component_value import component_value_from_dict
 from bgsim.sim import make_game
+from bgsim.sim.errors import DataError
 from bgsim.sim.games.arkadia.components import DATA_DIR
+from bgsim.sim.games.arkadia.profile import VARIANTS
 from bgsim.sim.results.spec import SpecError
 
 from tests.runner.conftest import cli
@@ -95,3 +101,75 @@ def test_bgsim_games_lists_the_component_ids_a_spec_may_name(capsys):
     assert code in (0, None)
     assert "components a spec may pay, by id: residence, farm, tavern, mill, smithy, trade_centre, monastery" in \
         " ".join(out.split())
+
+
+# --- the first-game layout is checked only where intro_setup reads it
+
+def _file(tmp_path: Path, text: str, name: str = "my_components.toml") -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# the smithy turned into the other L (a mirror image of the reconstruction): its first-game building,
+# laid out for the old cells, is no rotation of it any more
+SMITHY = ("cells = [[0, 0], [1, 0], [2, 0], [2, 1]]", "cells = [[0, 1], [1, 1], [2, 1], [2, 0]]")
+
+
+def test_overriding_one_shape_does_not_require_the_first_game_layout(tmp_path):
+    path = _file(tmp_path, DEFAULT.replace(*SMITHY, 1))
+    game = make_game("arkadia", components_file=path)
+    assert game.components.shapes[4].cells == ((0, 1), (1, 1), (2, 1), (2, 0))
+    assert game.components.intro_buildings == ()  # not read: the standard setup never lays it out
+
+
+def test_a_file_without_a_first_game_layout_serves_the_standard_setup(tmp_path):
+    text = DEFAULT[:DEFAULT.index("[intro]")]
+    game = make_game("arkadia", components_file=_file(tmp_path, text), n_players=2)
+    assert game.components.intro_castle is None
+    with pytest.raises(DataError) as caught:
+        make_game("arkadia", components_file=_file(tmp_path, text), intro_setup=True)
+    message = str(caught.value)
+    assert "\n" not in message and "[intro]" in message and "intro_setup is on" in message
+
+
+def test_with_intro_setup_the_layout_error_names_the_part_the_parameter_and_every_problem_at_once(tmp_path):
+    # the grid four rows shorter: two buildings of the layout fall off it, and the smithy changed too
+    text = DEFAULT.replace(*SMITHY, 1).replace("rows = 12", "rows = 8", 1)
+    text = re.sub(r"\[(8|9|10|11), \d+\],?", "", text[:text.index("[castle]")]) + text[text.index("[castle]"):]
+    path = _file(tmp_path, text)
+    assert make_game("arkadia", components_file=path).components.rows == 8  # the standard setup plays it
+    with pytest.raises(DataError) as caught:
+        make_game("arkadia", components_file=path, intro_setup=True)
+    message = str(caught.value)
+    assert message.startswith("my_components.toml: [intro] (the first-game layout, read because intro_setup is on): ")
+    assert "\n" not in message
+    assert "building 5 (smithy): its cells are not a rotation of the shape" in message
+    assert "building 6 (trade_centre): cell [8, 12] lies outside the board" in message
+    assert "building 7 (monastery): cell [8, 8] lies outside the board" in message
+
+
+def test_a_deck_too_small_counts_the_first_game_buildings_only_with_intro_setup(tmp_path):
+    # 19 cards: enough for 4 hands of 4 and a display of 3, not for the first game's 7 buildings more
+    # (26); every shape but the two smallest keeps one card, the one its first-game building takes
+    doc = tomllib.loads(DEFAULT)
+    laid = {b["shape"]: b["family"] for b in doc["intro"]["buildings"]}
+    text = DEFAULT
+    for name, shape in doc["shapes"].items():
+        if isinstance(shape, dict) and name not in ("residence", "farm"):
+            old = ", ".join(f"{f} = {n}" for f, n in shape["cards"].items())
+            new = ", ".join(f"{f} = {int(f == laid[name])}" for f in shape["cards"])
+            text = text.replace(f"cards = {{ {old} }}", f"cards = {{ {new} }}", 1)
+    path = _file(tmp_path, text)
+    assert make_game("arkadia", components_file=path).components.cards == 8 + 6 + 5
+    with pytest.raises(DataError, match=r"cannot deal 4 players 4 cards, a display of 3 and the first game's 7 "
+                                        r"buildings \(at least 26\)"):
+        make_game("arkadia", components_file=path, intro_setup=True)
+
+
+def test_a_robustness_variant_of_a_file_without_a_first_game_layout_stays_without(tmp_path):
+    source = Path(_file(tmp_path, DEFAULT[:DEFAULT.index("[intro]")], "components.toml"))
+    for variant in VARIANTS:
+        if "components" in variant.data:
+            derived = tomllib.loads(derive_components(variant, "components", source))
+            assert "intro" not in derived, variant.name
