@@ -39,6 +39,7 @@ import pandas as pd
 import polars as pl
 from bgsim.experiments.runner import RunReport, check_jobs, run
 from bgsim.experiments.spec_check import check_run_settings
+from bgsim.sim.digest import data_digests
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.played import played_by
 from bgsim.sim.results.spec import (
@@ -471,8 +472,8 @@ def _pairing_table(directory: Path, meta: dict) -> pd.DataFrame:
 
 
 def _provenance(directory: Path, meta: dict) -> dict:
-    """Versions, git sha, rules versions and data hashes of the pairing runs (distinct values), and what
-    they played (``played``: ``sim.results.played``)."""
+    """Versions, git sha, rules versions and data files of the pairing runs (distinct values), and what
+    they played (``played``: ``sim.results.played``). Data files by the digest every report shows."""
     found: dict = {"versions": [], "git": [], "rules_versions": [], "data_hashes": [],
                    "played": played_by((directory / p["dir"] for p in meta["pairings"]), directory / "tournament.toml")}
     for p in meta["pairings"]:
@@ -481,7 +482,8 @@ def _provenance(directory: Path, meta: dict) -> dict:
             if value not in found[key]:
                 found[key].append(value)
         for block in run_meta.get("blocks", []):
-            for key, value in (("rules_versions", block.get("rules_version")), ("data_hashes", block.get("data_hash"))):
+            files = data_digests(block.get("data_files") or {})
+            for key, value in (("rules_versions", block.get("rules_version")), ("data_hashes", files)):
                 if value not in found[key]:
                     found[key].append(value)
     return found

@@ -30,6 +30,7 @@ from bgsim.cli.common import (
     out,
 )
 from bgsim.experiments.destinations import check_writable
+from bgsim.sim.digest import short_digest
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.numba_cache import cache_is_cold
 from bgsim.sim.registry import available_games, make_game, parameter_defaults, parameter_names, parse_id, player_counts
@@ -104,9 +105,9 @@ def data(
     if not game.data_files:
         out.print(f"{game.name} has no data files")
         return
-    table = Table("file", "status", "source", "sha256")
+    table = Table("file", "status", "source", "digest")
     for info in game.data_files.values():
-        table.add_row(info["path"], info.get("status", ""), info.get("source", ""), info["sha256"][:12])
+        table.add_row(info["path"], info.get("status", ""), info.get("source", ""), short_digest(info["sha256"]))
     out.print(table)
     out.print("all data files are valid")
 
