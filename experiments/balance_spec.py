@@ -17,10 +17,10 @@ search reads the same whichever way its spec was written, and ``to_dict`` writes
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from bgsim.experiments.spec_check import tolerance_from
+from bgsim.experiments.spec_check import choice_component, tolerance_from
 from bgsim.sim.errors import GameIdError, StrategyError
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.spec import SpecError, check_keys, read_spec_file, require, spec_header
@@ -253,8 +253,7 @@ def balance_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str =
                        players=tuple(players), strategies=tuple(strategies), levers=levers, measures=measures,
                        sampler=sampler, objective=objective, deals=tuple(deals), params=dict(game.get("params", {})),
                        data=data, **values)
-    check_against_game(spec, source)
-    return spec
+    return check_against_game(spec, source)
 
 
 def _key_name(key: str) -> str:
@@ -390,8 +389,11 @@ def _percent_words(matrix: list) -> str:
     return "[" + ", ".join("[" + ", ".join(_percent(v) for v in row) + "]" for row in matrix) + "]"
 
 
-def check_against_game(spec: BalanceSpec, source: str) -> None:
-    """Every lever exists in the game and stays inside what it allows; every strategy exists."""
+def check_against_game(spec: BalanceSpec, source: str) -> BalanceSpec:
+    """Every lever exists in the game and stays inside what it allows; every strategy exists. The
+    spec comes back with each component lever called by the component's id (an id it had before is
+    replaced), so that labels, tables and files name it as the game does."""
+    spec = _components_by_id(spec, source)
     for n in spec.players:
         try:
             files = {f"{name}_file": path for name, path in spec.data.items()}
@@ -413,17 +415,32 @@ def check_against_game(spec: BalanceSpec, source: str) -> None:
     for lever in spec.levers:
         require(not lever.players or lever.players in spec.players,
                 f"{source}: lever {lever.label}: players {lever.players} is not among the spec's {list(spec.players)}")
+    return spec
+
+
+def _components_by_id(spec: BalanceSpec, source: str) -> BalanceSpec:
+    """The spec with every component lever named by its id; a one-line SpecError listing the ids for
+    a name the game's component choice does not know."""
+    if not any(lever.component for lever in spec.levers):
+        return spec
+    try:
+        files = {f"{name}_file": path for name, path in spec.data.items()}
+        profile = make_game(spec.game, **spec.params, **files, n_players=spec.players[0]).profile
+    except (GameIdError, StrategyError) as exc:
+        raise SpecError(f"{source}: {exc}") from None
+    levers = tuple(replace(lever, component=choice_component(profile, lever.component, f"{source}: lever {i + 1}"))
+                   if lever.component else lever for i, lever in enumerate(spec.levers))
+    labels = [lever.label for lever in levers]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    require(not twice, f"{source}: lever {twice[0] if twice else ''} is named twice")
+    return replace(spec, levers=levers)
 
 
 def _check_lever(lever: Lever, game, n: int, source: str) -> None:
     where = f"{source}: lever {lever.label}"
     if lever.component:
         choice = game.profile.choice()
-        require(choice is not None, f"{where}: {game.name} declares no component payouts (its profile's choices)")
-        catalogue = {row["id"] for row in game.profile.attribution(choice.attribution).catalogue}
-        require(lever.component in catalogue, f"{where}: {lever.component!r} is not a "
-                                              f"{game.profile.attribution(choice.attribution).singular} of "
-                                              f"{game.name}")
+        choice_component(game.profile, lever.component, where)
         low, high = choice.allowed
         require(low <= lever.low and lever.high <= high, f"{where}: the range {lever.low}..{lever.high} is outside "
                                                           f"what {game.name} allows for its {choice.payout} "

@@ -36,7 +36,7 @@ import shutil
 import time
 import tomllib
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -47,7 +47,7 @@ import pyarrow.parquet as pq
 from bgsim.experiments import ablation
 from bgsim.experiments.ablation import ablates
 from bgsim.experiments.runner import git_state, package_versions
-from bgsim.experiments.spec_check import tolerance_from
+from bgsim.experiments.spec_check import choice_component, tolerance_from
 from bgsim.experiments.studies import resume_command, study_named
 from bgsim.experiments.study import StudyResult, csv_or_empty, open_session
 from bgsim.experiments.workers import each
@@ -97,9 +97,9 @@ VALUES_VERSION = 2  # what a point row measures: 2 = against the other component
 # One row per (point, component on offer): where the point is, then the paired difference.
 ROW_COLUMNS = ("n_players", "point", "seat", "strategy", "alternatives", *POINT_COLUMNS)
 # One row per solved component in payouts.csv (its trials stay in solver/*.json).
-PAYOUT_COLUMNS = ("n_players", "component", "payout_now", "payout", "payout_low", "payout_high", "reachable", "points",
-                  "games", "step", "tolerance", "fresh_games", "fresh_points", "fresh_win", "fresh_win_low",
-                  "fresh_win_high", "fresh_outcome", "fresh_games_to_tell")
+PAYOUT_COLUMNS = ("n_players", "component", "id", "group", "payout_now", "payout", "payout_low", "payout_high",
+                  "reachable", "points", "games", "step", "tolerance", "fresh_games", "fresh_points", "fresh_win",
+                  "fresh_win_low", "fresh_win_high", "fresh_outcome", "fresh_games_to_tell")
 ProgressCallback = Callable[[int, int], None]
 
 
@@ -249,8 +249,7 @@ def component_value_from_dict(doc: dict, base_dir: str | Path = ".", default_nam
         players=tuple(players), strategies=tuple(strategies), solver_q=float(q),
         solver_components=tuple(components), params=dict(game.get("params", {})), data=data,
         fresh_games=fresh_games, tolerance=tolerance, **values)
-    _check_game(spec, source)
-    return spec
+    return _check_game(spec, source)
 
 
 def _key_name(key: str) -> str:
@@ -264,21 +263,23 @@ def _key_name(key: str) -> str:
     return key
 
 
-def _check_game(spec: ComponentValueSpec, source: str) -> None:
-    """Every player count builds, declares a component choice and offers what the study needs."""
+def _check_game(spec: ComponentValueSpec, source: str) -> ComponentValueSpec:
+    """Every player count builds, declares a component choice and offers what the study needs. The
+    spec comes back with each component it names called by its id (an id it had before is replaced),
+    so that tables and files name it as the game does."""
+    named = spec.solver_components
     for n in spec.players:
         require(isinstance(n, int) and not isinstance(n, bool), f"{source}: players must be integers, not {n!r}")
         try:
             setup = _setup(spec, n)
         except (GameIdError, StrategyError) as exc:
             raise SpecError(f"{source}: {exc}") from None
-        ids = {row["id"] for row in setup.attribution.catalogue}
-        for component in spec.solver_components:
-            require(component in ids, f"{source}: solver.components: {component!r} is not a "
-                                      f"{setup.attribution.singular} of {setup.game.name}")
+        named = tuple(choice_component(setup.profile, c, f"{source}: solver.components")
+                      for c in spec.solver_components)
         require(not spec.ablation_deals or ablates(setup), f"{source}: ablation: {setup.game.id} declares no "
                                                            f"ablation of its {setup.attribution.label} (its profile's "
                                                            f"choice names none), so set no [ablation]")
+    return replace(spec, solver_components=named)
 
 
 # --- one player count: the game, the population and the declared choice
@@ -727,7 +728,7 @@ def _solve_all(spec: ComponentValueSpec, directory: Path, table: pd.DataFrame, j
               games / spec.games) for n, c, games in tasks]
     for result in each(solve_payout, calls, jobs):
         write_json(solver_dir / f"n{result['n_players']}-c{result['component']}.json", result)
-    _write_payouts(directory)
+    _write_payouts(directory, spec)
 
 
 def _to_solve(spec: ComponentValueSpec, table: pd.DataFrame) -> pd.DataFrame:
@@ -743,15 +744,19 @@ def _to_solve(spec: ComponentValueSpec, table: pd.DataFrame) -> pd.DataFrame:
     return pd.concat([off, named]).drop_duplicates(["n_players", "component"]).sort_values(["n_players", "component"])
 
 
-def _write_payouts(directory: Path) -> None:
-    """``payouts.csv``: one row per solved component (the trials stay in the JSON files)."""
+def _write_payouts(directory: Path, spec: ComponentValueSpec) -> None:
+    """``payouts.csv``: one row per solved component, named by its id and group as in
+    ``choice_values.csv`` (the trials stay in the JSON files)."""
     rows = []
     for path in sorted((directory / "solver").glob("n*-c*.json")):
         doc = json.loads(path.read_text())
         fresh = doc.get("fresh", {})
         step = doc.get("step", payout_step(doc["trials"], doc["payout"]))
+        attribution = _setup(spec, doc["n_players"]).attribution
+        row = next(r for r in attribution.catalogue if r[attribution.id_field] == doc["component"])
         rows.append({k: doc[k] for k in ("n_players", "component", "payout_now", "payout", "payout_low",
                                          "payout_high", "reachable", "points", "games")}
+                    | {"id": row["id"], "group": row.get("group", "")}
                     | {"step": step, "tolerance": doc.get("tolerance")}
                     | {f"fresh_{k}": fresh.get(k) for k in ("games", "points", "win", "win_low", "win_high",
                                                             "outcome", "games_to_tell")})

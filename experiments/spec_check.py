@@ -10,13 +10,13 @@ for is named before anything is counted in its seatings.
 from pathlib import Path
 
 from bgsim.sim.batch import TIERS
-from bgsim.sim.errors import GameIdError
+from bgsim.sim.errors import GameIdError, did_you_mean
 from bgsim.sim.registry import parse_id, player_counts
 from bgsim.sim.results.spec import RunSpec, SpecError, read_spec_file, spec_from_dict
 from bgsim.sim.stats.equivalence import Tolerance
 
-__all__ = ["check_game", "check_run_settings", "check_spec", "check_tier", "load_spec", "tolerance_doc",
-           "tolerance_from"]
+__all__ = ["check_game", "check_run_settings", "check_spec", "check_tier", "choice_component", "load_spec",
+           "tolerance_doc", "tolerance_from"]
 
 TOLERANCE_KEYS = {"seat_pp", "payout_steps", "power", "rate_pp"}
 
@@ -54,6 +54,23 @@ def check_game(game_id: str, players: tuple[int, ...]) -> None:
     for n in players:
         if n not in allowed:
             raise SpecError(f"game.players: {n} players is not allowed for {name} (allowed: {_spans(allowed)})")
+
+
+def choice_component(profile, name, where: str) -> str:
+    """The id of the component ``name`` calls (its id, or an id it had before) among those the game's
+    component choice takes and pays; a one-line SpecError listing them otherwise, so that a designer
+    never has to guess the names."""
+    choice = profile.choice()
+    if choice is None:
+        raise SpecError(f"{where}: {profile.game} declares no components a study can pay (its profile's choices)")
+    attribution = profile.attribution(choice.attribution)
+    rows = profile.choice_catalogue(choice)
+    found = attribution.component(str(name))
+    if found is None or found not in rows:
+        ids = [row["id"] for row in rows]
+        raise SpecError(f"{where}: {profile.game} has no component {name!r} with a payout; the ids of its "
+                        f"{attribution.label} with one: {', '.join(ids)}{did_you_mean(str(name), ids)}")
+    return found["id"]
 
 
 def check_tier(tier: str) -> None:

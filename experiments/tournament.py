@@ -39,6 +39,7 @@ from bgsim.experiments.runner import RunReport, check_jobs, run
 from bgsim.experiments.spec_check import check_run_settings
 from bgsim.experiments.studies import resume_command, study_named, study_resume
 from bgsim.experiments.study import open_session
+from bgsim.sim.digest import data_digests
 from bgsim.sim.registry import make_game
 from bgsim.sim.results.contents import StudyContents
 from bgsim.sim.results.played import played_by
@@ -460,8 +461,8 @@ def _pairing_table(directory: Path, meta: dict) -> pd.DataFrame:
 
 
 def _provenance(directory: Path, meta: dict) -> dict:
-    """Versions, git sha, rules versions and data hashes of the pairing runs (distinct values), and what
-    they played (``played``: ``sim.results.played``)."""
+    """Versions, git sha, rules versions and data files of the pairing runs (distinct values), and what
+    they played (``played``: ``sim.results.played``). Data files by the digest every report shows."""
     found: dict = {"versions": [], "git": [], "rules_versions": [], "data_hashes": [],
                    "played": played_by((directory / p["dir"] for p in meta["pairings"]), directory / STUDY.spec_file)}
     for p in meta["pairings"]:
@@ -470,7 +471,8 @@ def _provenance(directory: Path, meta: dict) -> dict:
             if value not in found[key]:
                 found[key].append(value)
         for block in run_meta.get("blocks", []):
-            for key, value in (("rules_versions", block.get("rules_version")), ("data_hashes", block.get("data_hash"))):
+            files = data_digests(block.get("data_files") or {})
+            for key, value in (("rules_versions", block.get("rules_version")), ("data_hashes", files)):
                 if value not in found[key]:
                     found[key].append(value)
     return found

@@ -50,16 +50,15 @@ def lever_words(name: str, profile: GameProfile) -> str:
 
 def _payout_words(component: str, profile: GameProfile) -> str:
     """A component's payout as a short label: "D10's VP per fulfilment" where the game words its
-    payout in four words or fewer, else the component's name and the unit ("S7 (monastery) gold"),
-    never the sentence that explains the payout."""
+    payout in four words or fewer, else the component's id, its label and the unit ("monastery
+    (Kloster, no. 7) gold"), never the sentence that explains the payout."""
     choice = profile.choice()
     if choice is None:
         return f"{component}'s payout"
     what = choice.payout.split(" (")[0]
     if len(what.split()) <= 4:
         return f"{component}'s {what}"
-    rows = {row["id"]: row for row in profile.attribution(choice.attribution).catalogue}
-    label = rows.get(component, {}).get("label")
+    label = (profile.attribution(choice.attribution).component(component) or {}).get("label")
     return f"{component} ({label}) {choice.payout_unit}" if label else f"{component} {choice.payout_unit}"
 
 

@@ -2,6 +2,7 @@
 files by content (and which the spec replaced), the strategies and seeds, the rules and bgsim
 versions, the spec's words. The facts come from ``sim.results.played``; this module words them."""
 
+from bgsim.sim.digest import short_digest
 from bgsim.sim.results.played import played
 
 __all__ = ["header", "provenance", "side_by_side"]
@@ -32,7 +33,7 @@ def header(facts: dict) -> dict[str, str]:
 
 
 def _data_file(name: str, info: dict) -> str:
-    text = " ".join(part for part in (f"{name}.toml", info.get("status"), (info.get("sha256") or "")[:12]) if part)
+    text = " ".join(part for part in (f"{name}.toml", info.get("status"), short_digest(info.get("sha256"))) if part)
     if not info.get("replaced"):
         return text
     return text + (f" (replaced by the spec: {info['file']})" if info.get("file") else " (replaced by the spec)")

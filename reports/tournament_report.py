@@ -206,7 +206,7 @@ def markdown(summary: TournamentSummary) -> str:
         lines.append(f"- git sha `{git.get('sha')}`" + (" (uncommitted changes)" if git.get("dirty") else ""))
     for versions in prov.get("versions", []):
         lines.append("- versions: " + ", ".join(f"{k} {v}" for k, v in (versions or {}).items()))
-    lines.append(f"- rules versions: {', '.join(map(str, prov.get('rules_versions', [])))}; component data hashes: "
+    lines.append(f"- rules versions: {', '.join(map(str, prov.get('rules_versions', [])))}; component data files: "
                  f"{', '.join(f'`{h}`' for h in prov.get('data_hashes', []))}")
     lines += ["", "## Spec", "", "```toml", tomli_w.dumps(spec).rstrip(), "```", ""]
     return "\n".join(lines)

@@ -146,7 +146,7 @@ class Game(Protocol):
     max_rows: int  # most rows one candidate table can have
     state_size: int  # int32 entries of one state
     profile: "GameProfile"  # what studies and reports may know (sim.profile)
-    data_hash: str  # one hash over the component data in use ("" for a game without data files)
+    data_hash: str  # each component data file in use by its digest (sim.digest; "" for a game without data files)
     data_files: dict  # data file name -> {"path", "sha256", ...} of the files in use
 
     def new_state(self, seeds: GameSeeds) -> np.ndarray: ...

@@ -36,7 +36,8 @@ class Attribution:
     -1 for an empty place; ``events_column``: per seat row, a list of structs, one per time the
     seat scored with a component, with at least the fields ``id_field`` and ``payoff_field``.
     ``catalogue``: one dict per component (``id``, ``group``, ``label`` and anything else);
-    components are compared within their ``group`` (a deck of cards, a kind of auction item).
+    components are compared within their ``group`` (a deck of cards, a kind of auction item). An
+    ``id`` is the component's name as the game names it: specs, tables and labels all use it.
     """
 
     name: str  # e.g. "building_tiles"
@@ -49,6 +50,18 @@ class Attribution:
     group_label: str = "group"  # what a group is called, e.g. "deck"
     catalogue: tuple[dict, ...] = ()
     payoff_fields: tuple[str, ...] = ()  # every amount an event can pay (points, coins, ...), for payoff tables
+    # ids that earlier versions gave the components (old id -> id), so that a spec written with one
+    # still names the same component
+    renamed: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(row["id"] for row in self.catalogue)
+
+    def component(self, name: str) -> dict | None:
+        """The catalogue row of the component called ``name`` (its id, or an id it had before), else None."""
+        name = self.renamed.get(name, name)
+        return next((row for row in self.catalogue if row["id"] == name), None)
 
 
 @dataclass(frozen=True)
@@ -71,6 +84,8 @@ class ComponentChoice:
     # the payouts the game's parameter accepts, inclusive, where wider than the solver's range (a
     # balance search's lever may move that far); None: payout_range
     payout_limits: tuple[int, int] | None = None
+    # the catalogue groups whose components the rows take and whose payouts the game can change; () every group
+    groups: tuple[str, ...] = ()
 
     @property
     def allowed(self) -> tuple[int, int]:
@@ -193,6 +208,15 @@ class GameProfile:
                 return item
         return None
 
+    def choice_catalogue(self, choice: ComponentChoice | None = None) -> tuple[dict, ...]:
+        """The catalogue rows of the components ``choice`` (or the first choice) takes and pays: those of
+        its groups; () if the game declares no choice."""
+        choice = choice or self.choice()
+        if choice is None:
+            return ()
+        rows = self.attribution(choice.attribution).catalogue
+        return tuple(row for row in rows if not choice.groups or row.get("group") in choice.groups)
+
     def list_columns(self) -> tuple[str, ...]:
         """Result columns holding lists (component ids and events), which flat tables leave out."""
         return tuple(c for a in self.attributions for c in (a.board_column, a.events_column))
@@ -224,7 +248,8 @@ class GameProfile:
         doc["choices"] = tuple(ComponentChoice(**{**c, "decisions": tuple(c["decisions"]),
                                                   "payout_range": tuple(c["payout_range"]),
                                                   "payout_limits": tuple(c["payout_limits"])
-                                                  if c.get("payout_limits") else None})
+                                                  if c.get("payout_limits") else None,
+                                                  "groups": tuple(c.get("groups", ()))})
                                for c in doc.get("choices", ()))
         doc["variants"] = tuple(VariantInfo(**{**v, "data": _recipes(v.get("data", {}))})
                                 for v in doc.get("variants", ()))

@@ -4,7 +4,7 @@
       experiments      reports        never each other
       strategies         |            reports: only sim.profile, sim.results and sim.stats
       sim (engine) <-----+            sim.results and sim.stats: results files and statistics, with
-                                      sim.errors and sim.profile only: no compiled code, no game
+                                      sim.errors, sim.profile and sim.digest only: no compiled code, no game
 
 Every ``import`` counts, also those inside functions: a lazy import still couples two modules. The
 words a generic module may not use are every registered game's own, read from its profile.
@@ -86,7 +86,7 @@ def _game_package(module: str) -> str | None:
 
 
 # the generic engine-free modules the results, statistics and reports layers may use beside their own
-ENGINE_FREE = {"bgsim.sim.errors", "bgsim.sim.profile"}
+ENGINE_FREE = {"bgsim.sim.errors", "bgsim.sim.profile", "bgsim.sim.digest"}
 ALLOWED = {  # layer -> the layers (every module of them) and the single modules it may import
     "bgsim.sim": {"bgsim.sim", "bgsim.sim.games"},  # the registry imports the games package, which registers each
     "bgsim.sim.games": {"bgsim.sim", "bgsim.sim.games"},
@@ -95,7 +95,7 @@ ALLOWED = {  # layer -> the layers (every module of them) and the single modules
     "bgsim.strategies": {"bgsim.sim", "bgsim.sim.games", "bgsim.strategies"},
     "bgsim.experiments": {"bgsim.sim", "bgsim.sim.games", "bgsim.sim.results", "bgsim.sim.stats",
                           "bgsim.strategies", "bgsim.experiments"},
-    "bgsim.reports": {"bgsim.reports", "bgsim.sim.results", "bgsim.sim.stats", "bgsim.sim.profile"},
+    "bgsim.reports": {"bgsim.reports", "bgsim.sim.results", "bgsim.sim.stats", "bgsim.sim.profile", "bgsim.sim.digest"},
 }
 
 

@@ -30,6 +30,7 @@ from bgsim.cli.common import (
     out,
 )
 from bgsim.experiments.destinations import check_writable
+from bgsim.sim.digest import short_digest
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.numba_cache import cache_is_cold
 from bgsim.sim.registry import available_games, make_game, parameter_defaults, parameter_names, parse_id, player_counts
@@ -51,12 +52,27 @@ def games(name: Annotated[str | None, typer.Argument(help="One game's name: only
     for name, entry in shown.items():
         out.print(f"[bold]{name}[/bold]: {escape(entry.summary)}", highlight=False)
         out.print(f"  players: {', '.join(map(str, player_counts(name)))}", highlight=False)
+        for line in _component_lines(name, width):
+            out.print(f"  {escape(line)}", highlight=False)
         docs, defaults = entry.parameter_docs or {}, parameter_defaults(name)
         for param in parameter_names(name):
             default = f" = {defaults[param]!r}" if param in defaults else ""
             out.print(f"  {param}{escape(default)}", highlight=False)
             for line in textwrap.wrap(docs.get(param, ""), width):
                 out.print(f"      [dim]{escape(line)}[/dim]", highlight=False)
+
+
+def _component_lines(name: str, width: int) -> list[str]:
+    """The components a spec may name by id (a balance lever's ``component``, a component-value
+    study's ``solver.components``), wrapped; none for a game that declares no component choice."""
+    import textwrap
+
+    profile = make_game(name).profile
+    rows = profile.choice_catalogue()
+    if not rows:
+        return []
+    text = f"components a spec may pay, by id: {', '.join(row['id'] for row in rows)}"
+    return textwrap.wrap(text, width + 4, subsequent_indent="    ")
 
 
 @app.command()
@@ -89,9 +105,9 @@ def data(
     if not game.data_files:
         out.print(f"{game.name} has no data files")
         return
-    table = Table("file", "status", "source", "sha256")
+    table = Table("file", "status", "source", "digest")
     for info in game.data_files.values():
-        table.add_row(info["path"], info.get("status", ""), info.get("source", ""), info["sha256"][:12])
+        table.add_row(info["path"], info.get("status", ""), info.get("source", ""), short_digest(info["sha256"]))
     out.print(table)
     out.print("all data files are valid")
 

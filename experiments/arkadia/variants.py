@@ -6,7 +6,8 @@ reconstructions (research note, Items 5, 6 and 8). The variants, with what each 
 declared in the game's profile (``sim/games/arkadia/profile.py``); each recipe below starts from the
 components file the base spec plays with and keeps the exact facts: 7 shapes, 40 cards (10 per
 family), the castle's 10 fields with 2 printed seals per family. The first-game layout moves with
-the shapes it uses, so every variant stays a legal first game too.
+the shapes it uses, so every variant stays a legal first game too; a file without one (it is read
+only with intro_setup) stays without.
 """
 
 import copy
@@ -55,7 +56,10 @@ def _tents_mirrored(doc: dict) -> dict:
 
 
 def _intro_cells(doc: dict) -> set[tuple[int, int]]:
-    """The cells of the first game's layout: its castle site (wide 3 x 4, or tall 4 x 3) and buildings."""
+    """The cells of the first game's layout: its castle site (wide 3 x 4, or tall 4 x 3) and buildings;
+    none for a file without a layout."""
+    if "intro" not in doc:
+        return set()
     castle = doc["intro"]["castle"]
     height, width = (3, 4) if castle["orientation"] == "wide" else (4, 3)
     cells = {(castle["row"] + r, castle["col"] + c) for r in range(height) for c in range(width)}
@@ -77,7 +81,7 @@ def _shapes_mirrored(doc: dict) -> dict:
     out = copy.deepcopy(doc)
     for name in MIRRORED_SHAPES:
         out["shapes"][name]["cells"] = _mirror_cells(doc["shapes"][name]["cells"])
-    for building in out["intro"]["buildings"]:
+    for building in out.get("intro", {}).get("buildings", []):
         if building["shape"] in MIRRORED_SHAPES:
             others = _intro_cells(out) - {(r, c) for r, c in building["cells"]}
             building["cells"] = _legal_spot(out, _mirror_cells(building["cells"]), others)
@@ -159,6 +163,8 @@ def render_components(doc: dict, header: list[str], note: str) -> str:
     for name, shape in doc["shapes"].items():
         if isinstance(shape, dict):
             lines += ["", f"[shapes.{name}]"] + [f"{key} = {_value(value)}" for key, value in shape.items()]
+    if "intro" not in doc:
+        return "\n".join(lines) + "\n"
     lines += ["", "[intro]"]
     for key, value in doc["intro"].items():
         if key == "buildings":

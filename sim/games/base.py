@@ -27,13 +27,13 @@ lockstep, the per-decision step, rollouts). Every game's kernels take the same a
 import copy
 import dataclasses
 import functools
-import hashlib
-import json
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
 from bgsim.sim import event_log
 from bgsim.sim.api import CandidateTable, CompiledPolicy, GameResult, Observation
+from bgsim.sim.digest import data_digests
 from bgsim.sim.errors import IllegalActionError
 
 __all__ = ["GameBase", "id_literal", "win_shares"]
@@ -107,23 +107,31 @@ class GameBase:
     @property
     def id(self) -> str:
         """``name(n_players=3, key=value, ...)`` with every parameter that differs from its default.
-        Replaced data files are named by content, not by path: ``data=<data_hash>`` stands for every
-        file parameter, so a run's id is the same wherever its files lie (a worker's copies included)."""
+        Replaced data files are named by content, not by path: ``data=components:35935f0617a8`` gives
+        each file a path parameter put in the game's own place, by the digest every report shows for
+        it (``sim.digest``), so a run's id is the same wherever its files lie (a worker's copies
+        included) and names the same data by the same hash as the report's header."""
         changed = {k: v for k, v in self.params.non_default().items() if k != "n_players"}
-        files = {k for k in changed if self.params.table.by_name[k].kind == "path"}
+        files = {k: v for k, v in changed.items() if self.params.table.by_name[k].kind == "path"}
         args = [f"n_players={self.n_players}"]
         args += [f"{k}={id_literal(v)}" for k, v in sorted(changed.items()) if k not in files]
-        if files:
-            args.append(f"data={self.data_hash}")
+        replaced = self._replaced_data(files.values())
+        if replaced:
+            args.append(f"data={data_digests(replaced)}")
         return f"{self.name}({', '.join(args)})"
+
+    def _replaced_data(self, paths) -> dict:
+        """The data files in use (name -> info) that come from ``paths``: a file given itself, or one
+        read from a folder given (``data_dir``); a folder's absent files are the game's own."""
+        given = {Path(p).resolve() for p in paths}
+        return {name: info for name, info in self.data_files.items()
+                if not given.isdisjoint({Path(info["path"]).resolve(), Path(info["path"]).resolve().parent})}
 
     @property
     def data_hash(self) -> str:
-        """One hash over every component data file in use (for results metadata); "" without data."""
-        if not self.data_files:
-            return ""
-        hashes = {name: info["sha256"] for name, info in self.data_files.items()}
-        return hashlib.sha256(json.dumps(hashes, sort_keys=True).encode()).hexdigest()[:16]
+        """Every component data file in use by its digest, as ids and reports show them
+        (``components:35935f0617a8``, several joined by "+"); "" without data."""
+        return data_digests(self.data_files)
 
     # --- decisions
 

@@ -4,7 +4,7 @@ tables (``provenance.json``), read from the runs' ``meta.json`` and the spec the
 Facts, not a page's wording (``reports.provenance`` turns them into header lines)::
 
     games           canonical game ids: every parameter that differs from its default, replaced
-                    data as data=<hash>
+                    data as data=<name>:<digest> (``sim.digest``, the form the data files show)
     rules_versions  the games' rules versions
     data_files      data file name -> {status, sha256, replaced[, file]}: the component files in
                     use, by content; replaced: the spec put its own file in the game's place; file:

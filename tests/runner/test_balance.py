@@ -169,7 +169,7 @@ def test_the_report_answers_with_the_finalists_against_the_rulebook(played, tmp_
 BAD = [
     ('param = "bid_tie"', 'param = "bid_ties"', "no parameter 'bid_ties'"),
     ("high = 12", "high = 1000", "outside what sealed_bids allows"),
-    ('component = "P3"', 'component = "P99"', "'P99' is not a prize"),
+    ('component = "P3"', 'component = "P99"', "no component 'P99' with a payout; the ids of its prize cards with one"),
     ('name = "first_seat"', 'name = "fun"', "unknown measure 'fun'"),
     ('target = "fair"', "target = [[0.5, 0.5], [0.5, 0.5]]", "target must be a number"),
     ('sampler = "tpe"', 'sampler = "grid"', "search.sampler must be one of"),

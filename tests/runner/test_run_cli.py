@@ -52,8 +52,11 @@ def test_meta_and_spec_record_versions_seeds_hashes_and_host(small_run):
     assert meta["host"]["hostname"] and meta["seeds"]["seed"] == 11
     assert set(meta["seeds"]["block_keys"]) == {"2", "3"}
     block = meta["blocks"][0]
-    assert block["rules_version"] == "1" and len(block["data_hash"]) == 16
+    assert block["rules_version"] == "1"
     assert {"tiles", "villa_table"} <= set(block["data_files"])
+    # each data file by the digest reports show for it
+    assert block["data_hash"] == "+".join(f"{name}:{info['sha256'][:12]}"
+                                          for name, info in sorted(block["data_files"].items()))
     assert len(meta["chunks"]) == 4 and all(c["seconds"] > 0 for c in meta["chunks"].values())
     spec = tomllib.loads((small_run.run_dir / "spec.toml").read_text())
     assert spec["run"] == {"games": 6, "chunk_size": 4, "seed": 11, "tier": "auto"}

@@ -8,17 +8,21 @@ as ``file: entry: reason`` (a ``DataError``). The geometry the kernels precomput
 ``geometry.py``.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bgsim.sim.data_dir import STATUSES, checked_data_dir, data_file, read_data_file
 from bgsim.sim.errors import DataError
 from bgsim.sim.games.arkadia.geometry import castle_sites, neighbours, orientations, site_cells
 
-__all__ = ["DATA_DIR", "FAMILIES", "SHAPES", "Components", "IntroBuilding", "Shape", "load_components"]
+__all__ = ["DATA_DIR", "FAMILIES", "FAMILY_COLOURS", "FAMILY_NAMES", "SHAPES", "Components", "IntroBuilding", "Shape",
+           "load_components"]
 
 DATA_DIR = Path(__file__).parent / "data"
 FAMILIES = ("cloth", "spice", "carpenter", "silversmith")  # the seal families, in rulebook order
+# 004, Spielmaterial: "Rot = Tuchhändler, Oliv = Gewürzhändler, Schwarz = Zimmerleute, Silber = Silberschmiede"
+FAMILY_NAMES = ("Tuchhändler", "Gewürzhändler", "Zimmerleute", "Silberschmiede")
+FAMILY_COLOURS = ("red", "olive", "black", "silver")
 SHAPES = ("residence", "farm", "tavern", "mill", "smithy", "trade_centre", "monastery")  # shapes no. 1-7
 BLANK, COURTYARD = "blank", "courtyard"  # a castle field without printed seal; a site cell that is no field
 MAX_CELLS = 256  # the kernels keep a set of cells in 4 words of 64 bits
@@ -47,7 +51,9 @@ class Components:
     tents: frozenset  # (row, col) of every tent cell
     castle: tuple[tuple[str, ...], ...]  # SITE_ROWS x SITE_COLS, wide: a family, BLANK or COURTYARD
     shapes: tuple[Shape, ...]  # in SHAPES order
-    intro_castle: tuple[int, int, str]  # (row, col, "wide" | "tall") of the first game's castle site
+    # the first-game layout: (row, col, "wide" | "tall") of its castle site and its buildings; None and
+    # () where the game is not set up with it (intro_setup off: the file's [intro] is not read)
+    intro_castle: tuple[int, int, str] | None
     intro_buildings: tuple[IntroBuilding, ...]
     files: dict  # "components" -> {"path", "status", "source", "sha256"}
 
@@ -60,8 +66,12 @@ class Components:
         return tuple(cell for row in self.castle for cell in row if cell != COURTYARD)
 
 
-def load_components(data_dir: str | Path | None = None, components_file: str | Path | None = None) -> Components:
-    """The components from ``components_file``, else ``data_dir/components.toml``, else the default file."""
+def load_components(data_dir: str | Path | None = None, components_file: str | Path | None = None,
+                    intro_setup: bool = True) -> Components:
+    """The components from ``components_file``, else ``data_dir/components.toml``, else the default file.
+    The first-game layout (``[intro]``) is read and checked only for a game with ``intro_setup``
+    (ARK-SETUP-9): a designer who changes a shape or the grid for the standard setup need not lay out
+    a first game that is never played."""
     path = data_file(DATA_DIR, "components", checked_data_dir(data_dir, ("components",)), components_file)
     doc, sha256 = read_data_file(path)
     name = path.name
@@ -69,14 +79,41 @@ def load_components(data_dir: str | Path | None = None, components_file: str | P
     rows, cols, tents = _board(_table(doc, "board", name), name)
     castle = _castle(_table(doc, "castle", name), name)
     shapes = _shapes(_table(doc, "shapes", name), name)
-    intro_castle, intro = _intro(_table(doc, "intro", name), name, rows, cols)
     info = {"path": str(path), "status": doc["status"], "source": doc["source"], "sha256": sha256}
-    comps = Components(rows, cols, tents, castle, shapes, intro_castle, intro, {"components": info})
-    _check_intro(comps, name)
-    if comps.cards < 4 * 4 + 3 + 7:
-        _fail(name, "shapes", f"{comps.cards} building cards cannot deal 4 players 4 cards, a display of 3 and "
-                              f"the first game's 7 buildings (at least 26)")
+    comps = Components(rows, cols, tents, castle, shapes, None, (), {"components": info})
+    if intro_setup:
+        comps = _with_intro(comps, doc, name)
+    _check_cards(comps, name)
     return comps
+
+
+# why [intro] is read at all: every error about it says so, and what turns it off
+_INTRO_NEEDED = "the first-game layout, read because intro_setup is on"
+
+
+def _with_intro(comps: Components, doc: dict, fname: str) -> Components:
+    """``comps`` with the first-game layout of ``doc``; one DataError naming every problem of it at once
+    (a designer then fixes them in one go, not one per attempt)."""
+    try:
+        site, buildings = _intro(_table(doc, "intro", fname), fname, comps.rows, comps.cols)
+    except DataError as exc:
+        raise DataError(f"{exc} ({_INTRO_NEEDED})") from None
+    comps = replace(comps, intro_castle=site, intro_buildings=buildings)
+    problems = _intro_problems(comps)
+    if problems:
+        raise DataError(f"{fname}: [intro] ({_INTRO_NEEDED}): {'; '.join(problems)}")
+    return comps
+
+
+def _check_cards(comps: Components, fname: str) -> None:
+    """Enough building cards for 4 hands of 4 and the display of 3, and the first game's buildings
+    when it is laid out (their cards leave the deck, ARK-SETUP-9)."""
+    laid = len(comps.intro_buildings)
+    needed = 4 * 4 + 3 + laid
+    if comps.cards < needed:
+        first = f" and the first game's {laid} buildings" if laid else ""
+        _fail(fname, "shapes", f"{comps.cards} building cards cannot deal 4 players 4 cards, a display of 3{first} "
+                               f"(at least {needed})")
 
 
 # --- the tables
@@ -207,38 +244,51 @@ def _intro(table: dict, fname: str, rows: int, cols: int) -> tuple[tuple[int, in
     return site, tuple(out)
 
 
-def _check_intro(comps: Components, fname: str) -> None:
-    """The first-game layout must be a position legal play could reach (ARK-SETUP-9): the site a legal
-    one, every building a rotation of its shape inside the board, on no tent, overlapping nothing,
-    touching the site or another building, and not enclosed; each building's card in the deck."""
+def _intro_problems(comps: Components) -> list[str]:
+    """What keeps the first-game layout from being a position legal play could reach (ARK-SETUP-9):
+    the site must be a legal one, every building a rotation of its shape inside the board, on no
+    tent, overlapping nothing, touching the site or another building, and not enclosed; each
+    building's card in the deck. One entry per wrong building (its first problem)."""
+    problems = []
     row, col, orientation = comps.intro_castle
     if (row, col, orientation) not in castle_sites(comps.rows, comps.cols, comps.tents):
-        _fail(fname, "[intro] castle", f"({row}, {col}, {orientation}) is no legal castle site (inside the board, "
-                                       f"covering no tent)")
-    site = set(site_cells(row, col, orientation))
-    taken = {cell: "the castle site" for cell in site}
-    used = {}
+        problems.append(f"castle: ({row}, {col}, {orientation}) is no legal castle site (inside the board, "
+                        f"covering no tent)")
+    taken = {cell: "the castle site" for cell in site_cells(row, col, orientation)}
+    used, wrong = {}, set()
     for i, b in enumerate(comps.intro_buildings):
-        entry = f"[intro] building {i + 1} ({SHAPES[b.shape]})"
-        shape = comps.shapes[b.shape]
-        if tuple(sorted((r - min(r for r, _ in b.cells), c - min(c for _, c in b.cells)) for r, c in b.cells)) \
-                not in orientations(shape.cells):
-            _fail(fname, entry, "its cells are not a rotation of the shape")
-        for cell in b.cells:
-            if not (cell[0] < comps.rows and cell[1] < comps.cols):
-                _fail(fname, entry, f"cell {list(cell)} lies outside the board")
-            if cell in comps.tents:
-                _fail(fname, entry, f"cell {list(cell)} is a tent")
-            if cell in taken:
-                _fail(fname, entry, f"cell {list(cell)} is taken by {taken[cell]}")
-            taken[cell] = f"intro building {i + 1}"
         used[(b.shape, b.family)] = used.get((b.shape, b.family), 0) + 1
-        if used[(b.shape, b.family)] > shape.cards[b.family]:
-            _fail(fname, entry, f"the deck holds no more {FAMILIES[b.family]} {SHAPES[b.shape]} cards")
+        problem = _building_problem(comps, b, taken, used[(b.shape, b.family)])
+        if problem:
+            problems.append(f"building {i + 1} ({SHAPES[b.shape]}): {problem}")
+            wrong.add(i)
+        taken.update({cell: f"intro building {i + 1}" for cell in b.cells if cell not in taken})
     for i, b in enumerate(comps.intro_buildings):
-        entry = f"[intro] building {i + 1} ({SHAPES[b.shape]})"
+        if i in wrong:
+            continue
         around = neighbours(b.cells, comps.rows, comps.cols)
         if not any(cell in taken and cell not in b.cells for cell in around):
-            _fail(fname, entry, "touches neither the castle site nor another building (ARK-PLACE-4)")
-        if all(cell in taken for cell in around):
-            _fail(fname, entry, "is enclosed from the start (its buildings must be under construction)")
+            problems.append(f"building {i + 1} ({SHAPES[b.shape]}): touches neither the castle site nor another "
+                            f"building (ARK-PLACE-4)")
+        elif all(cell in taken for cell in around):
+            problems.append(f"building {i + 1} ({SHAPES[b.shape]}): is enclosed from the start (its buildings must "
+                            f"be under construction)")
+    return problems
+
+
+def _building_problem(comps: Components, b: IntroBuilding, taken: dict, nth: int) -> str:
+    """The first thing wrong with one first-game building, given the cells laid before it; "" if none."""
+    shape = comps.shapes[b.shape]
+    top, left = min(r for r, _ in b.cells), min(c for _, c in b.cells)
+    if tuple(sorted((r - top, c - left) for r, c in b.cells)) not in orientations(shape.cells):
+        return "its cells are not a rotation of the shape"
+    for cell in b.cells:
+        if not (cell[0] < comps.rows and cell[1] < comps.cols):
+            return f"cell {list(cell)} lies outside the board"
+        if cell in comps.tents:
+            return f"cell {list(cell)} is a tent"
+        if cell in taken:
+            return f"cell {list(cell)} is taken by {taken[cell]}"
+    if nth > shape.cards[b.family]:
+        return f"the deck holds no more {FAMILIES[b.family]} {SHAPES[b.shape]} cards"
+    return ""

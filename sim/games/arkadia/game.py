@@ -60,7 +60,8 @@ class Arkadia(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
 
     def __init__(self, params: Params | None = None):
         super().__init__(params or Params())
-        self.components = load_components(self.params.data_dir, self.params.components_file)
+        self.components = load_components(self.params.data_dir, self.params.components_file,
+                                          intro_setup=self.params.intro_setup)
         self.table = component_table(self.components)
         self.place_first = self.table[T_PLACE_FIRST:T_PLACE_FIRST + len(self.components.shapes) + 1].copy()
         self.card_shape = self.table[T_CARD:T_CARD + 2 * MAX_CARDS:2].astype(np.int64)  # (MAX_CARDS,) shape per card

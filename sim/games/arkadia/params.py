@@ -66,8 +66,9 @@ TABLE = ParamTable("arkadia", (
     Param("n_players", "players", 3, "player count 2..4", rule="ARK-SETUP-1", low=2, high=4, slot="PR_N_PLAYERS"),
     Param("start_seat", "seat", 0, "the start player: a seat 0..n-1 (the youngest), or 'random' (from the chance "
           "seed)", rule="ARK-SETUP-7", slot="PR_START_SEAT"),
-    _flag("intro_setup", False, "the first-game setup: 7 buildings and the castle site laid out, extra neutral "
-          "workers (3/2/1 each at 2/3/4 players)", "ARK-SETUP-9", "PR_INTRO"),
+    _flag("intro_setup", False, "the first-game setup: 7 buildings and the castle site laid out as the components "
+          "file's [intro] gives them (read and checked only then), extra neutral workers (3/2/1 each at 2/3/4 "
+          "players)", "ARK-SETUP-9", "PR_INTRO"),
     Param("castle_placement", "text", "random", "where the castle site goes: random (among the legal sites, from the "
           "chance seed), chosen (by the start player) or 'row,col,wide|tall'", rule="AMB-10", check=_check_castle,
           slot="PR_CASTLE", width=4, encode=lambda value, params: castle_placement(value)),
@@ -107,7 +108,7 @@ TABLE = ParamTable("arkadia", (
     Param("data_dir", "path", None, "directory with a replacement components.toml; any other TOML file there is an "
           "error"),
     Param("components_file", "path", None, "replacement components.toml (AMB-13: grid, tents, castle site, shapes "
-          "and their cards, first-game layout)", rule="AMB-13"),
+          "and their cards, and the first-game layout, which only intro_setup reads)", rule="AMB-13"),
 ))
 globals().update(TABLE.constants)  # PR_N_PLAYERS, ... PR_BUILDING_POINTS: the indices the kernels import
 N_PARAMS = TABLE.size

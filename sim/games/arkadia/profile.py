@@ -1,6 +1,6 @@
 """Arkadia's profile: what the lab's studies and reports may know about it (``sim.profile``)."""
 
-from bgsim.sim.games.arkadia.components import FAMILIES, SHAPES
+from bgsim.sim.games.arkadia.components import FAMILIES, FAMILY_COLOURS, FAMILY_NAMES, SHAPES
 from bgsim.sim.games.arkadia.params import BUILDING_POINTS_RANGE, TABLE
 from bgsim.sim.games.arkadia.records import BUILDING_CATEGORY_DOCS, CATEGORY_DOCS, RECORD_DOCS
 from bgsim.sim.profile import Attribution, Compensation, ComponentChoice, GameProfile, ScoreCategory, VariantInfo
@@ -15,7 +15,10 @@ START = TABLE.compensation  # start_gold, the parameter seat-order studies vary
 
 _LABELS = {"gold_banners": "gold cashed with banners", "gold_final": "gold cashed at the end",
            "gold_buildings": "gold the buildings paid"}
-_SHAPE_LABELS = ("residence", "farm", "tavern", "mill", "smithy", "trade centre", "monastery")
+# The ids the components had before they were named as the game names them: shapes by number, families
+# by two letters. Specs written with them still work.
+_FORMER_IDS = {**{f"S{i + 1}": name for i, name in enumerate(SHAPES)},
+               **{name[:2].upper(): name for name in FAMILIES}}
 
 # Variants for the robustness study, in report order: the component recipes (experiments/arkadia/
 # variants.py derives each file from the one the base spec plays with) and two rule readings.
@@ -45,18 +48,20 @@ VARIANTS: tuple[VariantInfo, ...] = (
 BUILDING_CHOICE = ComponentChoice(
     attribution="buildings", decisions=("refill",),
     doc="the refill after a BUILD: a seat takes a face-up display card, and so the shape of a building it will "
-        "place (components 0..6), or the deck's hidden top card, which takes none (D3, ARK-PLACE-8, ARK-PLACE-1)",
+        "place, or the deck's hidden top card, which takes none (D3, ARK-PLACE-8, ARK-PLACE-1)",
     payout="gold a seat scores at once when it places a building of the shape (building_points)",
-    payout_unit="gold", payout_range=(-10, 10), payout_limits=BUILDING_POINTS_RANGE)
+    payout_unit="gold", payout_range=(-10, 10), payout_limits=BUILDING_POINTS_RANGE, groups=("shape",))
 
 
-def component_catalogue() -> tuple[dict, ...]:
+def component_catalogue(components) -> tuple[dict, ...]:
     """One dict per attributed component: the building shapes in rulebook order (no. 1-7, group
-    "shape"), then the seal families (group "family")."""
-    shapes = tuple({"component": i, "id": f"S{i + 1}", "group": "shape", "label": label, "name": SHAPES[i]}
-                   for i, label in enumerate(_SHAPE_LABELS))
-    families = tuple({"component": len(SHAPES) + i, "id": name[:2].upper(), "group": "family",
-                      "label": f"{name} seal", "name": name} for i, name in enumerate(FAMILIES))
+    "shape"), then the seal families (group "family"). Each is called by its English name (the
+    components file's keys, 004's names in English); the label gives the rulebook's German name
+    and what tells it apart on the table (the shape's number, the seal's colour)."""
+    shapes = tuple({"component": i, "id": name, "group": "shape", "label": f"{shape.german}, no. {i + 1}"}
+                   for i, (name, shape) in enumerate(zip(SHAPES, components.shapes, strict=True)))
+    families = tuple({"component": len(SHAPES) + i, "id": name, "group": "family",
+                      "label": f"{FAMILY_NAMES[i]}, {FAMILY_COLOURS[i]} seal"} for i, name in enumerate(FAMILIES))
     return shapes + families
 
 
@@ -80,7 +85,8 @@ def arkadia_profile(game) -> GameProfile:
         attributions=(Attribution(
             name="buildings", label="building shapes and seal families", singular="building shape or seal family",
             board_column="board_components", events_column="components", id_field="component", payoff_field="gold",
-            group_label="kind", catalogue=component_catalogue(), payoff_fields=("gold", "seals", "tents")),),
+            group_label="kind", catalogue=component_catalogue(game.components),
+            payoff_fields=("gold", "seals", "tents"), renamed=_FORMER_IDS),),
         compensation=Compensation(
             parameter=START.name, column="start_gold", label="start gold", unit="gold", fixed_first=0,
             rulebook=dict(START.vectors),
@@ -89,6 +95,6 @@ def arkadia_profile(game) -> GameProfile:
         variants=VARIANTS,
         choices=(BUILDING_CHOICE,),
         data_overrides={"components": "components.toml in sim/games/arkadia/data/: grid, tents, castle site, shapes "
-                                      "and their cards, first-game layout"},
+                                      "and their cards, first-game layout (read only with intro_setup)"},
         shared_wins="ARK-END-5",
     )

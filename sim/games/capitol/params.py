@@ -17,7 +17,7 @@ ITEM_POINTS_RANGE = (-20, 20)  # CAP-VAR-1: what one item may pay its winner
 
 def check_item_points(value) -> str:
     """The canonical text of ``item_points`` (CAP-VAR-1): one integer for every auction item, or one
-    per item id 0..11 joined by '/'; "0" is the rulebook."""
+    per track slot 0..11 joined by '/'; "0" is the rulebook."""
     return per_component_text("item_points", value, AUCTIONS, *ITEM_POINTS_RANGE, "item")
 
 
@@ -79,8 +79,9 @@ TABLE = ParamTable("capitol", (
           rule="CAP-SCORE-6", choices=("second", "none"), slot="PR_HEIGHT_TIE_LOSERS"),
     # Appended after the recorded rows, so their indices stay where they were.
     Param("item_points", "text", "0", "a lab lever, not a rule: points the winner of each auction item scores at "
-          "once when it wins it, one integer -20..20 for every item or 12 joined by '/' by item id (track slot "
-          "0..11); 0 = the rulebook", rule="CAP-VAR-1", check=check_item_points,
+          "once when it wins it, one integer -20..20 for every item or 12 joined by '/' in track order "
+          "(round1_fountain1, round1_fountain2, round1_amphitheatre ... round4_temple); 0 = the rulebook",
+          rule="CAP-VAR-1", check=check_item_points,
           encode=lambda value, _: item_points_of(value), slot="PR_ITEM_POINTS", width=AUCTIONS),
     Param("data_dir", "path", None, "directory with a replacement board.toml; any other TOML file there is an error"),
     Param("board_file", "path", None, "replacement board.toml (AMB-18: prefectures, colours, small spaces, large "

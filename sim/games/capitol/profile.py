@@ -54,16 +54,34 @@ _ORDINAL = ("1st", "2nd", "3rd")
 
 
 def item_catalogue() -> tuple[dict, ...]:
-    """One dict per auction slot in track order (CAP-SETUP-9): the item and the round it is auctioned in."""
+    """One dict per auction slot in track order (CAP-SETUP-9): the item and the round it is auctioned in.
+    The game names an item by its kind and round ("1. Runde: Brunnen / Brunnen / Amphitheater"), so
+    its id does too: round1_fountain1, round1_fountain2, round1_amphitheatre, ... round4_temple."""
     rows = []
     for slot, kind in enumerate(AUCTION_ITEMS):
         name = ITEM_NAMES[int(kind)]
         rnd = slot // 3 + 1
-        nth = sum(1 for s in range(slot // 3 * 3, slot) if AUCTION_ITEMS[s] == kind)
-        label = f"round {rnd} {name}" + (f" ({_ORDINAL[nth]})" if name == "fountain" else "")
-        rows.append({"item": slot, "id": f"R{rnd}{name[0].upper()}{nth + 1 if name == 'fountain' else ''}",
+        nth = _nth_of_kind(slot)
+        label = f"{_ORDINAL[slot % 3]} auction of round {rnd}"  # where it lies on the track, which the id leaves out
+        rows.append({"item": slot, "id": f"round{rnd}_{name}{nth + 1 if name == 'fountain' else ''}",
                      "group": name, "label": label, "kind": name, "round": rnd})
     return tuple(rows)
+
+
+def _nth_of_kind(slot: int) -> int:
+    """How many items of the slot's kind its round auctions before it (0 for the first)."""
+    first = slot // 3 * 3
+    return sum(1 for s in range(first, slot) if AUCTION_ITEMS[s] == AUCTION_ITEMS[slot])
+
+
+def _former_ids() -> dict[str, str]:
+    """The ids the items had before they were named by kind and round (R1F1, R2A, R3T ...): specs
+    written with them still work."""
+    out = {}
+    for row in item_catalogue():
+        nth = _nth_of_kind(row["item"])
+        out[f"R{row['round']}{row['kind'][0].upper()}{nth + 1 if row['kind'] == 'fountain' else ''}"] = row["id"]
+    return out
 
 
 def _categories(game) -> tuple[ScoreCategory, ...]:
@@ -86,7 +104,7 @@ def capitol_profile(game) -> GameProfile:
         attributions=(Attribution(
             name="items", label="auction items", singular="auction item", board_column="board_items",
             events_column="items", id_field="item", payoff_field="points", group_label="item kind",
-            catalogue=item_catalogue(), payoff_fields=("points", "price", "draws")),),
+            catalogue=item_catalogue(), payoff_fields=("points", "price", "draws"), renamed=_former_ids()),),
         compensation=Compensation(
             parameter=START.name, column="start_points", label="start points", unit="points",
             fixed_first=START.vectors[2][0], rulebook=dict(START.vectors),

@@ -102,6 +102,7 @@ def test_a_lever_label_ran_to_a_sentence():
     from bgsim.reports.balance_report import lever_words
     from bgsim.sim import make_game
 
-    assert lever_words("payout:S7", make_game("arkadia").profile) == "S7 (monastery) gold"
-    assert lever_words("payout:R2A", make_game("capitol").profile) == "R2A (round 2 amphitheatre) points"
+    assert lever_words("payout:monastery", make_game("arkadia").profile) == "monastery (Kloster, no. 7) gold"
+    assert lever_words("payout:round2_amphitheatre", make_game("capitol").profile) == \
+        "round2_amphitheatre (3rd auction of round 2) points"
     assert lever_words("payout:D10", make_game("carpe_diem").profile) == "D10's VP per fulfilment"  # short already
