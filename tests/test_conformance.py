@@ -44,6 +44,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.golden.playthroughs import path_for
+from tests.param_slots import SLOTS_MODULE
 from tests.spec_pages import parameter_tables
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -400,7 +401,12 @@ def test_another_seats_sealed_choices_change_nothing_a_seat_sees(name, n_players
     assert compared > 0, f"{name} never reached two sealed histories to compare"
 
 
-# --- packages, spec pages, golden files
+# --- packages, spec pages, generated modules, golden files
+
+
+def slot_modules() -> dict[Path, object]:
+    """Each game's ``param_slots.py`` (the template's too) -> the ParamTable it is written from."""
+    return {page.with_name(SLOTS_MODULE): table for page, table in parameter_tables().items()}
 
 
 def _headings(readme: Path) -> set[str]:
@@ -424,6 +430,13 @@ def test_the_spec_pages_parameter_table_is_written_from_the_games_parameter_tabl
     assert parameter_tables()[page].on_page(text) == text, f"{page}: run python -m tests.spec_pages"
 
 
+@pytest.mark.parametrize("path", sorted(slot_modules()), ids=lambda path: path.parent.name)
+def test_the_index_constants_the_kernels_import_are_written_from_the_games_parameter_table(path):
+    wanted = slot_modules()[path].slots_source()
+    found = path.read_text(encoding="utf-8") if path.exists() else ""
+    assert found == wanted, f"{path} is out of date with its params.py: run python -m tests.param_slots"
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_the_games_compiled_loops_are_the_shared_ones_bound_to_its_kernels(name):
     from bgsim.sim import loops
@@ -431,7 +444,7 @@ def test_the_games_compiled_loops_are_the_shared_ones_bound_to_its_kernels(name)
     game = make_game(name, n_players=player_counts(name)[0])
     assert game.kernels.RULES.candidates is game.kernels.candidates
     for shared in loops.LOOPS:
-        bound = getattr(game.kernels, shared.__name__)
+        bound = getattr(game.kernels.LOOPS, shared.__name__)
         assert bound.py_func.__code__ is shared.__code__, f"{name} writes its own {shared.__name__}"
         for name_in_loop in loops.BOUND_NAMES:
             assert bound.py_func.__globals__[name_in_loop] is not None, f"{name_in_loop} unbound in {shared.__name__}"

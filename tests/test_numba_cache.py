@@ -112,7 +112,7 @@ def test_the_shared_loops_are_cached_under_the_key_of_each_game_they_are_bound_t
     keys = numba_cache._current_keys()
     base = Path(numba.config.CACHE_DIR)
     for game, kernels in (("capitol", capitol), ("sealed_bids", sealed_bids)):
-        for loop in (kernels.play_to_end, kernels.play_loop, kernels.rollout_outcomes):
+        for loop in (kernels.LOOPS.play_to_end, kernels.LOOPS.play_loop, kernels.LOOPS.rollout_outcomes):
             assert Path(loop._cache._cache_path).parent == base / keys[game]
 
 
@@ -126,7 +126,7 @@ def test_a_games_bound_loops_load_from_the_cache_in_a_fresh_process():
         streams = np.arange(4, dtype=np.uint64).reshape(2, 2)
         game.play_states(np.arange(2, dtype=np.uint64), streams, np.zeros((2, 2), np.int64),
                          [make_strategy("greedy", game).compiled_policy(game)])
-        stats = game.kernels.play_into_states.stats
+        stats = game.kernels.LOOPS.play_into_states.stats
         print(json.dumps([sum(stats.cache_hits.values()), sum(stats.cache_misses.values())]))
     """
     for _ in range(2):  # the first process compiles if no earlier one did

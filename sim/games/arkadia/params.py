@@ -1,9 +1,9 @@
 """Arkadia's parameters: one table (``TABLE``) with the player count, the start seat, the first-game
 setup, the start-gold vector (the compensation parameter), one row per rules ambiguity of the
 digest (AMB-1..13) and the buildings' gold (a lab lever, ARK-VAR-1). From it come ``Params``
-(``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS`` and the index constants (``PR_...``)
-of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for the kernels;
-``sim/games/parameters.py`` lists the kinds.
+(``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS`` and the index constants (``PR_...``,
+written to ``param_slots.py``) of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for
+the kernels; ``sim/games/parameters.py`` lists the kinds.
 """
 
 import re
@@ -109,7 +109,6 @@ TABLE = ParamTable("arkadia", (
     Param("components_file", "path", None, "replacement components.toml (AMB-13: grid, tents, castle site, shapes "
           "and their cards, first-game layout)", rule="AMB-13"),
 ))
-globals().update(TABLE.constants)  # PR_N_PLAYERS, ... PR_BUILDING_POINTS: the indices the kernels import
 N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 

@@ -25,7 +25,7 @@ from bgsim.sim.games.carpe_diem.constants import (
     SIDE,
     VILLA,
 )
-from bgsim.sim.games.carpe_diem.params import PR_FRAME_LINE_STRADDLE, PR_LANDSCAPE_MAX, PR_ONE_TASK_PER_FEATURE
+from bgsim.sim.games.carpe_diem.param_slots import PR_FRAME_LINE_STRADDLE, PR_LANDSCAPE_MAX, PR_ONE_TASK_PER_FEATURE
 from bgsim.sim.games.carpe_diem.state import (
     BOARD,
     BUILT,

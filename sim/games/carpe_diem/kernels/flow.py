@@ -101,7 +101,7 @@ from bgsim.sim.games.carpe_diem.kernels.solo import (
     is_anna,
     random_free_space,
 )
-from bgsim.sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.param_slots import (
     PR_ANNA_PATRICIAN_RANDOM,
     PR_CANONICAL_PAYMENT,
     PR_CRAFTSMAN_OPTIONAL,

@@ -31,7 +31,7 @@ from bgsim.sim.games.carpe_diem.constants import (
     N_SPACES,
 )
 from bgsim.sim.games.carpe_diem.decisions import PATRICIAN as PATRICIAN_DECISION
-from bgsim.sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.param_slots import (
     PR_ANNA_BOTTOM,
     PR_N_PLAYERS,
     PR_PATRICIANS_AFTER_REVEAL,

@@ -54,7 +54,7 @@ from bgsim.sim.games.carpe_diem.kernels.anna import (
 )
 from bgsim.sim.games.carpe_diem.kernels.depots import exhaust_depot, take_tile
 from bgsim.sim.games.carpe_diem.kernels.economy import STEP_ADMINISTRATOR, STEP_BANNER, advance_banner
-from bgsim.sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.param_slots import (
     PR_ANNA_CONVERT_ALL,
     PR_ANNA_CONVERT_AT,
     PR_ANNA_CONVERT_MODE,
