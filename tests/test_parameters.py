@@ -45,8 +45,8 @@ def _recorded_mismatches(module, slots, record: dict) -> list[str]:
     moved = {name: (index, getattr(slots, name, None)) for name, index in record["constants"].items()
              if name != "N_PARAMS" and getattr(slots, name, None) != index}
     problems = [f"index constants moved (recorded, now): {moved}"] if moved else []
-    if module.N_PARAMS < size or slots.N_PARAMS != module.N_PARAMS:
-        problems.append(f"N_PARAMS shrank from {size} to {module.N_PARAMS} (kernels: {slots.N_PARAMS})")
+    if slots.N_PARAMS < size or slots.N_PARAMS != module.TABLE.size:
+        problems.append(f"N_PARAMS shrank from {size} to {slots.N_PARAMS} (the table's: {module.TABLE.size})")
     for values, changed in record["cases"]:
         expected = list(record["defaults"][str(values["n_players"])])
         for index, value in changed.items():
@@ -111,7 +111,7 @@ def test_a_game_table_derives_its_params_docs_and_entry(game):
     assert module.PARAM_DOCS == {row.name: row.line for row in table.params}
     entry = available_games(unlisted=True)[game]
     assert entry.parameter_docs == module.PARAM_DOCS and entry.parameters == tuple(module.PARAM_DOCS)
-    assert module.Params().to_array().shape == (module.N_PARAMS,)
+    assert module.Params().to_array().shape == (_slots_module(game).N_PARAMS,) == (table.size,)
     with pytest.raises(dataclasses.FrozenInstanceError):
         module.Params().n_players = 2
 

@@ -10,7 +10,7 @@ is not a registered game (``tests/test_template_copy.py`` plays a renamed copy).
 
 from bgsim.sim.game_entry import GameEntry, GameParts
 from bgsim.sim.games._template.game import RULES_VERSION, TemplateGame
-from bgsim.sim.games._template.params import PARAM_DOCS, TABLE, Params
+from bgsim.sim.games._template.params import TABLE, Params
 
 __all__ = ["ENTRY", "Params", "RULES_VERSION", "TemplateGame", "make"]
 
@@ -20,9 +20,9 @@ def make(**params) -> TemplateGame:
     return TemplateGame(Params.from_dict(params))
 
 
-# FILL IN: the name, a one-line summary; listed=False keeps a game out of `bgsim games`. The parts name
-# the game's modules above the engine; add bench="bgsim.experiments.<game>.bench:BENCH" (README.md,
-# step 5), and variants and reports when the game has them.
-ENTRY = GameEntry("template", make, "Template game (FILL IN: title, edition, 2-4 players)",
-                  player_counts=TABLE.player_counts, parameter_docs=PARAM_DOCS,
+# FILL IN: a one-line summary (the name and player counts come from TABLE); listed=False keeps a game out
+# of `bgsim games`. The parts name the game's modules above the engine; add
+# bench="bgsim.experiments.<game>.bench:BENCH" (README.md, step 5), and variants and reports when the game
+# has them.
+ENTRY = GameEntry(TABLE, make, "Template game (FILL IN: title, edition, 2-4 players)",
                   parts=GameParts(strategies="bgsim.strategies._template"))

@@ -11,7 +11,7 @@ change, ``python -m tests.param_slots`` writes the constants the kernels import.
 
 from bgsim.sim.games.parameters import GameParams, Param, ParamTable
 
-__all__ = ["N_PARAMS", "PARAM_DOCS", "Params", "START_POINTS", "TABLE"]
+__all__ = ["PARAM_DOCS", "Params", "START_POINTS", "TABLE"]
 
 START_POINTS = {2: (0, 0), 3: (0, 0, 0), 4: (0, 0, 0, 0)}  # FILL IN: the rulebook's vector per player count
 
@@ -23,7 +23,6 @@ TABLE = ParamTable("template", (
     # FILL IN, e.g. Param("tie_rule", "choice", "shared", "equal scores: shared or ...", rule="AMB-1",
     #                     choices=("shared", "stones"), slot="PR_TIE_RULE"),
 ))
-N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 
 

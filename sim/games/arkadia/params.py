@@ -12,7 +12,7 @@ from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.arkadia.state import MAX_SHAPES
 from bgsim.sim.games.parameters import GameParams, Param, ParamTable, per_component_text, per_component_values
 
-__all__ = ["BUILDING_POINTS_RANGE", "CASTLE_CHOSEN", "CASTLE_FIXED", "CASTLE_RANDOM", "N_PARAMS", "PARAM_DOCS",
+__all__ = ["BUILDING_POINTS_RANGE", "CASTLE_CHOSEN", "CASTLE_FIXED", "CASTLE_RANDOM", "PARAM_DOCS",
            "Params", "START_GOLD", "TABLE", "building_points_of", "castle_placement", "check_building_points"]
 
 START_GOLD = {2: (0, 0), 3: (0, 0, 0), 4: (0, 0, 0, 0)}  # the rulebook: every seat starts without gold
@@ -109,7 +109,6 @@ TABLE = ParamTable("arkadia", (
     Param("components_file", "path", None, "replacement components.toml (AMB-13: grid, tents, castle site, shapes "
           "and their cards, first-game layout)", rule="AMB-13"),
 ))
-N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 
 

@@ -8,7 +8,7 @@ the kernels; ``sim/games/parameters.py`` says how."""
 from bgsim.sim.games.capitol.state import AUCTIONS
 from bgsim.sim.games.parameters import GameParams, Param, ParamTable, per_component_text, per_component_values
 
-__all__ = ["ITEM_POINTS_RANGE", "N_PARAMS", "PARAM_DOCS", "Params", "START_POINTS", "TABLE", "check_item_points",
+__all__ = ["ITEM_POINTS_RANGE", "PARAM_DOCS", "Params", "START_POINTS", "TABLE", "check_item_points",
            "item_points_of"]
 
 START_POINTS = {2: (0, 0), 3: (0, 0, 0), 4: (0, 0, 0, 0)}  # CAP-SETUP-10
@@ -86,7 +86,6 @@ TABLE = ParamTable("capitol", (
     Param("board_file", "path", None, "replacement board.toml (AMB-18: prefectures, colours, small spaces, large "
           "sites, fountains)"),
 ))
-N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 
 

@@ -11,7 +11,7 @@ from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.carpe_diem.constants import START_VP
 from bgsim.sim.games.parameters import GameParams, Param, ParamTable, Slot
 
-__all__ = ["N_PARAMS", "PARAM_DOCS", "Params", "TABLE"]
+__all__ = ["PARAM_DOCS", "Params", "TABLE"]
 
 ANNA_CRITERIA = "abcd"  # CD-ANNA-15 (a)-(d); (e) is anna_tiebreak and always comes last
 DATA_NAMES = ("tiles", "boards", "frames", "villa_table", "track", "scoring_cards", "fountain_cards")
@@ -197,7 +197,6 @@ TABLE = ParamTable("carpe_diem", (
           "anna.toml for a solo game); any other TOML file there is an error"),
     *(Param(f"{name}_file", "path", None, f"replacement {name}.toml") for name in DATA_NAMES),
 ))
-N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 
 

@@ -14,7 +14,7 @@ from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.parameters import GameParams, Param, ParamTable
 from bgsim.sim.games.sealed_bids.state import MAX_PRIZES, OFFER_DECK, OFFER_PRIZES, PAIR_PRIZES, TRIPLE_PRIZES
 
-__all__ = ["N_PARAMS", "PARAM_DOCS", "POINTS_COUNT", "PRIZE_OFFERS", "Params", "RULEBOOK_POINTS", "START_POINTS",
+__all__ = ["PARAM_DOCS", "POINTS_COUNT", "PRIZE_OFFERS", "Params", "RULEBOOK_POINTS", "START_POINTS",
            "TABLE", "check_points_fit_offer", "check_prize_points", "deck_size", "offer_size", "points_of"]
 
 START_POINTS = {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 2, 3)}  # SB-SETUP-3, by player count
@@ -98,7 +98,6 @@ TABLE = ParamTable("sealed_bids", (
           encode=lambda value, params: points_of(value, params.prize_offer), slot="PR_PRIZE_POINTS",
           width=MAX_PRIZES),
 ), listing_hint="bgsim games --all")  # an unlisted game
-N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 
 
