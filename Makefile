@@ -49,7 +49,7 @@ lint: setup ## Static checks (ruff)
 	$(BIN)/ruff check bgsim sim strategies experiments reports tests
 
 .PHONY: golden
-golden: setup ## Rewrite the golden playthroughs after an intended rules change
+golden: setup ## Rewrite the golden playthroughs (tests/games/<game>/golden/) after an intended rules change
 	$(BIN)/python -m tests.golden.regenerate
 
 .PHONY: clean

@@ -3,11 +3,13 @@
 A game's ``kernels/loops.py`` declares what its kernels offer the loops and binds them::
 
     RULES = RulesKernels(candidates=candidates, apply_action=apply_action, deal_into=deal_into, ...)
-    globals().update(bind_loops(RULES, __name__))  # play_to_end, play_into_states, ...
+    LOOPS = bind_loops(RULES, __name__)  # LOOPS.play_to_end, LOOPS.play_into_states, ... (BoundLoops)
 
-Each loop is then a function of that module, compiled with the game's kernels in place of the
-names ``sim.loops`` leaves open, and cached with the game's code (``sim.numba_cache`` keys it by
-the binding module, so an edit of one game recompiles that game's loops only).
+Each loop is then compiled with the game's kernels in place of the names ``sim.loops`` leaves
+open, and cached with the game's code (``sim.numba_cache`` keys it by the binding module, so an
+edit of one game recompiles that game's loops only). ``BoundLoops`` names every loop once, as a
+field, so a caller (``sim.games.capabilities``) writes ``kernels.LOOPS.play_to_end`` and a reader
+finds it; no game module repeats the list.
 
 Why a copy per game, not one loop taking a game's kernels as arguments: numba types a compiled
 function passed as an argument by its identity, which differs in every process, so such a loop
@@ -24,7 +26,7 @@ from bgsim.sim import loops
 from bgsim.sim.borrow import njit_without_refcounts
 from numba import njit
 
-__all__ = ["RulesKernels", "bind_loops", "never_direct", "no_scratch"]
+__all__ = ["BoundLoops", "RulesKernels", "bind_loops", "never_direct", "no_scratch"]
 
 
 @njit(cache=True)
@@ -88,10 +90,29 @@ class RulesKernels:
         return names
 
 
-def bind_loops(rules: RulesKernels, module: str) -> dict[str, Callable]:
+@dataclass(frozen=True)
+class BoundLoops:
+    """Every loop of ``sim.loops`` compiled for one game (``bind_loops``), one field each, in the
+    order of ``sim.loops.LOOPS``; ``sim.loops`` documents each one's arguments."""
+
+    play_to_end: Callable
+    play_loop: Callable
+    play_into_states: Callable
+    seat_policies: Callable
+    play_dealt_states: Callable
+    play_counting_leads: Callable
+    deal_states: Callable
+    stack_tables: Callable
+    apply_best_rows: Callable
+    apply_row_and_decide: Callable
+    rollout_outcomes: Callable
+
+
+def bind_loops(rules: RulesKernels, module: str) -> BoundLoops:
     """Every loop of ``sim.loops`` compiled for the game whose kernels module is ``module`` (its
-    ``__name__``, a module in the game's package): name -> compiled function. The loops call each
-    other's bound versions; compilation happens on first call (or loads from the cache)."""
+    ``__name__``, a module in the game's package). The loops call each other's bound versions;
+    compilation happens on first call (or loads from the cache). A loop added to ``sim.loops``
+    without its field here fails at once, in ``BoundLoops(**bound)``."""
     namespace = dict(vars(loops))  # what the loops import (np, borrow, choose_row ...)
     namespace.update(rules.bound_names())
     namespace.update(__name__=module, __file__=sys.modules[module].__file__)  # the cache key's scope
@@ -108,4 +129,4 @@ def bind_loops(rules: RulesKernels, module: str) -> dict[str, Callable]:
         bound[function.__name__] = (njit_without_refcounts if without_refcounts else njit(cache=True))(copy)
     namespace.update(bound)
     counted_nowhere.update(bound)
-    return bound
+    return BoundLoops(**bound)

@@ -16,6 +16,10 @@ statistics, the registry, the game classes and drivers, strategies; in a game's 
 ``__init__``, ``game``, ``profile``, ``records`` and ``render`` modules; tests/test_import_graph.py
 checks the list) is in no key: edits there keep the cache.
 
+The keyed locator subclasses numba's private ``UserProvidedCacheLocator`` and goes first in
+``CacheImpl._locator_classes`` (``numba_internals``), so pyproject.toml pins numba to the minor
+version where tests/test_numba_cache.py checks both (0.68.0 and 0.68.1).
+
 Layout: ``<base>/<scope>-<hash>/<numba's folder per source folder>/``, ``<scope>`` being
 ``generic`` or the game's package name. ``<base>`` is ``~/.cache/bgsim/numba`` (under
 ``XDG_CACHE_HOME`` when set), or ``BGSIM_NUMBA_CACHE`` (or ``NUMBA_CACHE_DIR``) when given.
@@ -26,7 +30,7 @@ import hashlib
 import os
 from pathlib import Path
 
-__all__ = ["GENERIC", "cache_is_cold", "configure_numba_cache", "source_keys"]
+__all__ = ["GENERIC", "cache_is_cold", "configure_numba_cache", "numba_internals", "source_keys"]
 
 GENERIC = "generic"  # the scope of functions outside any game's package
 ROOT = Path(__file__).resolve().parent.parent  # the folder holding sim/ and strategies/
@@ -111,12 +115,31 @@ def _keying_file(py_func, py_file: str) -> str:
     return getattr(py_func, "__globals__", {}).get("__file__") or py_file
 
 
+def numba_internals():
+    """The two parts of Numba's (private) caching module the keyed locator builds on: the locator
+    class for ``NUMBA_CACHE_DIR``, and the class whose ``_locator_classes`` list Numba asks in turn
+    when it decorates a cached function. pyproject.toml pins numba to the versions where these are
+    as used here; tests/test_numba_cache.py checks them. A numba without them is a clear error,
+    not a cache that silently ignores the keys (and runs stale compiled code after an edit)."""
+    from numba.core import caching
+
+    locator = getattr(caching, "UserProvidedCacheLocator", None)
+    impl = getattr(caching, "CacheImpl", None)
+    if not isinstance(locator, type) or not isinstance(getattr(impl, "_locator_classes", None), list):
+        import numba
+
+        raise ImportError(f"numba {numba.__version__} has no numba.core.caching.UserProvidedCacheLocator or "
+                          "CacheImpl._locator_classes, which bgsim's keyed kernel cache (sim/numba_cache.py) "
+                          "builds on: install the numba version pyproject.toml names")
+    return locator, impl
+
+
 def _keyed_locator_class():
     """A Numba cache locator like the one for ``NUMBA_CACHE_DIR``, one keyed directory deeper; it
     declines functions outside bgsim, which then go to Numba's own locators."""
-    from numba.core import caching, config
+    from numba.core import config
 
-    base = getattr(caching, "UserProvidedCacheLocator", None) or caching._UserProvidedCacheLocator
+    base, _ = numba_internals()
 
     class SourceKeyedCacheLocator(base):
         def __init__(self, py_func, py_file):
@@ -135,9 +158,7 @@ def _keyed_locator_class():
 
 def _register_locator() -> None:
     """Put the keyed locator first: Numba picks a function's locator when it is decorated."""
-    from numba.core import caching
-
-    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    _, impl = numba_internals()
     if not any(cls.__name__ == "SourceKeyedCacheLocator" for cls in impl._locator_classes):
         impl._locator_classes.insert(0, _keyed_locator_class())
 

@@ -6,8 +6,6 @@ strings. Paths with slashes must be quoted.
 """
 
 import ast
-import dataclasses
-import functools
 from typing import Any
 
 from bgsim.sim.errors import GameIdError, closest_match, did_you_mean
@@ -16,14 +14,12 @@ from bgsim.sim.game_entry import GameEntry
 __all__ = ["register", "make_game", "available_games", "parse_id", "player_counts", "parameter_defaults",
            "parameter_names", "closest_match", "did_you_mean", "GameEntry"]
 
-_MOST_PLAYERS_PROBED = 12  # player counts tried for a game that does not declare its own
-
-
 _GAMES: dict[str, GameEntry] = {}
 
 
 def register(entry: GameEntry) -> None:
-    """Add a game that does not live under ``sim/games/`` (a game of one's own)."""
+    """Add a game that does not live under ``sim/games/`` (a game of one's own, with its own
+    parameter table)."""
     _GAMES[entry.name] = entry
 
 
@@ -76,40 +72,19 @@ def make_game(game_id: str, **overrides: Any):
         raise GameIdError(f"{exc}{hint}") from None
 
 
-@functools.cache
 def player_counts(name: str) -> tuple[int, ...]:
-    """The player counts game ``name`` can be built for, as declared at registration, else found by
-    building it for 1 to 12 players."""
-    entry = _entry(name)
-    if entry.player_counts is not None:
-        return entry.player_counts
-    counts = []
-    for n in range(1, _MOST_PLAYERS_PROBED + 1):
-        try:
-            entry.factory(n_players=n)
-        except GameIdError:
-            continue
-        counts.append(n)
-    return tuple(counts)
+    """The player counts game ``name`` is for, as its parameter table declares them."""
+    return _entry(name).player_counts
 
 
-@functools.cache
 def parameter_defaults(name: str) -> dict[str, Any]:
-    """Each parameter's default value, read from a game built with defaults (``game.params``, a
-    dataclass); empty for a game without one."""
-    params = getattr(_entry(name).factory(), "params", None)
-    return dataclasses.asdict(params) if dataclasses.is_dataclass(params) else {}
+    """Each parameter's default value, from the game's parameter table."""
+    return _entry(name).parameter_defaults
 
 
-@functools.cache
 def parameter_names(name: str) -> tuple[str, ...]:
-    """The parameter names of game ``name``: declared at registration, else the fields of the
-    ``params`` dataclass of its default game (empty if it has none)."""
-    entry = _entry(name)
-    if entry.parameters is not None:
-        return entry.parameters
-    params = getattr(entry.factory(), "params", None)
-    return tuple(f.name for f in dataclasses.fields(params)) if dataclasses.is_dataclass(params) else ()
+    """The parameter names of game ``name``, in table order."""
+    return _entry(name).parameters
 
 
 def _entry(name: str) -> GameEntry:

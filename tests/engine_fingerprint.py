@@ -96,15 +96,15 @@ def compiled_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
     kinds, weights = _policies(game, mode, rng)
     seat_strategy = np.tile(np.arange(game.n_players, dtype=np.int64), (n_games, 1))  # seat i plays policy i
     states = np.empty((n_games, game.state_size), dtype=np.int32)
-    game.kernels.play_into_states(game.deal_args, game.rules_args, chance, streams.copy(), seat_strategy, kinds,
-                                  weights, game._feats, game._acts, game._no_log, states)
+    game.kernels.LOOPS.play_into_states(game.deal_args, game.rules_args, chance, streams.copy(), seat_strategy,
+                                        kinds, weights, game._feats, game._acts, game._no_log, states)
     n = game.n_players
     out = np.stack([states[:, FIN_TOTAL: FIN_TOTAL + n], states[:, RANK: RANK + n]], axis=2).astype(np.int32)
     h = hashlib.sha256(_digest(out).encode())
     for g in range(n_games):
         s = new_game(game.tables, game.param_array, chance[g], game.empty_slots)
-        game.kernels.play_to_end(s, game.rules_args, kinds, weights, streams[g].copy(), game._feats, game._acts,
-                                 game._no_log)
+        game.kernels.LOOPS.play_to_end(s, game.rules_args, kinds, weights, streams[g].copy(), game._feats,
+                                       game._acts, game._no_log)
         h.update(_digest(s[:BASE_STATE_SIZE]).encode())
     return h.hexdigest()[:20]
 

@@ -24,10 +24,12 @@ def _template_table():
     return module.TABLE
 
 
-def parameter_tables() -> dict[Path, object]:
-    """Spec page -> the ParamTable of its game, for every registered game and the template."""
+def parameter_tables(games: list[str] | None = None) -> dict[Path, object]:
+    """Spec page -> the ParamTable of its game, for ``games`` (default: every registered game) and the
+    template."""
+    names = list(available_games(unlisted=True)) if games is None else games
     tables = {GAMES_DIR / name / "README.md": importlib.import_module(f"bgsim.sim.games.{name}.params").TABLE
-              for name in available_games(unlisted=True)}
+              for name in names}
     tables[GAMES_DIR / "_template" / "README.md"] = _template_table()
     return tables
 

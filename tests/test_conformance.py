@@ -1,8 +1,10 @@
-"""The common game interface, checked on every registered game (listed or not) and player count.
+"""The common game interface, checked on every game of the suites (listed games, and unlisted ones
+with a rules test: ``tests/suite.py``) and player count.
 
 A new game is done when this file passes for it: play in every tier it supports gives the same
 games, compiled and uncompiled code agree, its records match its profile, what a seat observes
-survives determinisation, and its package has the template's files and spec-page headings.
+survives determinisation, its package has the template's files and spec-page headings, and it
+has rules tests named after its rule ids (required of every listed game).
 """
 
 import hashlib
@@ -44,11 +46,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.golden.playthroughs import path_for
+from tests.param_slots import SLOTS_MODULE
 from tests.spec_pages import parameter_tables
+from tests.suite import game_test_folder, rule_ids, rules_tests, suite_games
 
 ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = ROOT / "sim" / "games" / "_template"
-GAMES = list(available_games(unlisted=True))
+GAMES = suite_games()  # listed games, and unlisted ones with a rules test (tests/suite.py)
 CASES = [(name, n) for name in GAMES for n in player_counts(name)]
 # Game ids whose rules differ enough from their game's default to be played through the play, record
 # and observation tests too: Sealed Bids' pair offer adds a decision, the winner's take (SB-OFFER-1).
@@ -400,7 +404,12 @@ def test_another_seats_sealed_choices_change_nothing_a_seat_sees(name, n_players
     assert compared > 0, f"{name} never reached two sealed histories to compare"
 
 
-# --- packages, spec pages, golden files
+# --- packages, spec pages, generated modules, golden files
+
+
+def slot_modules() -> dict[Path, object]:
+    """Each game's ``param_slots.py`` (the template's too) -> the ParamTable it is written from."""
+    return {page.with_name(SLOTS_MODULE): table for page, table in parameter_tables(GAMES).items()}
 
 
 def _headings(readme: Path) -> set[str]:
@@ -418,10 +427,17 @@ def test_game_package_has_the_template_files_and_headings(name):
     assert (strategies / "__init__.py").exists() and list((strategies / "weights").glob("*.toml"))
 
 
-@pytest.mark.parametrize("page", sorted(parameter_tables()), ids=lambda page: page.parent.name)
+@pytest.mark.parametrize("page", sorted(parameter_tables(GAMES)), ids=lambda page: page.parent.name)
 def test_the_spec_pages_parameter_table_is_written_from_the_games_parameter_table(page):
     text = page.read_text(encoding="utf-8")
-    assert parameter_tables()[page].on_page(text) == text, f"{page}: run python -m tests.spec_pages"
+    assert parameter_tables(GAMES)[page].on_page(text) == text, f"{page}: run python -m tests.spec_pages"
+
+
+@pytest.mark.parametrize("path", sorted(slot_modules()), ids=lambda path: path.parent.name)
+def test_the_index_constants_the_kernels_import_are_written_from_the_games_parameter_table(path):
+    wanted = slot_modules()[path].slots_source()
+    found = path.read_text(encoding="utf-8") if path.exists() else ""
+    assert found == wanted, f"{path} is out of date with its params.py: run python -m tests.param_slots"
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -431,7 +447,7 @@ def test_the_games_compiled_loops_are_the_shared_ones_bound_to_its_kernels(name)
     game = make_game(name, n_players=player_counts(name)[0])
     assert game.kernels.RULES.candidates is game.kernels.candidates
     for shared in loops.LOOPS:
-        bound = getattr(game.kernels, shared.__name__)
+        bound = getattr(game.kernels.LOOPS, shared.__name__)
         assert bound.py_func.__code__ is shared.__code__, f"{name} writes its own {shared.__name__}"
         for name_in_loop in loops.BOUND_NAMES:
             assert bound.py_func.__globals__[name_in_loop] is not None, f"{name_in_loop} unbound in {shared.__name__}"
@@ -439,7 +455,15 @@ def test_the_games_compiled_loops_are_the_shared_ones_bound_to_its_kernels(name)
 
 @pytest.mark.parametrize(("name", "n_players"), CASES)
 def test_every_game_has_a_golden_playthrough(name, n_players):
-    assert path_for(name, n_players).exists()
+    assert path_for(name, n_players).exists(), f"run python -m tests.golden.regenerate {_base(name)}"
+
+
+@pytest.mark.parametrize("name", list(available_games()))
+def test_every_listed_game_has_a_rules_test_named_after_a_rule_id(name):
+    assert rule_ids(name), f"{name}'s spec page cites no rule id (like XX-TURN-2)"
+    example = f"test_{sorted(rule_ids(name))[0].replace('-', '_')}_..."
+    assert rules_tests(name), (f"{name} is listed but {game_test_folder(name)} has no rules test named after a rule "
+                               f"id of its spec page ({example})")
 
 
 # --- the parts a game's entry declares above the engine

@@ -112,7 +112,7 @@ def test_the_shared_loops_are_cached_under_the_key_of_each_game_they_are_bound_t
     keys = numba_cache._current_keys()
     base = Path(numba.config.CACHE_DIR)
     for game, kernels in (("capitol", capitol), ("sealed_bids", sealed_bids)):
-        for loop in (kernels.play_to_end, kernels.play_loop, kernels.rollout_outcomes):
+        for loop in (kernels.LOOPS.play_to_end, kernels.LOOPS.play_loop, kernels.LOOPS.rollout_outcomes):
             assert Path(loop._cache._cache_path).parent == base / keys[game]
 
 
@@ -126,7 +126,7 @@ def test_a_games_bound_loops_load_from_the_cache_in_a_fresh_process():
         streams = np.arange(4, dtype=np.uint64).reshape(2, 2)
         game.play_states(np.arange(2, dtype=np.uint64), streams, np.zeros((2, 2), np.int64),
                          [make_strategy("greedy", game).compiled_policy(game)])
-        stats = game.kernels.play_into_states.stats
+        stats = game.kernels.LOOPS.play_into_states.stats
         print(json.dumps([sum(stats.cache_hits.values()), sum(stats.cache_misses.values())]))
     """
     for _ in range(2):  # the first process compiles if no earlier one did
@@ -169,3 +169,75 @@ def test_the_base_directory_follows_the_environment(tmp_path, monkeypatch, varia
     monkeypatch.delenv(variable)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert numba_cache._base_directory() == tmp_path / "xdg" / "bgsim" / "numba"
+
+
+# --- the numba internals the keyed locator builds on (pinned in pyproject.toml)
+
+ROOT = Path(__file__).resolve().parents[1]
+MOVED = ("numba {version}: {what}. sim/numba_cache.py's keyed cache locator relies on it; adapt the patch "
+         "before widening the numba pin in pyproject.toml")
+
+
+def _numba_pin():
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    (pin,) = [Requirement(d) for d in dependencies if Requirement(d).name == "numba"]
+    return pin.specifier
+
+
+def _fail_unless(condition: bool, what: str) -> None:
+    if not condition:
+        pytest.fail(MOVED.format(version=numba.__version__, what=what), pytrace=False)
+
+
+def test_the_installed_numba_is_in_the_range_pyproject_pins():
+    pin = _numba_pin()
+    assert pin.contains(numba.__version__), (f"numba {numba.__version__} is outside {pin}, the range "
+                                             "sim/numba_cache.py's locator patch is tested in")
+    assert any(spec.operator == "<" for spec in pin), f"{pin}: numba is pinned below the next untested version"
+
+
+def test_the_cache_internals_the_locator_patch_builds_on_are_where_it_expects():
+    import inspect
+
+    from numba.core import caching
+
+    locator = getattr(caching, "UserProvidedCacheLocator", None)
+    _fail_unless(isinstance(locator, type), "numba.core.caching.UserProvidedCacheLocator is gone")
+    for name, parameters in (("__init__", ["self", "py_func", "py_file"]), ("from_function", ["py_func", "py_file"]),
+                             ("get_suitable_cache_subpath", ["py_file"])):
+        method = getattr(locator, name, None)
+        found = list(inspect.signature(method).parameters) if callable(method) else None
+        _fail_unless(found == parameters, f"UserProvidedCacheLocator.{name} takes {found}, not {parameters}")
+    _fail_unless(callable(getattr(locator, "get_cache_path", None)), "UserProvidedCacheLocator.get_cache_path is gone")
+    impl = getattr(caching, "CacheImpl", None)
+    classes = getattr(impl, "_locator_classes", None)
+    _fail_unless(isinstance(classes, list), "numba.core.caching.CacheImpl._locator_classes is no longer a list")
+    _fail_unless(locator in classes, "CacheImpl._locator_classes no longer holds UserProvidedCacheLocator")
+    _fail_unless(classes[0].__name__ == "SourceKeyedCacheLocator", "the keyed locator is not asked first")
+    _fail_unless(not numba.config.CACHE_LOCATOR_CLASSES,
+                 "NUMBA_CACHE_LOCATOR_CLASSES is set, and numba then never asks CacheImpl._locator_classes")
+    assert numba_cache.numba_internals() == (locator, impl)
+
+
+def test_a_kernel_compiled_with_cache_finds_its_directory_through_the_keyed_locator():
+    from bgsim.sim.games.sealed_bids.kernels import flow
+
+    cache = flow.apply_action._cache  # numba's FunctionCache of a dispatcher, and its CacheImpl
+    located = getattr(getattr(cache, "_impl", None), "locator", None)
+    _fail_unless(type(located).__name__ == "SourceKeyedCacheLocator",
+                 f"a cached dispatcher's _cache._impl.locator is a {type(located).__name__}")
+    expected = Path(numba.config.CACHE_DIR) / numba_cache._current_keys()["sealed_bids"]
+    assert Path(located.get_cache_path()).parent == expected == Path(cache._cache_path).parent
+
+
+def test_a_numba_without_the_internals_is_a_clear_error(monkeypatch):
+    from numba.core import caching
+
+    monkeypatch.delattr(caching, "UserProvidedCacheLocator")
+    with pytest.raises(ImportError, match=r"numba .* has no numba\.core\.caching\.UserProvidedCacheLocator .* "
+                                          "install the numba version pyproject.toml names"):
+        numba_cache.numba_internals()

@@ -32,15 +32,21 @@ def _params_module(game: str):
     return importlib.import_module(f"bgsim.sim.games.{game}.params")
 
 
-def _recorded_mismatches(module, record: dict) -> list[str]:
-    """Where the module's layout differs from the recorded one: an index constant that moved, or an
-    array entry that changed. Rows added after the recorded ones may lengthen the array."""
+def _slots_module(game: str):
+    """The index constants the game's kernels import (written from its table)."""
+    return importlib.import_module(f"bgsim.sim.games.{game}.param_slots")
+
+
+def _recorded_mismatches(module, slots, record: dict) -> list[str]:
+    """Where the layout of a params module and its slots module differs from the recorded one: an
+    index constant that moved, or an array entry that changed. Rows added after the recorded ones
+    may lengthen the array."""
     size = record["constants"]["N_PARAMS"]
-    moved = {name: (index, getattr(module, name, None)) for name, index in record["constants"].items()
-             if name != "N_PARAMS" and getattr(module, name, None) != index}
+    moved = {name: (index, getattr(slots, name, None)) for name, index in record["constants"].items()
+             if name != "N_PARAMS" and getattr(slots, name, None) != index}
     problems = [f"index constants moved (recorded, now): {moved}"] if moved else []
-    if module.N_PARAMS < size:
-        problems.append(f"N_PARAMS shrank from {size} to {module.N_PARAMS}")
+    if slots.N_PARAMS < size or slots.N_PARAMS != module.TABLE.size:
+        problems.append(f"N_PARAMS shrank from {size} to {slots.N_PARAMS} (the table's: {module.TABLE.size})")
     for values, changed in record["cases"]:
         expected = list(record["defaults"][str(values["n_players"])])
         for index, value in changed.items():
@@ -58,15 +64,16 @@ def _recorded_mismatches(module, record: dict) -> list[str]:
 def test_the_compiled_array_keeps_the_recorded_layout(game):
     record = json.loads(RECORDED.read_text())[game]
     assert len(record["cases"]) > 10
-    assert _recorded_mismatches(_params_module(game), record) == []
+    assert _recorded_mismatches(_params_module(game), _slots_module(game), record) == []
 
 
 def test_the_template_keeps_the_recorded_layout():
     # The template is never imported in the test process (test_registry checks that); a child process
     # imports it instead.
-    script = ("import json, sys; from tests.test_parameters import _params_module, _recorded_mismatches; "
-              "record = json.load(open(sys.argv[1]))['_template']; "
-              "print(json.dumps(_recorded_mismatches(_params_module('_template'), record)))")
+    script = ("import json, sys; from tests.test_parameters import _params_module, _recorded_mismatches, "
+              "_slots_module; record = json.load(open(sys.argv[1]))['_template']; "
+              "print(json.dumps(_recorded_mismatches(_params_module('_template'), _slots_module('_template'), "
+              "record)))")
     root = Path(__file__).resolve().parents[1]
     done = subprocess.run([sys.executable, "-c", script, str(RECORDED)], capture_output=True, text=True, cwd=root)
     assert done.returncode == 0, done.stderr
@@ -74,11 +81,21 @@ def test_the_template_keeps_the_recorded_layout():
 
 
 def test_kernels_read_plain_module_level_ints():
-    from bgsim.sim.games.capitol import params
+    from bgsim.sim.games.capitol import param_slots
 
     # 36: the 24 recorded entries, then item_points (CAP-VAR-1), one entry per auction item
-    assert type(params.PR_CATCH_UP) is int and params.PR_CATCH_UP == 17 and params.N_PARAMS == 36
-    assert make_game("capitol(tied_bid=remove)").param_array[params.PR_CATCH_UP] == 0  # the catch-up rule is off
+    assert type(param_slots.PR_CATCH_UP) is int and param_slots.PR_CATCH_UP == 17 and param_slots.N_PARAMS == 36
+    assert make_game("capitol(tied_bid=remove)").param_array[param_slots.PR_CATCH_UP] == 0  # the catch-up rule is off
+
+
+def test_the_slots_module_is_one_plain_assignment_per_slot_in_array_order():
+    table = _toy_table()
+    namespace: dict = {}
+    exec(table.slots_source(), namespace)  # what a game's param_slots.py runs when imported
+    assert {k: v for k, v in namespace.items() if k.isupper()} == table.constants
+    lines = [line for line in table.slots_source().splitlines() if " = " in line]
+    assert lines[0] == "PR_N = 0  # n_players" and lines[-1] == "N_PARAMS = 10  # entries of the array"
+    assert "PR_START = 6  # start, 4 entries" in lines and "PR_CONSTANT = 3  # a constant the kernels read" in lines
 
 
 # --- what a game's table derives
@@ -94,7 +111,7 @@ def test_a_game_table_derives_its_params_docs_and_entry(game):
     assert module.PARAM_DOCS == {row.name: row.line for row in table.params}
     entry = available_games(unlisted=True)[game]
     assert entry.parameter_docs == module.PARAM_DOCS and entry.parameters == tuple(module.PARAM_DOCS)
-    assert module.Params().to_array().shape == (module.N_PARAMS,)
+    assert module.Params().to_array().shape == (_slots_module(game).N_PARAMS,) == (table.size,)
     with pytest.raises(dataclasses.FrozenInstanceError):
         module.Params().n_players = 2
 

@@ -5,6 +5,8 @@ import dataclasses
 import pytest
 from bgsim.sim import make_game
 from bgsim.sim.errors import GameIdError
+from bgsim.sim.game_entry import GameEntry
+from bgsim.sim.games.parameters import Param, ParamTable
 from bgsim.sim.registry import parse_id
 
 
@@ -52,15 +54,49 @@ def test_the_id_names_replaced_data_by_content_not_by_path(tmp_path):
     assert make_game("capitol", n_players=3, board_file=str(changed)).id != ids[0].replace(", tied_bid=remove", "")
 
 
+def _copy_of(name: str, new_name: str, **changes) -> GameEntry:
+    """The entry of game ``name`` under ``new_name``: its table's rows in a table of that name."""
+    from bgsim.sim import registry
+
+    entry = registry.available_games(unlisted=True)[name]
+    return dataclasses.replace(entry, table=ParamTable(new_name, entry.table.rows), **changes)
+
+
 def test_an_unlisted_game_builds_but_is_not_listed(monkeypatch):
     from bgsim.sim import registry
 
-    listed = registry.available_games()["carpe_diem"]
-    hidden = dataclasses.replace(listed, name="hidden_copy", listed=False)
+    hidden = _copy_of("carpe_diem", "hidden_copy", listed=False)
     monkeypatch.setitem(registry._GAMES, "hidden_copy", hidden)
     assert "hidden_copy" in registry.available_games(unlisted=True)
     assert "hidden_copy" not in registry.available_games()
     assert make_game("hidden_copy(n_players=2)").n_players == 2
+
+
+def test_the_name_player_counts_and_parameters_come_from_the_table_without_building_a_game(monkeypatch):
+    from bgsim.sim import registry
+
+    def never_built(**params):
+        raise AssertionError(f"a game was built to read its entry: {params}")
+
+    table = ParamTable("drafted", (
+        Param("n_players", "players", 3, "player count 3..5", low=3, high=5),
+        Param("tie", "choice", "shared", "equal scores: shared or split", rule="AMB-1", choices=("shared", "split")),
+    ))
+    monkeypatch.setitem(registry._GAMES, "drafted", GameEntry(table, never_built, "a game being written"))
+    assert registry.available_games()["drafted"].name == "drafted"
+    assert registry.player_counts("drafted") == (3, 4, 5)
+    assert registry.parameter_names("drafted") == ("n_players", "tie")
+    assert registry.parameter_defaults("drafted") == {"n_players": 3, "tie": "shared"}
+    assert registry.available_games()["drafted"].parameter_docs["tie"] == "AMB-1 equal scores: shared or split"
+
+
+def test_every_registered_game_is_named_once_by_its_table():
+    from bgsim.sim import registry
+
+    for name, entry in registry.available_games(unlisted=True).items():
+        game = make_game(name, n_players=entry.player_counts[0])
+        assert entry.name == entry.table.game == game.name == game.profile.game == name
+        assert game.profile.player_counts == entry.player_counts
 
 
 def test_the_template_is_neither_registered_nor_imported():

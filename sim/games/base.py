@@ -1,11 +1,13 @@
 """What every game shares, so a game package writes only its rules: ``GameBase``.
 
 A game subclasses ``GameBase`` and declares what it is made of: names (features, action fields,
-decisions), its state layout and where the phase and seat sit in it, its compiled kernels and
-its renderer. The base turns these into the common interface: the canonical id, the data hash,
-the candidate tables, checked ``apply``, ``result`` from the score sheet, named state fields,
-traces. The optional capabilities come from the mixins in ``sim.games.capabilities``. See
-``sim/games/_template/`` for a complete small game.
+decisions), its state layout, its compiled kernels and its renderer. Its name comes from its
+parameter table; where the phase and seat sit in the state, the decision kind of a finished game
+and the most rows of a table come from its kernels' ``RULES`` (``sim.kernel_binding.RulesKernels``),
+where the shared loops read them too, so each is declared once. The base turns these into the
+common interface: the canonical id, the data hash, the candidate tables, checked ``apply``,
+``result`` from the score sheet, named state fields, traces. The optional capabilities come from
+the mixins in ``sim.games.capabilities``. See ``sim/games/_template/`` for a complete small game.
 
 What a game writes itself: ``new_state(seeds)``, ``records(states)``, ``score_sheet(state)``,
 ``profile``, ``data_files`` for a game with data files, and ``__init__`` setting ``rules_args``.
@@ -40,15 +42,14 @@ __all__ = ["GameBase", "id_literal", "win_shares"]
 
 
 class GameBase:
-    name: str = ""
     version: str = "1"
     feature_names: tuple[str, ...] = ()
     feature_docs: dict[str, str] = {}
     action_fields: tuple[str, ...] = ()
     decision_names: tuple[str, ...] = ()
-    max_rows: int = 0
+    max_rows: int = 0  # most rows of a candidate table (from kernels.RULES)
     state_size: int = 0
-    over_kind: int = -1  # decision kind of a finished game
+    over_kind: int = -1  # decision kind of a finished game (from kernels.RULES)
     # Decision kinds whose choices the other seats do not see, and the state entry that changes when
     # they are revealed (the auction or round number of sealed bids; None: never revealed). Until
     # then nothing the other seats observe may depend on those choices (tests/test_conformance.py
@@ -58,8 +59,8 @@ class GameBase:
     params = None  # the game's parameter dataclass, with ``non_default()`` and ``n_players``
     data_files: dict = {}  # data file name -> {"path", "sha256"} (empty for a game without data)
     state_layout = None  # the game's ``sim.layout.Layout``: gives ``state_size`` and ``field``
-    phase_index: int = 0  # state entry holding the pending decision kind (``over_kind`` once over)
-    seat_index: int = 0  # state entry holding the seat to decide
+    phase_index: int = 0  # state entry holding the pending decision kind, over_kind once over (from kernels.RULES)
+    seat_index: int = 0  # state entry holding the seat to decide (from kernels.RULES)
     decisions_index: int | None = None  # state entry counting decisions made, if the game counts them
     kernels: ModuleType | None = None  # the game's kernels/loops.py: its kernels and the shared loops bound to them
     event_capacity: int = 0  # events one game can log (0: the game logs no events)
@@ -70,6 +71,10 @@ class GameBase:
         super().__init_subclass__(**kwargs)
         if cls.state_layout is not None:
             cls.state_size = cls.state_layout.size
+        if cls.kernels is not None:  # what the shared loops read, read from the same declaration
+            rules = cls.kernels.RULES
+            cls.max_rows, cls.over_kind = rules.max_rows, rules.over
+            cls.phase_index, cls.seat_index = rules.phase, rules.seat
 
     def __init__(self, params):
         self.params = params
@@ -103,6 +108,11 @@ class GameBase:
         return self._no_log if log is None else log
 
     # --- identity
+
+    @property
+    def name(self) -> str:
+        """The registry name, as the game's parameter table spells it."""
+        return self.params.table.game
 
     @property
     def id(self) -> str:

@@ -5,8 +5,9 @@ A game lists the mixins of the capabilities its kernels offer before ``GameBase`
     class MyGame(SteppingKernels, CompiledPlayKernels, LockstepKernels, DeterminisationKernels, GameBase)
 
 and drops a mixin for a capability it cannot offer. Each mixin calls the game's ``kernels``
-(its ``kernels/loops.py``): the shared loops of ``sim.loops`` bound to the game's rules kernels,
-by the convention of ``sim.games.base`` (``rules_args``, ``deal_args``, the event log):
+(its ``kernels/loops.py``): the shared loops of ``sim.loops`` bound to the game's rules kernels
+(``kernels.LOOPS``, a ``sim.kernel_binding.BoundLoops``), by the convention of ``sim.games.base``
+(``rules_args``, ``deal_args``, the event log):
 
 - ``SteppingKernels``: ``apply_row_and_decide``;
 - ``CompiledPlayKernels``: ``play_to_end`` and ``play_into_states``;
@@ -29,7 +30,8 @@ class SteppingKernels:
     def step(self, state: np.ndarray, row: int, log: np.ndarray | None = None) -> CandidateTable:
         """Apply row ``row`` of the table that ``decision`` or ``step`` last returned for ``state``
         and return the next table."""
-        n = self.kernels.apply_row_and_decide(state, self.rules_args, row, self._feats, self._acts, self._log(log))
+        n = self.kernels.LOOPS.apply_row_and_decide(state, self.rules_args, row, self._feats, self._acts,
+                                                    self._log(log))
         return self._table(state, n)
 
 
@@ -40,8 +42,8 @@ class CompiledPlayKernels:
                       log: np.ndarray | None = None) -> None:
         """Play to the end with compiled policies, one per seat; ``streams`` (P,) uint64 in place."""
         kinds, weights = self.policy_arrays(policies)
-        self.kernels.play_to_end(state, self.rules_args, kinds, weights, streams, self._feats, self._acts,
-                                 self._log(log))
+        self.kernels.LOOPS.play_to_end(state, self.rules_args, kinds, weights, streams, self._feats, self._acts,
+                                       self._log(log))
 
     def play_states(self, chance: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
                     policies: list[CompiledPolicy], out: np.ndarray | None = None) -> np.ndarray:
@@ -53,9 +55,9 @@ class CompiledPlayKernels:
         """
         kinds, weights = self.policy_arrays(policies)
         states = np.empty((len(chance), self.state_size), dtype=np.int32) if out is None else out[: len(chance)]
-        self.kernels.play_into_states(self.deal_args, self.rules_args, np.asarray(chance, np.uint64), streams,
-                                      np.asarray(seat_strategy, np.int64), kinds, weights, self._feats, self._acts,
-                                      self._no_log, states)
+        self.kernels.LOOPS.play_into_states(self.deal_args, self.rules_args, np.asarray(chance, np.uint64), streams,
+                                            np.asarray(seat_strategy, np.int64), kinds, weights, self._feats,
+                                            self._acts, self._no_log, states)
         return states
 
     def play_dealt(self, states: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
@@ -65,8 +67,8 @@ class CompiledPlayKernels:
         (G,) int32 (``sim.loops.play_counting_leads``). ``streams``, ``seat_strategy``: as there."""
         kinds, weights = self.policy_arrays(policies)
         leads = np.zeros(len(states), dtype=np.int32)
-        self.kernels.play_dealt_states(states, self.rules_args, streams, np.asarray(seat_strategy, np.int64), kinds,
-                                       weights, self._feats, self._acts, self._no_log, leads)
+        self.kernels.LOOPS.play_dealt_states(states, self.rules_args, streams, np.asarray(seat_strategy, np.int64),
+                                             kinds, weights, self._feats, self._acts, self._no_log, leads)
         return leads
 
 
@@ -76,7 +78,7 @@ class LockstepKernels:
     def deal_states(self, chance: np.ndarray) -> np.ndarray:
         """One dealt game per chance seed ((G,) uint64): (G, state size) int32."""
         states = np.empty((len(chance), self.state_size), dtype=np.int32)
-        self.kernels.deal_states(self.deal_args, np.asarray(chance, np.uint64), self._no_log, states)
+        self.kernels.LOOPS.deal_states(self.deal_args, np.asarray(chance, np.uint64), self._no_log, states)
         return states
 
     def pending_seats(self, states: np.ndarray) -> np.ndarray:
@@ -86,11 +88,11 @@ class LockstepKernels:
     def stack_tables(self, states, games, feats, acts, offsets) -> int:
         """Stack the tables of ``states[games]`` into ``feats`` / ``acts``; ``offsets`` gets each
         table's first row. Returns how many games fitted."""
-        return self.kernels.stack_tables(states, games, self.rules_args, feats, acts, offsets)
+        return self.kernels.LOOPS.stack_tables(states, games, self.rules_args, feats, acts, offsets)
 
     def apply_best_rows(self, states, games, acts, offsets, values) -> None:
         """Apply each stacked table's first row of highest ``values``."""
-        self.kernels.apply_best_rows(states, games, self.rules_args, acts, offsets, values, self._no_log)
+        self.kernels.LOOPS.apply_best_rows(states, games, self.rules_args, acts, offsets, values, self._no_log)
 
 
 class DeterminisationKernels:
@@ -130,7 +132,7 @@ class DeterminisationKernels:
         feats, acts = self._search_buffers
         shares = np.empty((len(actions), determinisations), dtype=np.float64)
         margins = np.empty((len(actions), determinisations), dtype=np.int64)
-        self.kernels.rollout_outcomes(observation.view, self.rules_args, observation.seat,
-                                      np.ascontiguousarray(actions, np.int32), determinisations, rng, kinds, weights,
-                                      feats, acts, self._no_log, shares, margins)
+        self.kernels.LOOPS.rollout_outcomes(observation.view, self.rules_args, observation.seat,
+                                            np.ascontiguousarray(actions, np.int32), determinisations, rng, kinds,
+                                            weights, feats, acts, self._no_log, shares, margins)
         return shares, margins

@@ -9,7 +9,6 @@ A game's ``params.py`` writes each parameter once, as a row of its ``ParamTable`
               choices=("same_round", "next_round"), slot="PR_TEMPLE_FROM"),
         ...
     ))
-    globals().update(TABLE.constants)  # PR_N_PLAYERS = 0, PR_TEMPLE_FROM = 1, ..., N_PARAMS
 
     @TABLE.params_class
     class Params(GameParams): ...      # a frozen dataclass with one field per row
@@ -18,6 +17,12 @@ From the table come: the ``Params`` dataclass with ``from_dict`` (one-line ``Gam
 "did you mean" for a misspelt name or choice), ``docs`` (one line per parameter for `bgsim games`),
 the layout of the compiled parameter array (``constants``; ``Params.to_array``) and the levers a
 profile lists (``compensation``, ``tunable``, ``automa_rules``).
+
+The kernels import the array's indices from the game's ``param_slots.py``, a module written from the
+table (``slots_source``: ``PR_N_PLAYERS = 0``, ``PR_TEMPLE_FROM = 1``, ..., ``N_PARAMS``) by
+``python -m tests.param_slots``; the conformance suite fails while it differs from the table. Plain
+assignments, so that a reader and an editor can follow each name to its value, and numba compiles
+each index in as a constant.
 
 Kinds, what a value may be, and its code in the compiled array unless the row has an ``encode``:
 
@@ -34,7 +39,6 @@ Kinds, what a value may be, and its code in the compiled array unless the row ha
 
 Rows with a ``slot`` take the next ``width`` entries of the array, in table order; ``Slot`` rows
 reserve entries that no single parameter sets (a constant, or a value derived from several).
-The kernels read the indices as module globals, so they are compiled in as constants.
 """
 
 from collections.abc import Callable, Mapping, Sequence
@@ -202,6 +206,17 @@ class ParamTable:
             raise ValueError(f"{self.game}'s spec page has no parameter table between {PAGE_BEGIN} and {PAGE_END}")
         return page[: begin + len(PAGE_BEGIN)] + "\n" + self.markdown() + "\n" + page[end:]
 
+    def slots_source(self) -> str:
+        """The text of the game's ``param_slots.py``: one ``PR_... = index`` line per packed row, in
+        array order, then ``N_PARAMS``."""
+        lines = [f'"""{_SLOTS_DOC}"""', ""]
+        for row, index in self.packed:
+            what = row.doc if isinstance(row, Slot) else row.name
+            width = f", {row.width} entries" if row.width > 1 else ""
+            lines.append(f"{row.slot} = {index}  # {what}{width}")
+        lines.append(f"N_PARAMS = {self.size}  # entries of the array")
+        return "\n".join(lines) + "\n"
+
     def to_array(self, params) -> np.ndarray:
         """The ``(N_PARAMS,) int32`` array the kernels read: each packed row's code at its slot."""
         array = np.zeros(self.size, dtype=np.int32)
@@ -213,6 +228,14 @@ class ParamTable:
             for offset, value in enumerate(codes):
                 array[index + offset] = value
         return array
+
+
+_SLOTS_DOC = """Where each parameter sits in the compiled parameter array, ``(N_PARAMS,) int32``
+(``Params.to_array``): the index constants of ``params.TABLE`` that the kernels import, so that
+numba compiles each in as a constant.
+
+Written from params.py by ``python -m tests.param_slots``; do not edit.
+"""
 
 
 class GameParams:

@@ -1,25 +1,27 @@
-"""The golden playthroughs: one seeded, traced game per registered game and player count."""
+"""The golden playthroughs: one seeded, traced game per game of the suites and player count, kept in
+the game's own test folder (``tests/games/<game>/golden/``)."""
 
 import importlib
 from pathlib import Path
 
 from bgsim.sim import game_seeds, make_game
 from bgsim.sim.play import play_game
-from bgsim.sim.registry import available_games, player_counts
+from bgsim.sim.registry import player_counts
 from bgsim.strategies import make_strategy
 
-GOLDEN_DIR = Path(__file__).parent
+from tests.suite import game_test_folder, suite_games
+
 SEED = 7
 SEATS = ("greedy", "random", "greedy", "random")  # every game names a personality "greedy"
 
 
 def cases() -> list[tuple[str, int]]:
-    """(game, player count) of every golden playthrough: every registered game, listed or not."""
-    return [(name, n) for name in available_games(unlisted=True) for n in player_counts(name)]
+    """(game, player count) of every golden playthrough: every game the suites run (``tests.suite``)."""
+    return [(name, n) for name in suite_games() for n in player_counts(name)]
 
 
 def path_for(name: str, n_players: int) -> Path:
-    return GOLDEN_DIR / f"{name}_{n_players}p_seed{SEED}.txt"
+    return game_test_folder(name) / "golden" / f"{name}_{n_players}p_seed{SEED}.txt"
 
 
 def render(name: str, n_players: int) -> str:

@@ -6,15 +6,14 @@ FILL IN: the docstrings; drop the mixin of a capability the game cannot offer (a
 
 import numpy as np
 from bgsim.sim.games._template import render
-from bgsim.sim.games._template.decisions import ACTION_FIELDS, DECISION_NAMES, OVER
+from bgsim.sim.games._template.decisions import ACTION_FIELDS, DECISION_NAMES
 from bgsim.sim.games._template.features import FEATURE_DOCS, FEATURE_NAMES
 from bgsim.sim.games._template.kernels import loops
-from bgsim.sim.games._template.kernels.candidates import MAX_ROWS
 from bgsim.sim.games._template.kernels.setup import new_game
 from bgsim.sim.games._template.params import Params
 from bgsim.sim.games._template.profile import template_profile
 from bgsim.sim.games._template.records import RECORD_DOCS, seat_records
-from bgsim.sim.games._template.state import DECISIONS, EVENT_CAP, EVENT_WIDTH, PHASE, SEAT, STATE, card_table
+from bgsim.sim.games._template.state import DECISIONS, EVENT_CAP, EVENT_WIDTH, STATE, card_table
 from bgsim.sim.games.base import GameBase
 from bgsim.sim.games.capabilities import CompiledPlayKernels, DeterminisationKernels, LockstepKernels, SteppingKernels
 from bgsim.sim.seeding import GameSeeds
@@ -27,18 +26,13 @@ RULES_VERSION = "1"
 class TemplateGame(SteppingKernels, CompiledPlayKernels, LockstepKernels, DeterminisationKernels, GameBase):
     """FILL IN: title, player counts, who starts. Seat 0 plays first in every round."""
 
-    name = "template"
     version = RULES_VERSION
     feature_names = FEATURE_NAMES
     feature_docs = FEATURE_DOCS
     action_fields = ACTION_FIELDS
     decision_names = DECISION_NAMES
     record_docs = RECORD_DOCS
-    max_rows = MAX_ROWS
-    over_kind = OVER
     state_layout = STATE
-    phase_index = PHASE
-    seat_index = SEAT
     decisions_index = DECISIONS
     kernels = loops
     event_capacity = EVENT_CAP

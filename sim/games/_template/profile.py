@@ -22,9 +22,9 @@ _LABELS = {"pts_cards": "cards", "pts_bonus": "bonus"}
 def template_profile(game) -> GameProfile:
     del game  # the profile does not depend on the parameters
     return GameProfile(
-        game="template",
+        game=TABLE.game,
         title="Template",
-        player_counts=(2, 3, 4),
+        player_counts=TABLE.player_counts,
         score_column="final_points",
         score_unit="points",
         categories=tuple(ScoreCategory(column, _LABELS[column], doc) for column, doc in CATEGORY_DOCS.items()),

@@ -4,7 +4,7 @@ spec page."""
 
 from bgsim.sim.game_entry import GameEntry, GameParts
 from bgsim.sim.games.arkadia.game import RULES_VERSION, Arkadia
-from bgsim.sim.games.arkadia.params import PARAM_DOCS, TABLE, Params
+from bgsim.sim.games.arkadia.params import TABLE, Params
 
 __all__ = ["ENTRY", "Arkadia", "Params", "RULES_VERSION", "make"]
 
@@ -14,8 +14,8 @@ def make(**params) -> Arkadia:
     return Arkadia(Params.from_dict(params))
 
 
-ENTRY = GameEntry("arkadia", make, "Die Baumeister von Arkadia: buildings, workers and a castle (2-4 players)",
-                  player_counts=TABLE.player_counts, parameter_docs=PARAM_DOCS, listed=True, order=3,
+ENTRY = GameEntry(TABLE, make, "Die Baumeister von Arkadia: buildings, workers and a castle (2-4 players)",
+                  order=3,
                   parts=GameParts(strategies="bgsim.strategies.arkadia",
                                   variants="bgsim.experiments.arkadia.variants:VARIANT_DATA",
                                   reports="bgsim.reports.arkadia:EXTRAS",

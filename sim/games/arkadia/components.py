@@ -14,6 +14,7 @@ from pathlib import Path
 from bgsim.sim.data_dir import STATUSES, checked_data_dir, data_file, read_data_file
 from bgsim.sim.errors import DataError
 from bgsim.sim.games.arkadia.geometry import castle_sites, neighbours, orientations, site_cells
+from bgsim.sim.games.arkadia.state import MAX_CELLS
 
 __all__ = ["DATA_DIR", "FAMILIES", "FAMILY_COLOURS", "FAMILY_NAMES", "SHAPES", "Components", "IntroBuilding", "Shape",
            "load_components"]
@@ -25,7 +26,6 @@ FAMILY_NAMES = ("Tuchhändler", "Gewürzhändler", "Zimmerleute", "Silberschmied
 FAMILY_COLOURS = ("red", "olive", "black", "silver")
 SHAPES = ("residence", "farm", "tavern", "mill", "smithy", "trade_centre", "monastery")  # shapes no. 1-7
 BLANK, COURTYARD = "blank", "courtyard"  # a castle field without printed seal; a site cell that is no field
-MAX_CELLS = 256  # the kernels keep a set of cells in 4 words of 64 bits
 SITE_ROWS, SITE_COLS = 3, 4  # the castle site, wide (004: 12 cells, 10 of them fields)
 
 

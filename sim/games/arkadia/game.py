@@ -5,11 +5,10 @@ import numpy as np
 from bgsim.sim.api import CandidateTable
 from bgsim.sim.games.arkadia import render
 from bgsim.sim.games.arkadia.components import FAMILIES, SHAPES, load_components
-from bgsim.sim.games.arkadia.decisions import A_SLOT, ACTION_FIELDS, DECISION_NAMES, OVER, REFILL
+from bgsim.sim.games.arkadia.decisions import A_SLOT, ACTION_FIELDS, DECISION_NAMES, REFILL
 from bgsim.sim.games.arkadia.events import EVENT_CAP, EVENT_WIDTH
 from bgsim.sim.games.arkadia.features import FEATURE_DOCS, FEATURE_NAMES
 from bgsim.sim.games.arkadia.kernels import loops
-from bgsim.sim.games.arkadia.kernels.candidates import MAX_ROWS
 from bgsim.sim.games.arkadia.kernels.castle import seal_value
 from bgsim.sim.games.arkadia.kernels.setup import new_game
 from bgsim.sim.games.arkadia.params import Params, building_points_of
@@ -19,8 +18,6 @@ from bgsim.sim.games.arkadia.state import (
     DECISIONS,
     MAX_CARDS,
     N_FIELDS,
-    PHASE,
-    SEAT,
     STATE,
     T_CARD,
     T_FIELD_PRINT,
@@ -40,18 +37,13 @@ class Arkadia(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
     """Die Baumeister von Arkadia, 2-4 players; the start player (seat 0 unless ``start_seat`` says
     otherwise) moves first."""
 
-    name = "arkadia"
     version = RULES_VERSION
     feature_names = FEATURE_NAMES
     feature_docs = FEATURE_DOCS
     action_fields = ACTION_FIELDS
     decision_names = DECISION_NAMES
     record_docs = RECORD_DOCS
-    max_rows = MAX_ROWS
-    over_kind = OVER
     state_layout = STATE
-    phase_index = PHASE
-    seat_index = SEAT
     decisions_index = DECISIONS
     kernels = loops
     event_capacity = EVENT_CAP

@@ -9,11 +9,12 @@ cells. Adjacent means sharing an edge (diagonal contact never counts).
 from dataclasses import dataclass
 
 import numpy as np
+from bgsim.sim.games.arkadia.state import MAX_CELLS
 
 __all__ = ["MASK_WORDS", "Placements", "castle_sites", "mask_of", "neighbours", "orientations", "placements",
            "site_cells"]
 
-MASK_WORDS = 4
+MASK_WORDS = MAX_CELLS // 64  # uint64 words of a set of cells on the largest board
 SITE_SHAPES = {"wide": (3, 4), "tall": (4, 3)}  # the castle site's rows x columns per orientation
 
 

@@ -1,9 +1,9 @@
 """Arkadia's parameters: one table (``TABLE``) with the player count, the start seat, the first-game
 setup, the start-gold vector (the compensation parameter), one row per rules ambiguity of the
 digest (AMB-1..13) and the buildings' gold (a lab lever, ARK-VAR-1). From it come ``Params``
-(``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS`` and the index constants (``PR_...``)
-of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for the kernels;
-``sim/games/parameters.py`` lists the kinds.
+(``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS`` and the index constants (``PR_...``,
+written to ``param_slots.py``) of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for
+the kernels; ``sim/games/parameters.py`` lists the kinds.
 """
 
 import re
@@ -12,7 +12,7 @@ from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.arkadia.state import MAX_SHAPES
 from bgsim.sim.games.parameters import GameParams, Param, ParamTable, per_component_text, per_component_values
 
-__all__ = ["BUILDING_POINTS_RANGE", "CASTLE_CHOSEN", "CASTLE_FIXED", "CASTLE_RANDOM", "N_PARAMS", "PARAM_DOCS",
+__all__ = ["BUILDING_POINTS_RANGE", "CASTLE_CHOSEN", "CASTLE_FIXED", "CASTLE_RANDOM", "PARAM_DOCS",
            "Params", "START_GOLD", "TABLE", "building_points_of", "castle_placement", "check_building_points"]
 
 START_GOLD = {2: (0, 0), 3: (0, 0, 0), 4: (0, 0, 0, 0)}  # the rulebook: every seat starts without gold
@@ -110,8 +110,6 @@ TABLE = ParamTable("arkadia", (
     Param("components_file", "path", None, "replacement components.toml (AMB-13: grid, tents, castle site, shapes "
           "and their cards, and the first-game layout, which only intro_setup reads)", rule="AMB-13"),
 ))
-globals().update(TABLE.constants)  # PR_N_PLAYERS, ... PR_BUILDING_POINTS: the indices the kernels import
-N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 
 

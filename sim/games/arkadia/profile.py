@@ -74,9 +74,9 @@ def _categories(game) -> tuple[ScoreCategory, ...]:
 
 def arkadia_profile(game) -> GameProfile:
     return GameProfile(
-        game="arkadia",
+        game=TABLE.game,
         title="Die Baumeister von Arkadia",
-        player_counts=(2, 3, 4),
+        player_counts=TABLE.player_counts,
         score_column="final_gold",
         score_unit="gold",
         categories=_categories(game),

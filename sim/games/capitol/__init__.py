@@ -2,7 +2,7 @@
 
 from bgsim.sim.game_entry import GameEntry, GameParts
 from bgsim.sim.games.capitol.game import RULES_VERSION, Capitol
-from bgsim.sim.games.capitol.params import PARAM_DOCS, TABLE, Params
+from bgsim.sim.games.capitol.params import TABLE, Params
 
 __all__ = ["ENTRY", "Capitol", "Params", "RULES_VERSION", "make"]
 
@@ -12,8 +12,7 @@ def make(**params) -> Capitol:
     return Capitol(Params.from_dict(params))
 
 
-ENTRY = GameEntry("capitol", make, "Capitol (Moon/Weissblum, Schmidt 2001), 2-4 players",
-                  player_counts=TABLE.player_counts, parameter_docs=PARAM_DOCS, order=2,
+ENTRY = GameEntry(TABLE, make, "Capitol (Moon/Weissblum, Schmidt 2001), 2-4 players", order=2,
                   parts=GameParts(strategies="bgsim.strategies.capitol",
                                   variants="bgsim.experiments.capitol.variants:VARIANT_DATA",
                                   reports="bgsim.reports.capitol:EXTRAS",

@@ -7,16 +7,15 @@ from bgsim.sim.games.base import GameBase
 from bgsim.sim.games.capabilities import CompiledPlayKernels, DeterminisationKernels, LockstepKernels, SteppingKernels
 from bgsim.sim.games.capitol import render
 from bgsim.sim.games.capitol.components import board_table, load_board
-from bgsim.sim.games.capitol.decisions import A_OP, ACTION_FIELDS, BID, DECISION_NAMES, OP_ADD, OVER
+from bgsim.sim.games.capitol.decisions import A_OP, ACTION_FIELDS, BID, DECISION_NAMES, OP_ADD
 from bgsim.sim.games.capitol.events import EVENT_CAP, EVENT_WIDTH
 from bgsim.sim.games.capitol.features import FEATURE_DOCS, FEATURE_NAMES
 from bgsim.sim.games.capitol.kernels import loops
-from bgsim.sim.games.capitol.kernels.candidates import MAX_ROWS
 from bgsim.sim.games.capitol.kernels.setup import new_game
 from bgsim.sim.games.capitol.params import Params, item_points_of
 from bgsim.sim.games.capitol.profile import capitol_profile
 from bgsim.sim.games.capitol.records import RECORD_DOCS, seat_records
-from bgsim.sim.games.capitol.state import AUCTION, AUCTIONS, DECISIONS, PHASE, SEAT, STATE, WINNER
+from bgsim.sim.games.capitol.state import AUCTION, AUCTIONS, DECISIONS, STATE, WINNER
 from bgsim.sim.seeding import GameSeeds
 
 __all__ = ["Capitol", "RULES_VERSION"]
@@ -27,20 +26,15 @@ RULES_VERSION = "2"
 class Capitol(SteppingKernels, CompiledPlayKernels, LockstepKernels, DeterminisationKernels, GameBase):
     """Capitol, 2-4 players; the first consul (seat 0 unless ``start_seat`` says otherwise) builds first."""
 
-    name = "capitol"
     version = RULES_VERSION
     feature_names = FEATURE_NAMES
     feature_docs = FEATURE_DOCS
     action_fields = ACTION_FIELDS
     decision_names = DECISION_NAMES
     record_docs = RECORD_DOCS
-    max_rows = MAX_ROWS
-    over_kind = OVER
     sealed_decisions = ("bid",)  # bids stay hidden until every seat has bid
     sealed_round_index = AUCTION  # the reveal ends the auction
     state_layout = STATE
-    phase_index = PHASE
-    seat_index = SEAT
     decisions_index = DECISIONS
     kernels = loops
     event_capacity = EVENT_CAP

@@ -1,14 +1,14 @@
 """Capitol parameters: one table (``TABLE``) with the player count, every ambiguity of the rules
 digest (AMB-1..18) by name with its default, the start-points vector (the compensation parameter),
 the items' points (a lab lever, CAP-VAR-1) and the board data file. From it come ``Params``
-(``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS`` and the index constants (``PR_...``)
-of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for the kernels;
-``sim/games/parameters.py`` says how."""
+(``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS`` and the index constants (``PR_...``,
+written to ``param_slots.py``) of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for
+the kernels; ``sim/games/parameters.py`` says how."""
 
 from bgsim.sim.games.capitol.state import AUCTIONS
 from bgsim.sim.games.parameters import GameParams, Param, ParamTable, per_component_text, per_component_values
 
-__all__ = ["ITEM_POINTS_RANGE", "N_PARAMS", "PARAM_DOCS", "Params", "START_POINTS", "TABLE", "check_item_points",
+__all__ = ["ITEM_POINTS_RANGE", "PARAM_DOCS", "Params", "START_POINTS", "TABLE", "check_item_points",
            "item_points_of"]
 
 START_POINTS = {2: (0, 0), 3: (0, 0, 0), 4: (0, 0, 0, 0)}  # CAP-SETUP-10
@@ -87,8 +87,6 @@ TABLE = ParamTable("capitol", (
     Param("board_file", "path", None, "replacement board.toml (AMB-18: prefectures, colours, small spaces, large "
           "sites, fountains)"),
 ))
-globals().update(TABLE.constants)  # PR_N_PLAYERS ... PR_ITEM_POINTS: the indices the kernels import
-N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 
 

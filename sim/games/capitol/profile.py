@@ -93,9 +93,9 @@ def _categories(game) -> tuple[ScoreCategory, ...]:
 
 def capitol_profile(game) -> GameProfile:
     return GameProfile(
-        game="capitol",
+        game=TABLE.game,
         title="Capitol",
-        player_counts=(2, 3, 4),
+        player_counts=TABLE.player_counts,
         score_column="final_points",
         score_unit="points",
         categories=_categories(game),

@@ -2,7 +2,7 @@
 
 from bgsim.sim.game_entry import GameEntry, GameParts
 from bgsim.sim.games.carpe_diem.game import RULES_VERSION, CarpeDiem
-from bgsim.sim.games.carpe_diem.params import PARAM_DOCS, TABLE, Params
+from bgsim.sim.games.carpe_diem.params import TABLE, Params
 
 __all__ = ["ENTRY", "CarpeDiem", "Params", "RULES_VERSION", "make"]
 
@@ -12,9 +12,8 @@ def make(**params) -> CarpeDiem:
     return CarpeDiem(Params.from_dict(params))
 
 
-ENTRY = GameEntry("carpe_diem", make,
-                  "Carpe Diem (Feld, alea 2018), 2nd-edition rules, 2-4 players and solo against Anna",
-                  player_counts=TABLE.player_counts, parameter_docs=PARAM_DOCS, order=1,
+ENTRY = GameEntry(TABLE, make,
+                  "Carpe Diem (Feld, alea 2018), 2nd-edition rules, 2-4 players and solo against Anna", order=1,
                   parts=GameParts(strategies="bgsim.strategies.carpe_diem",
                                   variants="bgsim.experiments.carpe_diem.variants:VARIANT_DATA",
                                   reports="bgsim.reports.carpe_diem:EXTRAS",

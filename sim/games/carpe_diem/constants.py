@@ -110,5 +110,7 @@ CARDS_PER_DECK = {2: (2, 2, 2, 2), 3: (2, 3, 2, 3), 4: (3, 3, 2, 4)}
 # Empty card slots (CD-SETUP-7): 2 players all corners; 3 players two opposite corners.
 EMPTY_SLOTS = {2: (0, 2, 9, 11), 3: (0, 11), 4: ()}
 EMPTY_SLOTS_3P_OTHER_DIAGONAL = (2, 9)
+# Solo (CD-ANNA): the human plays seat 0 and the automa Anna seat 1.
+ANNA_SEAT = 1
 # Solo (CD-ANNA-4): 6 cards in two vertically adjacent rows, slot rows 1 and 2.
 SOLO_EMPTY_SLOTS = (0, 1, 2, 9, 10, 11)

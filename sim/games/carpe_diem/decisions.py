@@ -67,5 +67,5 @@ A_CELL = 6  # TURN / CRAFTSMAN: district cell, -1 = store
 A_ROT = 7  # TURN / CRAFTSMAN: quarter turns clockwise
 A_BREAD = 8  # FULFIL: bread fulfilments b
 A_COUNT = 9  # FULFIL: normal fulfilments k; PAYMENT: units paid with coins; REWARD_ORDER: feature type
-N_ACTION_FIELDS = 10
 ACTION_FIELDS = ("kind", "move", "target", "space", "slot", "tile", "cell", "rotation", "bread", "count")
+N_ACTION_FIELDS = len(ACTION_FIELDS)

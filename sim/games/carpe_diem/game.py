@@ -10,24 +10,21 @@ from bgsim.sim.games.carpe_diem import constants as K
 from bgsim.sim.games.carpe_diem import render
 from bgsim.sim.games.carpe_diem.anna_data import load_anna
 from bgsim.sim.games.carpe_diem.components import DATA_DIR, load_components
-from bgsim.sim.games.carpe_diem.decisions import A_SPACE, ACTION_FIELDS, DECISION_NAMES, DISC, OVER
+from bgsim.sim.games.carpe_diem.decisions import A_SPACE, ACTION_FIELDS, DECISION_NAMES, DISC
 from bgsim.sim.games.carpe_diem.events import EVENT_CAP, EVENT_WIDTH
 from bgsim.sim.games.carpe_diem.features import FEATURE_DOCS, FEATURE_NAMES
 from bgsim.sim.games.carpe_diem.kernels import loops
-from bgsim.sim.games.carpe_diem.kernels.candidates import MAX_ROWS
-from bgsim.sim.games.carpe_diem.kernels.setup import new_game
+from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B, new_game
 from bgsim.sim.games.carpe_diem.params import Params
 from bgsim.sim.games.carpe_diem.profile import carpe_diem_profile
 from bgsim.sim.games.carpe_diem.records import RECORD_DOCS, seat_records
-from bgsim.sim.games.carpe_diem.state import DECISIONS, PENALTIES, PHASE, SEAT, SLOT_CARD, STATE
+from bgsim.sim.games.carpe_diem.state import DECISIONS, PENALTIES, SLOT_CARD, STATE
 from bgsim.sim.games.carpe_diem.tables import TABLES, build_tables
 from bgsim.sim.seeding import GameSeeds
 
 __all__ = ["CarpeDiem", "RULES_VERSION", "SCORE_CATEGORIES"]
 
 RULES_VERSION = "1"
-_SLOT_A = np.array(K.DISC_SLOT_A, dtype=np.int64)  # the two card slots beside each disc space
-_SLOT_B = np.array(K.DISC_SLOT_B, dtype=np.int64)
 SCORE_CATEGORIES = ("start", "cards", "villas", "leftovers", "banner", "fountain_cards", "frame_tasks")
 
 
@@ -35,19 +32,14 @@ class CarpeDiem(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determini
     """Carpe Diem, 2nd-edition rules, 2-4 players, or solo against the automa Anna (n_players=1:
     the human in seat 0, Anna in seat 1). Seat 0 is the start player of pass 1."""
 
-    name = "carpe_diem"
     version = RULES_VERSION
     feature_names = FEATURE_NAMES
     feature_docs = FEATURE_DOCS  # one line per feature, for `bgsim features`
     action_fields = ACTION_FIELDS
     decision_names = DECISION_NAMES
     record_docs = RECORD_DOCS  # the per-(game, seat) result columns, see ``records``
-    max_rows = MAX_ROWS  # most rows one candidate table can have
-    over_kind = OVER
     sealed_decisions = ("fountain",)  # D07: the card put under the deck stays hidden (CD-INFO)
     state_layout = STATE  # gives state_size, the int32 entries of one state
-    phase_index = PHASE
-    seat_index = SEAT
     decisions_index = DECISIONS
     kernels = loops
     event_capacity = EVENT_CAP
@@ -128,7 +120,7 @@ class CarpeDiem(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determini
             return None
         spaces = table.actions[:, A_SPACE]
         cards = self.field(state, "slot_card")
-        return np.stack([cards[_SLOT_A[spaces]], cards[_SLOT_B[spaces]]], axis=1).astype(np.int64)
+        return np.stack([cards[DISC_SLOT_A[spaces]], cards[DISC_SLOT_B[spaces]]], axis=1).astype(np.int64)
 
     def payout(self, component: int) -> int:
         """VP that scoring card ``component`` pays per fulfilment (CD-CARD-8)."""

@@ -1,8 +1,8 @@
 """Carpe Diem parameters: one table (``TABLE``) with the player count, every ambiguity (AMB-n),
 the solo rules against Anna and the component-data choices, each with the default the rules digest
 chose. From it come ``Params`` (``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS`` and the
-index constants (``PR_...``) of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for
-the compiled kernels; ``sim/games/parameters.py`` says how.
+index constants (``PR_...``, written to ``param_slots.py``) of the ``(N_PARAMS,) int32`` array that
+``Params.to_array`` packs for the compiled kernels; ``sim/games/parameters.py`` says how.
 """
 
 import re
@@ -11,7 +11,7 @@ from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.carpe_diem.constants import START_VP
 from bgsim.sim.games.parameters import GameParams, Param, ParamTable, Slot
 
-__all__ = ["N_PARAMS", "PARAM_DOCS", "Params", "TABLE"]
+__all__ = ["PARAM_DOCS", "Params", "TABLE"]
 
 ANNA_CRITERIA = "abcd"  # CD-ANNA-15 (a)-(d); (e) is anna_tiebreak and always comes last
 DATA_NAMES = ("tiles", "boards", "frames", "villa_table", "track", "scoring_cards", "fountain_cards")
@@ -197,8 +197,6 @@ TABLE = ParamTable("carpe_diem", (
           "anna.toml for a solo game); any other TOML file there is an error"),
     *(Param(f"{name}_file", "path", None, f"replacement {name}.toml") for name in DATA_NAMES),
 ))
-globals().update(TABLE.constants)  # PR_N_PLAYERS ... PR_ANNA_EXTRA_STEPS: the indices the kernels import
-N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 
 

@@ -1,7 +1,7 @@
 """Carpe Diem's profile: what the lab's studies and reports may know about it (``sim.profile``)."""
 
 from bgsim.sim.games.carpe_diem.components import DATA_FILES
-from bgsim.sim.games.carpe_diem.constants import COUNTER_NAMES
+from bgsim.sim.games.carpe_diem.constants import COUNTER_NAMES, DECKS
 from bgsim.sim.games.carpe_diem.params import TABLE
 from bgsim.sim.games.carpe_diem.records import CATEGORY_DOCS, RECORD_DOCS, SOLO_RECORD_DOCS
 from bgsim.sim.profile import (
@@ -17,7 +17,6 @@ from bgsim.sim.profile import (
 
 __all__ = ["DECKS", "carpe_diem_profile"]
 
-DECKS = "ABCD"
 PAYOUT_KINDS = ("vp", "coins", "bread", "steps")
 _PAYOUT_NAMES = {"vp": "VP", "coins": "coin", "bread": "bread", "steps": "step"}
 _GOODS = ("fish", "herb", "grape", "chicken")
@@ -111,9 +110,9 @@ def carpe_diem_profile(game) -> GameProfile:
         calibration_knob="anna_start_vp",
     )
     return GameProfile(
-        game="carpe_diem",
+        game=TABLE.game,
         title="Carpe Diem",
-        player_counts=(1, 2, 3, 4),
+        player_counts=TABLE.player_counts,
         score_column="final_vp",
         score_unit="VP",
         categories=tuple(ScoreCategory(column, _LABELS[column], doc) for column, doc in CATEGORY_DOCS.items()),

@@ -6,7 +6,7 @@ spec page. Declared unlisted (``ENTRY``): it builds and plays everywhere, but ``
 
 from bgsim.sim.game_entry import GameEntry, GameParts
 from bgsim.sim.games.sealed_bids.game import RULES_VERSION, SealedBids
-from bgsim.sim.games.sealed_bids.params import PARAM_DOCS, TABLE, Params
+from bgsim.sim.games.sealed_bids.params import TABLE, Params
 
 __all__ = ["ENTRY", "Params", "RULES_VERSION", "SealedBids", "make"]
 
@@ -16,8 +16,7 @@ def make(**params) -> SealedBids:
     return SealedBids(Params.from_dict(params))
 
 
-ENTRY = GameEntry("sealed_bids", make,
-                  "Sealed Bids, a small auction game with hidden hands (2-4 players, for the tests)",
-                  player_counts=TABLE.player_counts, parameter_docs=PARAM_DOCS, listed=False,
+ENTRY = GameEntry(TABLE, make,
+                  "Sealed Bids, a small auction game with hidden hands (2-4 players, for the tests)", listed=False,
                   parts=GameParts(strategies="bgsim.strategies.sealed_bids",
                                   calibration="bgsim.experiments.sealed_bids.calibration:CALIBRATION"))

@@ -7,15 +7,14 @@ from bgsim.sim.api import CandidateTable
 from bgsim.sim.games.base import GameBase
 from bgsim.sim.games.capabilities import CompiledPlayKernels, DeterminisationKernels, LockstepKernels, SteppingKernels
 from bgsim.sim.games.sealed_bids import render
-from bgsim.sim.games.sealed_bids.decisions import A_VALUE, ACTION_FIELDS, DECISION_NAMES, OVER, TAKE
+from bgsim.sim.games.sealed_bids.decisions import A_VALUE, ACTION_FIELDS, DECISION_NAMES, TAKE
 from bgsim.sim.games.sealed_bids.features import FEATURE_DOCS, FEATURE_NAMES
 from bgsim.sim.games.sealed_bids.kernels import loops
-from bgsim.sim.games.sealed_bids.kernels.candidates import MAX_ROWS
 from bgsim.sim.games.sealed_bids.kernels.setup import new_game
 from bgsim.sim.games.sealed_bids.params import Params, offer_size, points_of
 from bgsim.sim.games.sealed_bids.profile import sealed_bids_profile
 from bgsim.sim.games.sealed_bids.records import seat_records
-from bgsim.sim.games.sealed_bids.state import PHASE, ROUND, ROUNDS, SEAT, STATE
+from bgsim.sim.games.sealed_bids.state import ROUND, ROUNDS, STATE
 from bgsim.sim.seeding import GameSeeds
 
 __all__ = ["RULES_VERSION", "SealedBids"]
@@ -26,21 +25,16 @@ RULES_VERSION = "1"
 class SealedBids(SteppingKernels, CompiledPlayKernels, LockstepKernels, DeterminisationKernels, GameBase):
     """Sealed Bids, 2-4 players; seat 0 bids first in round 1."""
 
-    name = "sealed_bids"
     version = RULES_VERSION
     feature_names = FEATURE_NAMES
     feature_docs = FEATURE_DOCS
     action_fields = ACTION_FIELDS
     decision_names = DECISION_NAMES
-    max_rows = MAX_ROWS
-    over_kind = OVER
     sealed_decisions = ("bid",)  # bids stay hidden until every seat has bid
     # The round counter moves on when the bids are revealed (pair, triple: after the winner's take,
     # which every seat sees, SB-OFFER-1, SB-OFFER-2).
     sealed_round_index = ROUND
     state_layout = STATE
-    phase_index = PHASE
-    seat_index = SEAT
     kernels = loops
     renderer = render
 

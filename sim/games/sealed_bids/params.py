@@ -2,8 +2,8 @@
 (SB-TIE-1), the start-points vector (the compensation parameter), the final tie rule (SB-TIE-2,
 or a shared win), the prizes on offer per round (SB-OFFER-1, SB-OFFER-2) and the prizes' points
 (SB-SETUP-1). From it come ``Params`` (``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS``
-and the index constants (``PR_...``) of the ``(N_PARAMS,) int32`` array that ``Params.to_array``
-packs for the kernels; ``sim/games/parameters.py`` says how.
+and the index constants (``PR_...``, written to ``param_slots.py``) of the ``(N_PARAMS,) int32`` array
+that ``Params.to_array`` packs for the kernels; ``sim/games/parameters.py`` says how.
 
 ``prize_points`` lists one value per prize id of the deck in use (``POINTS_COUNT``): 10 in single
 and pair, 15 in triple. Its row alone accepts either length; ``Params`` then refuses a length that
@@ -14,7 +14,7 @@ from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.parameters import GameParams, Param, ParamTable
 from bgsim.sim.games.sealed_bids.state import MAX_PRIZES, OFFER_DECK, OFFER_PRIZES, PAIR_PRIZES, TRIPLE_PRIZES
 
-__all__ = ["N_PARAMS", "PARAM_DOCS", "POINTS_COUNT", "PRIZE_OFFERS", "Params", "RULEBOOK_POINTS", "START_POINTS",
+__all__ = ["PARAM_DOCS", "POINTS_COUNT", "PRIZE_OFFERS", "Params", "RULEBOOK_POINTS", "START_POINTS",
            "TABLE", "check_points_fit_offer", "check_prize_points", "deck_size", "offer_size", "points_of"]
 
 START_POINTS = {2: (0, 1), 3: (0, 1, 2), 4: (0, 1, 2, 3)}  # SB-SETUP-3, by player count
@@ -98,8 +98,6 @@ TABLE = ParamTable("sealed_bids", (
           encode=lambda value, params: points_of(value, params.prize_offer), slot="PR_PRIZE_POINTS",
           width=MAX_PRIZES),
 ), listing_hint="bgsim games --all")  # an unlisted game
-globals().update(TABLE.constants)  # PR_N_PLAYERS, PR_BID_TIE, ..., PR_PRIZE_POINTS: the indices the kernels import
-N_PARAMS = TABLE.size
 PARAM_DOCS = TABLE.docs
 
 

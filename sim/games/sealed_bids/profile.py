@@ -36,9 +36,9 @@ def prize_catalogue(params) -> tuple[dict, ...]:
 
 def sealed_bids_profile(game) -> GameProfile:
     return GameProfile(
-        game="sealed_bids",
+        game=TABLE.game,
         title="Sealed Bids",
-        player_counts=(2, 3, 4),
+        player_counts=TABLE.player_counts,
         score_column="final_points",
         score_unit="points",
         categories=tuple(ScoreCategory(column, _LABELS[column], doc) for column, doc in CATEGORY_DOCS.items()),

@@ -16,7 +16,8 @@ from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import state as st
 from bgsim.sim.games.arkadia.events import EV_BUILDING_GOLD, events
 from bgsim.sim.games.arkadia.kernels.flow import apply_action
-from bgsim.sim.games.arkadia.params import PR_BUILDING_POINTS, Params
+from bgsim.sim.games.arkadia.param_slots import PR_BUILDING_POINTS
+from bgsim.sim.games.arkadia.params import Params
 from bgsim.sim.play import play_game
 from bgsim.sim.profile import round_trip
 from bgsim.strategies import make_strategy

@@ -3,8 +3,8 @@ packed for the kernels; bad values are one-line GameIdErrors."""
 
 import pytest
 from bgsim.sim.errors import GameIdError
-from bgsim.sim.games.arkadia import params as p
-from bgsim.sim.games.arkadia.params import CASTLE_CHOSEN, CASTLE_FIXED, CASTLE_RANDOM, Params, castle_placement
+from bgsim.sim.games.arkadia import param_slots as p
+from bgsim.sim.games.arkadia.params import CASTLE_CHOSEN, CASTLE_FIXED, CASTLE_RANDOM, TABLE, Params, castle_placement
 
 DIGEST_DEFAULTS = {  # digest §7, parameter summary
     "start_seat": 0, "intro_setup": False, "castle_placement": "random", "no_action_policy": "skip_part1",
@@ -17,7 +17,7 @@ DIGEST_DEFAULTS = {  # digest §7, parameter summary
 def test_every_ambiguity_is_a_parameter_with_the_digests_default():
     params = Params.from_dict({"n_players": 3})
     assert {name: getattr(params, name) for name in DIGEST_DEFAULTS} == DIGEST_DEFAULTS
-    rules = {row.rule for row in p.TABLE.params}
+    rules = {row.rule for row in TABLE.params}
     assert {f"AMB-{n}" for n in range(1, 14) if n not in (9, 12)} <= rules  # 9 and 12: one reading (spec page)
 
 

@@ -8,9 +8,9 @@ import re
 import pytest
 from bgsim.sim import make_game
 from bgsim.sim.errors import DataError, GameIdError
-from bgsim.sim.games.capitol import PARAM_DOCS, Params
 from bgsim.sim.games.capitol import decisions as D
 from bgsim.sim.games.capitol import state as S
+from bgsim.sim.games.capitol.params import PARAM_DOCS, Params
 
 from tests.games.capitol.helpers import (
     ESQUILINE,

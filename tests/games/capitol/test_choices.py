@@ -11,7 +11,8 @@ from bgsim.sim.batch import play_batch
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.capitol import decisions as D
 from bgsim.sim.games.capitol import state as S
-from bgsim.sim.games.capitol.params import PR_ITEM_POINTS, Params
+from bgsim.sim.games.capitol.param_slots import PR_ITEM_POINTS
+from bgsim.sim.games.capitol.params import Params
 from bgsim.sim.profile import round_trip
 from bgsim.sim.seeding import game_seeds
 from bgsim.strategies import make_strategy

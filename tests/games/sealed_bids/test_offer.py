@@ -11,7 +11,7 @@ from bgsim.sim import game_seeds, make_game
 from bgsim.sim.api import ComponentChoices, supports
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.games.sealed_bids.decisions import BID, TAKE
-from bgsim.sim.games.sealed_bids.params import PR_PRIZE_POINTS
+from bgsim.sim.games.sealed_bids.param_slots import PR_PRIZE_POINTS
 from bgsim.sim.games.sealed_bids.state import HIDDEN
 from bgsim.sim.play import play_game
 from bgsim.strategies import make_strategy

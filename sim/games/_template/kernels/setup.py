@@ -8,7 +8,7 @@ the top of the pile (seat 0 first), XX-SETUP-3 gives the start points; seat 0 pl
 import numpy as np
 from bgsim.sim.games._template.decisions import PLAY
 from bgsim.sim.games._template.kernels.flow import draw
-from bgsim.sim.games._template.params import PR_N_PLAYERS, PR_START
+from bgsim.sim.games._template.param_slots import PR_N_PLAYERS, PR_START
 from bgsim.sim.games._template.state import (
     HAND,
     IN_PILE,

@@ -31,7 +31,7 @@ from bgsim.sim.games.arkadia.kernels.board import (
 )
 from bgsim.sim.games.arkadia.kernels.castle import seal_value
 from bgsim.sim.games.arkadia.kernels.flow import deck_has_cards
-from bgsim.sim.games.arkadia.params import PR_CASTLE_TARGET, PR_MIN_WORKERS, PR_MIRROR
+from bgsim.sim.games.arkadia.param_slots import PR_CASTLE_TARGET, PR_MIN_WORKERS, PR_MIRROR
 from bgsim.sim.games.arkadia.state import (
     B_FAMILY,
     B_PLACED,

@@ -62,7 +62,7 @@ from bgsim.sim.games.arkadia.kernels.board import (
 )
 from bgsim.sim.games.arkadia.kernels.castle import place_stone, stones_available
 from bgsim.sim.games.arkadia.kernels.scoring import cash, end_turn, final_cashing, use_banner
-from bgsim.sim.games.arkadia.params import (
+from bgsim.sim.games.arkadia.param_slots import (
     PR_BUILDING_POINTS,
     PR_CASTLE_TARGET,
     PR_DECK_END,

@@ -9,9 +9,7 @@ from bgsim.sim.games.arkadia.decisions import CASTLE_SITE, PART1
 from bgsim.sim.games.arkadia.events import EV_DISPLAY, EV_HAND, EV_LAYOUT, EV_SITE, EV_TURN, log_event, logging_on
 from bgsim.sim.games.arkadia.kernels.board import lay_castle_site, place_building
 from bgsim.sim.games.arkadia.kernels.castle import reset_castle
-from bgsim.sim.games.arkadia.params import (
-    CASTLE_CHOSEN,
-    CASTLE_RANDOM,
+from bgsim.sim.games.arkadia.param_slots import (
     PR_CASTLE,
     PR_INTRO,
     PR_N_PLAYERS,
@@ -20,6 +18,7 @@ from bgsim.sim.games.arkadia.params import (
     PR_START,
     PR_START_SEAT,
 )
+from bgsim.sim.games.arkadia.params import CASTLE_CHOSEN, CASTLE_RANDOM
 from bgsim.sim.games.arkadia.state import (
     B_PLACER,
     B_TARGET,

@@ -3,7 +3,7 @@ item may go (CAP-AUCTION-9), and the ranking of a prefecture (CAP-SCORE-7)."""
 
 from bgsim.sim.borrow import njit_without_refcounts
 from bgsim.sim.games.capitol.components import BT_COLOUR
-from bgsim.sim.games.capitol.params import (
+from bgsim.sim.games.capitol.param_slots import (
     PR_FIRST_TIEBREAK,
     PR_HEIGHT_TIE_LOSERS,
     PR_SHARED_FIRST_SECOND,

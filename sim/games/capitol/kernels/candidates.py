@@ -83,7 +83,7 @@ from bgsim.sim.games.capitol.kernels.board import (
     temple_factor,
 )
 from bgsim.sim.games.capitol.kernels.flow import may_stop_drawing
-from bgsim.sim.games.capitol.params import (
+from bgsim.sim.games.capitol.param_slots import (
     PR_BUILD_CARD,
     PR_ITEM_POINTS,
     PR_MAX_UNFINISHED,

@@ -66,7 +66,7 @@ from bgsim.sim.games.capitol.kernels.board import (
     rank_masks,
     temple_factor,
 )
-from bgsim.sim.games.capitol.params import (
+from bgsim.sim.games.capitol.param_slots import (
     PR_BASE_OPTIONAL,
     PR_BONUS_OPTIONAL,
     PR_CATCH_UP,

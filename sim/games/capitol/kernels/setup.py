@@ -6,7 +6,7 @@ import numpy as np
 from bgsim.sim.games.capitol.components import BT_FOUNTAINS, BT_LARGE, BT_SMALL
 from bgsim.sim.games.capitol.kernels.board import n_prefectures
 from bgsim.sim.games.capitol.kernels.flow import start_game
-from bgsim.sim.games.capitol.params import PR_N_PLAYERS, PR_PILE_VISIBLE, PR_START, PR_START_SEAT
+from bgsim.sim.games.capitol.param_slots import PR_N_PLAYERS, PR_PILE_VISIBLE, PR_START, PR_START_SEAT
 from bgsim.sim.games.capitol.state import (
     AUCTIONS,
     CLASS_COPIES,

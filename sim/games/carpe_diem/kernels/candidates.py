@@ -173,7 +173,7 @@ from bgsim.sim.games.carpe_diem.kernels.work import (
     MV_TARGET,
     new_placement_work,
 )
-from bgsim.sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.param_slots import (
     PR_BREAD_TARGET_TILES,
     PR_CRAFTSMAN_OPTIONAL,
     PR_CRAFTSMAN_STORE,

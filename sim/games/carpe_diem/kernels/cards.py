@@ -23,7 +23,7 @@ from bgsim.sim.games.carpe_diem.kernels.economy import (
     gain_bread,
     gain_coins,
 )
-from bgsim.sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.param_slots import (
     PR_BREAD_COUNTS,
     PR_BREAD_PER_CARD,
     PR_BREAD_PER_SCORING,

@@ -107,7 +107,7 @@ from bgsim.sim.games.carpe_diem.kernels.work import (
     NO_ROW,
     new_placement_work,
 )
-from bgsim.sim.games.carpe_diem.params import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
+from bgsim.sim.games.carpe_diem.param_slots import PR_CRAFTSMAN_OPTIONAL, PR_CRAFTSMAN_STORE
 from bgsim.sim.games.carpe_diem.state import (
     COUNT,
     DEPOT,

@@ -14,7 +14,6 @@ from bgsim.sim.games.carpe_diem.constants import (
     C_CHIMNEYS,
     C_LANDSCAPES,
     C_LODGINGS,
-    CRAFTSMAN,
     LANDSCAPE_FIRST,
     LANDSCAPE_LAST,
     LODGING_FIRST,
@@ -25,7 +24,7 @@ from bgsim.sim.games.carpe_diem.constants import (
     SIDE,
     VILLA,
 )
-from bgsim.sim.games.carpe_diem.params import PR_FRAME_LINE_STRADDLE, PR_LANDSCAPE_MAX, PR_ONE_TASK_PER_FEATURE
+from bgsim.sim.games.carpe_diem.param_slots import PR_FRAME_LINE_STRADDLE, PR_LANDSCAPE_MAX, PR_ONE_TASK_PER_FEATURE
 from bgsim.sim.games.carpe_diem.state import (
     BOARD,
     BUILT,
@@ -83,16 +82,6 @@ R_CHIMNEYS = 3
 R_PART = 4  # per part j: R_PART + 7 * j + (type, completes, size, chimneys, open, rows, cols)
 R_STRIDE = 7
 R_SIZE = R_PART + 2 * R_STRIDE
-
-
-@njit_without_refcounts
-def is_landscape(ptype):
-    return LANDSCAPE_FIRST <= ptype <= LANDSCAPE_LAST
-
-
-@njit_without_refcounts
-def is_lodging(ptype):
-    return LODGING_FIRST <= ptype <= LODGING_LAST
 
 
 @njit_without_refcounts
@@ -456,14 +445,6 @@ def build(s, t, p, seat, tile, cell, rot, done_type, done_size, done_chim):
             done_chim[n_done] = chim
             n_done += 1
     return n_done
-
-
-@njit_without_refcounts
-def completes_craftsman(done_type, n_done):
-    for i in range(n_done):
-        if done_type[i] == CRAFTSMAN:
-            return True
-    return False
 
 
 # Helpers

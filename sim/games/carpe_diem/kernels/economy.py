@@ -7,7 +7,7 @@ place; every VP change through ``add_vp`` for the optional floor (AMB-17).
 from bgsim.sim.borrow import njit_without_refcounts
 from bgsim.sim.games.carpe_diem.constants import MAX_P, N_GOODS
 from bgsim.sim.games.carpe_diem.events import EV_LOST_SUPPLY, EV_STEPS, log_event
-from bgsim.sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.param_slots import (
     PR_OVERFLOW_ADMIN_ONLY,
     PR_SUPPLY_BREAD,
     PR_SUPPLY_COINS,

@@ -5,7 +5,7 @@ from bgsim.sim.games.carpe_diem.constants import CRAFTSMAN, N_CELLS, N_COUNTERS,
 from bgsim.sim.games.carpe_diem.events import EV_FINAL, EV_GAME_END, log_event
 from bgsim.sim.games.carpe_diem.kernels.district import on_task_line, task_type
 from bgsim.sim.games.carpe_diem.kernels.solo import anna_final, human_ranks_first, log_anna_final
-from bgsim.sim.games.carpe_diem.params import PR_ONE_TASK_PER_FEATURE, PR_TIE_UPPER_IS_BACK
+from bgsim.sim.games.carpe_diem.param_slots import PR_ONE_TASK_PER_FEATURE, PR_TIE_UPPER_IS_BACK
 from bgsim.sim.games.carpe_diem.state import (
     BANNER_POS,
     BANNER_STAMP,

@@ -9,6 +9,7 @@ first: its tile's build and rewards come before the next pending reward of the o
 import numpy as np
 from bgsim.sim.games.carpe_diem.constants import (
     ADMINISTRATOR,
+    ANNA_SEAT,
     BAKER,
     BAKERY,
     CRAFTSMAN,
@@ -94,14 +95,13 @@ from bgsim.sim.games.carpe_diem.kernels.economy import (
 from bgsim.sim.games.carpe_diem.kernels.final import final_scoring
 from bgsim.sim.games.carpe_diem.kernels.setup import DISC_SLOT_A, DISC_SLOT_B, deal_pass
 from bgsim.sim.games.carpe_diem.kernels.solo import (
-    ANNA_SEAT,
     anna_pass_start,
     anna_take,
     anna_turn,
     is_anna,
     random_free_space,
 )
-from bgsim.sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.param_slots import (
     PR_ANNA_PATRICIAN_RANDOM,
     PR_CANONICAL_PAYMENT,
     PR_CRAFTSMAN_OPTIONAL,

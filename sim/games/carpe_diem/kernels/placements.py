@@ -128,7 +128,7 @@ from bgsim.sim.games.carpe_diem.kernels.work import (
     M_SIZE_SUM,
     NO_ROW,
 )
-from bgsim.sim.games.carpe_diem.params import PR_LANDSCAPE_MAX, PR_LANDSCAPE_REWARD_CAP, PR_OVERFLOW_ADMIN_ONLY
+from bgsim.sim.games.carpe_diem.param_slots import PR_LANDSCAPE_MAX, PR_LANDSCAPE_REWARD_CAP, PR_OVERFLOW_ADMIN_ONLY
 from bgsim.sim.games.carpe_diem.state import (
     BANNER_LEFT,
     BANNER_POS,

@@ -11,11 +11,13 @@ and, under AMB-20's alternative, her patrician's space.
 """
 
 import numpy as np
+from bgsim.sim.games.carpe_diem import constants
 from bgsim.sim.games.carpe_diem.constants import (
     AN_BREAD,
     AN_COINS,
     AN_PILE,
     AN_PILE_N,
+    ANNA_SEAT,
     DEPOT_SIZE,
     MAX_P,
     N_BOARDS,
@@ -31,7 +33,7 @@ from bgsim.sim.games.carpe_diem.constants import (
     N_SPACES,
 )
 from bgsim.sim.games.carpe_diem.decisions import PATRICIAN as PATRICIAN_DECISION
-from bgsim.sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.param_slots import (
     PR_ANNA_BOTTOM,
     PR_N_PLAYERS,
     PR_PATRICIANS_AFTER_REVEAL,
@@ -86,13 +88,13 @@ from bgsim.sim.games.carpe_diem.tables import (
 from bgsim.sim.rng import below, shuffle
 from numba import njit
 
-ANNA_SEAT = 1
 AUTOMA_CARDS = 8
 
-# Rule tables as arrays indexed by player count (constants.py has them as dicts for Python).
-CARDS_PER_DECK = np.array([[0] * 4, [0] * 4, [2, 2, 2, 2], [2, 3, 2, 3], [3, 3, 2, 4]], dtype=np.int64)
-DISC_SLOT_A = np.array((0, 1, 3, 4, 6, 7, 9, 10, 0, 1, 2, 3, 4, 5, 6, 7, 8), dtype=np.int64)
-DISC_SLOT_B = np.array((1, 2, 4, 5, 7, 8, 10, 11, 3, 4, 5, 6, 7, 8, 9, 10, 11), dtype=np.int64)
+# The rule tables of constants.py as the arrays the kernels index: scoring cards per deck by player
+# count (none below 2: a solo game draws p[PR_SOLO_CARDS]), and the two card slots beside each disc space.
+CARDS_PER_DECK = np.array([constants.CARDS_PER_DECK.get(n, (0, 0, 0, 0)) for n in range(MAX_P + 1)], dtype=np.int64)
+DISC_SLOT_A = np.array(constants.DISC_SLOT_A, dtype=np.int64)
+DISC_SLOT_B = np.array(constants.DISC_SLOT_B, dtype=np.int64)
 
 
 @njit(cache=True)

@@ -16,6 +16,7 @@ from bgsim.sim.games.carpe_diem.constants import (
     AN_PILE,
     AN_PILE_N,
     AN_TRACK,
+    ANNA_SEAT,
     ANNA_SIZE,
     DEPOT_SIZE,
     N_CELLS,
@@ -54,7 +55,7 @@ from bgsim.sim.games.carpe_diem.kernels.anna import (
 )
 from bgsim.sim.games.carpe_diem.kernels.depots import exhaust_depot, take_tile
 from bgsim.sim.games.carpe_diem.kernels.economy import STEP_ADMINISTRATOR, STEP_BANNER, advance_banner
-from bgsim.sim.games.carpe_diem.params import (
+from bgsim.sim.games.carpe_diem.param_slots import (
     PR_ANNA_CONVERT_ALL,
     PR_ANNA_CONVERT_AT,
     PR_ANNA_CONVERT_MODE,
@@ -112,7 +113,6 @@ from bgsim.sim.games.carpe_diem.tables import ANNA_GREY_FIELDS, T_ANNA_CARDS, T_
 from numba import njit
 
 HUMAN = 0
-ANNA_SEAT = 1
 _ROW = 13  # entries per automa card row in the tables: arrow, then 12 symbols
 _ROWS = 7
 _BY_RULES, _BY_HUMAN, _BY_RANDOM = 0, 1, 2

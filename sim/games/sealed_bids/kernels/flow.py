@@ -3,7 +3,7 @@ prize (SB-OFFER-1, SB-OFFER-2), score the end. Every kernel takes ``s``, the sta
 ((STATE_SIZE,) int32, changed in place), and ``p``, the parameter array ((N_PARAMS,) int32)."""
 
 from bgsim.sim.games.sealed_bids.decisions import A_VALUE, BID, OVER, TAKE
-from bgsim.sim.games.sealed_bids.params import PR_BID_TIE, PR_FINAL_TIE, PR_PRIZE_POINTS
+from bgsim.sim.games.sealed_bids.param_slots import PR_BID_TIE, PR_FINAL_TIE, PR_PRIZE_POINTS
 from bgsim.sim.games.sealed_bids.state import (
     BID_CARD,
     BID_DOWN,

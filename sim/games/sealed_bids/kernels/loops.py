@@ -11,7 +11,7 @@ from bgsim.sim.games.sealed_bids.state import N_PLAYERS, PHASE, PRIZE_PTS, RANK,
 from bgsim.sim.kernel_binding import RulesKernels, bind_loops
 from numba import njit
 
-__all__ = ["RULES", "apply_action", "candidates", "deal_into", "determinise", "observe", "standing"]
+__all__ = ["LOOPS", "RULES", "apply_action", "candidates", "deal_into", "determinise", "observe", "standing"]
 
 
 @njit(cache=True)
@@ -25,4 +25,4 @@ def standing(s, scores):
 RULES = RulesKernels(candidates=candidates, apply_action=apply_action, deal_into=deal_into, determinise=determinise,
                      max_rows=MAX_ROWS, n_action_fields=N_ACTION_FIELDS, phase=PHASE, seat=SEAT, over=OVER,
                      n_players=N_PLAYERS, final_score=TOTAL, rank=RANK, standing=standing)
-globals().update(bind_loops(RULES, __name__))  # play_to_end, play_into_states, ... (sim.loops.LOOPS)
+LOOPS = bind_loops(RULES, __name__)  # LOOPS.play_to_end, LOOPS.play_into_states, ...

@@ -4,7 +4,7 @@ the bid deck, then the prize deck (8 prizes; 10 when ``prize_offer = pair``, SB-
 
 import numpy as np
 from bgsim.sim.games.sealed_bids.decisions import BID
-from bgsim.sim.games.sealed_bids.params import PR_N_PLAYERS, PR_PRIZE_OFFER, PR_START
+from bgsim.sim.games.sealed_bids.param_slots import PR_N_PLAYERS, PR_PRIZE_OFFER, PR_START
 from bgsim.sim.games.sealed_bids.state import (
     BID_CARD,
     DECK_N,
