@@ -596,7 +596,8 @@ _CELL_PX = 14.0  # padding and border of a cell at the normal size
 _DENSE_ABOVE = 0.9  # of the content box: a table estimated to need more at its narrowest is set dense
 _LONG_HEADER = 12  # characters; a longer column label wraps at the width of th span.h
 _KEEP_TOGETHER = re.compile(r"\[[^\]]{0,12}\]|\d %")  # in a label, "[95 % CI]" and "5 %" never break
-_INTERVAL_CELL = re.compile(r"(?P<value>.*\S) (?P<interval>\[[^\[\]]*\])")
+# a value, its interval and perhaps a note in brackets after them: "2.5 pp² [0.82, 5.4] (at most 2.3 pp)"
+_INTERVAL_CELL = re.compile(r"(?P<value>.*\S) (?P<interval>\[[^\[\]]*\])(?: (?P<note>\(.*\)))?")
 
 
 def _unbreakable(text: str, numeric: bool, header: bool = False) -> int:
@@ -606,7 +607,10 @@ def _unbreakable(text: str, numeric: bool, header: bool = False) -> int:
     if not numeric:
         return max((len(w) for w in text.split()), default=0)
     split = _INTERVAL_CELL.fullmatch(text)
-    return max(len(split["value"]), len(split["interval"])) if split else len(text)
+    if split is None:
+        return len(text)
+    note = max((len(w) for w in (split["note"] or "").split()), default=0)  # a note wraps between its words
+    return max(len(split["value"]), len(split["interval"]), note)
 
 
 def _narrowest_px(shown: pd.DataFrame, numeric: Sequence[bool]) -> float:
@@ -630,8 +634,9 @@ def _cell_html(tag: str, text: str, numeric: bool) -> str:
     split = _INTERVAL_CELL.fullmatch(text) if tag == "td" else None
     if split is None:
         return f'<{tag} class="num">{content}</{tag}>'
+    note = f' {_esc(split["note"])}' if split["note"] else ""
     return (f'<{tag} class="num iv"><span>{_esc(split["value"])}</span> '
-            f'<span>{_esc(split["interval"])}</span></{tag}>')
+            f'<span>{_esc(split["interval"])}</span>{note}</{tag}>')
 
 
 def _row_html(tag: str, cells: Sequence[str], numeric: Sequence[bool]) -> str:

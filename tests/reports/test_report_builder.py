@@ -13,6 +13,7 @@ from bgsim.reports.report_builder import (
     CONTENT_WIDTH_PX,
     FOLD_ROWS,
     Report,
+    _unbreakable,
     figure_font_sizes,
     fmt_mean,
     fmt_rate,
@@ -323,6 +324,17 @@ def test_interval_cells_may_wrap_only_between_value_and_interval():
     assert '<td class="num">10,000</td>' in page
     assert "td.num { white-space: nowrap; }" in page and "td.num.iv span { white-space: nowrap; }" in page
     assert "td.num.iv { white-space: normal; }" in page
+
+
+def test_a_note_after_an_interval_wraps_between_its_words_and_does_not_widen_the_table():
+    """The balance finalists' seat imbalance, "2.5 pp² [0.82, 5.4] (seats' RMS gap at most 2.3 pp)", was one
+    unbreakable piece, and its table ran 1,419 px wide in a 1,152 px page."""
+    frame = pd.DataFrame({"imbalance": [2.5], "imbalance_low": [0.82], "imbalance_high": [5.4]})
+    note = lambda v, lo, hi: f"{v} pp² [{lo}, {hi}] (seats' RMS gap at most 2.3 pp)"  # noqa: E731
+    page = Report("r").table(frame, "t", means=["imbalance"], formats={"imbalance": note}).html()
+    assert ('<td class="num iv"><span>2.5 pp²</span> <span>[0.82, 5.4]</span> (seats&#x27;'
+            in page.replace("&#39;", "&#x27;"))
+    assert _unbreakable("2.5 pp² [0.82, 5.4] (seats' RMS gap at most 2.3 pp)", True) == len("[0.82, 5.4]")
 
 
 def test_a_table_too_wide_for_the_content_box_at_its_narrowest_is_set_dense():
