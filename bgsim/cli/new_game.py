@@ -103,12 +103,13 @@ def new_game(
     out.print(f"made game {name} (unlisted), a copy of the template:", highlight=False)
     for folder in folders:
         out.print(f"  {folder}", highlight=False)
-    steps = [f"the rules: every place marked FILL IN (sim/games/{name}/README.md lists every step)",
-             f"its rules tests in tests/games/{name}/, one per rule id, named after it (test_XX_TURN_2_...)",
-             f"its golden playthroughs: python -m tests.golden.regenerate {name}",
-             f"then listed=True in its ENTRY (sim/games/{name}/__init__.py) shows it in `bgsim games`"]
+    # one step a line pair, each line under 80 columns with a name of up to 20 characters
+    steps = [("the rules: every place marked FILL IN", f"sim/games/{name}/README.md lists every step"),
+             ("its rules tests, one per rule id, named after it", f"tests/games/{name}/test_XX_TURN_2_...py"),
+             ("its golden playthroughs", f"python -m tests.golden.regenerate {name}"),
+             ("then listed=True in its ENTRY shows it in `bgsim games`", f"sim/games/{name}/__init__.py")]
     if not sorted_again:
-        steps.insert(0, f"ruff check --fix sim/games/{name} strategies/{name} (the renamed imports, sorted again)")
+        steps.insert(0, ("the renamed imports, sorted again", f"ruff check --fix sim/games/{name} strategies/{name}"))
     out.print("next:", highlight=False)
-    for step in steps:
-        out.print(f"  {step}", highlight=False)
+    for what, where in steps:
+        out.print(f"  {what}:\n      {where}", highlight=False)
