@@ -33,7 +33,9 @@ from bgsim.sim.results.spec import Block, Chunk, RunSpec, SpecError
 from bgsim.sim.results.store import (
     ChunkCheck,
     RunStoreError,
+    begin_session,
     chunk_path,
+    end_session,
     now,
     probe_write,
     read_meta,
@@ -209,9 +211,7 @@ def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = F
         games_done = sum(c.stop - c.start for c in chunks if c.index in done)
         data_texts = {name: (run_dir / "data" / f"{name}.toml").read_text(encoding="utf-8") for name in spec.data}
         backend = "dask" if client else "loky" if jobs != 1 else "inline"
-        session = {"started": now(), "jobs": jobs, "backend": backend, "chunks_skipped": len(done),
-                   "chunks_repaired": repaired}
-        meta.setdefault("sessions", []).append(session)
+        session = begin_session(meta, jobs=jobs, backend=backend, chunks_skipped=len(done), chunks_repaired=repaired)
         write_json(run_dir / "meta.json", meta)
         if on_progress:
             on_progress(games_done, spec.total_games)
@@ -226,17 +226,15 @@ def run(spec: RunSpec, out: str | Path = "runs", jobs: int = 1, resume: bool = F
                 if on_progress:
                     on_progress(games_done, spec.total_games)
         except BaseException:
-            session.update(ended=now(), games_played=played, status="interrupted")
-            meta["status"] = "interrupted"
+            end_session(meta, session, "interrupted", played, time.perf_counter() - started)
             write_json(run_dir / "meta.json", meta)
             raise
     finally:
         if client is not None:
             client.close()
     seconds = time.perf_counter() - started
-    session.update(ended=now(), games_played=played, wall_seconds=round(seconds, 3),
-                   games_per_second=round(played / seconds, 1) if seconds > 0 else None)
-    meta["status"] = "complete"
+    end_session(meta, session, "complete", played, seconds)
+    session["games_per_second"] = round(played / seconds, 1) if seconds > 0 else None
     write_json(run_dir / "meta.json", meta)
     return RunReport(run_dir, spec.total_games, played, len(done), seconds, tiers, repaired)
 

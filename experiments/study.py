@@ -24,9 +24,9 @@ from typing import Any
 
 import pandas as pd
 from bgsim.sim.results.spec import RunSpec
-from bgsim.sim.results.store import now, open_study_dir, write_json
+from bgsim.sim.results.store import begin_session, end_session, now, open_study_dir, write_json
 
-__all__ = ["Session", "Study", "StudyResult", "csv_or_empty", "now", "open_session"]
+__all__ = ["Session", "Study", "StudyResult", "csv_or_empty", "open_session"]
 
 ProgressCallback = Callable[[int, int], None]  # (games done, games planned)
 StageCallback = Callable[[str], None]  # a line saying what the study does next
@@ -101,6 +101,7 @@ class Session:
         self.played = 0  # games played in this session
         self._on_progress, self._on_stage = on_progress, on_stage
         self._started = time.perf_counter()
+        self._record = begin_session(meta, jobs=jobs)
 
     @property
     def seconds(self) -> float:
@@ -142,10 +143,7 @@ class Session:
         return StudyResult(self.directory, self.played, self.seconds)
 
     def _close(self, status: str) -> None:
-        self.meta["status"] = status
-        self.meta.setdefault("sessions", []).append({"ended": now(), "jobs": self.jobs, "status": status,
-                                                     "games_played": self.played,
-                                                     "wall_seconds": round(self.seconds, 1)})
+        end_session(self.meta, self._record, status, self.played, self.seconds)
         self.save()
 
 

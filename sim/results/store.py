@@ -34,10 +34,10 @@ import pyarrow.parquet as pq
 import tomli_w
 from bgsim.sim.errors import BgsimError
 
-__all__ = ["ChunkCheck", "RunStoreError", "chunk_differs", "chunk_path", "file_digest", "load", "now", "probe_write",
-           "raise_if_damaged", "read_meta", "read_profile", "remove_partial_files", "scan_chunks",
-           "verify_chunks", "verify_runs", "write_atomic", "write_chunk", "write_json",
-           "write_probe", "write_toml"]
+__all__ = ["ChunkCheck", "RunStoreError", "begin_session", "chunk_differs", "chunk_path", "end_session",
+           "file_digest", "load", "now", "probe_write", "raise_if_damaged", "read_meta", "read_profile",
+           "remove_partial_files", "scan_chunks", "verify_chunks", "verify_runs", "write_atomic", "write_chunk",
+           "write_json", "write_probe", "write_toml"]
 
 CHUNK_GLOB = "chunk-*.parquet"
 _TMP_PREFIX = ".tmp-"
@@ -143,6 +143,21 @@ def read_profile(run_dir: Path):
 def now() -> str:
     """The time stamps of markers, sessions and notes: UTC, to the second."""
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def begin_session(meta: dict, **facts) -> dict:
+    """A new session of a run or study (``meta``: its meta.json or marker), last in its ``sessions``:
+    when it started and ``facts`` (the workers, the backend, ...). ``end_session`` closes it."""
+    session = {"started": now(), **facts}
+    meta.setdefault("sessions", []).append(session)
+    return session
+
+
+def end_session(meta: dict, session: dict, status: str, played: int, seconds: float) -> None:
+    """Close ``session`` of ``meta`` as ``status`` ("complete", or "interrupted" when an exception ended
+    it), for the session and for the whole: when it ended, the games it played and its wall time."""
+    session.update(ended=now(), status=status, games_played=played, wall_seconds=round(seconds, 3))
+    meta["status"] = status
 
 
 def open_study_dir(directory: Path, marker: str, kind: str, id_key: str, study_id: str, resume: bool,
