@@ -142,7 +142,8 @@ class Session:
     def result(self) -> StudyResult:
         return StudyResult(self.directory, self.played, self.seconds)
 
-    def _close(self, status: str) -> None:
+    def close(self, status: str) -> None:
+        """End this session as ``status`` (complete or interrupted) and write the marker."""
         end_session(self.meta, self._record, status, self.played, self.seconds)
         self.save()
 
@@ -167,6 +168,6 @@ def open_session(study: Study, study_id: str, spec_doc: dict, directory: Path, r
     try:
         yield session
     except BaseException:
-        session._close("interrupted")
+        session.close("interrupted")
         raise
-    session._close("complete")
+    session.close("complete")
