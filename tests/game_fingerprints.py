@@ -1,0 +1,159 @@
+"""Fingerprints of Arkadia's and Capitol's games: one hash per scenario, which changes whenever any
+of its games changes (``tests/engine_fingerprint.py`` does the same for Carpe Diem).
+
+Performance work on a game's kernels must leave every game bit-identical, under every parameter. The
+scenarios go through the generic game interface: every candidate table (kind, seat, features,
+actions) of games played a decision at a time, and the final state and event log of games played by
+the compiled loop (``play_compiled``), for each player count under the greedy weights, uniform random
+choice, random small integer weights (many ties) and mixed seats; then the same for every value other
+than the default of every choice and flag parameter of the game's table, at its most players.
+
+    python -m tests.game_fingerprints           # print the hashes
+    python -m tests.game_fingerprints --write   # store them in game_fingerprints.json
+
+``tests/test_engine_fingerprint.py`` compares against the stored hashes.
+"""
+
+import argparse
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+from bgsim.sim import make_game
+from bgsim.sim.api import POLICY_RANDOM, POLICY_WEIGHTS, CompiledPolicy
+from bgsim.sim.errors import GameIdError
+from bgsim.sim.registry import available_games
+from bgsim.sim.rng import below
+from bgsim.sim.seeding import GameSeeds
+from bgsim.strategies import make_strategy
+
+STORED = Path(__file__).with_name("game_fingerprints.json")
+GAMES = ("arkadia", "capitol")
+MODES = ("greedy", "random", "mixed", "small_weights")
+# Parameters the choice and flag rows do not reach: seats, texts, numbers and start values that change play.
+EXTRA_VARIANTS = {
+    "arkadia": {"castle_placement=chosen": {"castle_placement": "chosen"}, "start_seat=1": {"start_seat": 1},
+                "neutral_supply=0": {"neutral_supply": 0}, "start_gold=equal": {"start_gold": "equal"},
+                "building_points=0/0/0/0/0/0/3": {"building_points": "0/0/0/0/0/0/3"}},
+    "capitol": {"start_seat=1": {"start_seat": 1}, "hand_limit=5": {"hand_limit": 5},
+                "start_points=equal": {"start_points": "equal"},
+                "item_points=0/0/0/0/0/0/0/0/-2/0/0/0": {"item_points": "0/0/0/0/0/0/0/0/-2/0/0/0"}},
+}
+
+
+def _digest(*arrays) -> str:
+    h = hashlib.sha256()
+    for a in arrays:
+        a = np.ascontiguousarray(a)
+        h.update(str(a.dtype).encode() + str(a.shape).encode() + a.tobytes())
+    return h.hexdigest()[:20]
+
+
+def _policies(game, mode: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """(P,) int64 policy kinds and (P, F) int64 weights of one game's seats under ``mode``."""
+    greedy = np.asarray(make_strategy("greedy", game).weights, dtype=np.int64)
+    kinds = np.full(game.n_players, POLICY_WEIGHTS, dtype=np.int64)
+    weights = np.zeros((game.n_players, len(greedy)), dtype=np.int64)
+    for seat in range(game.n_players):
+        if mode == "greedy" or (mode == "mixed" and seat % 2 == 0):
+            weights[seat] = greedy
+        elif mode in ("random", "mixed"):
+            kinds[seat] = POLICY_RANDOM
+        else:  # small_weights: many ties, every feature weighed
+            weights[seat] = rng.integers(-2, 3, len(greedy))
+    return kinds, weights
+
+
+def compiled_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
+    """Hash of the final state and event log of each game played by the compiled loop."""
+    rng = np.random.default_rng(seed)
+    h = hashlib.sha256()
+    for g in range(n_games):
+        kinds, weights = _policies(game, mode, rng)
+        seeds = GameSeeds(seed * 1000 + g, seed * 1000 + g + 500)
+        state = game.new_state(seeds)
+        streams = np.random.SeedSequence(seeds.strategy).generate_state(game.n_players, dtype=np.uint64)
+        log = game.new_log()
+        game.play_compiled(state, [CompiledPolicy(int(k), w) for k, w in zip(kinds, weights, strict=True)],
+                           streams, log)
+        h.update(_digest(state, log).encode())
+    return h.hexdigest()[:20]
+
+
+def table_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
+    """Hash of every candidate table of games played a decision at a time, and of each final state."""
+    rng = np.random.default_rng(seed)
+    h = hashlib.sha256()
+    for g in range(n_games):
+        kinds, weights = _policies(game, mode, rng)
+        seeds = GameSeeds(seed * 1000 + g, seed * 1000 + g + 500)
+        state = game.new_state(seeds)
+        streams = np.random.SeedSequence(seeds.strategy).generate_state(game.n_players, dtype=np.uint64)
+        while not game.is_over(state):
+            table = game.decision(state)
+            h.update(_digest(np.array([table.kind, table.seat]), table.features, table.actions).encode())
+            seat = table.seat
+            if kinds[seat] == POLICY_RANDOM:
+                row = int(below(streams, seat, len(table)))
+            else:
+                row = int(np.argmax(table.features.astype(np.int64) @ weights[seat]))
+            game.apply(state, table.actions[row])
+        h.update(_digest(state).encode())
+    return h.hexdigest()[:20]
+
+
+def parameter_variants(name: str) -> dict[str, dict]:
+    """Label -> parameters: every value but the default of every choice and flag parameter, and the
+    game's ``EXTRA_VARIANTS``."""
+    entry = available_games(unlisted=True)[name]
+    variants = {}
+    for row in entry.table.params:
+        if row.kind == "choice":
+            values = [v for v in row.choices if v != row.default]
+        elif row.kind == "flag":
+            values = [not row.default]
+        else:
+            continue
+        for value in values:
+            variants[f"{row.name}={value}"] = {row.name: value}
+    return variants | EXTRA_VARIANTS.get(name, {})
+
+
+def fingerprints(scale: float = 1.0, games: tuple[str, ...] = GAMES) -> dict[str, str]:
+    """Every scenario's hash; ``scale`` < 1 plays fewer games (the hashes then differ)."""
+    n = lambda k: max(1, int(k * scale))  # noqa: E731
+    result = {}
+    for name in games:
+        counts = available_games(unlisted=True)[name].player_counts
+        for players in counts:
+            game = make_game(name, n_players=players)
+            for mode in MODES:
+                result[f"{name}/compiled/{players}p/{mode}"] = compiled_fingerprint(game, mode, n(100), 10 + players)
+                result[f"{name}/tables/{players}p/{mode}"] = table_fingerprint(game, mode, n(5), 20 + players)
+        for label, params in parameter_variants(name).items():
+            try:
+                game = make_game(name, n_players=max(counts), **params)
+            except GameIdError:
+                continue  # a value another parameter's default rules out: nothing to play
+            for mode in ("greedy", "random"):
+                result[f"{name}/variant/{label}/{mode}"] = compiled_fingerprint(game, mode, n(30), 40)
+            result[f"{name}/variant/{label}/tables"] = table_fingerprint(game, "small_weights", n(2), 50)
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help=f"store the hashes in {STORED.name}")
+    args = parser.parse_args()
+    result = fingerprints()
+    if args.write:
+        STORED.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    stored = json.loads(STORED.read_text()) if STORED.exists() else {}
+    for key, value in result.items():
+        mark = "" if stored.get(key) == value else "   <-- differs from stored"
+        print(f"{key:<64} {value}{mark}")
+
+
+if __name__ == "__main__":
+    main()
