@@ -147,6 +147,8 @@ def apply_action(s, t, p, action, log):
     if kind == DO_SITE:
         lay_castle_site(s, t, action[A_SITE])
         log_event(log, EV_SITE, seat, action[A_SITE])
+        s[PHASE] = PART1  # a setup choice, not a turn: the start player's first turn starts (ARK-TURN-2, -3)
+        return
     elif kind == DO_BUILD:
         _build(s, t, p, seat, action[A_CARD], action[A_PLACEMENT], log)
     elif kind == DO_WORKERS:
