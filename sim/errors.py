@@ -3,7 +3,8 @@
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["BgsimError", "DataError", "GameIdError", "StrategyError", "IllegalActionError", "closest_match",
+__all__ = ["BgsimError", "DataError", "GameIdError", "StrategyError", "IllegalActionError", "RunawayGameError",
+           "closest_match",
            "did_you_mean"]
 
 
@@ -23,6 +24,19 @@ class DataError(BgsimError):
 
 class StrategyError(BgsimError):
     """An unknown strategy id or malformed strategy parameters."""
+
+
+class RunawayGameError(BgsimError):
+    """A game that did not end within its game's bound on decisions (``RulesKernels.max_decisions``):
+    rules or parameters under which seats can play forever. ``of_game`` names the game and its seed."""
+
+    def __init__(self, game_id: str, limit: int, label: str = "a game"):
+        super().__init__(f"{game_id} {label} did not end within {limit} decisions")
+        self.game_id, self.limit = game_id, limit
+
+    def of_game(self, number: int, seed) -> "RunawayGameError":
+        """The same error for game ``number`` with seed ``seed``."""
+        return RunawayGameError(self.game_id, self.limit, f"game {number} (seed {seed})")
 
 
 class IllegalActionError(RuntimeError):

@@ -67,6 +67,9 @@ class RulesKernels:
     # (s, scores) -> round: each seat's running score, as the table shows it, into scores (P,) int32,
     # and the round under way (any number that changes when a round ends): for lead changes
     standing: Callable
+    # decisions after which a game that has not ended is a runaway, which the loops stop there: a
+    # generous multiple of the game's longest observed game (an error then, never a hang)
+    max_decisions: int
     determinise: Callable | None = None  # (s, seat, rng): what seat cannot see, dealt at random
     # A shortcut for decisions the game can choose faster than by its table:
     # (s, *rules, policy, weights, streams, scratch, action) -> bool writes into ``action``
@@ -85,7 +88,7 @@ class RulesKernels:
                  "new_scratch": self.new_scratch, "MAX_ROWS": self.max_rows, "N_ACTION_FIELDS": self.n_action_fields,
                  "PHASE": self.phase, "SEAT": self.seat, "OVER": self.over, "N_PLAYERS": self.n_players,
                  "FINAL_SCORE": self.final_score, "RANK": self.rank,
-                 "standing": self.standing}
+                 "standing": self.standing, "MAX_DECISIONS": self.max_decisions}
         assert set(names) == set(loops.BOUND_NAMES)
         return names
 

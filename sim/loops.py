@@ -45,17 +45,19 @@ N_PLAYERS = None  # state entry: the number of seats
 FINAL_SCORE = None  # first state entry of the seats' final scores (one per seat)
 RANK = None  # first state entry of the seats' ranks (1 = won; shared wins share rank 1)
 standing = None  # standing(s, scores) -> round: each seat's running score into scores (P,) int32
+MAX_DECISIONS = None  # decisions after which a game that has not ended is a runaway: the loops stop it there
 
 BOUND_NAMES = ("candidates", "apply_action", "deal_into", "determinise", "direct_action", "new_scratch",
                "MAX_ROWS", "N_ACTION_FIELDS", "PHASE", "SEAT", "OVER", "N_PLAYERS", "FINAL_SCORE", "RANK",
-               "standing")
+               "standing", "MAX_DECISIONS")
 
 
 def play_to_end(s, rules, policies, weights, streams, feats, acts, log):
-    """Play ``s`` to the end: every seat by its compiled policy, no Python per decision."""
+    """Play ``s`` to the end: every seat by its compiled policy, no Python per decision. False (and
+    ``s`` not over) for a runaway game: one not over after MAX_DECISIONS decisions."""
     scratch = new_scratch()
     action = np.empty(N_ACTION_FIELDS, dtype=np.int32)
-    play_loop(s, rules, policies, weights, streams, feats, acts, log, scratch, action)
+    return play_loop(s, rules, policies, weights, streams, feats, acts, log, scratch, action)
 
 
 def play_loop(s, rules, policies, weights, streams, feats, acts, log, scratch, action):
@@ -65,7 +67,8 @@ def play_loop(s, rules, policies, weights, streams, feats, acts, log, scratch, a
     A decision the game can choose without its table (``direct_action``: the same row the table
     and policy would give, found faster) skips the table; the others go through ``candidates``
     and ``choose_row``. ``scratch`` the game's working memory (``new_scratch``), ``action``
-    (N_ACTION_FIELDS,) int32 for the direct choice."""
+    (N_ACTION_FIELDS,) int32 for the direct choice. Returns False, the game not over, when it has
+    not ended within MAX_DECISIONS decisions (a runaway: the caller reports it), else True."""
     s = borrow(s)
     rules = borrow(rules)
     weights = borrow(weights)
@@ -75,7 +78,11 @@ def play_loop(s, rules, policies, weights, streams, feats, acts, log, scratch, a
     log = borrow(log)
     scratch = borrow(scratch)
     action = borrow(action)
+    decisions = 0
     while s[PHASE] != OVER:
+        if decisions == MAX_DECISIONS:
+            return False
+        decisions += 1
         seat = s[SEAT]
         if direct_action(s, *rules, policies[seat], weights[seat], streams, scratch, action):
             apply_action(s, *rules, action, log)
@@ -83,12 +90,14 @@ def play_loop(s, rules, policies, weights, streams, feats, acts, log, scratch, a
         n = candidates(s, *rules, feats, acts)
         i = choose_row(feats, n, policies[seat], weights[seat], streams, seat)
         apply_action(s, *rules, acts[i], log)
+    return True
 
 
 def play_into_states(deal, rules, chance, streams, seat_strategy, kinds, weights, feats, acts, log, states_out):
     """Deal and play one game per chance seed ``chance`` ((G,) uint64) into ``states_out``
-    ((G, STATE_SIZE) int32). ``streams`` (G, P) uint64 seat streams, advanced; ``seat_strategy``
-    (G, P) int64 index into ``kinds`` ((K,) int64 policy kinds) and ``weights`` ((K, F) int64)."""
+    ((G, STATE_SIZE) int32); a runaway game is left there not over (``play_loop``). ``streams``
+    (G, P) uint64 seat streams, advanced; ``seat_strategy`` (G, P) int64 index into ``kinds`` ((K,)
+    int64 policy kinds) and ``weights`` ((K, F) int64)."""
     n_seats = streams.shape[1]
     seat_kinds = np.empty(n_seats, dtype=np.int64)
     seat_weights = np.empty((n_seats, weights.shape[1]), dtype=np.int64)
@@ -130,12 +139,17 @@ def play_counting_leads(s, rules, policies, weights, streams, feats, acts, log, 
     """``play_loop`` (the same decisions, the same game), returning how often the lead changed hands:
     the leader is read when a round ends (``standing``: the seats' running scores, ``scores`` (P,)
     int32 scratch) and once more from the final ranks; each time a unique leader differs from the
-    last unique leader counts one change (a tie names no leader and changes nothing)."""
+    last unique leader counts one change (a tie names no leader and changes nothing). A runaway game
+    stops after MAX_DECISIONS decisions, not over, as in ``play_loop``."""
     leader = -1
     changes = 0
     n = s[N_PLAYERS]
     round_now = standing(s, scores)
+    decisions = 0
     while s[PHASE] != OVER:
+        if decisions == MAX_DECISIONS:
+            return changes
+        decisions += 1
         seat = s[SEAT]
         if direct_action(s, *rules, policies[seat], weights[seat], streams, scratch, action):
             apply_action(s, *rules, action, log)
@@ -201,7 +215,8 @@ def rollout_outcomes(view, rules, seat, root_acts, n_det, rng, kinds, weights, f
 
     Determinisation d is drawn once (from ``rng``, (1,) uint64, advanced) and every action is
     played on it with the same seat streams: the actions differ only by what they do (common
-    random numbers), so identical actions give identical columns."""
+    random numbers), so identical actions give identical columns. A rollout that does not end within
+    MAX_DECISIONS decisions (a runaway) gets a NaN share and a 0 margin."""
     base = np.empty_like(view)
     work = np.empty_like(view)
     streams = np.empty(kinds.shape[0], dtype=np.uint64)
@@ -216,7 +231,10 @@ def rollout_outcomes(view, rules, seat, root_acts, n_det, rng, kinds, weights, f
             for i in range(streams.shape[0]):
                 streams[i] = stream_seed + np.uint64(i)
             apply_action(work, *rules, root_acts[k], log)
-            play_loop(work, rules, kinds, weights, streams, feats, acts, log, scratch, action)
+            if not play_loop(work, rules, kinds, weights, streams, feats, acts, log, scratch, action):
+                shares[k, d] = np.nan
+                margins[k, d] = 0
+                continue
             winners = 0
             best_other = -(1 << 30)
             for other in range(work[N_PLAYERS]):

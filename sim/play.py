@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from bgsim.sim.api import CompiledPlay, Game, GameResult, Stepping, Strategy, supports
-from bgsim.sim.errors import IllegalActionError, StrategyError
+from bgsim.sim.errors import IllegalActionError, RunawayGameError, StrategyError
 from bgsim.sim.seeding import GameSeeds, strategy_streams
 
 __all__ = ["PlayedGame", "play_game"]
@@ -26,7 +26,8 @@ def play_game(game: Game, strategies: Sequence[Strategy], seeds: GameSeeds, *, l
     """Play a whole game; ``strategies[i]`` sits in seat i (seat 0 starts).
 
     ``validate`` checks every action against the legal set (the debug path); ``compiled=False``
-    forces the per-decision Python loop even for strategies that could run compiled.
+    forces the per-decision Python loop even for strategies that could run compiled. A game not over
+    after the game's ``max_decisions`` decisions raises a RunawayGameError naming its chance seed.
     """
     if len(strategies) != game.n_players:
         raise StrategyError(f"{game.id} needs {game.n_players} strategies, got {len(strategies)}")
@@ -35,7 +36,10 @@ def play_game(game: Game, strategies: Sequence[Strategy], seeds: GameSeeds, *, l
     events = game.new_log() if log else None
     policies = [s.compiled_policy(game) for s in strategies]
     if compiled and not validate and all(p is not None for p in policies) and supports(game, CompiledPlay):
-        game.play_compiled(state, policies, streams, events)
+        try:
+            game.play_compiled(state, policies, streams, events)
+        except RunawayGameError as exc:
+            raise exc.of_game(1, f"chance {seeds.chance}") from None
     else:
         _play_per_decision(game, strategies, state, streams, events, validate, seeds)
     return PlayedGame(game, seeds, tuple(s.id for s in strategies), state, game.result(state), events)
@@ -46,7 +50,12 @@ def _play_per_decision(game, strategies, state, streams, events, validate, seeds
     build the next table in one call; ``validate`` takes the checked path through ``apply``."""
     stepping = supports(game, Stepping) and not validate
     table = game.decision(state)
+    limit = getattr(game, "max_decisions", 0) or None  # a game without compiled loops may declare none
+    decisions = 0
     while not game.is_over(state):
+        if decisions == limit:
+            raise RunawayGameError(game.id, limit).of_game(1, f"chance {seeds.chance}")
+        decisions += 1
         seat = table.seat
         row = strategies[seat].choose(table, streams[seat: seat + 1])
         if not 0 <= row < len(table):

@@ -31,7 +31,7 @@ from bgsim.cli.common import (
 )
 from bgsim.experiments.destinations import check_writable
 from bgsim.sim.digest import short_digest
-from bgsim.sim.errors import BgsimError
+from bgsim.sim.errors import BgsimError, RunawayGameError
 from bgsim.sim.numba_cache import cache_is_cold
 from bgsim.sim.registry import available_games, make_game, parameter_defaults, parameter_names, parse_id, player_counts
 
@@ -136,7 +136,10 @@ def play(
     seeds = game_seeds(seed)
     if cache_is_cold(game.name):
         err.print(COMPILING, highlight=False)
-    played = play_game(game, seats, seeds, log=True, validate=validate)
+    try:
+        played = play_game(game, seats, seeds, log=True, validate=validate)
+    except RunawayGameError as exc:
+        raise exc.of_game(1, seed) from None
     ids = [s.id for s in seats]
     if as_json:
         sys.stdout.write(json.dumps(game.trace_json(played.state, played.log, seeds, ids), indent=1) + "\n")

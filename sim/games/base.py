@@ -50,6 +50,7 @@ class GameBase:
     max_rows: int = 0  # most rows of a candidate table (from kernels.RULES)
     state_size: int = 0
     over_kind: int = -1  # decision kind of a finished game (from kernels.RULES)
+    max_decisions: int = 0  # decisions after which a game not over is a runaway (from kernels.RULES)
     # Decision kinds whose choices the other seats do not see, and the state entry that changes when
     # they are revealed (the auction or round number of sealed bids; None: never revealed). Until
     # then nothing the other seats observe may depend on those choices (tests/test_conformance.py
@@ -75,6 +76,7 @@ class GameBase:
             rules = cls.kernels.RULES
             cls.max_rows, cls.over_kind = rules.max_rows, rules.over
             cls.phase_index, cls.seat_index = rules.phase, rules.seat
+            cls.max_decisions = rules.max_decisions
 
     def __init__(self, params):
         self.params = params

@@ -20,6 +20,7 @@ import functools
 
 import numpy as np
 from bgsim.sim.api import CandidateTable, CompiledPolicy, Observation
+from bgsim.sim.errors import RunawayGameError
 
 __all__ = ["CompiledPlayKernels", "DeterminisationKernels", "LockstepKernels", "SteppingKernels"]
 
@@ -40,10 +41,12 @@ class CompiledPlayKernels:
 
     def play_compiled(self, state: np.ndarray, policies: list[CompiledPolicy], streams: np.ndarray,
                       log: np.ndarray | None = None) -> None:
-        """Play to the end with compiled policies, one per seat; ``streams`` (P,) uint64 in place."""
+        """Play to the end with compiled policies, one per seat; ``streams`` (P,) uint64 in place.
+        A game not over within the game's ``max_decisions`` raises a RunawayGameError."""
         kinds, weights = self.policy_arrays(policies)
-        self.kernels.LOOPS.play_to_end(state, self.rules_args, kinds, weights, streams, self._feats, self._acts,
-                                       self._log(log))
+        if not self.kernels.LOOPS.play_to_end(state, self.rules_args, kinds, weights, streams, self._feats,
+                                              self._acts, self._log(log)):
+            raise RunawayGameError(self.id, self.max_decisions)
 
     def play_states(self, chance: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
                     policies: list[CompiledPolicy], out: np.ndarray | None = None) -> np.ndarray:
@@ -58,7 +61,17 @@ class CompiledPlayKernels:
         self.kernels.LOOPS.play_into_states(self.deal_args, self.rules_args, np.asarray(chance, np.uint64), streams,
                                             np.asarray(seat_strategy, np.int64), kinds, weights, self._feats,
                                             self._acts, self._no_log, states)
+        self._check_ended(states, chance)
         return states
+
+    def _check_ended(self, states: np.ndarray, chance: np.ndarray | None = None) -> None:
+        """A RunawayGameError for the first of ``states`` the loops stopped before its end, named by
+        its place in the batch (from 1) and its chance seed."""
+        runaway = np.flatnonzero(states[:, self.phase_index] != self.over_kind)
+        if runaway.size:
+            g = int(runaway[0])
+            seed = f"chance {int(chance[g])}" if chance is not None else "unknown"
+            raise RunawayGameError(self.id, self.max_decisions).of_game(g + 1, seed)
 
     def play_dealt(self, states: np.ndarray, streams: np.ndarray, seat_strategy: np.ndarray,
                    policies: list[CompiledPolicy]) -> np.ndarray:
@@ -69,6 +82,7 @@ class CompiledPlayKernels:
         leads = np.zeros(len(states), dtype=np.int32)
         self.kernels.LOOPS.play_dealt_states(states, self.rules_args, streams, np.asarray(seat_strategy, np.int64),
                                              kinds, weights, self._feats, self._acts, self._no_log, leads)
+        self._check_ended(states)
         return leads
 
 
@@ -135,4 +149,6 @@ class DeterminisationKernels:
         self.kernels.LOOPS.rollout_outcomes(observation.view, self.rules_args, observation.seat,
                                             np.ascontiguousarray(actions, np.int32), determinisations, rng, kinds,
                                             weights, feats, acts, self._no_log, shares, margins)
+        if np.isnan(shares).any():
+            raise RunawayGameError(self.id, self.max_decisions, "rollout")
         return shares, margins

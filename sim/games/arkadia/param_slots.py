@@ -22,4 +22,5 @@ PR_SEALS = 16  # seal_supply
 PR_REFILL_FIRST = 17  # refill_before_completion
 PR_START = 18  # start_gold, 4 entries
 PR_BUILDING_POINTS = 22  # building_points, 7 entries
-N_PARAMS = 29  # entries of the array
+PR_EMPTY_B = 29  # empty_b_turn
+N_PARAMS = 30  # entries of the array

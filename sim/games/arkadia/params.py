@@ -1,6 +1,7 @@
 """Arkadia's parameters: one table (``TABLE``) with the player count, the start seat, the first-game
 setup, the start-gold vector (the compensation parameter), one row per rules ambiguity of the
-digest (AMB-1..13) and the buildings' gold (a lab lever, ARK-VAR-1). From it come ``Params``
+digest (AMB-1..13; ``empty_b_turn`` reads AMB-2's what-if) and the buildings' gold (a lab lever,
+ARK-VAR-1). From it come ``Params``
 (``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS`` and the index constants (``PR_...``,
 written to ``param_slots.py``) of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for
 the kernels; ``sim/games/parameters.py`` lists the kinds.
@@ -105,6 +106,9 @@ TABLE = ParamTable("arkadia", (
           "farm, tavern, mill, smithy, trade centre, monastery); 0 = the rulebook", rule="ARK-VAR-1",
           check=check_building_points, encode=lambda value, _: building_points_of(value), slot="PR_BUILDING_POINTS",
           width=MAX_SHAPES),
+    _choice("empty_b_turn", "idle", ("idle", "action"), "with min_workers_in_b = 0, an action B that places no worker "
+            "counts as a turn that changed nothing for the stall rule (idle: a whole round of them ends the game), or "
+            "as an action (action: such a game may never end)", "AMB-2", "PR_EMPTY_B"),
     Param("data_dir", "path", None, "directory with a replacement components.toml; any other TOML file there is an "
           "error"),
     Param("components_file", "path", None, "replacement components.toml (AMB-13: grid, tents, castle site, shapes "

@@ -66,6 +66,7 @@ from bgsim.sim.games.arkadia.param_slots import (
     PR_BUILDING_POINTS,
     PR_CASTLE_TARGET,
     PR_DECK_END,
+    PR_EMPTY_B,
     PR_MIRROR,
     PR_NO_ACTION,
     PR_REFILL,
@@ -135,6 +136,7 @@ SKIP_TURN = 1  # no_action_policy = skip_turn (AMB-1)
 FILL_TO_4 = 1  # refill_rule = fill_to_4 (AMB-4)
 TRIGGER_END = 1  # deck_exhaustion = trigger_end (AMB-4)
 END_IMMEDIATELY = 0  # stall_rule = end_immediately (AMB-5)
+EMPTY_B_IDLE = 0  # empty_b_turn = idle (AMB-2 with min_workers_in_b = 0)
 
 
 @njit(cache=True)
@@ -147,6 +149,8 @@ def apply_action(s, t, p, action, log):
     if kind == DO_SITE:
         lay_castle_site(s, t, action[A_SITE])
         log_event(log, EV_SITE, seat, action[A_SITE])
+        s[PHASE] = PART1  # a setup choice, not a turn: the start player's first turn starts (ARK-TURN-2, -3)
+        return
     elif kind == DO_BUILD:
         _build(s, t, p, seat, action[A_CARD], action[A_PLACEMENT], log)
     elif kind == DO_WORKERS:
@@ -326,7 +330,10 @@ def advance(s, t, p, log):
             return
         s[CASH_FAMILY] = -1
     n = s[N_PLAYERS]
-    idle = s[PART1_KIND] == SKIPPED and not s[STEPS_DONE] & STEP_BANNER_USED
+    # AMB-5: a turn that changed nothing; AMB-2 (min_workers_in_b = 0): an action B without a worker
+    # changes nothing either, and counts as idle unless empty_b_turn = action
+    empty_b = s[PART1_KIND] == PLACED_WORKERS and s[B_PLACED] == 0 and p[PR_EMPTY_B] == EMPTY_B_IDLE
+    idle = (s[PART1_KIND] == SKIPPED or empty_b) and not s[STEPS_DONE] & STEP_BANNER_USED
     s[IDLE_TURNS] = s[IDLE_TURNS] + 1 if idle else 0
     if end_turn(s, n, log):
         final_cashing(s, t, n, log)

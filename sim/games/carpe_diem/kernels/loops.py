@@ -27,8 +27,10 @@ def standing(s, scores):
     return s[PASS_NO]
 
 
+MAX_DECISIONS = 3500  # runaway bound: ~20x the longest of 180 random/greedy games, 171 decisions (4 players)
 RULES = RulesKernels(candidates=candidates, apply_action=apply_action, deal_into=deal_into, determinise=determinise,
                      max_rows=MAX_ROWS, n_action_fields=N_ACTION_FIELDS, phase=PHASE, seat=SEAT, over=OVER,
                      n_players=N_PLAYERS, final_score=FIN_TOTAL, rank=RANK, standing=standing,
+                     max_decisions=MAX_DECISIONS,
                      direct_action=direct_action, new_scratch=new_scratch, play_allocates=True)
 LOOPS = bind_loops(RULES, __name__)  # LOOPS.play_to_end, LOOPS.play_into_states, ...

@@ -22,7 +22,9 @@ def standing(s, scores):
     return s[ROUND]
 
 
+MAX_DECISIONS = 2000  # a runaway game's bound, far beyond any game of a few rounds of bids
 RULES = RulesKernels(candidates=candidates, apply_action=apply_action, deal_into=deal_into, determinise=determinise,
                      max_rows=MAX_ROWS, n_action_fields=N_ACTION_FIELDS, phase=PHASE, seat=SEAT, over=OVER,
-                     n_players=N_PLAYERS, final_score=TOTAL, rank=RANK, standing=standing)
+                     n_players=N_PLAYERS, final_score=TOTAL, rank=RANK, standing=standing,
+                     max_decisions=MAX_DECISIONS)
 LOOPS = bind_loops(RULES, __name__)  # LOOPS.play_to_end, LOOPS.play_into_states, ...
