@@ -34,6 +34,7 @@ MODES = ("greedy", "random", "mixed", "small_weights")
 # Parameters the choice and flag rows do not reach: seats, texts, numbers and start values that change play.
 EXTRA_VARIANTS = {
     "arkadia": {"castle_placement=chosen": {"castle_placement": "chosen"}, "start_seat=1": {"start_seat": 1},
+                "min_workers_in_b=0": {"min_workers_in_b": 0},
                 "neutral_supply=0": {"neutral_supply": 0}, "start_gold=equal": {"start_gold": "equal"},
                 "building_points=0/0/0/0/0/0/3": {"building_points": "0/0/0/0/0/0/3"}},
     "capitol": {"start_seat=1": {"start_seat": 1}, "hand_limit=5": {"hand_limit": 5},
