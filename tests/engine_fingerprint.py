@@ -174,16 +174,23 @@ def fingerprints(scale: float = 1.0) -> dict[str, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help=f"store the hashes in {STORED.name}")
+    cli(__doc__, STORED, fingerprints)
+
+
+def cli(doc: str, stored_path: Path, compute) -> None:
+    """Print every scenario's hash of ``compute()``, marking those that differ from ``stored_path``;
+    with ``--write``, store them there first."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help=f"store the hashes in {stored_path.name}")
     args = parser.parse_args()
-    result = fingerprints()
+    result = compute()
     if args.write:
-        STORED.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
-    stored = json.loads(STORED.read_text()) if STORED.exists() else {}
+        stored_path.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+    stored = json.loads(stored_path.read_text()) if stored_path.exists() else {}
+    width = max(map(len, result), default=0) + 1
     for key, value in result.items():
         mark = "" if stored.get(key) == value else "   <-- differs from stored"
-        print(f"{key:<48} {value}{mark}")
+        print(f"{key:<{width}} {value}{mark}")
 
 
 if __name__ == "__main__":

@@ -14,9 +14,7 @@ than the default of every choice and flag parameter of the game's table, at its 
 ``tests/test_engine_fingerprint.py`` compares against the stored hashes.
 """
 
-import argparse
 import hashlib
-import json
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +25,8 @@ from bgsim.sim.registry import available_games
 from bgsim.sim.rng import below
 from bgsim.sim.seeding import GameSeeds
 from bgsim.strategies import make_strategy
+
+from tests.engine_fingerprint import cli
 
 STORED = Path(__file__).with_name("game_fingerprints.json")
 GAMES = ("arkadia", "capitol")
@@ -66,15 +66,20 @@ def _policies(game, mode: str, rng: np.random.Generator) -> tuple[np.ndarray, np
     return kinds, weights
 
 
+def _start(game, seed: int, g: int) -> tuple[np.ndarray, np.ndarray]:
+    """Game ``g`` of a scenario of ``seed``: its fresh state and its seats' (P,) uint64 strategy streams."""
+    seeds = GameSeeds(seed * 1000 + g, seed * 1000 + g + 500)
+    streams = np.random.SeedSequence(seeds.strategy).generate_state(game.n_players, dtype=np.uint64)
+    return game.new_state(seeds), streams
+
+
 def compiled_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
     """Hash of the final state and event log of each game played by the compiled loop."""
     rng = np.random.default_rng(seed)
     h = hashlib.sha256()
     for g in range(n_games):
         kinds, weights = _policies(game, mode, rng)
-        seeds = GameSeeds(seed * 1000 + g, seed * 1000 + g + 500)
-        state = game.new_state(seeds)
-        streams = np.random.SeedSequence(seeds.strategy).generate_state(game.n_players, dtype=np.uint64)
+        state, streams = _start(game, seed, g)
         log = game.new_log()
         game.play_compiled(state, [CompiledPolicy(int(k), w) for k, w in zip(kinds, weights, strict=True)],
                            streams, log)
@@ -88,9 +93,7 @@ def table_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
     h = hashlib.sha256()
     for g in range(n_games):
         kinds, weights = _policies(game, mode, rng)
-        seeds = GameSeeds(seed * 1000 + g, seed * 1000 + g + 500)
-        state = game.new_state(seeds)
-        streams = np.random.SeedSequence(seeds.strategy).generate_state(game.n_players, dtype=np.uint64)
+        state, streams = _start(game, seed, g)
         while not game.is_over(state):
             table = game.decision(state)
             h.update(_digest(np.array([table.kind, table.seat]), table.features, table.actions).encode())
@@ -144,16 +147,7 @@ def fingerprints(scale: float = 1.0, games: tuple[str, ...] = GAMES) -> dict[str
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help=f"store the hashes in {STORED.name}")
-    args = parser.parse_args()
-    result = fingerprints()
-    if args.write:
-        STORED.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
-    stored = json.loads(STORED.read_text()) if STORED.exists() else {}
-    for key, value in result.items():
-        mark = "" if stored.get(key) == value else "   <-- differs from stored"
-        print(f"{key:<64} {value}{mark}")
+    cli(__doc__, STORED, fingerprints)
 
 
 if __name__ == "__main__":
