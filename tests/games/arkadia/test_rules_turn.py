@@ -53,6 +53,19 @@ def test_ark_place_5_covered_tents_bring_neutral_workers(t, reward, taken):
     assert s[st.NEUTRAL_SCREEN] == taken and s[st.NEUTRAL_SUPPLY] == 24 - taken and s[st.PHASE] == d.REFILL
 
 
+@pytest.mark.parametrize(("supply", "asked"), [(0, None), (1, 1), (5, 2)])
+def test_ark_place_5_amb_7_tent_reward_choose_asks_only_for_what_the_supply_holds(t, supply, asked):
+    """An empty neutral supply used to bring a question with one answer: take nothing."""
+    s, p = _game(t, tent_reward="choose")
+    s[st.NEUTRAL_SUPPLY] = supply
+    give(s, RESIDENCE_CLOTH)
+    act(s, t, p, d.DO_BUILD, card=RESIDENCE_CLOTH, placement=placement(t, 0, [(3, 7), (3, 8)]))  # 2 tents
+    if asked is None:
+        assert s[st.PHASE] == d.REFILL and s[st.NEUTRAL_SCREEN] == 0 and s[st.NEUTRAL_SUPPLY] == 0
+    else:
+        assert s[st.PHASE] == d.TENTS and s[st.PENDING_TENTS] == asked
+
+
 def test_ark_worker_and_complete_an_action_b_completes_pays_and_owes_a_stone_then_a_banner_cashes(t):
     s, p = _game(t)
     give(s, RESIDENCE_CLOTH)

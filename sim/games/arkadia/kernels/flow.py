@@ -214,8 +214,11 @@ def _build(s, t, p, seat, card, placement, log):
     b, tents = place_building(s, t, placement, t[T_CARD + 2 * card + 1])
     before = s[NEUTRAL_SCREEN + seat]
     if tents > 0:
-        if p[PR_TENT_CHOOSE] == 1:
-            s[PENDING_TENTS] = tents
+        # tent_reward = choose asks only where there is a choice: up to what the supply still holds
+        # (AMB-7), so an empty supply asks nothing
+        offered = tents if s[NEUTRAL_SUPPLY] < 0 else min(tents, s[NEUTRAL_SUPPLY])
+        if p[PR_TENT_CHOOSE] == 1 and offered > 0:
+            s[PENDING_TENTS] = offered
         else:
             take_neutrals(s, seat, tents)
     log_event(log, EV_BUILD, seat, card, t[T_CARD + 2 * card], t[T_CARD + 2 * card + 1], placement, b, tents,
