@@ -121,19 +121,27 @@ def table_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
         seeds = GameSeeds(seed * 1000 + g, seed * 1000 + g + 500)
         state = game.new_state(seeds)
         streams = np.random.SeedSequence(seeds.strategy).generate_state(game.n_players, dtype=np.uint64)
-        from bgsim.sim.rng import below
-
-        while not game.is_over(state):
-            table = game.decision(state)
-            h.update(_digest(np.array([table.kind, table.seat]), table.features[:, columns], table.actions).encode())
-            seat = table.seat
-            if kinds[seat] == POLICY_RANDOM:
-                row = int(below(streams, seat, len(table)))
-            else:
-                row = int(np.argmax(table.features.astype(np.int64) @ weights[seat]))
-            game.apply(state, table.actions[row])
+        play_hashing_tables(game, state, streams, kinds, weights, h, columns)
         h.update(_digest(state[:BASE_STATE_SIZE]).encode())
     return h.hexdigest()[:20]
+
+
+def play_hashing_tables(game, state: np.ndarray, streams: np.ndarray, kinds: np.ndarray, weights: np.ndarray, h,
+                        columns: slice = slice(None)) -> None:
+    """Play ``state`` to its end a decision at a time, each seat by its policy (``kinds`` (P,) int64,
+    ``weights`` (P, F) int64, ``streams`` (P,) uint64), adding every candidate table (kind, seat, the
+    feature ``columns``, actions) to the hash ``h``."""
+    from bgsim.sim.rng import below
+
+    while not game.is_over(state):
+        table = game.decision(state)
+        h.update(_digest(np.array([table.kind, table.seat]), table.features[:, columns], table.actions).encode())
+        seat = table.seat
+        if kinds[seat] == POLICY_RANDOM:
+            row = int(below(streams, seat, len(table)))
+        else:
+            row = int(np.argmax(table.features.astype(np.int64) @ weights[seat]))
+        game.apply(state, table.actions[row])
 
 
 def log_fingerprint(game, mode: str, n_games: int, seed: int) -> str:

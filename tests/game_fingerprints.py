@@ -22,11 +22,10 @@ from bgsim.sim import make_game
 from bgsim.sim.api import POLICY_RANDOM, POLICY_WEIGHTS, CompiledPolicy
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.registry import available_games
-from bgsim.sim.rng import below
 from bgsim.sim.seeding import GameSeeds
 from bgsim.strategies import make_strategy
 
-from tests.engine_fingerprint import cli
+from tests.engine_fingerprint import _digest, cli, play_hashing_tables
 
 STORED = Path(__file__).with_name("game_fingerprints.json")
 GAMES = ("arkadia", "capitol")
@@ -41,14 +40,6 @@ EXTRA_VARIANTS = {
                 "start_points=equal": {"start_points": "equal"},
                 "item_points=0/0/0/0/0/0/0/0/-2/0/0/0": {"item_points": "0/0/0/0/0/0/0/0/-2/0/0/0"}},
 }
-
-
-def _digest(*arrays) -> str:
-    h = hashlib.sha256()
-    for a in arrays:
-        a = np.ascontiguousarray(a)
-        h.update(str(a.dtype).encode() + str(a.shape).encode() + a.tobytes())
-    return h.hexdigest()[:20]
 
 
 def _policies(game, mode: str, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -94,15 +85,7 @@ def table_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
     for g in range(n_games):
         kinds, weights = _policies(game, mode, rng)
         state, streams = _start(game, seed, g)
-        while not game.is_over(state):
-            table = game.decision(state)
-            h.update(_digest(np.array([table.kind, table.seat]), table.features, table.actions).encode())
-            seat = table.seat
-            if kinds[seat] == POLICY_RANDOM:
-                row = int(below(streams, seat, len(table)))
-            else:
-                row = int(np.argmax(table.features.astype(np.int64) @ weights[seat]))
-            game.apply(state, table.actions[row])
+        play_hashing_tables(game, state, streams, kinds, weights, h)
         h.update(_digest(state).encode())
     return h.hexdigest()[:20]
 
