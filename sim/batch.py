@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from bgsim.sim.api import CompiledPlay, Game, LockstepBatches, Strategy, supports
-from bgsim.sim.errors import StrategyError
+from bgsim.sim.errors import RunawayGameError, StrategyError
 from bgsim.sim.play import play_game
 from bgsim.sim.seeding import GameSeeds, seat_streams
 
@@ -68,7 +68,12 @@ def play_batch(game: Game, strategies: Sequence[Strategy], seat_strategy: np.nda
 
 
 def _play_lockstep(game, strategies, seat_strategy: np.ndarray, chance: np.ndarray) -> np.ndarray:
+    """The batch stepped together until every game is over; a game not over after the game's
+    ``max_decisions`` decisions raises a RunawayGameError naming its place and chance seed, as the
+    compiled loops do, so that no reading of the rules can keep a batch stepping forever."""
     states = game.deal_states(chance)
+    limit = getattr(game, "max_decisions", 0) or np.iinfo(np.int64).max
+    decisions = np.zeros(len(chance), dtype=np.int64)  # (G,) decisions each game has taken
     feats = np.empty((max(_STACK_ROWS, 2 * game.max_rows), len(game.feature_names)), dtype=np.int32)
     acts = np.empty((feats.shape[0], len(game.action_fields)), dtype=np.int32)
     offsets = np.empty(len(chance) + 1, dtype=np.int64)
@@ -77,12 +82,17 @@ def _play_lockstep(game, strategies, seat_strategy: np.ndarray, chance: np.ndarr
         active = np.flatnonzero(seats >= 0).astype(np.int64)
         if active.size == 0:
             return states
+        runaway = active[decisions[active] >= limit]
+        if runaway.size:
+            g = int(runaway[0])
+            raise RunawayGameError(game.id, int(limit)).of_game(g + 1, f"chance {int(chance[g])}")
         while active.size:
             m = game.stack_tables(states, active, feats, acts, offsets)
             games = active[:m]
             owner = seat_strategy[games, seats[games]]  # (m,) strategy of each table
             values = _score_tables(strategies, owner, feats, offsets[: m + 1])
             game.apply_best_rows(states, games, acts, offsets[: m + 1], values)
+            decisions[games] += 1
             active = active[m:]
 
 

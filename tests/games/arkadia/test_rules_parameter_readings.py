@@ -6,6 +6,7 @@ bound with a one-line error instead of hanging."""
 import numpy as np
 import pytest
 from bgsim.sim import make_game
+from bgsim.sim.batch import play_batch
 from bgsim.sim.errors import BgsimError, RunawayGameError
 from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.play import play_game
@@ -90,3 +91,15 @@ def test_amb_5_a_runaway_game_in_a_batch_names_its_place_and_chance_seed():
     chance = np.array([seeds.chance, seeds.chance], dtype=np.uint64)
     with pytest.raises(RunawayGameError, match=rf"game 1 \(seed chance {seeds.chance}\) did not end within 5000"):
         game.play_states(chance, streams, np.zeros((2, 2), dtype=np.int64), [planner.compiled_policy(game)])
+
+
+def test_amb_5_a_runaway_game_stops_at_the_bound_in_lockstep_batches_too():
+    game = make_game("arkadia(min_workers_in_b=0,empty_b_turn=action)", n_players=2)
+    greedy = make_strategy("greedy", game)
+    chance = np.array([11, 12, 13], dtype=np.uint64)
+    seat_strategy = np.zeros((3, 2), dtype=np.int64)
+    finished = play_batch(game, [greedy], seat_strategy, chance, chance + 100, tier="vectorised")
+    assert all(game.is_over(state) for state in finished)  # under the bound every game ends as it would
+    game.max_decisions = 40  # a tiny bound that every game passes
+    with pytest.raises(RunawayGameError, match=r"game 1 \(seed chance 11\) did not end within 40 decisions$"):
+        play_batch(game, [greedy], seat_strategy, chance, chance + 100, tier="vectorised")
