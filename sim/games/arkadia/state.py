@@ -134,8 +134,11 @@ T_PLACE_TURNED_END = _t("place_turned_end", MAX_SHAPES, "end of shape s's rotati
                         "(used only under allow_mirror, AMB-6)")
 T_PLACE_CELLS = _t("place_cells", (MAX_PLACEMENTS, 6), "each placement's cells, -1 padded")
 T_PLACE_SIZE = _t("place_size", (MAX_PLACEMENTS, 2), "each placement's cells and the tents among them")
+_t("place_bits_pad", (-TABLE.size) % 16, "padding: each placement's masks on one 64-byte cache line")
 T_PLACE_BITS = _t("place_bits", (MAX_PLACEMENTS, 2, MASK_WORDS), "each placement's cells, then the cells around "
                   "it, as bits (like OCCUPIED)")
+T_PLACE_SPAN = _t("place_span", (MAX_PLACEMENTS, 2), "each placement's first and past-last word of place_bits "
+                  "holding a bit (of its cells or the cells around): the mask tests read only these")
 T_INTRO_SITE = _t("intro_site", 1, "the first game's castle site (its row in the sites)")
 T_N_INTRO = _t("n_intro", 1, "buildings of the first-game layout")
 T_INTRO = _t("intro", (MAX_SHAPES, 3), "each first-game building: its card, its placement and its family")

@@ -30,7 +30,9 @@ def _field_layout(castle) -> dict[str, list[int]]:
 def component_table(comps: Components) -> np.ndarray:
     """(TABLE_SIZE,) int32: the board, its tents and neighbours, the castle sites and fields, the
     cards, every placement's cells, the first-game layout."""
-    t = np.full(st.TABLE_SIZE, -1, dtype=np.int32)
+    buffer = np.full(st.TABLE_SIZE + 16, -1, dtype=np.int32)
+    start = (-buffer.ctypes.data // 4) % 16  # 64-byte aligned: a placement's masks fill one cache line
+    t = buffer[start:start + st.TABLE_SIZE]
     rows, cols = comps.rows, comps.cols
     t[st.T_ROWS], t[st.T_COLS] = rows, cols
     t[st.T_TENT:st.T_TENT + st.MAX_CELLS] = 0
@@ -69,8 +71,19 @@ def component_table(comps: Components) -> np.ndarray:
     t[st.T_PLACE_SIZE:st.T_PLACE_SIZE + size.size] = size.reshape(-1)
     bits = np.stack([found.mask, found.around], axis=1).astype("<u8").view(np.int32)  # (K, 2, MASK_WORDS)
     t[st.T_PLACE_BITS:st.T_PLACE_BITS + bits.size] = bits.reshape(-1)
+    t[st.T_PLACE_SPAN:st.T_PLACE_SPAN + 2 * len(bits)] = _word_spans(bits).reshape(-1)
     _intro(t, comps, sites, found, cards)
     return t
+
+
+def _word_spans(bits: np.ndarray) -> np.ndarray:
+    """(K, 2) int32: each placement's first and past-last int32 word with a bit in its cells or the
+    cells around (``bits`` (K, 2, MASK_WORDS) int32); a placement sits inside a few rows of the
+    board, so its mask tests read 2-3 words instead of MASK_WORDS."""
+    used = (bits != 0).any(axis=1)  # (K, MASK_WORDS)
+    first = used.argmax(axis=1)
+    last = st.MASK_WORDS - used[:, ::-1].argmax(axis=1)
+    return np.stack([first, last], axis=1).astype(np.int32)
 
 
 def _intro(t: np.ndarray, comps: Components, sites, found, cards) -> None:

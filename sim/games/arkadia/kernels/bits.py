@@ -1,23 +1,41 @@
 """Sets of cells as bits, word by word: the OCCUPIED words of the state against the masks of the
 component table (``T_PLACE_BITS``: a placement's cells, then the cells around it). Cell i is bit
-i % 32 of word i // 32 of MASK_WORDS int32 words."""
+i % 32 of word i // 32 of MASK_WORDS int32 words; a placement's bits lie in the few words of its
+span (``T_PLACE_SPAN``), and the tests read only those."""
 
 import numpy as np
-from bgsim.sim.games.arkadia.state import CELL_KIND, CELL_WHO, MASK_WORDS, OCCUPIED, T_PLACE_BITS, WORKER
-from numba import njit
+from bgsim.sim.games.arkadia.state import CELL_KIND, CELL_WHO, MASK_WORDS, OCCUPIED, T_PLACE_BITS, T_PLACE_SPAN, WORKER
+from numba import config, njit, types
+from numba.extending import intrinsic
 
-__all__ = ["cells_of", "count_in", "enclosed_with", "free_count", "meets", "meets_bits", "popcount", "word_bit",
+__all__ = ["cells_of", "count_in", "covers", "free_count", "has_free", "meets_bits", "popcount", "span_of", "word_bit",
            "worker_bits"]
 
 
-@njit(cache=True)
-def popcount(word):
-    """Bits set in the low 32 bits of ``word`` (an int32 word may be negative)."""
-    x = np.int64(word) & 0xFFFFFFFF
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return (x * 0x01010101 & 0xFFFFFFFF) >> 24
+@intrinsic
+def _count_ones(typingctx, value):
+    """The machine's population count of a uint64 (LLVM's ctpop: one instruction where there is one)."""
+    if value != types.uint64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+if config.DISABLE_JIT:
+
+    def popcount(word):
+        """Bits set in the low 32 bits of ``word`` (an int32 word may be negative)."""
+        return bin(int(word) & 0xFFFFFFFF).count("1")
+
+else:
+
+    @njit(cache=True)
+    def popcount(word):
+        """Bits set in the low 32 bits of ``word`` (an int32 word may be negative)."""
+        return np.int64(_count_ones(np.uint64(np.int64(word) & 0xFFFFFFFF)))
 
 
 @njit(cache=True)
@@ -34,21 +52,37 @@ def cells_of(t, k):
 
 
 @njit(cache=True)
-def free_count(s, t, mask):
-    """Cells of the mask at ``t[mask:mask + MASK_WORDS]`` that are free."""
+def span_of(t, k):
+    """(first, past-last) word of placement ``k``'s masks holding a bit: the only words its tests read."""
+    return t[T_PLACE_SPAN + 2 * k], t[T_PLACE_SPAN + 2 * k + 1]
+
+
+@njit(cache=True)
+def free_count(s, t, mask, lo, hi):
+    """Cells of the mask at ``t[mask:mask + MASK_WORDS]`` (bits only in words lo..hi-1) that are free."""
     n = 0
-    for w in range(MASK_WORDS):
+    for w in range(lo, hi):
         word = t[mask + w] & ~s[OCCUPIED + w]
-        if word:  # a placement's mask spans one or two words: skip the empty ones
+        if word:
             n += popcount(word)
     return n
 
 
 @njit(cache=True)
-def count_in(t, mask, bits):
-    """Cells of the mask at ``t[mask:...]`` that are in ``bits`` ((MASK_WORDS,) int64)."""
+def has_free(s, t, mask, lo, hi):
+    """Whether a cell of the mask at ``t[mask:...]`` (bits only in words lo..hi-1) is free."""
+    for w in range(lo, hi):
+        if t[mask + w] & ~s[OCCUPIED + w]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def count_in(t, mask, bits, lo, hi):
+    """Cells of the mask at ``t[mask:...]`` (bits only in words lo..hi-1) that are in ``bits``
+    ((MASK_WORDS,) int64)."""
     n = 0
-    for w in range(MASK_WORDS):
+    for w in range(lo, hi):
         word = t[mask + w] & bits[w]
         if word:
             n += popcount(word)
@@ -65,29 +99,20 @@ def worker_bits(s, n_cells, colour, out):
 
 
 @njit(cache=True)
-def meets_bits(t, mask, bits):
-    """Whether the mask at ``t[mask:...]`` shares a cell with ``bits`` ((MASK_WORDS,) int64)."""
-    for w in range(MASK_WORDS):
+def meets_bits(t, mask, bits, lo, hi):
+    """Whether the mask at ``t[mask:...]`` (bits only in words lo..hi-1) shares a cell with ``bits``
+    ((MASK_WORDS,) int64)."""
+    for w in range(lo, hi):
         if t[mask + w] & bits[w]:
             return True
     return False
 
 
 @njit(cache=True)
-def meets(t, a, b):
-    """Whether the masks at ``t[a:...]`` and ``t[b:...]`` share a cell."""
-    for w in range(MASK_WORDS):
-        if t[a + w] & t[b + w]:
-            return True
-    return False
-
-
-@njit(cache=True)
-def enclosed_with(s, t, around, extra):
-    """Whether every cell of the around mask at ``t[around:...]`` is occupied once the cells of the
-    mask at ``t[extra:...]`` are too (ARK-COMPLETE-2)."""
-    for w in range(MASK_WORDS):
-        if t[around + w] & ~(s[OCCUPIED + w] | t[extra + w]):
+def covers(t, mask, bits, lo, hi):
+    """Whether the mask at ``t[mask:...]`` holds every cell of ``bits`` ((MASK_WORDS,) int64, bits
+    only in words lo..hi-1)."""
+    for w in range(lo, hi):
+        if bits[w] & ~t[mask + w]:
             return False
     return True
-

@@ -36,6 +36,7 @@ from bgsim.sim.games.arkadia.state import (
     T_NEIGHBOURS,
     T_PLACE_BITS,
     T_PLACE_CELLS,
+    T_PLACE_SPAN,
     T_SITE_CELLS,
     T_TENT,
     UNDER_CONSTRUCTION,
@@ -74,7 +75,7 @@ def placement_is_legal(s, t, k):
     against the placement's masks: its cells must miss OCCUPIED, the cells around it meet it."""
     base = T_PLACE_BITS + k * 2 * MASK_WORDS
     touches = 0
-    for w in range(MASK_WORDS):
+    for w in range(t[T_PLACE_SPAN + 2 * k], t[T_PLACE_SPAN + 2 * k + 1]):
         taken = s[OCCUPIED + w]
         if t[base + w] & taken:
             return False
@@ -118,8 +119,9 @@ def put_worker(s, cell, colour):
 def is_enclosed(s, t, b):
     """ARK-COMPLETE-2: every cell sharing an edge with building ``b`` is off the board (no cell),
     a worker, another building or the castle site: the cells around it are all in OCCUPIED."""
-    base = T_PLACE_BITS + s[B_PLACEMENT + b] * 2 * MASK_WORDS + MASK_WORDS
-    for w in range(MASK_WORDS):
+    k = s[B_PLACEMENT + b]
+    base = T_PLACE_BITS + k * 2 * MASK_WORDS + MASK_WORDS
+    for w in range(t[T_PLACE_SPAN + 2 * k], t[T_PLACE_SPAN + 2 * k + 1]):
         if t[base + w] & ~s[OCCUPIED + w]:
             return False
     return True

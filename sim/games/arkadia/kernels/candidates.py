@@ -1,10 +1,10 @@
 """The candidate table of the pending decision (decisions.py): its rows in a documented order, with
 features from what the deciding seat can see.
 
-Orders: CASTLE_SITE the legal sites in table order; PART1 every legal BUILD (cards in hand by id,
-then placements in table order, mirror images only under allow_mirror), then WORKERS (buildings by
-id with a free cell around, then the castle site under castle_is_worker_target, if the seat holds
-a worker), else one SKIP; PUT_WORKER the free cells around the target by cell, own worker before
+Orders: CASTLE_SITE the legal sites in table order; PART1 (``part1``) every legal BUILD (cards in
+hand by id, then placements in table order, mirror images only under allow_mirror), then WORKERS
+(buildings by id with a free cell around, then the castle site under castle_is_worker_target, if
+the seat holds a worker), else one SKIP; PUT_WORKER the free cells around the target by cell, own worker before
 neutral, then DONE once enough are placed; TENTS 0 up to the tents covered; STONE families by
 index, then fields by index; REFILL the display slots, then the deck; BANNER no, then yes; CASH 0
 up to the seals held of the family."""
@@ -12,37 +12,19 @@ up to the seals held of the family."""
 import numpy as np
 from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import features as f
-from bgsim.sim.games.arkadia.kernels.bits import (
-    cells_of,
-    count_in,
-    enclosed_with,
-    free_count,
-    meets,
-    meets_bits,
-    worker_bits,
-)
-from bgsim.sim.games.arkadia.kernels.board import (
-    _first_touch,
-    free_cells_around,
-    is_enclosed,
-    occupy,
-    placement_is_legal,
-    vacate,
-)
+from bgsim.sim.games.arkadia.kernels.board import free_cells_around, is_enclosed, occupy, vacate
 from bgsim.sim.games.arkadia.kernels.castle import seal_value
 from bgsim.sim.games.arkadia.kernels.flow import deck_has_cards
-from bgsim.sim.games.arkadia.param_slots import PR_CASTLE_TARGET, PR_MIN_WORKERS, PR_MIRROR
+from bgsim.sim.games.arkadia.kernels.part1 import _row, build_rows, own_workers_around, worker_rows
+from bgsim.sim.games.arkadia.param_slots import PR_MIN_WORKERS
 from bgsim.sim.games.arkadia.state import (
     B_FAMILY,
     B_PLACED,
-    B_PLACEMENT,
     B_STATE,
     B_TARGET,
     BANNERS_LEFT,
     BUILDING,
-    CARD_LOC,
     CASH_FAMILY,
-    CASTLE_TARGET,
     CELL_KIND,
     CELL_WHO,
     DISPLAY,
@@ -50,11 +32,8 @@ from bgsim.sim.games.arkadia.state import (
     FIELD_HEIGHT,
     FIELD_TOP,
     FREE,
-    IN_HAND,
     LEVEL,
-    MASK_WORDS,
     MAX_BUILDINGS,
-    N_BUILDINGS,
     N_FAMILIES,
     N_FIELDS,
     NEUTRAL,
@@ -65,34 +44,16 @@ from bgsim.sim.games.arkadia.state import (
     PHASE,
     SEALS,
     SEAT,
-    SITE_INDEX,
     STONE_SUPPLY,
-    T_CARD,
-    T_COLS,
     T_FIELD_PRINT,
-    T_N_CARDS,
     T_N_SITES,
     T_NEIGHBOURS,
-    T_PLACE_CELLS,
-    T_PLACE_FIRST,
-    T_PLACE_SIZE,
-    T_PLACE_TURNED_END,
-    T_ROWS,
     UNDER_CONSTRUCTION,
     WORKER,
 )
 from numba import njit
 
 MAX_ROWS = 4 * 1400 + MAX_BUILDINGS + 1  # 4 cards x the placements of the largest shape, or the other kinds
-
-
-@njit(cache=True)
-def _row(feats, acts, n, kind):
-    for j in range(feats.shape[1]):
-        feats[n, j] = 0
-    for j in range(acts.shape[1]):
-        acts[n, j] = 0
-    acts[n, d.A_KIND] = kind
 
 
 @njit(cache=True)
@@ -104,7 +65,7 @@ def _worker_completions(s, t, seat, cell):
         b = _open_building_beside(s, t, cell, j)
         if b >= 0 and is_enclosed(s, t, b):
             done += 1
-            earned += _own_workers_around(s, t, b, -1, seat) + 1
+            earned += own_workers_around(s, t, b, -1, seat) + 1
     return done, earned
 
 
@@ -123,25 +84,6 @@ def _open_building_beside(s, t, cell, j):
         if other >= 0 and s[CELL_KIND + other] == BUILDING and s[CELL_WHO + other] == b:
             return -1
     return b
-
-
-@njit(cache=True)
-def _own_workers_around(s, t, b, k, seat):
-    """The seat's workers next to building ``b`` (or placement ``k`` when b < 0), each counted once."""
-    if b >= 0:
-        k = s[B_PLACEMENT + b]
-    n = 0
-    for i in range(6):
-        cell = t[T_PLACE_CELLS + k * 6 + i]
-        if cell < 0:
-            break
-        for j in range(4):
-            nb = t[T_NEIGHBOURS + cell * 4 + j]
-            if nb < 0 or s[CELL_KIND + nb] != WORKER or s[CELL_WHO + nb] != seat:
-                continue
-            if _first_touch(t, k, i, nb):
-                n += 1
-    return n
 
 
 @njit(cache=True)
@@ -179,93 +121,6 @@ def _stones_to_end(s):
     n = 0
     for field in range(N_FIELDS):
         n += max(0, 2 - s[FIELD_HEIGHT + field])
-    return n
-
-
-@njit(cache=True)
-def _build_rows(s, t, p, seat, feats, acts, n):
-    """Every legal BUILD with its features. A placement's look-ahead is word by word on bit masks
-    (``bits``): nothing is marked on the board, and only the buildings under construction next to
-    the new one can become enclosed with it (none is enclosed before: completion follows every
-    action, ARK-COMPLETE-1)."""
-    own = np.empty(MASK_WORDS, dtype=np.int64)
-    worker_bits(s, t[T_ROWS] * t[T_COLS], seat, own)
-    # The buildings under construction that one building could enclose: at most 6 free cells
-    # around them (a shape's most cells); the others cannot complete with any placement.
-    closable = np.empty(MAX_BUILDINGS, dtype=np.int64)  # their around masks' offsets in t
-    near = np.zeros(MASK_WORDS, dtype=np.int64)  # the cells around any of them
-    n_open = 0
-    for b in range(s[N_BUILDINGS]):
-        if s[B_STATE + b] == UNDER_CONSTRUCTION:
-            around = cells_of(t, s[B_PLACEMENT + b]) + MASK_WORDS
-            if free_count(s, t, around) <= 6:
-                closable[n_open] = around
-                n_open += 1
-                for w in range(MASK_WORDS):
-                    near[w] |= t[around + w]
-    for card in range(t[T_N_CARDS]):
-        if s[CARD_LOC + card] != IN_HAND + seat:
-            continue
-        shape, family = t[T_CARD + 2 * card], t[T_CARD + 2 * card + 1]
-        last = t[T_PLACE_FIRST + shape + 1] if p[PR_MIRROR] else t[T_PLACE_TURNED_END + shape]
-        value = seal_value(s, t, family)
-        for k in range(t[T_PLACE_FIRST + shape], last):
-            if not placement_is_legal(s, t, k):
-                continue
-            _row(feats, acts, n, d.DO_BUILD)
-            acts[n, d.A_CARD] = card
-            acts[n, d.A_PLACEMENT] = k
-            feats[n, f.F_BUILD] = 1
-            feats[n, f.F_CELLS] = t[T_PLACE_SIZE + 2 * k]
-            feats[n, f.F_TENTS] = t[T_PLACE_SIZE + 2 * k + 1]
-            mask = cells_of(t, k)
-            free_after = free_count(s, t, mask + MASK_WORDS)
-            mine = count_in(t, mask + MASK_WORDS, own)
-            done, earned = 0, 0
-            if free_after == 0:  # the new building is enclosed at once
-                done, earned = 1, mine + 1
-            for i in range(n_open if meets_bits(t, mask, near) else 0):
-                around = closable[i]
-                if meets(t, around, mask) and enclosed_with(s, t, around, mask):
-                    done += 1
-                    earned += count_in(t, around, own) + 1
-            feats[n, f.F_FREE_AFTER] = free_after
-            feats[n, f.F_MY_WORKERS_AROUND] = mine
-            feats[n, f.F_COMPLETES] = done
-            feats[n, f.F_MY_PAYOUT] = earned
-            feats[n, f.F_FAMILY_VALUE] = value
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def _worker_rows(s, t, p, seat, feats, acts, n):
-    held = s[OWN_SCREEN + seat] + s[NEUTRAL_SCREEN + seat]
-    if held == 0:
-        return n
-    around = np.empty(24, dtype=np.int64)
-    for b in range(s[N_BUILDINGS]):
-        if s[B_STATE + b] != UNDER_CONSTRUCTION:
-            continue
-        free = free_cells_around(s, t, b, around)
-        if free == 0:
-            continue
-        _row(feats, acts, n, d.DO_WORKERS)
-        acts[n, d.A_BUILDING] = b
-        feats[n, f.F_WORKERS] = 1
-        feats[n, f.F_FREE_AROUND] = free
-        feats[n, f.F_FAMILY_VALUE] = seal_value(s, t, s[B_FAMILY + b])
-        feats[n, f.F_MY_WORKERS_AROUND] = _own_workers_around(s, t, b, -1, seat)
-        feats[n, f.F_CLOSABLE] = 1 if held >= free else 0
-        n += 1
-    if p[PR_CASTLE_TARGET] == 1 and s[SITE_INDEX] >= 0:  # AMB-3: the castle site, which never pays
-        free = free_cells_around(s, t, CASTLE_TARGET, around)
-        if free > 0:
-            _row(feats, acts, n, d.DO_WORKERS)
-            acts[n, d.A_BUILDING] = CASTLE_TARGET
-            feats[n, f.F_WORKERS] = 1
-            feats[n, f.F_FREE_AROUND] = free
-            n += 1
     return n
 
 
@@ -375,7 +230,7 @@ def candidates(s, t, p, feats, acts):
             acts[n, d.A_SITE] = site
             n += 1
     elif phase == d.PART1:
-        n = _worker_rows(s, t, p, seat, feats, acts, _build_rows(s, t, p, seat, feats, acts, 0))
+        n = worker_rows(s, t, p, seat, feats, acts, build_rows(s, t, p, seat, feats, acts, 0))
         if n == 0:
             _row(feats, acts, 0, d.DO_SKIP)
             feats[0, f.F_SKIP] = 1

@@ -1,10 +1,12 @@
 """Arkadia's kernels as the game class and the shared loops reach them (``GameBase.kernels``):
 the rules kernels, and every loop of ``sim.loops`` compiled for them. ``rules`` is (component
-table, parameters). The kernels allocate small scratch arrays (cells around a building)."""
+table, parameters). The kernels allocate small scratch arrays (cells around a building). Part 1 of
+a turn, most of a game's time, is chosen directly for compiled policies (``part1.direct_part1``)."""
 
 from bgsim.sim.games.arkadia.decisions import N_ACTION_FIELDS, OVER
 from bgsim.sim.games.arkadia.kernels.candidates import MAX_ROWS, candidates
 from bgsim.sim.games.arkadia.kernels.flow import apply_action
+from bgsim.sim.games.arkadia.kernels.part1 import direct_part1, new_part1_scratch
 from bgsim.sim.games.arkadia.kernels.search import determinise, observe
 from bgsim.sim.games.arkadia.kernels.setup import deal_into
 from bgsim.sim.games.arkadia.state import GOLD, GOLD_BUILDINGS, N_PLAYERS, PHASE, RANK, SEAT, START_GOLD, TOTAL, TURN
@@ -28,5 +30,6 @@ MAX_DECISIONS = 5000  # runaway bound: ~20x the longest of 180 random/greedy gam
 RULES = RulesKernels(candidates=candidates, apply_action=apply_action, deal_into=deal_into, determinise=determinise,
                      max_rows=MAX_ROWS, n_action_fields=N_ACTION_FIELDS, phase=PHASE, seat=SEAT, over=OVER,
                      n_players=N_PLAYERS, final_score=TOTAL, rank=RANK, standing=standing,
-                     max_decisions=MAX_DECISIONS, play_allocates=True)
+                     max_decisions=MAX_DECISIONS, direct_action=direct_part1, new_scratch=new_part1_scratch,
+                     play_allocates=True)
 LOOPS = bind_loops(RULES, __name__)  # LOOPS.play_to_end, LOOPS.play_into_states, ...

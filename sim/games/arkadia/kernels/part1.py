@@ -1,0 +1,379 @@
+"""Part 1 of a turn (D1, ARK-TURN-2/3): its BUILD and WORKERS rows, and the choice a weight or random
+policy makes among them taken directly, without writing the table (``direct_part1``, the compiled
+loops' ``direct_action``): the same row the table and the policy would give, found faster.
+
+BUILD rows: one per card in hand and legal placement. Their look-ahead (which buildings under
+construction a placement would enclose, and whose workers they pay) works on bit masks and marks
+nothing on the board: once per decision each closable building's missing cells and the lowest of
+them, so that a placement is tested on that one bit first and on the full cover only then.
+"""
+
+import numpy as np
+from bgsim.sim.api import POLICY_WEIGHTS
+from bgsim.sim.borrow import njit_inline_without_refcounts, njit_without_refcounts
+from bgsim.sim.games.arkadia import decisions as d
+from bgsim.sim.games.arkadia import features as f
+from bgsim.sim.games.arkadia.kernels.bits import (
+    cells_of,
+    count_in,
+    covers,
+    free_count,
+    has_free,
+    meets_bits,
+    span_of,
+    worker_bits,
+)
+from bgsim.sim.games.arkadia.kernels.board import _first_touch, free_cells_around, placement_is_legal
+from bgsim.sim.games.arkadia.kernels.castle import seal_value
+from bgsim.sim.games.arkadia.param_slots import PR_CASTLE_TARGET, PR_MIRROR
+from bgsim.sim.games.arkadia.state import (
+    B_FAMILY,
+    B_PLACEMENT,
+    B_STATE,
+    CARD_LOC,
+    CASTLE_TARGET,
+    CELL_KIND,
+    CELL_WHO,
+    IN_HAND,
+    MASK_WORDS,
+    MAX_BUILDINGS,
+    MAX_CARDS,
+    N_BUILDINGS,
+    NEUTRAL_SCREEN,
+    OCCUPIED,
+    OWN_SCREEN,
+    PHASE,
+    SEAT,
+    SITE_INDEX,
+    T_CARD,
+    T_COLS,
+    T_N_CARDS,
+    T_NEIGHBOURS,
+    T_PLACE_CELLS,
+    T_PLACE_FIRST,
+    T_PLACE_SIZE,
+    T_PLACE_TURNED_END,
+    T_ROWS,
+    UNDER_CONSTRUCTION,
+    WORKER,
+)
+from bgsim.sim.rng import below
+from numba import njit
+
+__all__ = ["build_rows", "direct_part1", "new_part1_scratch", "own_workers_around", "worker_rows"]
+
+_MOST_CELLS = 6  # a shape's most cells: a building with more free cells around cannot close with one placement
+
+
+@njit(cache=True)
+def own_workers_around(s, t, b, k, seat):
+    """The seat's workers next to building ``b`` (or placement ``k`` when b < 0), each counted once."""
+    if b >= 0:
+        k = s[B_PLACEMENT + b]
+    n = 0
+    for i in range(6):
+        cell = t[T_PLACE_CELLS + k * 6 + i]
+        if cell < 0:
+            break
+        for j in range(4):
+            nb = t[T_NEIGHBOURS + cell * 4 + j]
+            if nb < 0 or s[CELL_KIND + nb] != WORKER or s[CELL_WHO + nb] != seat:
+                continue
+            if _first_touch(t, k, i, nb):
+                n += 1
+    return n
+
+
+@njit_without_refcounts
+def _hand(s, t, seat, cards):
+    """The seat's cards in id order into ``cards`` ((MAX_CARDS,) int64); returns how many."""
+    n = 0
+    for card in range(t[T_N_CARDS]):
+        if s[CARD_LOC + card] == IN_HAND + seat:
+            cards[n] = card
+            n += 1
+    return n
+
+
+@njit_without_refcounts
+def _look_ahead(s, t, seat, look):
+    """Prepare the BUILD look-ahead of one decision; returns how many buildings one placement could
+    close. For each such building i: ``missing[i]`` its free cells around ((MASK_WORDS,) int64 bits,
+    1 to 6 of them: none would mean it is enclosed, and completion follows every action,
+    ARK-COMPLETE-1), ``first[i]`` (word, bit) of the lowest, ``span[i]`` the words they lie in,
+    ``pay[i]`` the seals the seat earns when it closes (its workers there, plus the building's seal).
+    ``own``: the seat's workers, ``near``: the union of the missing cells ((MASK_WORDS,) int64).
+    ``look``: ``new_look``'s arrays."""
+    own, near, missing, first, span, pay = look[0], look[1], look[2], look[3], look[4], look[5]
+    worker_bits(s, t[T_ROWS] * t[T_COLS], seat, own)
+    near[:] = 0
+    n = 0
+    for b in range(s[N_BUILDINGS]):
+        if s[B_STATE + b] != UNDER_CONSTRUCTION:
+            continue
+        k = s[B_PLACEMENT + b]
+        around = cells_of(t, k) + MASK_WORDS
+        lo, hi = span_of(t, k)
+        if free_count(s, t, around, lo, hi) > _MOST_CELLS:
+            continue
+        missing[n, :] = 0
+        first[n, 0] = -1
+        for w in range(lo, hi):
+            word = np.int64(t[around + w] & ~s[OCCUPIED + w])
+            missing[n, w] = word
+            near[w] |= word
+            if word and first[n, 0] < 0:
+                first[n, 0], first[n, 1] = w, word & -word
+        span[n, 0], span[n, 1] = lo, hi
+        pay[n] = count_in(t, around, own, lo, hi) + 1
+        n += 1
+    return n
+
+
+@njit_inline_without_refcounts
+def _build_features(s, t, k, look, n_open):
+    """(free_after, mine, completes, my_payout) of placing on ``k``: the free cells around the new
+    building, the seat's workers there, the buildings it would enclose (itself too when nothing
+    around it is free) and the seals that pays the seat. ``look`` as ``_look_ahead`` fills it."""
+    own, near, missing, first, span, pay = look[0], look[1], look[2], look[3], look[4], look[5]
+    mask = cells_of(t, k)
+    lo, hi = span_of(t, k)
+    free_after = free_count(s, t, mask + MASK_WORDS, lo, hi)
+    mine = count_in(t, mask + MASK_WORDS, own, lo, hi)
+    done, earned = 0, 0
+    if free_after == 0:  # the new building is enclosed at once
+        done, earned = 1, mine + 1
+    if n_open and meets_bits(t, mask, near, lo, hi):
+        for i in range(n_open):
+            if t[mask + first[i, 0]] & first[i, 1] and covers(t, mask, missing[i], span[i, 0], span[i, 1]):
+                done += 1
+                earned += pay[i]
+    return free_after, mine, done, earned
+
+
+@njit_inline_without_refcounts
+def _build_value(s, t, k, look, n_open, weights):
+    """``_build_features`` weighed by ``weights`` ((N_FEATURES,) int64), the features of weight 0
+    left uncounted: whether the new building closes at once needs no count of the free cells."""
+    own, near, missing, first, span, pay = look[0], look[1], look[2], look[3], look[4], look[5]
+    mask = cells_of(t, k)
+    lo, hi = span_of(t, k)
+    value = np.int64(0)
+    if weights[f.F_FREE_AFTER] != 0:
+        free_after = free_count(s, t, mask + MASK_WORDS, lo, hi)
+        value += weights[f.F_FREE_AFTER] * free_after
+        enclosed = free_after == 0
+    else:
+        enclosed = not has_free(s, t, mask + MASK_WORDS, lo, hi)
+    mine = 0
+    if weights[f.F_MY_WORKERS_AROUND] != 0 or (enclosed and weights[f.F_MY_PAYOUT] != 0):
+        mine = count_in(t, mask + MASK_WORDS, own, lo, hi)
+        value += weights[f.F_MY_WORKERS_AROUND] * mine
+    done, earned = 0, 0
+    if enclosed:
+        done, earned = 1, mine + 1
+    if n_open and meets_bits(t, mask, near, lo, hi):
+        for i in range(n_open):
+            if t[mask + first[i, 0]] & first[i, 1] and covers(t, mask, missing[i], span[i, 0], span[i, 1]):
+                done += 1
+                earned += pay[i]
+    return value + weights[f.F_COMPLETES] * done + weights[f.F_MY_PAYOUT] * earned
+
+
+@njit_inline_without_refcounts
+def _placements(t, p, shape):
+    """The placement rows of ``shape``: its rotations, and its mirror images under allow_mirror (AMB-6)."""
+    last = t[T_PLACE_FIRST + shape + 1] if p[PR_MIRROR] else t[T_PLACE_TURNED_END + shape]
+    return t[T_PLACE_FIRST + shape], last
+
+
+@njit(cache=True)
+def new_look():
+    """The working memory of one part-1 decision (the hot loops below allocate nothing, so that
+    they count no references): own, near, missing, first, span, pay as ``_look_ahead`` fills
+    them, and the hand's cards and family weights ((MAX_CARDS,) int64 each)."""
+    return (np.empty(MASK_WORDS, dtype=np.int64), np.empty(MASK_WORDS, dtype=np.int64),
+            np.empty((MAX_BUILDINGS, MASK_WORDS), dtype=np.int64), np.empty((MAX_BUILDINGS, 2), dtype=np.int64),
+            np.empty((MAX_BUILDINGS, 2), dtype=np.int64), np.empty(MAX_BUILDINGS, dtype=np.int64),
+            np.empty(MAX_CARDS, dtype=np.int64), np.empty(MAX_CARDS, dtype=np.int64))
+
+
+@njit(cache=True)
+def _row(feats, acts, n, kind):
+    for j in range(feats.shape[1]):
+        feats[n, j] = 0
+    for j in range(acts.shape[1]):
+        acts[n, j] = 0
+    acts[n, d.A_KIND] = kind
+
+
+@njit(cache=True)
+def build_rows(s, t, p, seat, feats, acts, n):
+    """Every legal BUILD with its features from row ``n`` on: cards in id order, each placement in
+    table order; returns the next free row."""
+    return _fill_build_rows(s, t, p, seat, feats, acts, n, new_look())
+
+
+@njit_without_refcounts
+def _fill_build_rows(s, t, p, seat, feats, acts, n, look):
+    n_open = _look_ahead(s, t, seat, look)
+    cards = look[6]
+    for c in range(_hand(s, t, seat, cards)):
+        card = cards[c]
+        shape, family = t[T_CARD + 2 * card], t[T_CARD + 2 * card + 1]
+        value = seal_value(s, t, family)
+        lo, hi = _placements(t, p, shape)
+        for k in range(lo, hi):
+            if not placement_is_legal(s, t, k):
+                continue
+            free_after, mine, done, earned = _build_features(s, t, k, look, n_open)
+            _row(feats, acts, n, d.DO_BUILD)
+            acts[n, d.A_CARD] = card
+            acts[n, d.A_PLACEMENT] = k
+            feats[n, f.F_BUILD] = 1
+            feats[n, f.F_CELLS] = t[T_PLACE_SIZE + 2 * k]
+            feats[n, f.F_TENTS] = t[T_PLACE_SIZE + 2 * k + 1]
+            feats[n, f.F_FREE_AFTER] = free_after
+            feats[n, f.F_MY_WORKERS_AROUND] = mine
+            feats[n, f.F_COMPLETES] = done
+            feats[n, f.F_MY_PAYOUT] = earned
+            feats[n, f.F_FAMILY_VALUE] = value
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def worker_rows(s, t, p, seat, feats, acts, n):
+    """Every WORKERS row from row ``n`` on (buildings by id with a free cell around, then the castle
+    site under castle_is_worker_target), if the seat holds a worker; returns the next free row."""
+    held = s[OWN_SCREEN + seat] + s[NEUTRAL_SCREEN + seat]
+    if held == 0:
+        return n
+    around = np.empty(24, dtype=np.int64)
+    for b in range(s[N_BUILDINGS]):
+        if s[B_STATE + b] != UNDER_CONSTRUCTION:
+            continue
+        free = free_cells_around(s, t, b, around)
+        if free == 0:
+            continue
+        _row(feats, acts, n, d.DO_WORKERS)
+        acts[n, d.A_BUILDING] = b
+        feats[n, f.F_WORKERS] = 1
+        feats[n, f.F_FREE_AROUND] = free
+        feats[n, f.F_FAMILY_VALUE] = seal_value(s, t, s[B_FAMILY + b])
+        feats[n, f.F_MY_WORKERS_AROUND] = own_workers_around(s, t, b, -1, seat)
+        feats[n, f.F_CLOSABLE] = 1 if held >= free else 0
+        n += 1
+    if p[PR_CASTLE_TARGET] == 1 and s[SITE_INDEX] >= 0:  # AMB-3: the castle site, which never pays
+        free = free_cells_around(s, t, CASTLE_TARGET, around)
+        if free > 0:
+            _row(feats, acts, n, d.DO_WORKERS)
+            acts[n, d.A_BUILDING] = CASTLE_TARGET
+            feats[n, f.F_WORKERS] = 1
+            feats[n, f.F_FREE_AROUND] = free
+            n += 1
+    return n
+
+
+# Direct choice
+
+
+@njit(cache=True)
+def new_part1_scratch():
+    """The working memory of ``direct_part1``, made once per batch of games: a table for the WORKERS
+    rows ((MAX_BUILDINGS + 1, N_FEATURES) int32 features, (MAX_BUILDINGS + 1, N_ACTION_FIELDS) int32
+    actions) and ``new_look``'s arrays."""
+    return (np.zeros((MAX_BUILDINGS + 1, f.N_FEATURES), dtype=np.int32),
+            np.zeros((MAX_BUILDINGS + 1, d.N_ACTION_FIELDS), dtype=np.int32), new_look())
+
+
+@njit(cache=True)
+def direct_part1(s, t, p, policy, weights, streams, scratch, action):
+    """The part-1 row ``policy`` would choose from the table, into ``action`` ((N_ACTION_FIELDS,)
+    int32): for weights the first best of ``feats @ weights`` ((N_FEATURES,) int64), else a uniform
+    draw from the seat's stream in ``streams`` ((P,) uint64, advanced). False, for the table, when
+    another decision is pending."""
+    if s[PHASE] != d.PART1:
+        return False
+    worker_feats, worker_acts, look = scratch
+    seat = s[SEAT]
+    n_workers = worker_rows(s, t, p, seat, worker_feats, worker_acts, 0)
+    action[:] = 0
+    if policy == POLICY_WEIGHTS:
+        _weighted(s, t, p, seat, weights, worker_feats, worker_acts, n_workers, look, action)
+    else:
+        _uniform(s, t, p, seat, streams, worker_acts, n_workers, look[6], action)
+    return True
+
+
+@njit_without_refcounts
+def _weighted(s, t, p, seat, weights, worker_feats, worker_acts, n_workers, look, action):
+    """The first best row by value. Among cards of one shape only the one whose family weighs most
+    (the first on ties) can hold it: each of its rows is worth at least the same placement's row of
+    the others, and comes first when worth as much."""
+    n_open = _look_ahead(s, t, seat, look)
+    cards, values = look[6], look[7]
+    n_cards = _hand(s, t, seat, cards)
+    for c in range(n_cards):
+        values[c] = weights[f.F_FAMILY_VALUE] * seal_value(s, t, t[T_CARD + 2 * cards[c] + 1])
+    best = np.int64(-(1 << 62))  # as sim.policy.first_best_row
+    any_row = False
+    for c in range(n_cards):
+        card, shape = cards[c], t[T_CARD + 2 * cards[c]]
+        dominated = False
+        for o in range(n_cards):
+            if o != c and t[T_CARD + 2 * cards[o]] == shape:
+                dominated |= values[o] > values[c] or (values[o] == values[c] and o < c)
+        if dominated:
+            continue
+        base = weights[f.F_BUILD] + values[c]
+        lo, hi = _placements(t, p, shape)
+        for k in range(lo, hi):
+            if not placement_is_legal(s, t, k):
+                continue
+            any_row = True
+            value = (base + weights[f.F_CELLS] * t[T_PLACE_SIZE + 2 * k]
+                     + weights[f.F_TENTS] * t[T_PLACE_SIZE + 2 * k + 1] + _build_value(s, t, k, look, n_open, weights))
+            if value > best:
+                best = value
+                action[d.A_KIND], action[d.A_CARD], action[d.A_PLACEMENT] = d.DO_BUILD, card, k
+    for i in range(n_workers):
+        value = np.int64(0)
+        for j in range(f.N_FEATURES):
+            value += np.int64(worker_feats[i, j]) * weights[j]
+        if value > best:
+            best = value
+            for j in range(action.shape[0]):
+                action[j] = worker_acts[i, j]
+    if not any_row and n_workers == 0:
+        action[d.A_KIND] = d.DO_SKIP
+
+
+@njit_without_refcounts
+def _uniform(s, t, p, seat, streams, worker_acts, n_workers, cards, action):
+    """A uniform draw over the table's rows (one draw, as ``choose_row`` makes), found by counting;
+    ``cards`` (MAX_CARDS,) int64 working memory."""
+    n_cards = _hand(s, t, seat, cards)
+    n_build = 0
+    for c in range(n_cards):
+        lo, hi = _placements(t, p, t[T_CARD + 2 * cards[c]])
+        for k in range(lo, hi):
+            if placement_is_legal(s, t, k):
+                n_build += 1
+    n = n_build + n_workers
+    r = below(streams, seat, max(n, 1))
+    if n == 0:
+        action[d.A_KIND] = d.DO_SKIP
+        return
+    if r >= n_build:
+        for j in range(action.shape[0]):
+            action[j] = worker_acts[r - n_build, j]
+        return
+    for c in range(n_cards):
+        lo, hi = _placements(t, p, t[T_CARD + 2 * cards[c]])
+        for k in range(lo, hi):
+            if placement_is_legal(s, t, k):
+                if r == 0:
+                    action[d.A_KIND], action[d.A_CARD], action[d.A_PLACEMENT] = d.DO_BUILD, cards[c], k
+                    return
+                r -= 1
