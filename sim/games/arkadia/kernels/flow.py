@@ -296,11 +296,19 @@ def advance(s, t, p, log):
         s[PHASE] = TENTS
         return
     built = s[PART1_KIND] == BUILT
-    if built and p[PR_REFILL_FIRST] == 1 and not s[STEPS_DONE] & STEP_REFILLED:
-        if cards_to_take(s):
-            s[PHASE] = REFILL
-            return
-        s[STEPS_DONE] |= STEP_REFILLED
+    if built and p[PR_REFILL_FIRST] == 1:
+        if not s[STEPS_DONE] & STEP_REFILLED:
+            if cards_to_take(s):
+                s[PHASE] = REFILL
+                return
+            s[STEPS_DONE] |= STEP_REFILLED
+        if p[PR_DECK_END] == TRIGGER_END:
+            # AMB-11 (b): the refill is the end of action A (ARK-PLACE-8, 004 "Anschließend ergänzt
+            # der Spieler"), and completions, payouts and castle stones follow the action (ARK-TURN-2,
+            # ARK-COMPLETE-1, ARK-CASTLE-1). A refill that empties the deck triggers the end (AMB-4,
+            # trigger_end) before any stone of this turn can fill level 2 (ARK-END-1, ARK-CASTLE-5), so
+            # the deck is the trigger; in the default order the stones come first and level 2 is.
+            _deck_trigger(s, seat, log)
     if not s[STEPS_DONE] & STEP_COMPLETED:
         complete_buildings(s, t, seat, log)
         s[STEPS_DONE] |= STEP_COMPLETED
@@ -315,11 +323,8 @@ def advance(s, t, p, log):
             s[PHASE] = REFILL
             return
         s[STEPS_DONE] |= STEP_REFILLED
-    if p[PR_DECK_END] == TRIGGER_END and not deck_has_cards(s):
-        if s[END_TRIGGERED] == 0:
-            log_event(log, EV_TRIGGER, seat, 1)
-            s[TRIGGER_SEAT] = seat
-        s[END_TRIGGERED] = 1
+    if p[PR_DECK_END] == TRIGGER_END:
+        _deck_trigger(s, seat, log)
     if not s[STEPS_DONE] & STEP_BANNER:
         if s[BANNERS_LEFT + seat] > 0:
             s[PHASE] = BANNER
@@ -356,6 +361,18 @@ def advance(s, t, p, log):
         s[PHASE] = OVER
         return
     log_event(log, EV_TURN, s[SEAT], s[TURN], s[SEAT])
+
+
+@njit(cache=True)
+def _deck_trigger(s, seat, log):
+    """AMB-4, deck_exhaustion = trigger_end: an empty deck triggers the end in ``seat``'s turn, like a
+    full level 2 (ARK-END-1); whichever comes first names the trigger."""
+    if deck_has_cards(s):
+        return
+    if s[END_TRIGGERED] == 0:
+        log_event(log, EV_TRIGGER, seat, 1)
+        s[TRIGGER_SEAT] = seat
+    s[END_TRIGGERED] = 1
 
 
 @njit(cache=True)
