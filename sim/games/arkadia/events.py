@@ -40,7 +40,9 @@ EV_CASH = 18  # family, seals, gold, seal value: one cashing with a banner (ARK-
 EV_TRIGGER = 19  # reason (0 level 2 full, 1 the deck empty under deck_exhaustion = trigger_end): ARK-END-1
 EV_FINAL_ROUND = 20  # (seat -1) turns in the final round, the trigger's seat (it plays last, ARK-END-2)
 EV_FINAL = 21  # cloth, spice, carpenter, silversmith seals cashed, their gold, the total (ARK-END-4)
-EV_END = 22  # (seat -1) reason (0 the final round played, 1 nobody can act or a round changed nothing, AMB-5)
+# (seat -1) reason: 0 the final round played (ARK-END-4); 1 a stall before the end was triggered: nobody can act
+# or a round changed nothing (AMB-5); 2 the same inside the final round, which it cuts short (the trigger's end)
+EV_END = 22
 # building, shape, gold: the gold a placed building paid its placer at once (ARK-VAR-1, the building_points lever;
 # written only when it pays, so never by the rules)
 EV_BUILDING_GOLD = 23

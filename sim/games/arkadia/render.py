@@ -429,7 +429,11 @@ def _split(evs) -> tuple[list, list, list]:
     return setup, turns, end
 
 
-def _final_lines(game, rep: Replay, end) -> list[str]:
+_TRIGGERS = ("level 2 filled", "the deck ran out")  # EV_TRIGGER's reasons
+
+
+def _final_lines(game, rep: Replay, end, trigger: int) -> list[str]:
+    """The final cashing and the end; ``trigger`` the EV_TRIGGER reason of the game, -1 none."""
     lines = []
     for ev in end:
         rep.apply(ev)
@@ -438,10 +442,22 @@ def _final_lines(game, rep: Replay, end) -> list[str]:
             seals = ", ".join(f"{int(ev[2 + k])} {FAMILY_ABBR[k]}" for k in range(len(FAMILIES)))
             lines.append(f"seat {seat + 1} cashes {seals}: {int(ev[6])} gold, {int(ev[7])} in all")
         elif code == EV_END:
-            why = ("the final round is played (ARK-END-3)" if int(ev[2]) == 0
-                   else "nobody can change anything any more (AMB-5)")
+            reason = int(ev[2])
+            if reason == 0:
+                why = "the final round is played (ARK-END-3)"
+            elif reason == 1:
+                why = "nobody can change anything any more (AMB-5)"
+            else:  # the stall safeguard inside the final round: the trigger's end, played out at once
+                after = _TRIGGERS[trigger] if 0 <= trigger < len(_TRIGGERS) else "the trigger"
+                why = (f"the final round after {after} ends early: its other turns could change nothing "
+                       "(ARK-END-2, AMB-5)")
             lines.append(f"the game ends: {why}")
     return lines
+
+
+def _trigger(evs) -> int:
+    """The reason of the game's EV_TRIGGER (0 level 2 full, 1 the deck empty), -1 without one."""
+    return next((int(ev[2]) for ev in evs if int(ev[0]) == EV_TRIGGER), -1)
 
 
 def _header(game, state, seeds, strategies) -> list[str]:
@@ -477,7 +493,8 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
     rep = Replay(game, game.n_players)
     if seeds is not None:
         rep.screens_from(game.new_state(seeds))
-    setup, turns, end = _split(all_events(game, state, log, seeds))
+    evs = all_events(game, state, log, seeds)
+    setup, turns, end = _split(evs)
     lines += ["", "== Setup =="] + _words(game, rep, setup)
     if summary:
         for ev in [e for turn in turns for e in turn]:
@@ -487,7 +504,7 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
         for turn in turns:
             happened = _words(game, rep, turn[1:])
             lines += ["", _turn_title(turn[0]), *rep.picture(), *happened]
-    lines += ["", "== Final cashing =="] + _final_lines(game, rep, end)
+    lines += ["", "== Final cashing =="] + _final_lines(game, rep, end, _trigger(evs))
     if summary:
         lines += rep.picture()
     lines += ["", "== Final scoring =="] + _score_lines(game, state)
@@ -542,7 +559,7 @@ def trace_json(game, state: np.ndarray, log=None, seeds=None, strategies=()) -> 
         text = _json_text(_words(game, rep, turn[1:]))
         doc_turns.append({"turn": int(turn[0][2]), "seat": int(turn[0][3]), "text": text,
                           "events": [_event_json(ev) for ev in turn[1:]], "position": _state_json(rep)})
-    text = _json_text(_final_lines(game, rep, end))
+    text = _json_text(_final_lines(game, rep, end, _trigger(evs)))
     sheet = game.score_sheet(state)
     return {"game": game.id, "rules_version": game.version,
             "seeds": None if seeds is None else {"chance": seeds.chance, "strategy": seeds.strategy},

@@ -6,7 +6,17 @@ from bgsim.sim.event_log import new_log
 from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import state as st
 from bgsim.sim.games.arkadia.components import load_components
-from bgsim.sim.games.arkadia.events import EV_STONE, EV_TAKE, EV_TRIGGER, EVENT_CAP, EVENT_WIDTH, events
+from bgsim.sim.games.arkadia.events import (
+    EV_END,
+    EV_STONE,
+    EV_TAKE,
+    EV_TRIGGER,
+    EVENT_CAP,
+    EVENT_WIDTH,
+    events,
+    log_event,
+)
+from bgsim.sim.games.arkadia.game import Arkadia
 from bgsim.sim.games.arkadia.kernels.board import place_building, placement_is_legal, put_worker
 from bgsim.sim.games.arkadia.kernels.castle import place_stone, reset_castle
 from bgsim.sim.games.arkadia.kernels.flow import apply_action
@@ -184,3 +194,29 @@ def test_ark_end_1_amb_4_amb_11_the_trigger_is_what_happened_first_in_the_turn(r
     assert order == ([EV_TAKE, EV_STONE] if refill_first else [EV_STONE, EV_TAKE])
     assert [int(ev[2]) for ev in evs if ev[0] == EV_TRIGGER] == [reason]
     assert s[st.END_TRIGGERED] == 1 and s[st.TRIGGER_SEAT] == 0
+
+
+@pytest.mark.parametrize("final_round", [False, True], ids=["before_the_trigger", "in_the_final_round"])
+def test_ark_end_7_amb_5_a_stall_in_the_final_round_is_the_triggers_end(final_round):
+    """ARK-END-7: when nobody can act any more the game ends at once, which equals playing it out.
+    Before a trigger that is a stall (no trigger seat, ``ended_by_stall``); inside the final round it
+    is the end the trigger began (ARK-END-2, -4): the trigger seat stays, the game did not stall, and
+    the trace names the trigger."""
+    s, t, p = _stalled_but_for_banners("end_immediately")
+    s[st.BANNERS_LEFT:st.BANNERS_LEFT + 4] = 0  # no banner either: nobody can ever act again
+    log = new_log(EVENT_CAP, EVENT_WIDTH)
+    if final_round:  # seat 2 filled level 2 in its turn; seat 0 opens the final round
+        log_event(log, EV_TRIGGER, 2, 0)
+        s[st.END_TRIGGERED], s[st.TRIGGER_SEAT], s[st.TURNS_LEFT] = 1, 2, 3
+    action = np.zeros(d.N_ACTION_FIELDS, dtype=np.int64)
+    action[d.A_KIND] = d.DO_SKIP
+    apply_action(s, t, p, action, log)
+    assert s[st.PHASE] == d.OVER
+    assert [int(ev[2]) for ev in events(log) if ev[0] == EV_END] == [2 if final_round else 1]
+    game = Arkadia(Params.from_dict({"n_players": 3, "castle_placement": "4,6,wide"}))
+    rows = game.records(s[None, :])
+    assert rows["ended_by_stall"].to_pylist() == [not final_round] * 3
+    assert rows["triggered_end"].to_pylist() == [False, False, final_round]
+    end = game.trace_text(s, log, None, ()).split("== Final cashing ==")[1]
+    assert ("the final round after level 2 filled ends early" in end) == final_round
+    assert ("nobody can change anything any more (AMB-5)" in end) != final_round

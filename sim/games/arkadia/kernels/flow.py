@@ -355,9 +355,10 @@ def advance(s, t, p, log):
     if p[PR_STALL] == END_IMMEDIATELY and (s[IDLE_TURNS] >= n or not _anyone_can_act(s, t, p, n)):
         # AMB-5: nothing can change any more, or a whole round changed nothing (every seat skipped part 1
         # and kept its banners: the round would repeat as long as the seats decline them); ending now
-        # equals playing it out
+        # equals playing it out. Inside the final round that is the end its trigger began (ARK-END-2,
+        # -4): the game ends by the trigger, not by a stall (EV_END reason 2)
         final_cashing(s, t, n, log)
-        log_event(log, EV_END, -1, 1)
+        log_event(log, EV_END, -1, 2 if s[END_TRIGGERED] == 1 else 1)
         s[PHASE] = OVER
         return
     log_event(log, EV_TURN, s[SEAT], s[TURN], s[SEAT])
