@@ -21,10 +21,12 @@ from bgsim.sim.games.arkadia.events import (
     EV_CASH,
     EV_COMPLETE,
     EV_DISPLAY,
+    EV_DONE,
     EV_END,
     EV_FINAL,
     EV_FINAL_ROUND,
     EV_HAND,
+    EV_KEEP_BANNER,
     EV_LAYOUT,
     EV_LEVEL,
     EV_NO_STONE,
@@ -343,7 +345,11 @@ def _line(game, rep: Replay, ev) -> str | None:
         return f"{who} takes {card_name(game, b)} from the deck"
     if code == EV_BANNER:
         return f"{who} raises a banner ({a} left): 2 workers behind the screen"
+    if code == EV_KEEP_BANNER:
+        return f"{who} raises no banner ({a} left)"
     if code == EV_CASH:
+        if b == 0:
+            return f"{who} cashes no {FAMILIES[a]} seal: keeps {int(rep.seals[seat, a])} at {d}"
         return f"{who} cashes {_s(b, FAMILIES[a] + ' seal')} at {d}: {c} gold"
     if code == EV_TRIGGER:
         why = "level 2 of the castle is full" if a == 0 else "the deck is empty"
@@ -364,11 +370,13 @@ def _site_line(game, site: int, seat: int) -> str:
 
 
 def _workers_line(game, rep: Replay, start, placed) -> str:
-    """Action B in one line: the building and each worker, own or neutral."""
+    """Action B in one line: the building, each worker, own or neutral, and the seat's DONE."""
     b = int(start[2])
-    parts = [f"{'neutral' if int(ev[3]) == NEUTRAL else 'own'} {_at(game, int(ev[2]))}" for ev in placed]
+    done = "; done" if placed and int(placed[-1][0]) == EV_DONE else ""
+    workers = [ev for ev in placed if int(ev[0]) == EV_WORKER]
+    parts = [f"{'neutral' if int(ev[3]) == NEUTRAL else 'own'} {_at(game, int(ev[2]))}" for ev in workers]
     target = "the castle site" if b == CASTLE_TARGET else f"building {b} ({rep.names.get(b, '?')})"
-    return f"seat {int(start[1]) + 1} places workers by {target}: " + (", ".join(parts) if parts else "none")
+    return f"seat {int(start[1]) + 1} places workers by {target}: " + (", ".join(parts) if parts else "none") + done
 
 
 def _take_line(game, take, refill) -> str:
@@ -399,6 +407,8 @@ def _words(game, rep: Replay, evs) -> list[str]:
             while j < len(evs) and int(evs[j][0]) == folded:
                 rep.apply(evs[j])
                 j += 1
+            if code == EV_ACTION_B and j < len(evs) and int(evs[j][0]) == EV_DONE:
+                j += 1  # the seat's DONE ends the line
             inner = evs[i + 1: j]
             lines.append(_workers_line(game, rep, ev, inner) if code == EV_ACTION_B
                          else _take_line(game, ev, inner) if code == EV_TAKE else _completion_line(rep, ev, inner))

@@ -41,7 +41,9 @@ from bgsim.sim.games.arkadia.events import (
     EV_BUILD,
     EV_BUILDING_GOLD,
     EV_DISPLAY,
+    EV_DONE,
     EV_END,
+    EV_KEEP_BANNER,
     EV_NO_STONE,
     EV_SITE,
     EV_SKIP,
@@ -176,6 +178,7 @@ def apply_action(s, t, p, action, log):
         s[B_PLACED] += 1
         return  # more workers, or DONE, stay with the seat (ARK-WORKER-2)
     elif kind == DO_DONE:
+        log_event(log, EV_DONE, seat, s[B_TARGET], s[B_PLACED])
         s[B_TARGET] = -1
     elif kind == DO_TENTS:
         before = s[NEUTRAL_SCREEN + seat]
@@ -195,6 +198,8 @@ def apply_action(s, t, p, action, log):
             s[BANNER_TURN + seat * BANNERS + BANNERS - s[BANNERS_LEFT + seat]] = s[TURN]  # the banner used now
             use_banner(s, seat, log)
             s[CASH_FAMILY] = 0
+        else:
+            log_event(log, EV_KEEP_BANNER, seat, s[BANNERS_LEFT + seat])
     elif kind == DO_CASH:
         gold = cash(s, t, seat, action[A_FAMILY], action[A_COUNT], log)
         used = seat * BANNERS + BANNERS - 1 - s[BANNERS_LEFT + seat]  # the banner this cashing belongs to
