@@ -6,7 +6,9 @@ scenarios go through the generic game interface: every candidate table (kind, se
 actions) of games played a decision at a time, and the final state and event log of games played by
 the compiled loop (``play_compiled``), for each player count under the greedy weights, uniform random
 choice, random small integer weights (many ties) and mixed seats; then the same for every value other
-than the default of every choice and flag parameter of the game's table, at its most players.
+than the default of every choice and flag parameter of the game's table, at its most players; and for
+the parameters that change only what a seat sees (``VIEW_VARIANTS``), the observation at every
+decision and a determinisation of it.
 
     python -m tests.game_fingerprints           # print the hashes
     python -m tests.game_fingerprints --write   # store them in game_fingerprints.json
@@ -22,6 +24,7 @@ from bgsim.sim import make_game
 from bgsim.sim.api import POLICY_RANDOM, POLICY_WEIGHTS, CompiledPolicy
 from bgsim.sim.errors import GameIdError
 from bgsim.sim.registry import available_games
+from bgsim.sim.rng import below
 from bgsim.sim.seeding import GameSeeds
 from bgsim.strategies import make_strategy
 
@@ -39,6 +42,12 @@ EXTRA_VARIANTS = {
     "capitol": {"start_seat=1": {"start_seat": 1}, "hand_limit=5": {"hand_limit": 5},
                 "start_points=equal": {"start_points": "equal"},
                 "item_points=0/0/0/0/0/0/0/0/-2/0/0/0": {"item_points": "0/0/0/0/0/0/0/0/-2/0/0/0"}},
+}
+# Parameters that change only what a seat sees (its observation and determinisations), which the
+# played games above cannot show: their views are hashed too, under each reading.
+VIEW_VARIANTS = {
+    "arkadia": {"screen_view=recall": {}, "screen_view=hidden": {"screen_view": "hidden"},
+                "screen_view=hidden,seal_supply=physical_88": {"screen_view": "hidden", "seal_supply": "physical_88"}},
 }
 
 
@@ -90,6 +99,21 @@ def table_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
     return h.hexdigest()[:20]
 
 
+def view_fingerprint(game, n_games: int, seed: int) -> str:
+    """Hash of the deciding seat's observation and of one determinisation of it at every decision of
+    games played a decision at a time at random."""
+    h = hashlib.sha256()
+    for g in range(n_games):
+        state, streams = _start(game, seed, g)
+        rng = np.array([streams[0]], dtype=np.uint64)
+        while not game.is_over(state):
+            table = game.decision(state)
+            observation = game.observe(state, table.seat)
+            h.update(_digest(observation.view, game.determinise(observation, rng)).encode())
+            game.apply(state, table.actions[int(below(rng, 0, len(table)))].copy())
+    return h.hexdigest()[:20]
+
+
 def parameter_variants(name: str) -> dict[str, dict]:
     """Label -> parameters: every value but the default of every choice and flag parameter, and the
     game's ``EXTRA_VARIANTS``."""
@@ -126,6 +150,9 @@ def fingerprints(scale: float = 1.0, games: tuple[str, ...] = GAMES) -> dict[str
             for mode in ("greedy", "random"):
                 result[f"{name}/variant/{label}/{mode}"] = compiled_fingerprint(game, mode, n(30), 40)
             result[f"{name}/variant/{label}/tables"] = table_fingerprint(game, "small_weights", n(2), 50)
+        for label, params in VIEW_VARIANTS.get(name, {}).items():
+            result[f"{name}/views/{label}"] = view_fingerprint(make_game(name, n_players=max(counts), **params), n(2),
+                                                               60)
     return result
 
 

@@ -36,20 +36,25 @@ EV_LEVEL = 14  # (seat -1) level filled, the next level (ARK-CASTLE-4, -5)
 EV_NO_STONE = 15  # stones owed but none left to place (AMB-9)
 EV_TAKE = 16  # slot (-1 the deck), card: the card taken after action A (ARK-PLACE-8)
 EV_BANNER = 17  # banners left, own workers behind the screen: a banner raised (ARK-BANNER-2)
-EV_CASH = 18  # family, seals, gold, seal value: one cashing with a banner (ARK-BANNER-3, -4)
+EV_CASH = 18  # family, seals (0: the seat keeps them), gold, seal value: one cashing with a banner (ARK-BANNER-3, -4)
 EV_TRIGGER = 19  # reason (0 level 2 full, 1 the deck empty under deck_exhaustion = trigger_end): ARK-END-1
 EV_FINAL_ROUND = 20  # (seat -1) turns in the final round, the trigger's seat (it plays last, ARK-END-2)
 EV_FINAL = 21  # cloth, spice, carpenter, silversmith seals cashed, their gold, the total (ARK-END-4)
-EV_END = 22  # (seat -1) reason (0 the final round played, 1 nobody can act or a round changed nothing, AMB-5)
+# (seat -1) reason: 0 the final round played (ARK-END-4); 1 a stall before the end was triggered: nobody can act
+# or a round changed nothing (AMB-5); 2 the same inside the final round, which it cuts short (the trigger's end)
+EV_END = 22
 # building, shape, gold: the gold a placed building paid its placer at once (ARK-VAR-1, the building_points lever;
 # written only when it pays, so never by the rules)
 EV_BUILDING_GOLD = 23
+EV_KEEP_BANNER = 24  # banners left: the seat uses none this turn (D4, ARK-BANNER-1)
+EV_DONE = 25  # building, workers placed: the seat ends its action B (D1-B DONE, ARK-WORKER-2)
 EVENT_NAMES = {
     EV_SITE: "site", EV_LAYOUT: "layout", EV_HAND: "hand", EV_DISPLAY: "display", EV_TURN: "turn",
     EV_BUILD: "build", EV_TENTS: "tents", EV_ACTION_B: "action_b", EV_WORKER: "worker", EV_SKIP: "skip",
     EV_COMPLETE: "complete", EV_PAYOUT: "payout", EV_STONE: "stone", EV_LEVEL: "level", EV_NO_STONE: "no_stone",
     EV_TAKE: "take", EV_BANNER: "banner", EV_CASH: "cash", EV_TRIGGER: "trigger", EV_FINAL_ROUND: "final_round",
-    EV_FINAL: "final", EV_END: "end", EV_BUILDING_GOLD: "building_gold",
+    EV_FINAL: "final", EV_END: "end", EV_BUILDING_GOLD: "building_gold", EV_KEEP_BANNER: "keep_banner",
+    EV_DONE: "done",
 }
 
 

@@ -2,7 +2,7 @@
 ``GameBase`` and every capability from its kernels (``sim.games.capabilities``)."""
 
 import numpy as np
-from bgsim.sim.api import CandidateTable
+from bgsim.sim.api import CandidateTable, Observation
 from bgsim.sim.games.arkadia import render
 from bgsim.sim.games.arkadia.components import FAMILIES, SHAPES, load_components
 from bgsim.sim.games.arkadia.decisions import A_SLOT, ACTION_FIELDS, DECISION_NAMES, REFILL
@@ -10,6 +10,7 @@ from bgsim.sim.games.arkadia.events import EVENT_CAP, EVENT_WIDTH
 from bgsim.sim.games.arkadia.features import FEATURE_DOCS, FEATURE_NAMES
 from bgsim.sim.games.arkadia.kernels import loops
 from bgsim.sim.games.arkadia.kernels.castle import seal_value
+from bgsim.sim.games.arkadia.kernels.search import hide_screens
 from bgsim.sim.games.arkadia.kernels.setup import new_game
 from bgsim.sim.games.arkadia.params import Params, building_points_of
 from bgsim.sim.games.arkadia.profile import arkadia_profile
@@ -59,6 +60,7 @@ class Arkadia(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
         self.card_shape = self.table[T_CARD:T_CARD + 2 * MAX_CARDS:2].astype(np.int64)  # (MAX_CARDS,) shape per card
         self.param_array = self.params.to_array()
         self.rules_args = (self.table, self.param_array)
+        self.hidden_screens = self.params.screen_view == "hidden"  # AMB-12: what the views show
 
     @property
     def profile(self):
@@ -72,6 +74,14 @@ class Arkadia(SteppingKernels, CompiledPlayKernels, LockstepKernels, Determinisa
     def new_state(self, seeds: GameSeeds) -> np.ndarray:
         """A dealt game, (STATE_SIZE,) int32, waiting for the start player."""
         return new_game(self.table, self.param_array, np.uint64(seeds.chance), self._no_log)
+
+    def observe(self, state: np.ndarray, seat: int) -> Observation:
+        """What ``seat`` may see (``kernels/search.py``); under ``screen_view = hidden`` without the other
+        seats' screens and gold (AMB-12), which ``determinise`` then deals as well."""
+        observation = super().observe(state, seat)
+        if self.hidden_screens:
+            hide_screens(observation.view, seat)
+        return observation
 
     def records(self, states: np.ndarray) -> dict:
         """Result columns of finished games ((G, STATE_SIZE) int32): G * P rows, game-major."""

@@ -1,7 +1,7 @@
 """Arkadia's parameters: one table (``TABLE``) with the player count, the start seat, the first-game
 setup, the start-gold vector (the compensation parameter), one row per rules ambiguity of the
-digest (AMB-1..13; ``empty_b_turn`` reads AMB-2's what-if) and the buildings' gold (a lab lever,
-ARK-VAR-1). From it come ``Params``
+digest (AMB-1..13; ``empty_b_turn`` reads AMB-2's what-if; ``screen_view`` is read by the views
+alone, not the kernels) and the buildings' gold (a lab lever, ARK-VAR-1). From it come ``Params``
 (``from_dict`` raises one-line GameIdErrors), ``PARAM_DOCS`` and the index constants (``PR_...``,
 written to ``param_slots.py``) of the ``(N_PARAMS,) int32`` array that ``Params.to_array`` packs for
 the kernels; ``sim/games/parameters.py`` lists the kinds.
@@ -109,6 +109,10 @@ TABLE = ParamTable("arkadia", (
     _choice("empty_b_turn", "idle", ("idle", "action"), "with min_workers_in_b = 0, an action B that places no worker "
             "counts as a turn that changed nothing for the stall rule (idle: a whole round of them ends the game), or "
             "as an action (action: such a game may never end)", "AMB-2", "PR_EMPTY_B"),
+    _choice("screen_view", "recall", ("recall", "hidden"), "what a seat's view (the observation strategies see) "
+            "shows of the other seats' screens (workers, seals) and gold: as a player with perfect recall knows them, "
+            "every change being a public event (recall), or nothing (hidden: the seat keeps no count); the rules "
+            "and the features, which read only the seat's own screen, are the same either way", "AMB-12", None),
     Param("data_dir", "path", None, "directory with a replacement components.toml; any other TOML file there is an "
           "error"),
     Param("components_file", "path", None, "replacement components.toml (AMB-13: grid, tents, castle site, shapes "

@@ -9,8 +9,9 @@ __all__ = ["BUILDING_CHOICE", "SEAT_VIEW", "VARIANTS", "arkadia_profile", "compo
 
 SEAT_VIEW = ("A seat sees its own hand, the display, the board (buildings, their seals, workers by colour, tents), "
              "the castle and its supplies, the hand sizes, the banners and the size of the deck. Hidden from it: "
-             "the other hands and the order of the deck. The screens (workers, seals) and the gold are shown as a "
-             "player with perfect recall knows them: every change to them is a public event (digest §5.2).")
+             "the other hands and the order of the deck. The other seats' screens (workers, seals) and gold depend "
+             "on screen_view (AMB-12): recall, the default, shows them as a player with perfect recall knows them "
+             "(every change to them is a public event, digest §5.2); hidden shows only the seat's own.")
 START = TABLE.compensation  # start_gold, the parameter seat-order studies vary
 
 _LABELS = {"gold_banners": "gold cashed with banners", "gold_final": "gold cashed at the end",

@@ -32,7 +32,8 @@ RECORD_DOCS = {
     **{f"gold_{family}": f"gold from {family} seals, every cashing included" for family in FAMILIES},
     "banners_used": "banners used (each brings 2 workers and a cashing, ARK-BANNER)",
     "triggered_end": "the seat's turn triggered the end (it then moves last in the final round, ARK-END-2, -3)",
-    "ended_by_stall": "the game ended by the stall safeguard, not by a full level 2 (AMB-5)",
+    "ended_by_stall": "the game ended by the stall safeguard before its end was triggered (AMB-5); a stall inside "
+                      "the final round ends the game its trigger began (triggered_end, ARK-END-2)",
     "turns": "turns played in the game (the same for every seat)",
     "cashings": "each banner the seat used: the game turn (from 0), the round (turn // players + 1), seals cashed "
                 "and the gold they brought",

@@ -21,10 +21,12 @@ from bgsim.sim.games.arkadia.events import (
     EV_CASH,
     EV_COMPLETE,
     EV_DISPLAY,
+    EV_DONE,
     EV_END,
     EV_FINAL,
     EV_FINAL_ROUND,
     EV_HAND,
+    EV_KEEP_BANNER,
     EV_LAYOUT,
     EV_LEVEL,
     EV_NO_STONE,
@@ -343,7 +345,11 @@ def _line(game, rep: Replay, ev) -> str | None:
         return f"{who} takes {card_name(game, b)} from the deck"
     if code == EV_BANNER:
         return f"{who} raises a banner ({a} left): 2 workers behind the screen"
+    if code == EV_KEEP_BANNER:
+        return f"{who} raises no banner ({a} left)"
     if code == EV_CASH:
+        if b == 0:
+            return f"{who} cashes no {FAMILIES[a]} seal: keeps {int(rep.seals[seat, a])} at {d}"
         return f"{who} cashes {_s(b, FAMILIES[a] + ' seal')} at {d}: {c} gold"
     if code == EV_TRIGGER:
         why = "level 2 of the castle is full" if a == 0 else "the deck is empty"
@@ -364,11 +370,13 @@ def _site_line(game, site: int, seat: int) -> str:
 
 
 def _workers_line(game, rep: Replay, start, placed) -> str:
-    """Action B in one line: the building and each worker, own or neutral."""
+    """Action B in one line: the building, each worker, own or neutral, and the seat's DONE."""
     b = int(start[2])
-    parts = [f"{'neutral' if int(ev[3]) == NEUTRAL else 'own'} {_at(game, int(ev[2]))}" for ev in placed]
+    done = "; done" if placed and int(placed[-1][0]) == EV_DONE else ""
+    workers = [ev for ev in placed if int(ev[0]) == EV_WORKER]
+    parts = [f"{'neutral' if int(ev[3]) == NEUTRAL else 'own'} {_at(game, int(ev[2]))}" for ev in workers]
     target = "the castle site" if b == CASTLE_TARGET else f"building {b} ({rep.names.get(b, '?')})"
-    return f"seat {int(start[1]) + 1} places workers by {target}: " + (", ".join(parts) if parts else "none")
+    return f"seat {int(start[1]) + 1} places workers by {target}: " + (", ".join(parts) if parts else "none") + done
 
 
 def _take_line(game, take, refill) -> str:
@@ -399,6 +407,8 @@ def _words(game, rep: Replay, evs) -> list[str]:
             while j < len(evs) and int(evs[j][0]) == folded:
                 rep.apply(evs[j])
                 j += 1
+            if code == EV_ACTION_B and j < len(evs) and int(evs[j][0]) == EV_DONE:
+                j += 1  # the seat's DONE ends the line
             inner = evs[i + 1: j]
             lines.append(_workers_line(game, rep, ev, inner) if code == EV_ACTION_B
                          else _take_line(game, ev, inner) if code == EV_TAKE else _completion_line(rep, ev, inner))
@@ -429,7 +439,11 @@ def _split(evs) -> tuple[list, list, list]:
     return setup, turns, end
 
 
-def _final_lines(game, rep: Replay, end) -> list[str]:
+_TRIGGERS = ("level 2 filled", "the deck ran out")  # EV_TRIGGER's reasons
+
+
+def _final_lines(game, rep: Replay, end, trigger: int) -> list[str]:
+    """The final cashing and the end; ``trigger`` the EV_TRIGGER reason of the game, -1 none."""
     lines = []
     for ev in end:
         rep.apply(ev)
@@ -438,10 +452,22 @@ def _final_lines(game, rep: Replay, end) -> list[str]:
             seals = ", ".join(f"{int(ev[2 + k])} {FAMILY_ABBR[k]}" for k in range(len(FAMILIES)))
             lines.append(f"seat {seat + 1} cashes {seals}: {int(ev[6])} gold, {int(ev[7])} in all")
         elif code == EV_END:
-            why = ("the final round is played (ARK-END-3)" if int(ev[2]) == 0
-                   else "nobody can change anything any more (AMB-5)")
+            reason = int(ev[2])
+            if reason == 0:
+                why = "the final round is played (ARK-END-3)"
+            elif reason == 1:
+                why = "nobody can change anything any more (AMB-5)"
+            else:  # the stall safeguard inside the final round: the trigger's end, played out at once
+                after = _TRIGGERS[trigger] if 0 <= trigger < len(_TRIGGERS) else "the trigger"
+                why = (f"the final round after {after} ends early: its other turns could change nothing "
+                       "(ARK-END-2, AMB-5)")
             lines.append(f"the game ends: {why}")
     return lines
+
+
+def _trigger(evs) -> int:
+    """The reason of the game's EV_TRIGGER (0 level 2 full, 1 the deck empty), -1 without one."""
+    return next((int(ev[2]) for ev in evs if int(ev[0]) == EV_TRIGGER), -1)
 
 
 def _header(game, state, seeds, strategies) -> list[str]:
@@ -477,7 +503,8 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
     rep = Replay(game, game.n_players)
     if seeds is not None:
         rep.screens_from(game.new_state(seeds))
-    setup, turns, end = _split(all_events(game, state, log, seeds))
+    evs = all_events(game, state, log, seeds)
+    setup, turns, end = _split(evs)
     lines += ["", "== Setup =="] + _words(game, rep, setup)
     if summary:
         for ev in [e for turn in turns for e in turn]:
@@ -487,7 +514,7 @@ def trace_text(game, state: np.ndarray, log=None, seeds=None, strategies=(), sum
         for turn in turns:
             happened = _words(game, rep, turn[1:])
             lines += ["", _turn_title(turn[0]), *rep.picture(), *happened]
-    lines += ["", "== Final cashing =="] + _final_lines(game, rep, end)
+    lines += ["", "== Final cashing =="] + _final_lines(game, rep, end, _trigger(evs))
     if summary:
         lines += rep.picture()
     lines += ["", "== Final scoring =="] + _score_lines(game, state)
@@ -542,7 +569,7 @@ def trace_json(game, state: np.ndarray, log=None, seeds=None, strategies=()) -> 
         text = _json_text(_words(game, rep, turn[1:]))
         doc_turns.append({"turn": int(turn[0][2]), "seat": int(turn[0][3]), "text": text,
                           "events": [_event_json(ev) for ev in turn[1:]], "position": _state_json(rep)})
-    text = _json_text(_final_lines(game, rep, end))
+    text = _json_text(_final_lines(game, rep, end, _trigger(evs)))
     sheet = game.score_sheet(state)
     return {"game": game.id, "rules_version": game.version,
             "seeds": None if seeds is None else {"chance": seeds.chance, "strategy": seeds.strategy},

@@ -104,7 +104,8 @@ B_TENTS = _("b_tents", MAX_BUILDINGS, "tents each building covered (ARK-PLACE-5)
 B_PAID = _("b_paid", (MAX_BUILDINGS, MAX_P), "seals each building paid each seat: its workers' payout, the "
           "building's own seal to the seat completing it (ARK-COMPLETE-4, -5)")
 COMPLETIONS = _("completions", MAX_P, "buildings each seat completed (ARK-COMPLETE-5: their seal, a castle stone)")
-TRIGGER_SEAT = _("trigger_seat", 1, "the seat whose turn triggered the end (ARK-END-1), -1 for none (a stall)")
+TRIGGER_SEAT = _("trigger_seat", 1, "the seat whose turn triggered the end (ARK-END-1), -1 for none (a stall "
+                   "before any trigger)")
 BANNER_TURN = _("banner_turn", (MAX_P, BANNERS), "the game turn each banner was used in, -1 unused")
 BANNER_SEALS = _("banner_seals", (MAX_P, BANNERS), "seals each banner cashed")
 BANNER_GOLD = _("banner_gold", (MAX_P, BANNERS), "gold each banner's cashing brought (ARK-BANNER-3)")

@@ -3,13 +3,27 @@ an empty grid give the final position, a completion's payouts are the seals it p
 trace parses."""
 
 import json
+import re
 
 import bgsim.strategies.arkadia  # noqa: F401  (registers the game's strategies)
 import numpy as np
 import pytest
 from bgsim.sim import game_seeds, make_game
+from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import state as st
-from bgsim.sim.games.arkadia.events import EV_CASH, EV_COMPLETE, EV_FINAL, EV_PAYOUT, EV_TURN, events
+from bgsim.sim.games.arkadia.events import (
+    EV_ACTION_B,
+    EV_BANNER,
+    EV_CASH,
+    EV_COMPLETE,
+    EV_DONE,
+    EV_FINAL,
+    EV_KEEP_BANNER,
+    EV_PAYOUT,
+    EV_TURN,
+    EV_WORKER,
+    events,
+)
 from bgsim.sim.games.arkadia.render import board_lines, replay
 from bgsim.sim.play import play_game
 from bgsim.strategies import make_strategy
@@ -120,3 +134,73 @@ def test_ark_setup_9_amb_10_the_layout_and_a_chosen_site_are_replayed_too(params
     assert ("layout: building 0" in text) == ("intro_setup" in params)
     assert ("(chosen by seat 1)" in text) == ("castle_placement" in params)
     assert max(len(line) for line in text.splitlines()) <= 80
+
+
+# --- decisions that change nothing on the board are logged and told too
+
+
+@pytest.fixture(scope="module")
+def declining():
+    """A 3-player game played a decision at a time at random, except that each seat keeps its first
+    banner offered, cashes 0 seals of every family it is asked about, and ends action B with DONE
+    (the one way it ends): (game, state, log, [(kind, seat, new events) per decision])."""
+    g = make_game("arkadia", n_players=3)
+    rng = np.random.default_rng(4)
+    s = g.new_state(game_seeds(4))
+    log = g.new_log()
+    kept, steps = set(), []
+    while not g.is_over(s):
+        table = g.decision(s)
+        rows = table.actions
+        if table.kind == d.BANNER and table.seat not in kept:
+            row, _ = next((r, kept.add(table.seat)) for r in rows if r[d.A_COUNT] == 0)
+        elif table.kind == d.CASH:
+            row = next(r for r in rows if r[d.A_COUNT] == 0)
+        else:
+            row = rows[int(rng.integers(len(table)))]
+        start = int(log[0, 0])
+        g.apply(s, row.copy(), log)
+        steps.append((int(row[d.A_KIND]), table.seat, events(log)[start:].copy()))
+    return g, s, log, steps
+
+
+def _text(g, s, log):
+    return g.trace_text(s, log, game_seeds(4), ["random"] * 3)
+
+
+def test_ark_banner_1_a_banner_kept_is_logged_and_told(declining):
+    """ARK-BANNER-1: the seat MAY use a banner; keeping it is its decision, with the banners it holds."""
+    g, s, log, steps = declining
+    banners = [(seat, evs) for kind, seat, evs in steps if kind == d.DO_BANNER]
+    kept = [(seat, evs[0]) for seat, evs in banners if evs[0][0] == EV_KEEP_BANNER]
+    assert {seat for seat, _ in kept} == {0, 1, 2} and any(evs[0][0] == EV_BANNER for _, evs in banners)
+    assert all(int(ev[1]) == seat and 0 < int(ev[2]) <= 4 for seat, ev in kept)
+    assert [int(x) for x in kept[0][1][:3]] == [EV_KEEP_BANNER, 0, 4]  # every seat keeps its first banner offered
+    assert "seat 1 raises no banner (4 left)" in _text(g, s, log)
+
+
+def test_ark_banner_3_a_cashing_of_0_seals_is_logged_and_told(declining):
+    """ARK-BANNER-3: the seat cashes any number of its seals, 0 included: 0 is a decision too."""
+    g, s, log, steps = declining
+    cashings = [(seat, evs) for kind, seat, evs in steps if kind == d.DO_CASH]
+    assert cashings
+    for seat, evs in cashings:
+        assert int(evs[0][0]) == EV_CASH and int(evs[0][1]) == seat and int(evs[0][3]) == int(evs[0][4]) == 0
+    text = _text(g, s, log)
+    assert re.search(r"seat \d cashes no (cloth|spice|carpenter|silversmith) seal: keeps [1-9]\d* at \d+", text)
+
+
+def test_ark_worker_2_done_after_placing_workers_is_logged_and_told(declining):
+    """ARK-WORKER-2: the seat places workers until it says DONE; the log has it after the workers,
+    with the building and how many it placed, and the trace ends the action B line with it."""
+    g, s, log, steps = declining
+    dones = [(seat, evs) for kind, seat, evs in steps if kind == d.DO_DONE]
+    assert dones
+    evs = events(log)
+    for i in np.flatnonzero(evs[:, 0] == EV_DONE):
+        start = max(j for j in range(i) if evs[j, 0] == EV_ACTION_B)
+        placed = evs[start + 1:i]
+        assert (placed[:, 0] == EV_WORKER).all() and evs[i, 1] == evs[start, 1]
+        assert [int(evs[i, 2]), int(evs[i, 3])] == [int(evs[start, 2]), len(placed)]
+    lines = [line for line in _text(g, s, log).replace("\n    ", " ").splitlines() if "places workers by" in line]
+    assert len(lines) == len(dones) and all(line.endswith("; done") for line in lines)

@@ -41,7 +41,9 @@ from bgsim.sim.games.arkadia.events import (
     EV_BUILD,
     EV_BUILDING_GOLD,
     EV_DISPLAY,
+    EV_DONE,
     EV_END,
+    EV_KEEP_BANNER,
     EV_NO_STONE,
     EV_SITE,
     EV_SKIP,
@@ -176,6 +178,7 @@ def apply_action(s, t, p, action, log):
         s[B_PLACED] += 1
         return  # more workers, or DONE, stay with the seat (ARK-WORKER-2)
     elif kind == DO_DONE:
+        log_event(log, EV_DONE, seat, s[B_TARGET], s[B_PLACED])
         s[B_TARGET] = -1
     elif kind == DO_TENTS:
         before = s[NEUTRAL_SCREEN + seat]
@@ -195,6 +198,8 @@ def apply_action(s, t, p, action, log):
             s[BANNER_TURN + seat * BANNERS + BANNERS - s[BANNERS_LEFT + seat]] = s[TURN]  # the banner used now
             use_banner(s, seat, log)
             s[CASH_FAMILY] = 0
+        else:
+            log_event(log, EV_KEEP_BANNER, seat, s[BANNERS_LEFT + seat])
     elif kind == DO_CASH:
         gold = cash(s, t, seat, action[A_FAMILY], action[A_COUNT], log)
         used = seat * BANNERS + BANNERS - 1 - s[BANNERS_LEFT + seat]  # the banner this cashing belongs to
@@ -296,11 +301,19 @@ def advance(s, t, p, log):
         s[PHASE] = TENTS
         return
     built = s[PART1_KIND] == BUILT
-    if built and p[PR_REFILL_FIRST] == 1 and not s[STEPS_DONE] & STEP_REFILLED:
-        if cards_to_take(s):
-            s[PHASE] = REFILL
-            return
-        s[STEPS_DONE] |= STEP_REFILLED
+    if built and p[PR_REFILL_FIRST] == 1:
+        if not s[STEPS_DONE] & STEP_REFILLED:
+            if cards_to_take(s):
+                s[PHASE] = REFILL
+                return
+            s[STEPS_DONE] |= STEP_REFILLED
+        if p[PR_DECK_END] == TRIGGER_END:
+            # AMB-11 (b): the refill is the end of action A (ARK-PLACE-8, 004 "Anschließend ergänzt
+            # der Spieler"), and completions, payouts and castle stones follow the action (ARK-TURN-2,
+            # ARK-COMPLETE-1, ARK-CASTLE-1). A refill that empties the deck triggers the end (AMB-4,
+            # trigger_end) before any stone of this turn can fill level 2 (ARK-END-1, ARK-CASTLE-5), so
+            # the deck is the trigger; in the default order the stones come first and level 2 is.
+            _deck_trigger(s, seat, log)
     if not s[STEPS_DONE] & STEP_COMPLETED:
         complete_buildings(s, t, seat, log)
         s[STEPS_DONE] |= STEP_COMPLETED
@@ -315,11 +328,8 @@ def advance(s, t, p, log):
             s[PHASE] = REFILL
             return
         s[STEPS_DONE] |= STEP_REFILLED
-    if p[PR_DECK_END] == TRIGGER_END and not deck_has_cards(s):
-        if s[END_TRIGGERED] == 0:
-            log_event(log, EV_TRIGGER, seat, 1)
-            s[TRIGGER_SEAT] = seat
-        s[END_TRIGGERED] = 1
+    if p[PR_DECK_END] == TRIGGER_END:
+        _deck_trigger(s, seat, log)
     if not s[STEPS_DONE] & STEP_BANNER:
         if s[BANNERS_LEFT + seat] > 0:
             s[PHASE] = BANNER
@@ -350,12 +360,25 @@ def advance(s, t, p, log):
     if p[PR_STALL] == END_IMMEDIATELY and (s[IDLE_TURNS] >= n or not _anyone_can_act(s, t, p, n)):
         # AMB-5: nothing can change any more, or a whole round changed nothing (every seat skipped part 1
         # and kept its banners: the round would repeat as long as the seats decline them); ending now
-        # equals playing it out
+        # equals playing it out. Inside the final round that is the end its trigger began (ARK-END-2,
+        # -4): the game ends by the trigger, not by a stall (EV_END reason 2)
         final_cashing(s, t, n, log)
-        log_event(log, EV_END, -1, 1)
+        log_event(log, EV_END, -1, 2 if s[END_TRIGGERED] == 1 else 1)
         s[PHASE] = OVER
         return
     log_event(log, EV_TURN, s[SEAT], s[TURN], s[SEAT])
+
+
+@njit(cache=True)
+def _deck_trigger(s, seat, log):
+    """AMB-4, deck_exhaustion = trigger_end: an empty deck triggers the end in ``seat``'s turn, like a
+    full level 2 (ARK-END-1); whichever comes first names the trigger."""
+    if deck_has_cards(s):
+        return
+    if s[END_TRIGGERED] == 0:
+        log_event(log, EV_TRIGGER, seat, 1)
+        s[TRIGGER_SEAT] = seat
+    s[END_TRIGGERED] = 1
 
 
 @njit(cache=True)

@@ -39,11 +39,11 @@ def use_banner(s, seat, log=None):
 @njit(cache=True)
 def cash(s, t, seat, family, n, log=None):
     """ARK-BANNER-3, -4: ``n`` seals of ``family`` go back to the supply, each paying as much gold as
-    the castle shows fields of that family; returns the gold paid."""
+    the castle shows fields of that family; returns the gold paid. A banner's cashing is logged even
+    for 0 seals (the seat's decision to keep them); the final cashing passes no log."""
     value = seal_value(s, t, family)
     paid = n * value
-    if n > 0:
-        log_event(log, EV_CASH, seat, family, n, paid, value)
+    log_event(log, EV_CASH, seat, family, n, paid, value)
     s[SEALS + seat * N_FAMILIES + family] -= n
     s[SEALS_OUT + family] -= n  # cashed seals go back to the supply (AMB-8)
     s[GOLD + seat] += paid
