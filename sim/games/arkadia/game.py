@@ -31,7 +31,7 @@ from bgsim.sim.seeding import GameSeeds
 
 __all__ = ["Arkadia", "RULES_VERSION"]
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"  # 2: one BUILD row per distinct card in hand; the chosen castle site is a setup step
 
 
 class Arkadia(SteppingKernels, CompiledPlayKernels, LockstepKernels, DeterminisationKernels, GameBase):

@@ -11,7 +11,7 @@ from bgsim.sim.games.arkadia.kernels.setup import new_game
 from bgsim.sim.games.arkadia.params import Params
 from bgsim.sim.games.arkadia.tables import component_table
 
-from tests.games.arkadia.helpers import COLS, RESIDENCE_CLOTH, act, give, placement
+from tests.games.arkadia.helpers import COLS, RESIDENCE_CLOTH, act, give, placement, table
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +105,27 @@ def test_amb_1_skip_turn_leaves_out_the_banner(t):
     s, p = _game(t, no_action_policy="skip_turn")
     act(s, t, p, d.DO_SKIP)
     assert s[st.SEAT] == 1 and s[st.PHASE] == d.PART1
+
+
+def test_ark_place_1_identical_cards_in_hand_offer_their_builds_once(t):
+    """A card is its shape and its family: a second identical card in hand adds no BUILD rows (one
+    row per distinct card), so that uniform play does not favour a duplicated card; a card of the
+    same shape in another family keeps its own rows."""
+    s, p = _game(t)
+    cards = t[st.T_CARD:st.T_CARD + 2 * int(t[st.T_N_CARDS])].reshape(-1, 2)
+    first, twin = [c for c in range(len(cards)) if (cards[c] == cards[RESIDENCE_CLOTH]).all()][:2]
+    shape, family = cards[first]
+    other_family = next(c for c in range(len(cards)) if cards[c, 0] == shape and cards[c, 1] != family)
+    for c in range(len(cards)):
+        if s[st.CARD_LOC + c] == st.IN_HAND:
+            s[st.CARD_LOC + c], s[st.HAND_N] = st.PLAYED, s[st.HAND_N] - 1
+    give(s, first)
+    _, alone = table(s, t, p)
+    give(s, twin)
+    _, with_twin = table(s, t, p)
+    builds = with_twin[with_twin[:, d.A_KIND] == d.DO_BUILD]
+    assert len(builds) > 0 and (with_twin == alone).all() and set(builds[:, d.A_CARD]) == {first}
+    give(s, other_family)
+    _, with_other = table(s, t, p)
+    counts = np.bincount(with_other[with_other[:, d.A_KIND] == d.DO_BUILD][:, d.A_CARD])
+    assert counts[first] == counts[other_family] == len(builds) and counts[twin] == 0

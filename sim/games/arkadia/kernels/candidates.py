@@ -2,12 +2,12 @@
 features from what the deciding seat can see.
 
 Orders: CASTLE_SITE the legal sites in table order; PART1 (``part1``) every legal BUILD (cards in
-hand by id, then placements in table order, mirror images only under allow_mirror), then WORKERS
-(buildings by id with a free cell around, then the castle site under castle_is_worker_target, if
-the seat holds a worker), else one SKIP; PUT_WORKER the free cells around the target by cell, own worker before
-neutral, then DONE once enough are placed; TENTS 0 up to the tents covered; STONE families by
-index, then fields by index; REFILL the display slots, then the deck; BANNER no, then yes; CASH 0
-up to the seals held of the family."""
+hand by id, the first of identical cards only, then placements in table order, mirror images only
+under allow_mirror), then WORKERS (buildings by id with a free cell around, then the castle site
+under castle_is_worker_target, if the seat holds a worker), else one SKIP; PUT_WORKER the free
+cells around the target by cell, own worker before neutral, then DONE once enough are placed;
+TENTS 0 up to the tents covered; STONE families by index, then fields by index; REFILL the display
+slots, then the deck; BANNER no, then yes; CASH 0 up to the seals held of the family."""
 
 import numpy as np
 from bgsim.sim.games.arkadia import decisions as d

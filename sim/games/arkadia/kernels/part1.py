@@ -2,10 +2,12 @@
 policy makes among them taken directly, without writing the table (``direct_part1``, the compiled
 loops' ``direct_action``): the same row the table and the policy would give, found faster.
 
-BUILD rows: one per card in hand and legal placement. Their look-ahead (which buildings under
-construction a placement would enclose, and whose workers they pay) works on bit masks and marks
-nothing on the board: once per decision each closable building's missing cells and the lowest of
-them, so that a placement is tested on that one bit first and on the full cover only then.
+BUILD rows: one per distinct card in hand and legal placement: an identical second card (same
+shape and family) adds no rows, so that uniform play does not favour duplicated cards and no
+policy pays for rows it has seen. Their look-ahead (which buildings under construction a placement
+would enclose, and whose workers they pay) works on bit masks and marks nothing on the board: once
+per decision each closable building's missing cells and the lowest of them, so that a placement is
+tested on that one bit first and on the full cover only then.
 """
 
 import numpy as np
@@ -86,10 +88,18 @@ def own_workers_around(s, t, b, k, seat):
 
 @njit_without_refcounts
 def _hand(s, t, seat, cards):
-    """The seat's cards in id order into ``cards`` ((MAX_CARDS,) int64); returns how many."""
+    """The seat's cards in id order into ``cards`` ((MAX_CARDS,) int64), one of each identical
+    (shape, family) pair: a second such card offers the same BUILD rows again; returns how many."""
     n = 0
     for card in range(t[T_N_CARDS]):
-        if s[CARD_LOC + card] == IN_HAND + seat:
+        if s[CARD_LOC + card] != IN_HAND + seat:
+            continue
+        twin = False
+        for i in range(n):
+            other = cards[i]
+            twin |= (t[T_CARD + 2 * other] == t[T_CARD + 2 * card]
+                     and t[T_CARD + 2 * other + 1] == t[T_CARD + 2 * card + 1])
+        if not twin:
             cards[n] = card
             n += 1
     return n
@@ -209,8 +219,8 @@ def _row(feats, acts, n, kind):
 
 @njit(cache=True)
 def build_rows(s, t, p, seat, feats, acts, n):
-    """Every legal BUILD with its features from row ``n`` on: cards in id order, each placement in
-    table order; returns the next free row."""
+    """Every legal BUILD with its features from row ``n`` on: cards in id order (the first of
+    identical cards), each placement in table order; returns the next free row."""
     return _fill_build_rows(s, t, p, seat, feats, acts, n, new_look())
 
 
