@@ -15,7 +15,7 @@ from bgsim.sim.games.arkadia import features as f
 from bgsim.sim.games.arkadia.kernels.board import free_cells_around, is_enclosed, occupy, vacate
 from bgsim.sim.games.arkadia.kernels.castle import seal_value
 from bgsim.sim.games.arkadia.kernels.flow import deck_has_cards
-from bgsim.sim.games.arkadia.kernels.part1 import _row, build_rows, own_workers_around, worker_rows
+from bgsim.sim.games.arkadia.kernels.part1 import _row, own_workers_around, part1_rows
 from bgsim.sim.games.arkadia.param_slots import PR_MIN_WORKERS
 from bgsim.sim.games.arkadia.state import (
     B_FAMILY,
@@ -230,7 +230,7 @@ def candidates(s, t, p, feats, acts):
             acts[n, d.A_SITE] = site
             n += 1
     elif phase == d.PART1:
-        n = worker_rows(s, t, p, seat, feats, acts, build_rows(s, t, p, seat, feats, acts, 0))
+        n = part1_rows(s, t, p, seat, feats, acts)
         if n == 0:
             _row(feats, acts, 0, d.DO_SKIP)
             feats[0, f.F_SKIP] = 1

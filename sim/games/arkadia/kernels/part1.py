@@ -41,6 +41,7 @@ from bgsim.sim.games.arkadia.state import (
     MAX_BUILDINGS,
     MAX_CARDS,
     N_BUILDINGS,
+    N_FAMILIES,
     NEUTRAL_SCREEN,
     OCCUPIED,
     OWN_SCREEN,
@@ -62,7 +63,7 @@ from bgsim.sim.games.arkadia.state import (
 from bgsim.sim.rng import below
 from numba import njit
 
-__all__ = ["build_rows", "direct_part1", "new_part1_scratch", "own_workers_around", "worker_rows"]
+__all__ = ["direct_part1", "new_part1_scratch", "own_workers_around", "part1_rows"]
 
 _MOST_CELLS = 6  # a shape's most cells: a building with more free cells around cannot close with one placement
 
@@ -115,6 +116,8 @@ def _look_ahead(s, t, seat, look):
     ``own``: the seat's workers, ``near``: the union of the missing cells ((MASK_WORDS,) int64).
     ``look``: ``new_look``'s arrays."""
     own, near, missing, first, span, pay = look[0], look[1], look[2], look[3], look[4], look[5]
+    for family in range(N_FAMILIES):
+        look[8][family] = seal_value(s, t, family)
     worker_bits(s, t[T_ROWS] * t[T_COLS], seat, own)
     near[:] = 0
     n = 0
@@ -201,11 +204,13 @@ def _placements(t, p, shape):
 def new_look():
     """The working memory of one part-1 decision (the hot loops below allocate nothing, so that
     they count no references): own, near, missing, first, span, pay as ``_look_ahead`` fills
-    them, and the hand's cards and family weights ((MAX_CARDS,) int64 each)."""
+    them, the hand's cards and family weights ((MAX_CARDS,) int64 each), each family's seal value
+    ((N_FAMILIES,) int64) and the free cells around the castle site ((24,) int64)."""
     return (np.empty(MASK_WORDS, dtype=np.int64), np.empty(MASK_WORDS, dtype=np.int64),
             np.empty((MAX_BUILDINGS, MASK_WORDS), dtype=np.int64), np.empty((MAX_BUILDINGS, 2), dtype=np.int64),
             np.empty((MAX_BUILDINGS, 2), dtype=np.int64), np.empty(MAX_BUILDINGS, dtype=np.int64),
-            np.empty(MAX_CARDS, dtype=np.int64), np.empty(MAX_CARDS, dtype=np.int64))
+            np.empty(MAX_CARDS, dtype=np.int64), np.empty(MAX_CARDS, dtype=np.int64),
+            np.empty(N_FAMILIES, dtype=np.int64), np.empty(24, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -218,20 +223,23 @@ def _row(feats, acts, n, kind):
 
 
 @njit(cache=True)
-def build_rows(s, t, p, seat, feats, acts, n):
-    """Every legal BUILD with its features from row ``n`` on: cards in id order (the first of
-    identical cards), each placement in table order; returns the next free row."""
-    return _fill_build_rows(s, t, p, seat, feats, acts, n, new_look())
+def part1_rows(s, t, p, seat, feats, acts):
+    """The part-1 table: every legal BUILD with its features (cards in id order, the first of
+    identical cards, each placement in table order), then the WORKERS rows; returns its rows (0
+    when there is no legal part 1)."""
+    look = new_look()
+    n_open = _look_ahead(s, t, seat, look)
+    return _fill_worker_rows(s, t, p, seat, feats, acts, _fill_build_rows(s, t, p, seat, feats, acts, 0, look, n_open),
+                             look)
 
 
 @njit_without_refcounts
-def _fill_build_rows(s, t, p, seat, feats, acts, n, look):
-    n_open = _look_ahead(s, t, seat, look)
+def _fill_build_rows(s, t, p, seat, feats, acts, n, look, n_open):
     cards = look[6]
     for c in range(_hand(s, t, seat, cards)):
         card = cards[c]
         shape, family = t[T_CARD + 2 * card], t[T_CARD + 2 * card + 1]
-        value = seal_value(s, t, family)
+        value = look[8][family]
         lo, hi = _placements(t, p, shape)
         for k in range(lo, hi):
             if not placement_is_legal(s, t, k):
@@ -252,30 +260,34 @@ def _fill_build_rows(s, t, p, seat, feats, acts, n, look):
     return n
 
 
-@njit(cache=True)
-def worker_rows(s, t, p, seat, feats, acts, n):
+@njit_without_refcounts
+def _fill_worker_rows(s, t, p, seat, feats, acts, n, look):
     """Every WORKERS row from row ``n`` on (buildings by id with a free cell around, then the castle
-    site under castle_is_worker_target), if the seat holds a worker; returns the next free row."""
+    site under castle_is_worker_target), if the seat holds a worker; returns the next free row.
+    ``look`` as ``_look_ahead`` filled it: the seat's workers and the families' values."""
     held = s[OWN_SCREEN + seat] + s[NEUTRAL_SCREEN + seat]
     if held == 0:
         return n
-    around = np.empty(24, dtype=np.int64)
+    own = look[0]
     for b in range(s[N_BUILDINGS]):
         if s[B_STATE + b] != UNDER_CONSTRUCTION:
             continue
-        free = free_cells_around(s, t, b, around)
+        k = s[B_PLACEMENT + b]
+        around = cells_of(t, k) + MASK_WORDS
+        lo, hi = span_of(t, k)
+        free = free_count(s, t, around, lo, hi)
         if free == 0:
             continue
         _row(feats, acts, n, d.DO_WORKERS)
         acts[n, d.A_BUILDING] = b
         feats[n, f.F_WORKERS] = 1
         feats[n, f.F_FREE_AROUND] = free
-        feats[n, f.F_FAMILY_VALUE] = seal_value(s, t, s[B_FAMILY + b])
-        feats[n, f.F_MY_WORKERS_AROUND] = own_workers_around(s, t, b, -1, seat)
+        feats[n, f.F_FAMILY_VALUE] = look[8][s[B_FAMILY + b]]
+        feats[n, f.F_MY_WORKERS_AROUND] = count_in(t, around, own, lo, hi)
         feats[n, f.F_CLOSABLE] = 1 if held >= free else 0
         n += 1
     if p[PR_CASTLE_TARGET] == 1 and s[SITE_INDEX] >= 0:  # AMB-3: the castle site, which never pays
-        free = free_cells_around(s, t, CASTLE_TARGET, around)
+        free = free_cells_around(s, t, CASTLE_TARGET, look[9])
         if free > 0:
             _row(feats, acts, n, d.DO_WORKERS)
             acts[n, d.A_BUILDING] = CASTLE_TARGET
@@ -307,25 +319,25 @@ def direct_part1(s, t, p, policy, weights, streams, scratch, action):
         return False
     worker_feats, worker_acts, look = scratch
     seat = s[SEAT]
-    n_workers = worker_rows(s, t, p, seat, worker_feats, worker_acts, 0)
+    n_open = _look_ahead(s, t, seat, look)
+    n_workers = _fill_worker_rows(s, t, p, seat, worker_feats, worker_acts, 0, look)
     action[:] = 0
     if policy == POLICY_WEIGHTS:
-        _weighted(s, t, p, seat, weights, worker_feats, worker_acts, n_workers, look, action)
+        _weighted(s, t, p, seat, weights, worker_feats, worker_acts, n_workers, look, n_open, action)
     else:
         _uniform(s, t, p, seat, streams, worker_acts, n_workers, look[6], action)
     return True
 
 
 @njit_without_refcounts
-def _weighted(s, t, p, seat, weights, worker_feats, worker_acts, n_workers, look, action):
+def _weighted(s, t, p, seat, weights, worker_feats, worker_acts, n_workers, look, n_open, action):
     """The first best row by value. Among cards of one shape only the one whose family weighs most
     (the first on ties) can hold it: each of its rows is worth at least the same placement's row of
     the others, and comes first when worth as much."""
-    n_open = _look_ahead(s, t, seat, look)
     cards, values = look[6], look[7]
     n_cards = _hand(s, t, seat, cards)
     for c in range(n_cards):
-        values[c] = weights[f.F_FAMILY_VALUE] * seal_value(s, t, t[T_CARD + 2 * cards[c] + 1])
+        values[c] = weights[f.F_FAMILY_VALUE] * look[8][t[T_CARD + 2 * cards[c] + 1]]
     best = np.int64(-(1 << 62))  # as sim.policy.first_best_row
     any_row = False
     for c in range(n_cards):
