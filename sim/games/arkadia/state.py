@@ -140,6 +140,18 @@ T_PLACE_BITS = _t("place_bits", (MAX_PLACEMENTS, 2, MASK_WORDS), "each placement
                   "it, as bits (like OCCUPIED)")
 T_PLACE_SPAN = _t("place_span", (MAX_PLACEMENTS, 2), "each placement's first and past-last word of place_bits "
                   "holding a bit (of its cells or the cells around): the mask tests read only these")
+# The padded board of the anchor tests (kernels/anchors.py): the grid's rows, each followed by
+# pad_guard columns, with one guard row above and pad_guard rows below; guards stay empty, so that
+# a shape shifted off the grid meets no free cell.
+PAD_WORDS = 64  # uint64 words of the largest padded board (tables.py checks it)
+ORIENT_FIELDS = 9  # per orientation: first placement, anchors per row, cells, then the cells' offsets (6)
+T_PAD_WIDTH = _t("pad_width", 1, "bits per row of the padded board: the grid's columns and the guard")
+T_PAD_WORDS = _t("pad_words", 1, "uint64 words the padded board spans")
+T_PAD_CELL = _t("pad_cell", MAX_CELLS, "each cell's bit on the padded board")
+T_ORIENT_FIRST = _t("orient_first", MAX_SHAPES + 1, "orientations of shape s: rows orient_first[s] .. [s + 1] - 1")
+T_ORIENT_TURNED_END = _t("orient_turned_end", MAX_SHAPES, "end of shape s's rotations: its mirror images follow")
+T_ORIENT = _t("orient", (MAX_SHAPES * 8, ORIENT_FIELDS), "each orientation: its first placement (anchors follow "
+              "in reading order), anchors per row, cells, and each cell's offset from the anchor on the padded board")
 T_INTRO_SITE = _t("intro_site", 1, "the first game's castle site (its row in the sites)")
 T_N_INTRO = _t("n_intro", 1, "buildings of the first-game layout")
 T_INTRO = _t("intro", (MAX_SHAPES, 3), "each first-game building: its card, its placement and its family")

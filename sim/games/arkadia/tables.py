@@ -72,6 +72,7 @@ def component_table(comps: Components) -> np.ndarray:
     bits = np.stack([found.mask, found.around], axis=1).astype("<u8").view(np.int32)  # (K, 2, MASK_WORDS)
     t[st.T_PLACE_BITS:st.T_PLACE_BITS + bits.size] = bits.reshape(-1)
     t[st.T_PLACE_SPAN:st.T_PLACE_SPAN + 2 * len(bits)] = _word_spans(bits).reshape(-1)
+    _orientations(t, comps, found)
     _intro(t, comps, sites, found, cards)
     return t
 
@@ -84,6 +85,37 @@ def _word_spans(bits: np.ndarray) -> np.ndarray:
     first = used.argmax(axis=1)
     last = st.MASK_WORDS - used[:, ::-1].argmax(axis=1)
     return np.stack([first, last], axis=1).astype(np.int32)
+
+
+def _orientations(t: np.ndarray, comps: Components, found) -> None:
+    """The padded board and every orientation's cell offsets on it (``kernels.anchors``). A guard as
+    wide and as deep as the largest shape follows each row and the grid, so that a shape anchored
+    where it does not fit covers a guard bit, which is never free; the row above catches the
+    neighbours of row 0."""
+    turned = [orientations(shape.cells) for shape in comps.shapes]
+    every = [orientations(shape.cells, mirror=True) for shape in comps.shapes]
+    guard = max(max(max(r for r, _ in o) + 1, max(c for _, c in o) + 1) for os in every for o in os)
+    width = comps.cols + guard
+    words = -(-width * (1 + comps.rows + guard) // 64) + 1
+    if words > st.PAD_WORDS:
+        raise ValueError(f"a {comps.rows} x {comps.cols} grid needs {words} words of padded board, "
+                         f"more than the kernels' {st.PAD_WORDS}")
+    t[st.T_PAD_WIDTH], t[st.T_PAD_WORDS] = width, words
+    for r in range(comps.rows):
+        for c in range(comps.cols):
+            t[st.T_PAD_CELL + r * comps.cols + c] = (r + 1) * width + c
+    row = 0
+    for s, orients in enumerate(every):
+        t[st.T_ORIENT_FIRST + s] = row
+        t[st.T_ORIENT_TURNED_END + s] = row + len(turned[s])
+        for o, cells in enumerate(orients):
+            mine = np.flatnonzero((found.shape == s) & (found.orientation == o))
+            w = max(c for _, c in cells) + 1
+            fields = [mine[0], comps.cols - w + 1, len(cells)] + [r * width + c for r, c in cells]
+            fields += [0] * (st.ORIENT_FIELDS - len(fields))
+            t[st.T_ORIENT + row * st.ORIENT_FIELDS: st.T_ORIENT + (row + 1) * st.ORIENT_FIELDS] = fields
+            row += 1
+    t[st.T_ORIENT_FIRST + len(every)] = row
 
 
 def _intro(t: np.ndarray, comps: Components, sites, found, cards) -> None:

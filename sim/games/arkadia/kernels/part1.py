@@ -7,7 +7,8 @@ shape and family) adds no rows, so that uniform play does not favour duplicated 
 policy pays for rows it has seen. Their look-ahead (which buildings under construction a placement
 would enclose, and whose workers they pay) works on bit masks and marks nothing on the board: once
 per decision each closable building's missing cells and the lowest of them, so that a placement is
-tested on that one bit first and on the full cover only then.
+tested on that one bit first and on the full cover only then. The legal placements of a shape
+come from bitboards, 64 anchors a word (``anchors``).
 """
 
 import numpy as np
@@ -15,6 +16,7 @@ from bgsim.sim.api import POLICY_WEIGHTS
 from bgsim.sim.borrow import njit_inline_without_refcounts, njit_without_refcounts
 from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import features as f
+from bgsim.sim.games.arkadia.kernels.anchors import legal_placements, pad_boards
 from bgsim.sim.games.arkadia.kernels.bits import (
     cells_of,
     count_in,
@@ -25,9 +27,9 @@ from bgsim.sim.games.arkadia.kernels.bits import (
     span_of,
     worker_bits,
 )
-from bgsim.sim.games.arkadia.kernels.board import _first_touch, free_cells_around, placement_is_legal
+from bgsim.sim.games.arkadia.kernels.board import _first_touch, free_cells_around
 from bgsim.sim.games.arkadia.kernels.castle import seal_value
-from bgsim.sim.games.arkadia.param_slots import PR_CASTLE_TARGET, PR_MIRROR
+from bgsim.sim.games.arkadia.param_slots import PR_CASTLE_TARGET
 from bgsim.sim.games.arkadia.state import (
     B_FAMILY,
     B_PLACEMENT,
@@ -40,11 +42,13 @@ from bgsim.sim.games.arkadia.state import (
     MASK_WORDS,
     MAX_BUILDINGS,
     MAX_CARDS,
+    MAX_CELLS,
     N_BUILDINGS,
     N_FAMILIES,
     NEUTRAL_SCREEN,
     OCCUPIED,
     OWN_SCREEN,
+    PAD_WORDS,
     PHASE,
     SEAT,
     SITE_INDEX,
@@ -53,9 +57,7 @@ from bgsim.sim.games.arkadia.state import (
     T_N_CARDS,
     T_NEIGHBOURS,
     T_PLACE_CELLS,
-    T_PLACE_FIRST,
     T_PLACE_SIZE,
-    T_PLACE_TURNED_END,
     T_ROWS,
     UNDER_CONSTRUCTION,
     WORKER,
@@ -118,6 +120,7 @@ def _look_ahead(s, t, seat, look):
     own, near, missing, first, span, pay = look[0], look[1], look[2], look[3], look[4], look[5]
     for family in range(N_FAMILIES):
         look[8][family] = seal_value(s, t, family)
+    pad_boards(s, t, look[10], look[11], look[12])
     worker_bits(s, t[T_ROWS] * t[T_COLS], seat, own)
     near[:] = 0
     n = 0
@@ -193,24 +196,21 @@ def _build_value(s, t, k, look, n_open, weights):
     return value + weights[f.F_COMPLETES] * done + weights[f.F_MY_PAYOUT] * earned
 
 
-@njit_inline_without_refcounts
-def _placements(t, p, shape):
-    """The placement rows of ``shape``: its rotations, and its mirror images under allow_mirror (AMB-6)."""
-    last = t[T_PLACE_FIRST + shape + 1] if p[PR_MIRROR] else t[T_PLACE_TURNED_END + shape]
-    return t[T_PLACE_FIRST + shape], last
-
-
 @njit(cache=True)
 def new_look():
     """The working memory of one part-1 decision (the hot loops below allocate nothing, so that
     they count no references): own, near, missing, first, span, pay as ``_look_ahead`` fills
     them, the hand's cards and family weights ((MAX_CARDS,) int64 each), each family's seal value
-    ((N_FAMILIES,) int64) and the free cells around the castle site ((24,) int64)."""
+    ((N_FAMILIES,) int64), the free cells around the castle site ((24,) int64), the padded boards
+    of the anchor tests (free, front, taken: (PAD_WORDS,) uint64, ``anchors.pad_boards``) and a
+    shape's legal placements ((8 * MAX_CELLS,) int64)."""
     return (np.empty(MASK_WORDS, dtype=np.int64), np.empty(MASK_WORDS, dtype=np.int64),
             np.empty((MAX_BUILDINGS, MASK_WORDS), dtype=np.int64), np.empty((MAX_BUILDINGS, 2), dtype=np.int64),
             np.empty((MAX_BUILDINGS, 2), dtype=np.int64), np.empty(MAX_BUILDINGS, dtype=np.int64),
             np.empty(MAX_CARDS, dtype=np.int64), np.empty(MAX_CARDS, dtype=np.int64),
-            np.empty(N_FAMILIES, dtype=np.int64), np.empty(24, dtype=np.int64))
+            np.empty(N_FAMILIES, dtype=np.int64), np.empty(24, dtype=np.int64),
+            np.empty(PAD_WORDS, dtype=np.uint64), np.empty(PAD_WORDS, dtype=np.uint64),
+            np.empty(PAD_WORDS, dtype=np.uint64), np.empty(8 * MAX_CELLS, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -240,10 +240,9 @@ def _fill_build_rows(s, t, p, seat, feats, acts, n, look, n_open):
         card = cards[c]
         shape, family = t[T_CARD + 2 * card], t[T_CARD + 2 * card + 1]
         value = look[8][family]
-        lo, hi = _placements(t, p, shape)
-        for k in range(lo, hi):
-            if not placement_is_legal(s, t, k):
-                continue
+        placements = look[13]
+        for x in range(legal_placements(t, p, shape, look[10], look[11], placements)):
+            k = placements[x]
             free_after, mine, done, earned = _build_features(s, t, k, look, n_open)
             _row(feats, acts, n, d.DO_BUILD)
             acts[n, d.A_CARD] = card
@@ -325,7 +324,7 @@ def direct_part1(s, t, p, policy, weights, streams, scratch, action):
     if policy == POLICY_WEIGHTS:
         _weighted(s, t, p, seat, weights, worker_feats, worker_acts, n_workers, look, n_open, action)
     else:
-        _uniform(s, t, p, seat, streams, worker_acts, n_workers, look[6], action)
+        _uniform(s, t, p, seat, streams, worker_acts, n_workers, look, action)
     return True
 
 
@@ -349,10 +348,9 @@ def _weighted(s, t, p, seat, weights, worker_feats, worker_acts, n_workers, look
         if dominated:
             continue
         base = weights[f.F_BUILD] + values[c]
-        lo, hi = _placements(t, p, shape)
-        for k in range(lo, hi):
-            if not placement_is_legal(s, t, k):
-                continue
+        placements = look[13]
+        for x in range(legal_placements(t, p, shape, look[10], look[11], placements)):
+            k = placements[x]
             any_row = True
             value = (base + weights[f.F_CELLS] * t[T_PLACE_SIZE + 2 * k]
                      + weights[f.F_TENTS] * t[T_PLACE_SIZE + 2 * k + 1] + _build_value(s, t, k, look, n_open, weights))
@@ -372,16 +370,14 @@ def _weighted(s, t, p, seat, weights, worker_feats, worker_acts, n_workers, look
 
 
 @njit_without_refcounts
-def _uniform(s, t, p, seat, streams, worker_acts, n_workers, cards, action):
+def _uniform(s, t, p, seat, streams, worker_acts, n_workers, look, action):
     """A uniform draw over the table's rows (one draw, as ``choose_row`` makes), found by counting;
-    ``cards`` (MAX_CARDS,) int64 working memory."""
+    ``look`` as ``_look_ahead`` filled it."""
+    cards, placements = look[6], look[13]
     n_cards = _hand(s, t, seat, cards)
     n_build = 0
     for c in range(n_cards):
-        lo, hi = _placements(t, p, t[T_CARD + 2 * cards[c]])
-        for k in range(lo, hi):
-            if placement_is_legal(s, t, k):
-                n_build += 1
+        n_build += legal_placements(t, p, t[T_CARD + 2 * cards[c]], look[10], look[11], placements)
     n = n_build + n_workers
     r = below(streams, seat, max(n, 1))
     if n == 0:
@@ -392,10 +388,8 @@ def _uniform(s, t, p, seat, streams, worker_acts, n_workers, cards, action):
             action[j] = worker_acts[r - n_build, j]
         return
     for c in range(n_cards):
-        lo, hi = _placements(t, p, t[T_CARD + 2 * cards[c]])
-        for k in range(lo, hi):
-            if placement_is_legal(s, t, k):
-                if r == 0:
-                    action[d.A_KIND], action[d.A_CARD], action[d.A_PLACEMENT] = d.DO_BUILD, cards[c], k
-                    return
-                r -= 1
+        legal = legal_placements(t, p, t[T_CARD + 2 * cards[c]], look[10], look[11], placements)
+        if r < legal:
+            action[d.A_KIND], action[d.A_CARD], action[d.A_PLACEMENT] = d.DO_BUILD, cards[c], placements[r]
+            return
+        r -= legal
