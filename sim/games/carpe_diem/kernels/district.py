@@ -183,7 +183,7 @@ def probe(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
     return probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k)
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts  # called per side subset of every frontier cell (fill_merges)
 def merge_part(s, seat, cell, mask, chim, need, nroot):
     """What one tile part placed at ``cell`` would join (CD-FEATURE-2): its open edges (``mask``
     bits), how many face a built neighbour, and the merged feature's open-edge sum of the
