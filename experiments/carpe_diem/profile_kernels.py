@@ -24,7 +24,7 @@ import numpy as np
 from bgsim.experiments.bench import engine_rate
 from bgsim.sim import make_game
 from bgsim.sim.api import POLICY_WEIGHTS
-from bgsim.sim.games.carpe_diem.constants import DEPOT_SIZE, MARKET
+from bgsim.sim.games.carpe_diem.constants import DEPOT_SIZE, MARKET, N_SPACES
 from bgsim.sim.games.carpe_diem.decisions import DECISION_NAMES, TURN
 from bgsim.sim.games.carpe_diem.kernels.candidates import candidates, turn_movements
 from bgsim.sim.games.carpe_diem.kernels.choice import direct_action, new_scratch
@@ -50,7 +50,7 @@ from bgsim.sim.games.carpe_diem.kernels.placements import (
 from bgsim.sim.games.carpe_diem.kernels.setup import deal_into
 from bgsim.sim.games.carpe_diem.kernels.work import MAX_PLACEMENTS, MV_DEST
 from bgsim.sim.games.carpe_diem.state import DEPOT, PHASE, SEAT
-from bgsim.sim.games.carpe_diem.tables import T_TILE_NPARTS
+from bgsim.sim.games.carpe_diem.tables import T_TILE_DESIGN, T_TILE_NPARTS
 from bgsim.sim.policy import choose_row
 from bgsim.sim.seeding import block_key, deal_seeds, seat_streams
 from bgsim.strategies import make_strategy
@@ -72,7 +72,7 @@ TURN_ROWS = (
     (T_CELLS, 2, "frontier cells (cell_context, forbidden_edges)"),
     (T_MERGES, 2, "merge tables (fill_merges)"),
     (T_CELL_VALUES, 1, "fill_cell_values"),
-    (T_VALUATION, 1, "placement valuation (best_placement_value per tile)"),
+    (T_VALUATION, 1, "placement valuation (best_placement_value per tile design)"),
     (T_PLAIN, 2, "placement_value, completing nothing"),
     (T_DONE, 2, "placement_value, completing a feature"),
     (T_TASKS, 3, "frame tasks met (new_task_vp)"),
@@ -176,12 +176,12 @@ def _time_deal(chance, deal, log, hot, tare, out):
 
 
 @_compiled
-def _time_turns(states, idx, t, p, weights, work, lists, counts, hot, tare, out):
+def _time_turns(states, idx, t, p, weights, work, lists, counts, valued, hot, tare, out):
     """The stages of a weighted TURN (``choice.weighted_turn``) one by one into the rows T_* of
     ``out``, the valuation valuing every tile of every reachable depot once. Then the parts of two
     stages, each part over all its calls at once: the frontier's cells and merge tables, and per
     tile the placements the valuation valued, by what they complete, and the frame tasks of their
-    completions (scratch: ``lists`` (3, 2 * MAX_PLACEMENTS, 3) int64, ``counts`` (3,) int64). The
+    completions (scratch: ``lists`` (3, 2 * MAX_PLACEMENTS, 3), ``counts`` (3,), ``valued``; int64). The
     stages' sum falls short of ``direct_action``'s time by what joins them there."""
     for i in idx:
         _load(states, i, hot)
@@ -200,6 +200,7 @@ def _time_turns(states, idx, t, p, weights, work, lists, counts, hot, tare, out)
         fill_cell_values(s, p, seat, weights, work)
         _add(out, T_CELL_VALUES, start, tare, 1)
         done = 0
+        valued[0] = 0
         for m in range(n_mv):
             dest = work.moves[MV_DEST, m]
             if dest < 0 or (done >> dest) & 1:
@@ -207,7 +208,7 @@ def _time_turns(states, idx, t, p, weights, work, lists, counts, hot, tare, out)
             done |= 1 << dest
             for slot in range(DEPOT_SIZE):
                 tile = s[DEPOT + dest * DEPOT_SIZE + slot]
-                if tile < 0:
+                if tile < 0 or _valued(valued, t[T_TILE_DESIGN + tile]):
                     continue
                 start = _cycles()
                 best_placement_value(s, t, p, seat, tile, 0, True, weights, work)
@@ -268,6 +269,19 @@ def _time_placements(s, t, p, seat, tile, weights, work, lists, counts, tare, ou
 
 
 @_compiled
+def _valued(valued, design):
+    """Whether the TURN valued ``design`` already (``choice._best_of_depot`` does not value it
+    again), noting it: ``valued`` (1 + N_SPACES * DEPOT_SIZE,) int64 holds the count, then the
+    designs."""
+    for k in range(valued[0]):
+        if valued[1 + k] == design:
+            return True
+    valued[0] += 1
+    valued[valued[0]] = design
+    return False
+
+
+@_compiled
 def _put(lists, which, counts, a, b, c):
     """Append (a, b, c) to list ``which`` of ``lists``."""
     k = counts[which]
@@ -312,6 +326,7 @@ def profile(n_players: int, strategy_id: str, n_games: int, passes: int, seed: i
     hot = np.empty_like(states[0])
     lists = np.empty((3, 2 * MAX_PLACEMENTS, 3), dtype=np.int64)
     counts = np.empty(3, dtype=np.int64)
+    valued = np.empty(1 + N_SPACES * DEPOT_SIZE, dtype=np.int64)
     chance, _ = deal_seeds(block_key(seed, n_players), np.arange(n_games))
     streams = np.zeros(n_players, np.uint64)  # the random policy's draws: their values do not matter here
     tare = int(_counter_cost(100_000))
@@ -343,8 +358,8 @@ def profile(n_players: int, strategy_id: str, n_games: int, passes: int, seed: i
                                                          game._acts, hot, tare, o),
                           [(0, 0, f"{name}: choice (candidates + choose_row)")])
         if k == TURN and kind == POLICY_WEIGHTS:
-            rows += timed(lambda o, ix=idx: _time_turns(states, ix, t, p, weights, scratch[0], lists, counts, hot,
-                                                        tare, o), TURN_ROWS)
+            rows += timed(lambda o, ix=idx: _time_turns(states, ix, t, p, weights, scratch[0], lists, counts, valued,
+                                                        hot, tare, o), TURN_ROWS)
         rows += timed(lambda o, ix=idx: _time_apply(states, actions, ix, t, p, game._no_log, hot, tare, o),
                       [(0, 0, f"{name}: apply_action")])
     rows += timed(lambda o: _time_deal(chance, game.deal_args, game._no_log, hot, tare, o), [(0, 0, "deal_into")])
