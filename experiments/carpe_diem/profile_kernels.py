@@ -1,19 +1,22 @@
 """Where Carpe Diem's compiled games spend their time, kernel by kernel.
 
-Plays games one decision at a time with the compiled loop's choices (checked to end in the same
-states as ``play_states``) and records the state before every decision. Then each recorded state
-is copied into one buffer, so that it is in the cache as in the play loop, and the kernels of its
-decision run on it one after the other, each timed by the processor's cycle counter (its own
-cost measured and taken off): the choice (``direct_action``, or the table and ``choose_row``),
-``apply_action``, and a TURN's stages and the parts of its placement valuation.
+Plays games as the compiled loop plays them (``sim.loops.play_loop``: the same choices, the same
+games) and times each decision's choice (``direct_action``, or the table and ``choose_row``) and
+its ``apply_action`` by the processor's cycle counter, its own cost taken off, per decision kind.
+Then a weighted TURN is split over the recorded states of those games' TURNs (checked to end as
+``play_states`` ends them), each copied into one buffer: its stages one by one, the frontier's
+cells and merge tables, the placement valuation per tile design, its placements by what they
+complete, and the frame-task values of their completions.
 
     python -m bgsim.experiments.carpe_diem.profile_kernels [--players 4] [--strategy greedy]
                                                          [--games 100] [--passes 3]
 
-Prints per kernel µs per call, calls per game, µs per game and share of the game, the whole game
-timed in the compiled loop (``play_states``); indented rows split the row above them. The timing
-kernels are compiled on each run: Numba's cache would key them on this file only, and could run
-stale kernels after an edit of the game's.
+Prints per kernel µs per call, calls per game, µs per game and its share of the game's timed
+kernels; indented rows split the row above them. Timed one by one, the kernels take some 10-20 %
+longer than the compiled loop's whole game (``play_states``, printed too): the counter's reads and
+the timing code stand between them, and a recorded state copied into the buffer is not quite as hot
+as the loop's. The timing kernels are compiled on each run: Numba's cache would key them on this
+file only, and could run stale kernels after an edit of the game's.
 """
 
 import argparse
@@ -24,8 +27,9 @@ import numpy as np
 from bgsim.experiments.bench import engine_rate
 from bgsim.sim import make_game
 from bgsim.sim.api import POLICY_WEIGHTS
+from bgsim.sim.borrow import borrow
 from bgsim.sim.games.carpe_diem.constants import DEPOT_SIZE, MARKET, N_SPACES
-from bgsim.sim.games.carpe_diem.decisions import DECISION_NAMES, TURN
+from bgsim.sim.games.carpe_diem.decisions import DECISION_NAMES, OVER, TURN
 from bgsim.sim.games.carpe_diem.kernels.candidates import candidates, turn_movements
 from bgsim.sim.games.carpe_diem.kernels.choice import direct_action, new_scratch
 from bgsim.sim.games.carpe_diem.kernels.context import X_N_FRONTIER, X_OPEN_TASK_TYPES, X_TILE_CODE
@@ -61,6 +65,7 @@ from numba.extending import intrinsic
 
 _compiled = njit(_nrt=False, error_model="numpy")  # as the kernels: no reference counts; not cached
 OUTLIER = 250_000  # cycles (about 0.1 ms): a call that took longer was interrupted
+N_KINDS = len(DECISION_NAMES)
 
 # Rows of a TURN's split (``_time_turns``).
 (T_MOVES, T_CONTEXT, T_FRONTIER, T_CELLS, T_MERGES, T_CELL_VALUES, T_VALUATION, T_PLAIN, T_DONE, T_TASKS,
@@ -106,9 +111,9 @@ def _counter_cost(n):
     return total // n
 
 
-def record(game, policies, n_games: int, seed: int):
+def record(game, policies, n_games: int, seed: int) -> np.ndarray:
     """The states before every decision of ``n_games`` games ((D, STATE_SIZE) int32, in play order),
-    and the action taken at each ((D, N_ACTION_FIELDS) int32), played as ``play_states`` plays."""
+    played as ``play_states`` plays them."""
     n = game.n_players
     chance, strat = deal_seeds(block_key(seed, n), np.arange(n_games))
     streams = seat_streams(strat, n)
@@ -116,7 +121,7 @@ def record(game, policies, n_games: int, seed: int):
     t, p = game.rules_args
     scratch = new_scratch()
     action = np.empty(game._acts.shape[1], dtype=np.int32)
-    states, actions, finals = [], [], []
+    states, finals = [], []
     s = np.empty(game.state_size, dtype=np.int32)
     for g in range(n_games):
         deal_into(s, *game.deal_args, chance[g], game._no_log)
@@ -126,63 +131,56 @@ def record(game, policies, n_games: int, seed: int):
             if not direct_action(s, t, p, kinds[0], weights[0], streams[g], scratch, action):
                 rows = candidates(s, t, p, game._feats, game._acts)
                 row = game._acts[choose_row(game._feats, rows, kinds[0], weights[0], streams[g], s[SEAT])]
-            actions.append(row.copy())
             apply_action(s, t, p, row, game._no_log)
         finals.append(s.copy())
     played = game.play_states(chance, seat_streams(strat, n), np.zeros((n_games, n), np.int64), policies)
     assert np.array_equal(np.array(finals), played), "recorded games differ from the compiled loop's"
-    return np.array(states), np.array(actions)
+    return np.array(states)
 
 
-# Timing kernels: each copies every recorded state ``idx`` of ``states`` into ``hot``, runs its
-# kernels on it and adds their cycles and calls into ``out`` (3, N_ROWS) int64 (``_add``); a
-# kernel alone uses row 0.
-
-
-@_compiled
-def _time_choices(states, idx, t, p, policy, weights, streams, scratch, action, hot, tare, out):
-    for i in idx:
-        _load(states, i, hot)
-        start = _cycles()
-        direct_action(hot, t, p, policy, weights, streams, scratch, action)
-        _add(out, 0, start, tare, 1)
+# Timing kernels: each adds the cycles and calls of what it times into ``out`` (3, rows) int64
+# (``_add``).
 
 
 @njit
-def _time_tables(states, idx, t, p, policy, weights, streams, feats, acts, hot, tare, out):
-    for i in idx:
-        _load(states, i, hot)
-        start = _cycles()
-        n = candidates(hot, t, p, feats, acts)
-        choose_row(feats, n, policy, weights, streams, hot[SEAT])
-        _add(out, 0, start, tare, 1)
-
-
-@njit
-def _time_apply(states, actions, idx, t, p, log, hot, tare, out):
-    for i in idx:
-        _load(states, i, hot)
-        start = _cycles()
-        apply_action(hot, t, p, actions[i], log)
-        _add(out, 0, start, tare, 1)
-
-
-@njit
-def _time_deal(chance, deal, log, hot, tare, out):
+def _time_games(deal, chance, t, p, policy, weights, streams, scratch, action, feats, acts, log, s, tare, out):
+    """Play the games of ``chance`` ((G,) uint64; ``streams`` (G, P) uint64) in ``s`` as the compiled
+    loop plays them (``sim.loops.play_loop``, its arrays borrowed as there), timing each decision's
+    choice into row ``kind`` of ``out`` (3, 3 * N_KINDS + 1) and its ``apply_action`` into row
+    N_KINDS + kind, the deals into row 2 * N_KINDS; row 2 * N_KINDS + 1 + kind counts the choices
+    made by the table."""
+    t, p, weights, scratch, action = borrow(t), borrow(p), borrow(weights), borrow(scratch), borrow(action)
+    feats, acts, log, s, out = borrow(feats), borrow(acts), borrow(log), borrow(s), borrow(out)
     for g in range(chance.shape[0]):
+        seat_streams = borrow(streams[g])
         start = _cycles()
-        deal_into(hot, *deal, chance[g], log)
-        _add(out, 0, start, tare, 1)
+        deal_into(s, *deal, chance[g], log)
+        _add(out, 2 * N_KINDS, start, tare, 1)
+        while s[PHASE] != OVER:
+            kind = s[PHASE]
+            start = _cycles()
+            if direct_action(s, t, p, policy, weights, seat_streams, scratch, action):
+                _add(out, kind, start, tare, 1)
+                start = _cycles()
+                apply_action(s, t, p, action, log)
+            else:
+                n = candidates(s, t, p, feats, acts)
+                row = choose_row(feats, n, policy, weights, seat_streams, s[SEAT])
+                _add(out, kind, start, tare, 1)
+                out[1, 2 * N_KINDS + 1 + kind] += 1
+                start = _cycles()
+                apply_action(s, t, p, acts[row], log)
+            _add(out, N_KINDS + kind, start, tare, 1)
 
 
 @_compiled
 def _time_turns(states, idx, t, p, weights, work, lists, counts, valued, hot, tare, out):
     """The stages of a weighted TURN (``choice.weighted_turn``) one by one into the rows T_* of
-    ``out``, the valuation valuing every tile of every reachable depot once. Then the parts of two
-    stages, each part over all its calls at once: the frontier's cells and merge tables, and per
-    tile the placements the valuation valued, by what they complete, and the frame tasks of their
-    completions (scratch: ``lists`` (3, 2 * MAX_PLACEMENTS, 3), ``counts`` (3,), ``valued``; int64). The
-    stages' sum falls short of ``direct_action``'s time by what joins them there."""
+    ``out``, the valuation valuing each tile design of the reachable depots once. Then the parts of
+    two stages, each part over all its calls at once: the frontier's cells and merge tables, and per
+    design the placements the valuation valued, by what they complete, and the frame tasks of their
+    completions (scratch, int64: ``lists`` (3, 2 * MAX_PLACEMENTS, 3), ``counts`` (3,), ``valued``).
+    The stages' sum falls short of ``direct_action``'s time by what joins them there."""
     for i in idx:
         _load(states, i, hot)
         s = hot
@@ -312,61 +310,65 @@ def _add(out, row, start, tare, calls):
 
 
 def profile(n_players: int, strategy_id: str, n_games: int, passes: int, seed: int = 1000) -> list[tuple]:
-    """Rows (label, µs per call, calls per game, indent) of the kernels' split, over the states of
-    ``n_games`` recorded games: the median of ``passes`` passes."""
+    """Rows (label, µs per call, calls per game, indent) of the kernels' split over ``n_games``
+    games: the median of ``passes`` passes."""
     game = make_game("carpe_diem", n_players=n_players)
     policy = make_strategy(strategy_id, game).compiled_policy(game)
-    states, actions = record(game, [policy], n_games, seed)
-    kinds = states[:, PHASE].astype(np.int64)
     t, p = game.rules_args
     pol_kinds, pol_weights = game.policy_arrays([policy])
     kind, weights = int(pol_kinds[0]), pol_weights[0]
     scratch = new_scratch()
     action = np.empty(game._acts.shape[1], dtype=np.int32)
+    chance, strat = deal_seeds(block_key(seed, n_players), np.arange(n_games))
+    tare = int(_counter_cost(100_000))
+    per_us = _cycles_per_us()
+
+    def timed(run, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """µs per timed call of each row of ``out`` (3, size) that ``run(out)`` fills, the median
+        over the passes, and each row's calls per game."""
+        per_call = []
+        for r in range(passes + 1):
+            out = np.zeros((3, size), dtype=np.int64)
+            run(out)
+            if r > 0:  # the first pass compiles and warms up
+                per_call.append(out[0] / np.maximum(out[2], 1))
+        # a call shorter than the counter's own read can come out below 0
+        return np.maximum(np.median(np.array(per_call), axis=0), 0) / per_us, out[1] / n_games
+
+    s = np.empty(game.state_size, dtype=np.int32)
+    us, calls = timed(lambda o: _time_games(game.deal_args, chance, t, p, kind, weights, seat_streams(strat, n_players),
+                                            scratch, action, game._feats, game._acts, game._no_log, s, tare, o),
+                      3 * N_KINDS + 1)
+    rows = []
+    for k in range(N_KINDS):
+        if not calls[k]:
+            continue
+        how = "candidates + choose_row" if calls[2 * N_KINDS + 1 + k] == calls[k] else "direct_action"
+        rows.append((f"{DECISION_NAMES[k]}: choice ({how})", us[k], calls[k], 0))
+        if k == TURN and kind == POLICY_WEIGHTS:
+            rows += _turn_split(game, policy, n_games, seed, weights, scratch[0], tare, timed)
+        rows.append((f"{DECISION_NAMES[k]}: apply_action", us[N_KINDS + k], calls[N_KINDS + k], 0))
+    rows.append(("deal_into", us[2 * N_KINDS], calls[2 * N_KINDS], 0))
+    return rows
+
+
+def _turn_split(game, policy, n_games: int, seed: int, weights: np.ndarray, work, tare: int, timed) -> list[tuple]:
+    """The rows of ``TURN_ROWS``: the stages of the TURNs of recorded games, each state copied into
+    one buffer first (the first stage, ``turn_movements``, pays about 0.1 µs for that copy)."""
+    states = record(game, [policy], n_games, seed)
+    idx = np.flatnonzero(states[:, PHASE] == TURN)
+    t, p = game.rules_args
     hot = np.empty_like(states[0])
     lists = np.empty((3, 2 * MAX_PLACEMENTS, 3), dtype=np.int64)
     counts = np.empty(3, dtype=np.int64)
     valued = np.empty(1 + N_SPACES * DEPOT_SIZE, dtype=np.int64)
-    chance, _ = deal_seeds(block_key(seed, n_players), np.arange(n_games))
-    streams = np.zeros(n_players, np.uint64)  # the random policy's draws: their values do not matter here
-    tare = int(_counter_cost(100_000))
-    per_us = _cycles_per_us()
-
-    def timed(run, labels) -> list[tuple]:
-        """Rows (label, µs per call, calls per game, indent) of ``labels`` ((row, indent, label) ...)
-        from ``run(out)``: the median over the passes of each row's cycles per timed call."""
-        per_call = []
-        for r in range(passes + 1):
-            out = np.zeros((3, N_ROWS), dtype=np.int64)
-            run(out)
-            if r > 0:  # the first pass compiles and warms up
-                per_call.append(out[0] / np.maximum(out[2], 1))
-        us = np.median(np.array(per_call), axis=0) / per_us
-        return [(label, us[row], out[1, row] / n_games, indent) for row, indent, label in labels]
-
-    rows = []
-    for k in np.unique(kinds):
-        idx = np.flatnonzero(kinds == k)
-        name = DECISION_NAMES[k]
-        direct = np.array([direct_action(states[i].copy(), t, p, kind, weights, streams.copy(), scratch, action)
-                           for i in idx])
-        if direct.all():
-            rows += timed(lambda o, ix=idx: _time_choices(states, ix, t, p, kind, weights, streams, scratch, action,
-                                                          hot, tare, o), [(0, 0, f"{name}: choice (direct_action)")])
-        else:  # the loop asks the table whenever direct_action cannot decide (never both in these games)
-            rows += timed(lambda o, ix=idx: _time_tables(states, ix, t, p, kind, weights, streams, game._feats,
-                                                         game._acts, hot, tare, o),
-                          [(0, 0, f"{name}: choice (candidates + choose_row)")])
-        if k == TURN and kind == POLICY_WEIGHTS:
-            rows += timed(lambda o, ix=idx: _time_turns(states, ix, t, p, weights, scratch[0], lists, counts, valued,
-                                                        hot, tare, o), TURN_ROWS)
-        rows += timed(lambda o, ix=idx: _time_apply(states, actions, ix, t, p, game._no_log, hot, tare, o),
-                      [(0, 0, f"{name}: apply_action")])
-    rows += timed(lambda o: _time_deal(chance, game.deal_args, game._no_log, hot, tare, o), [(0, 0, "deal_into")])
-    return rows
+    us, calls = timed(lambda o: _time_turns(states, idx, t, p, weights, work, lists, counts, valued, hot, tare, o),
+                      N_ROWS)
+    return [(label, us[row], calls[row], indent) for row, indent, label in TURN_ROWS]
 
 
 def _cycles_per_us() -> float:
+    _now()  # compiled first, not while timed
     start, cycles = time.perf_counter(), _now()
     time.sleep(0.2)
     return (_now() - cycles) / (time.perf_counter() - start) / 1e6
@@ -376,22 +378,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--strategy", default="greedy")
-    parser.add_argument("--games", type=int, default=100, help="games recorded")
-    parser.add_argument("--passes", type=int, default=3, help="timed passes over the recorded states (median)")
+    parser.add_argument("--games", type=int, default=100, help="games played per pass")
+    parser.add_argument("--passes", type=int, default=3, help="timed passes over the games (median)")
     args = parser.parse_args(argv)
     rows = profile(args.players, args.strategy, args.games, args.passes)
     rate = statistics.median(engine_rate("carpe_diem", args.players, args.strategy, 500, 5))
-    whole = 1e6 / rate
-    print(f"Carpe Diem, {args.players} players, {args.strategy}: {whole:,.0f} µs per game in the compiled loop "
-          f"({rate:,.0f} games/s)\n")
+    total = sum(us * calls for _, us, calls, indent in rows if indent == 0)
+    print(f"Carpe Diem, {args.players} players, {args.strategy}: {1e6 / rate:,.0f} µs per game in the compiled loop "
+          f"({rate:,.0f} games/s); {total:,.0f} µs per game timed kernel by kernel (share: of these)\n")
     print(f"{'kernel':<62} {'µs/call':>8} {'calls/game':>10} {'µs/game':>8} {'share':>6}")
-    parts = 0.0
     for label, us, calls, indent in rows:
-        per_game = us * calls
-        parts += per_game if indent == 0 else 0.0
-        print(f"{'  ' * indent + label:<62} {us:>8.3f} {calls:>10.1f} {per_game:>8.1f} {per_game / whole:>6.1%}")
-    print(f"{'sum of the unindented rows':<62} {'':>8} {'':>10} {parts:>8.1f} {parts / whole:>6.1%}")
-
+        print(f"{'  ' * indent + label:<62} {us:>8.3f} {calls:>10.1f} {us * calls:>8.1f} {us * calls / total:>6.1%}")
 
 if __name__ == "__main__":
     main()
