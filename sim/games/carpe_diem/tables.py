@@ -24,6 +24,8 @@ T_PART_CHIM = TABLES.add("part_chimneys", (K.N_TILES, 2), "chimneys of a villa p
 T_ROT_EDGE = TABLES.add("rot_edge", (K.N_TILES, 4, 4), "edge code at direction d after r quarter turns")
 T_ROT_MASK = TABLES.add("rot_mask", (K.N_TILES, 4, 2), "open-edge bitmask of part p after r quarter turns")
 T_ROT_UNIQUE = TABLES.add("rot_unique", (K.N_TILES, 4), "1 if rotation r differs from every lower rotation")
+T_TILE_DESIGN = TABLES.add("tile_design", K.N_TILES, "lowest tile index with the same back, parts, chimneys and "
+                           "edges: tiles of one design have the same placements and values")
 T_LIGHT = TABLES.add("light_tiles", K.N_LIGHT, "indices of the light tiles")
 T_DARK = TABLES.add("dark_tiles", K.N_DARK, "indices of the dark tiles")
 T_BOARD_SHOVEL = TABLES.add("board_shovel", K.N_BOARDS, "shovel cell of each board")
@@ -81,6 +83,10 @@ def build_tables(comp: Components, params: Params, anna: AnnaData | None = None)
             pattern = (tuple(rot_edge[i, r]), tuple(rot_mask[i, r]))
             rot_unique[i, r] = pattern not in patterns
             patterns.append(pattern)
+    design, first = view("tile_design"), {}
+    for i in range(len(design)):
+        key = (dark[i], nparts[i], ptype[i].tobytes(), pchim[i].tobytes(), rot_edge[i].tobytes(), rot_mask[i].tobytes())
+        design[i] = first.setdefault(key, i)
     view("light_tiles")[:] = [i for i, tile in enumerate(comp.tiles) if not tile.dark]
     view("dark_tiles")[:] = [i for i, tile in enumerate(comp.tiles) if tile.dark]
 

@@ -6,7 +6,8 @@ the functions here pick exactly the row those would pick:
 * weights: the first row of highest ``features @ weights``. A TURN row's features are those of
   its placement plus two movement columns (``bread_spent``, ``depot_tiles``), so each depot's
   placements are valued once and the movement term is added per movement; the first movement
-  with the best total wins, and within it the first best placement of the depot.
+  with the best total wins, and within it the first best placement of the depot. A tile whose
+  design (``tables.T_TILE_DESIGN``) the turn has valued already is not valued again.
 * random: ``below(stream, seat, n)`` over the row count n, then that row is located.
 
 The scoring decisions DISC, CARD_ORDER and FULFIL and the FOUNTAIN decision are chosen the same
@@ -101,6 +102,10 @@ from bgsim.sim.games.carpe_diem.kernels.work import (
     BK_ROWS,
     BK_SLOT,
     BK_VALUE,
+    DS_CELL,
+    DS_DESIGN,
+    DS_ROT,
+    DS_VALUE,
     MV_CODE,
     MV_DEST,
     MV_TARGET,
@@ -124,7 +129,7 @@ from bgsim.sim.games.carpe_diem.state import (
     SLOT_CARD,
 )
 from bgsim.sim.games.carpe_diem.state import DISC as S_DISC
-from bgsim.sim.games.carpe_diem.tables import T_FOUNTAIN_COUNTER, T_FOUNTAIN_VP
+from bgsim.sim.games.carpe_diem.tables import T_FOUNTAIN_COUNTER, T_FOUNTAIN_VP, T_TILE_DESIGN
 from bgsim.sim.rng import below
 from numba import njit
 
@@ -196,6 +201,7 @@ def weighted_turn(s, t, p, weights, work, action):
     fill_cell_values(s, p, seat, weights, work)
     allow_store = turn_store_allowed(s, p, seat)
     blocks[BK_DONE] = 0
+    n_designs = 0
     best = NO_ROW
     best_m = -1
     for m in range(n_mv):
@@ -203,7 +209,7 @@ def weighted_turn(s, t, p, weights, work, action):
         if dest < 0:
             return False  # no depot has tiles: leave it to the table
         if not blocks[BK_DONE, dest]:
-            _best_of_depot(s, t, p, seat, dest, allow_store, weights, work)
+            n_designs = _best_of_depot(s, t, p, seat, dest, allow_store, weights, work, n_designs)
         if blocks[BK_VALUE, dest] == NO_ROW:
             continue
         value = blocks[BK_VALUE, dest] + weights[F_DEPOT_TILES] * depot_count(s, dest)
@@ -537,21 +543,35 @@ def _fountain_card_open(s, t, seat, card):
 
 
 @njit_inline_without_refcounts
-def _best_of_depot(s, t, p, seat, dest, allow_store, weights, work):
-    """Fill column ``dest`` of ``work.blocks`` with the first best row of the depot's tiles."""
+def _best_of_depot(s, t, p, seat, dest, allow_store, weights, work, n_designs):
+    """Fill column ``dest`` of ``work.blocks`` with the first best row of the depot's tiles. A tile
+    whose design this TURN has valued already (``work.designs``, ``n_designs`` of them) has that
+    design's best row: its rows are the same. Returns the designs valued now."""
     blocks = work.blocks
+    designs = work.designs
     blocks[BK_DONE, dest] = 1
     blocks[BK_VALUE, dest] = NO_ROW
     for slot in range(DEPOT_SIZE):
         tile = s[DEPOT + dest * DEPOT_SIZE + slot]
         if tile < 0:
             continue
-        value, cell, rot = best_placement_value(s, t, p, seat, tile, 0, allow_store, weights, work)
-        if value > blocks[BK_VALUE, dest]:
-            blocks[BK_VALUE, dest] = value
+        design = t[T_TILE_DESIGN + tile]
+        k = 0
+        while k < n_designs and designs[DS_DESIGN, k] != design:
+            k += 1
+        if k == n_designs:
+            value, cell, rot = best_placement_value(s, t, p, seat, tile, 0, allow_store, weights, work)
+            designs[DS_DESIGN, k] = design
+            designs[DS_VALUE, k] = value
+            designs[DS_CELL, k] = cell
+            designs[DS_ROT, k] = rot
+            n_designs += 1
+        if designs[DS_VALUE, k] > blocks[BK_VALUE, dest]:
+            blocks[BK_VALUE, dest] = designs[DS_VALUE, k]
             blocks[BK_SLOT, dest] = slot
-            blocks[BK_CELL, dest] = cell
-            blocks[BK_ROT, dest] = rot
+            blocks[BK_CELL, dest] = designs[DS_CELL, k]
+            blocks[BK_ROT, dest] = designs[DS_ROT, k]
+    return n_designs
 
 
 @njit_without_refcounts

@@ -183,7 +183,7 @@ def probe(s, t, p, seat, tile, rot, cell, need, nroot, res, k):
     return probe_fitting(s, t, p, seat, tile, rot, cell, need, nroot, res, k)
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts  # called per side subset of every frontier cell (fill_merges)
 def merge_part(s, seat, cell, mask, chim, need, nroot):
     """What one tile part placed at ``cell`` would join (CD-FEATURE-2): its open edges (``mask``
     bits), how many face a built neighbour, and the merged feature's open-edge sum of the
@@ -372,10 +372,22 @@ def shovel_cell(s, t, seat):
 
 @njit_without_refcounts
 def build(s, t, p, seat, tile, cell, rot, done_type, done_size, done_chim):
-    """Put ``tile`` on ``cell`` (CD-BUILD), update features and counters; return completions.
+    """:func:`build_tile` with the completed features written to ``done_type``/``done_size``/
+    ``done_chim`` ((2,) int64 each); returns their count."""
+    n_done, type0, size0, chim0, type1, size1, chim1 = build_tile(s, t, p, seat, tile, cell, rot)
+    if n_done > 0:
+        done_type[0], done_size[0], done_chim[0] = type0, size0, chim0
+    if n_done > 1:
+        done_type[1], done_size[1], done_chim[1] = type1, size1, chim1
+    return n_done
 
-    Completed features are written to ``done_type``/``done_size``/``done_chim`` ((2,) int64 each);
-    the count is returned. The banner on the cell and the rewards are the caller's (CD-REWARD-11).
+
+@njit_without_refcounts
+def build_tile(s, t, p, seat, tile, cell, rot):
+    """Put ``tile`` on ``cell`` (CD-BUILD), update features and counters; return the completed
+    features (at most one per part) as (count, type, size, chimneys of the first, the same of the
+    second), so that no array is made per build. The banner on the cell and the rewards are the
+    caller's (CD-REWARD-11).
     """
     cbase = seat * N_CELLS
     s[CELL_TILE + cbase + cell] = tile
@@ -402,6 +414,7 @@ def build(s, t, p, seat, tile, cell, rot, done_type, done_size, done_chim):
         if ptype == VILLA:
             s[cnt + C_CHIMNEYS] += chim
     n_done = 0
+    type0 = size0 = chim0 = type1 = size1 = chim1 = 0
     for j in range(nparts):
         node = cell * 2 + j
         mask = t[T_ROT_MASK + (tile * 4 + rot) * 2 + j]
@@ -440,11 +453,12 @@ def build(s, t, p, seat, tile, cell, rot, done_type, done_size, done_chim):
                 s[VILLA_VP_SUM + seat] += villa_vp(t, chim)
             if ptype < MARKET:
                 _mark_tasks(s, t, p, seat, ptype, s[UF_ROWS + ubase + root], s[UF_COLS + ubase + root])
-            done_type[n_done] = ptype
-            done_size[n_done] = size
-            done_chim[n_done] = chim
+            if n_done == 0:
+                type0, size0, chim0 = ptype, size, chim
+            else:
+                type1, size1, chim1 = ptype, size, chim
             n_done += 1
-    return n_done
+    return n_done, type0, size0, chim0, type1, size1, chim1
 
 
 # Helpers

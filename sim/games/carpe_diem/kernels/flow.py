@@ -6,7 +6,6 @@ step, rewards of the completed features (CD-REWARD-11; a craftsman reward is res
 first: its tile's build and rewards come before the next pending reward of the outer build).
 """
 
-import numpy as np
 from bgsim.sim.games.carpe_diem.constants import (
     ADMINISTRATOR,
     ANNA_SEAT,
@@ -79,7 +78,7 @@ from bgsim.sim.games.carpe_diem.kernels.cards import (
     row_allowed,
 )
 from bgsim.sim.games.carpe_diem.kernels.depots import exhaust_depot, take_tile
-from bgsim.sim.games.carpe_diem.kernels.district import any_legal_placement, build
+from bgsim.sim.games.carpe_diem.kernels.district import any_legal_placement, build_tile
 from bgsim.sim.games.carpe_diem.kernels.economy import (
     STEP_ADMINISTRATOR,
     STEP_BANNER,
@@ -301,10 +300,7 @@ def card_order_matters(t, p, a, b):
 def place_tile(s, t, p, seat, tile, cell, rot, source, log):
     """Build ``tile`` and queue its rewards as a new frame (CD-BUILD-7, -8, CD-REWARD-11)."""
     banner = s[BANNER_LEFT + seat * N_CELLS + cell]
-    done_type = np.zeros(2, dtype=np.int64)
-    done_size = np.zeros(2, dtype=np.int64)
-    done_chim = np.zeros(2, dtype=np.int64)
-    n_done = build(s, t, p, seat, tile, cell, rot, done_type, done_size, done_chim)
+    n_done, type0, size0, chim0, type1, size1, chim1 = build_tile(s, t, p, seat, tile, cell, rot)
     log_event(log, EV_PLACE, seat, tile, cell, rot, source)
     if banner:
         s[BANNER_LEFT + seat * N_CELLS + cell] = 0
@@ -312,12 +308,20 @@ def place_tile(s, t, p, seat, tile, cell, rot, source, log):
         advance_banner(s, t, p, seat, 1, STEP_BANNER, log)
     s[RW_FRAME + s[RW_NFRAMES]] = s[RW_N]
     s[RW_NFRAMES] += 1
-    for i in range(n_done):
-        log_event(log, EV_COMPLETE, seat, done_type[i], done_size[i], done_chim[i])
-        if done_type[i] != VILLA:  # CD-REWARD-9: villas pay at the end
-            s[RW_KIND + s[RW_N]] = done_type[i]
-            s[RW_SIZE + s[RW_N]] = done_size[i]
-            s[RW_N] += 1
+    if n_done > 0:
+        _queue_reward(s, seat, type0, size0, chim0, log)
+    if n_done > 1:
+        _queue_reward(s, seat, type1, size1, chim1, log)
+
+
+@njit(cache=True)
+def _queue_reward(s, seat, ptype, size, chim, log):
+    """Log a completed feature and queue its reward in the current frame."""
+    log_event(log, EV_COMPLETE, seat, ptype, size, chim)
+    if ptype != VILLA:  # CD-REWARD-9: villas pay at the end
+        s[RW_KIND + s[RW_N]] = ptype
+        s[RW_SIZE + s[RW_N]] = size
+        s[RW_N] += 1
 
 
 # Helpers

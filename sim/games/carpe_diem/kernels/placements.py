@@ -269,7 +269,7 @@ def fill_context(s, t, seat, ctx):
     reset_outlook(s, seat, ctx)
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts  # per tile valued
 def fill_tile_codes(t, tile, ctx):
     """Edge codes of ``tile`` per rotation into ``ctx[X_TILE_CODE:]``, -1 for a rotation that
     looks like a lower one (listed once, see the candidate order)."""
@@ -561,7 +561,7 @@ def _goods_and_cards_value(t, ctx, changed, merchant_, weights):
     return value
 
 
-@njit_without_refcounts
+@njit_inline_without_refcounts  # per frontier cell and per completing placement
 def _steps_value(p, ctx, banner_steps, admin_steps, weights):
     """Weighted steps of the build and VP of those beyond the last track space (CD-REWARD-10, AMB-16)."""
     pos = ctx[X_POS]

@@ -9,7 +9,7 @@ table or per compiled game; every entry is written before it is read.
 from typing import NamedTuple
 
 import numpy as np
-from bgsim.sim.games.carpe_diem.constants import N_CELLS, N_SPACES
+from bgsim.sim.games.carpe_diem.constants import DEPOT_SIZE, N_CELLS, N_SPACES
 from bgsim.sim.games.carpe_diem.features import N_FEATURES
 from bgsim.sim.games.carpe_diem.kernels.context import CTX_SIZE
 from bgsim.sim.games.carpe_diem.kernels.district import R_SIZE
@@ -28,6 +28,8 @@ M_OPEN, M_SIZE_SUM, M_CHIM, M_ROWS, M_COLS = 0, 1, 2, 3, 4
 M_SIZE = 5
 # Rows of PlacementWork.cell_value: weighted adjacency + banner steps, and those steps' value.
 CV_BASE, CV_STEPS = 0, 1
+# Rows of PlacementWork.designs: a tile design valued in this TURN and its best row.
+DS_DESIGN, DS_VALUE, DS_CELL, DS_ROT = 0, 1, 2, 3
 
 
 class PlacementWork(NamedTuple):
@@ -49,6 +51,8 @@ class PlacementWork(NamedTuple):
     merged: np.ndarray  # (36, 16, M_SIZE) int64: per frontier cell and subset of its ``link`` sides,
     #   what a part open on those sides joins (placements.fill_merges, M_*)
     cell_value: np.ndarray  # (2, 36) int64: per frontier cell, weighted terms of its own (CV_*)
+    designs: np.ndarray  # (4, N_SPACES * DEPOT_SIZE) int64: the tile designs a TURN valued, in order,
+    #   each with its first best row (DS_*; choice._best_of_depot)
 
 
 @njit(cache=True)
@@ -70,4 +74,5 @@ def new_placement_work():
         np.empty(N_CELLS, dtype=np.int64),
         np.empty((N_CELLS, 16, M_SIZE), dtype=np.int64),
         np.empty((2, N_CELLS), dtype=np.int64),
+        np.empty((4, N_SPACES * DEPOT_SIZE), dtype=np.int64),
     )
