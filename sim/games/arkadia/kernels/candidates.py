@@ -12,14 +12,15 @@ slots, then the deck; BANNER no, then yes; CASH 0 up to the seals held of the fa
 import numpy as np
 from bgsim.sim.games.arkadia import decisions as d
 from bgsim.sim.games.arkadia import features as f
-from bgsim.sim.games.arkadia.kernels.board import free_cells_around, is_enclosed, occupy, vacate
+from bgsim.sim.games.arkadia.kernels.board import _first_touch, free_cells_around, is_enclosed, occupy, vacate
 from bgsim.sim.games.arkadia.kernels.castle import seal_value
 from bgsim.sim.games.arkadia.kernels.flow import deck_has_cards
-from bgsim.sim.games.arkadia.kernels.part1 import _row, own_workers_around, part1_rows
+from bgsim.sim.games.arkadia.kernels.part1 import _row, part1_rows
 from bgsim.sim.games.arkadia.param_slots import PR_MIN_WORKERS
 from bgsim.sim.games.arkadia.state import (
     B_FAMILY,
     B_PLACED,
+    B_PLACEMENT,
     B_STATE,
     B_TARGET,
     BANNERS_LEFT,
@@ -48,6 +49,7 @@ from bgsim.sim.games.arkadia.state import (
     T_FIELD_PRINT,
     T_N_SITES,
     T_NEIGHBOURS,
+    T_PLACE_CELLS,
     UNDER_CONSTRUCTION,
     WORKER,
 )
@@ -65,8 +67,27 @@ def _worker_completions(s, t, seat, cell):
         b = _open_building_beside(s, t, cell, j)
         if b >= 0 and is_enclosed(s, t, b):
             done += 1
-            earned += own_workers_around(s, t, b, -1, seat) + 1
+            earned += _own_workers_around(s, t, b, -1, seat) + 1
     return done, earned
+
+
+@njit(cache=True)
+def _own_workers_around(s, t, b, k, seat):
+    """The seat's workers next to building ``b`` (or placement ``k`` when b < 0), each counted once."""
+    if b >= 0:
+        k = s[B_PLACEMENT + b]
+    n = 0
+    for i in range(6):
+        cell = t[T_PLACE_CELLS + k * 6 + i]
+        if cell < 0:
+            break
+        for j in range(4):
+            nb = t[T_NEIGHBOURS + cell * 4 + j]
+            if nb < 0 or s[CELL_KIND + nb] != WORKER or s[CELL_WHO + nb] != seat:
+                continue
+            if _first_touch(t, k, i, nb):
+                n += 1
+    return n
 
 
 @njit(cache=True)

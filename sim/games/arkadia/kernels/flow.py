@@ -294,6 +294,19 @@ def take_card(s, seat, slot, log):
 
 
 @njit(cache=True)
+def _refill_due(s):
+    """Whether the refill (ARK-PLACE-8) waits for a REFILL decision now (then pending); a refill with
+    nothing to take is marked done at once."""
+    if s[STEPS_DONE] & STEP_REFILLED:
+        return False
+    if cards_to_take(s):
+        s[PHASE] = REFILL
+        return True
+    s[STEPS_DONE] |= STEP_REFILLED
+    return False
+
+
+@njit(cache=True)
 def advance(s, t, p, log):
     """Run the turn's automatic steps up to the next decision (ARK-TURN-6, AMB-11), or end the turn."""
     seat = s[SEAT]
@@ -302,11 +315,8 @@ def advance(s, t, p, log):
         return
     built = s[PART1_KIND] == BUILT
     if built and p[PR_REFILL_FIRST] == 1:
-        if not s[STEPS_DONE] & STEP_REFILLED:
-            if cards_to_take(s):
-                s[PHASE] = REFILL
-                return
-            s[STEPS_DONE] |= STEP_REFILLED
+        if _refill_due(s):
+            return
         if p[PR_DECK_END] == TRIGGER_END:
             # AMB-11 (b): the refill is the end of action A (ARK-PLACE-8, 004 "Anschließend ergänzt
             # der Spieler"), and completions, payouts and castle stones follow the action (ARK-TURN-2,
@@ -323,11 +333,8 @@ def advance(s, t, p, log):
             return
         log_event(log, EV_NO_STONE, seat, s[STONES_OWED])
         s[STONES_OWED] = 0  # AMB-9: no stone is left to place
-    if built and not s[STEPS_DONE] & STEP_REFILLED:
-        if cards_to_take(s):
-            s[PHASE] = REFILL
-            return
-        s[STEPS_DONE] |= STEP_REFILLED
+    if built and _refill_due(s):
+        return
     if p[PR_DECK_END] == TRIGGER_END:
         _deck_trigger(s, seat, log)
     if not s[STEPS_DONE] & STEP_BANNER:

@@ -27,7 +27,7 @@ from bgsim.sim.games.arkadia.kernels.bits import (
     span_of,
     worker_bits,
 )
-from bgsim.sim.games.arkadia.kernels.board import _first_touch, free_cells_around
+from bgsim.sim.games.arkadia.kernels.board import free_cells_around
 from bgsim.sim.games.arkadia.kernels.castle import seal_value
 from bgsim.sim.games.arkadia.param_slots import PR_CASTLE_TARGET
 from bgsim.sim.games.arkadia.state import (
@@ -36,8 +36,6 @@ from bgsim.sim.games.arkadia.state import (
     B_STATE,
     CARD_LOC,
     CASTLE_TARGET,
-    CELL_KIND,
-    CELL_WHO,
     IN_HAND,
     MASK_WORDS,
     MAX_BUILDINGS,
@@ -55,38 +53,16 @@ from bgsim.sim.games.arkadia.state import (
     T_CARD,
     T_COLS,
     T_N_CARDS,
-    T_NEIGHBOURS,
-    T_PLACE_CELLS,
     T_PLACE_SIZE,
     T_ROWS,
     UNDER_CONSTRUCTION,
-    WORKER,
 )
 from bgsim.sim.rng import below
 from numba import njit
 
-__all__ = ["direct_part1", "new_part1_scratch", "own_workers_around", "part1_rows"]
+__all__ = ["direct_part1", "new_part1_scratch", "part1_rows"]
 
 _MOST_CELLS = 6  # a shape's most cells: a building with more free cells around cannot close with one placement
-
-
-@njit(cache=True)
-def own_workers_around(s, t, b, k, seat):
-    """The seat's workers next to building ``b`` (or placement ``k`` when b < 0), each counted once."""
-    if b >= 0:
-        k = s[B_PLACEMENT + b]
-    n = 0
-    for i in range(6):
-        cell = t[T_PLACE_CELLS + k * 6 + i]
-        if cell < 0:
-            break
-        for j in range(4):
-            nb = t[T_NEIGHBOURS + cell * 4 + j]
-            if nb < 0 or s[CELL_KIND + nb] != WORKER or s[CELL_WHO + nb] != seat:
-                continue
-            if _first_touch(t, k, i, nb):
-                n += 1
-    return n
 
 
 @njit_without_refcounts
@@ -115,9 +91,12 @@ def _look_ahead(s, t, seat, look):
     1 to 6 of them: none would mean it is enclosed, and completion follows every action,
     ARK-COMPLETE-1), ``first[i]`` (word, bit) of the lowest, ``span[i]`` the words they lie in,
     ``pay[i]`` the seals the seat earns when it closes (its workers there, plus the building's seal).
+    For every building b under construction: ``free_around[b]`` and ``own_around[b]`` (look[14],
+    look[15]), its free cells around and the seat's workers there.
     ``own``: the seat's workers, ``near``: the union of the missing cells ((MASK_WORDS,) int64).
     ``look``: ``new_look``'s arrays."""
     own, near, missing, first, span, pay = look[0], look[1], look[2], look[3], look[4], look[5]
+    free_around, own_around = look[14], look[15]
     for family in range(N_FAMILIES):
         look[8][family] = seal_value(s, t, family)
     pad_boards(s, t, look[10], look[11], look[12])
@@ -130,7 +109,9 @@ def _look_ahead(s, t, seat, look):
         k = s[B_PLACEMENT + b]
         around = cells_of(t, k) + MASK_WORDS
         lo, hi = span_of(t, k)
-        if free_count(s, t, around, lo, hi) > _MOST_CELLS:
+        free_around[b] = free_count(s, t, around, lo, hi)
+        own_around[b] = count_in(t, around, own, lo, hi)
+        if free_around[b] > _MOST_CELLS:
             continue
         missing[n, :] = 0
         first[n, 0] = -1
@@ -141,9 +122,23 @@ def _look_ahead(s, t, seat, look):
             if word and first[n, 0] < 0:
                 first[n, 0], first[n, 1] = w, word & -word
         span[n, 0], span[n, 1] = lo, hi
-        pay[n] = count_in(t, around, own, lo, hi) + 1
+        pay[n] = own_around[b] + 1
         n += 1
     return n
+
+
+@njit_inline_without_refcounts
+def _closes_others(t, mask, lo, hi, look, n_open):
+    """(buildings, seals to the seat) of the closable buildings that the cells of the mask at
+    ``t[mask:...]`` (bits only in words lo..hi-1) would enclose: each missing all its free cells."""
+    near, missing, first, span, pay = look[1], look[2], look[3], look[4], look[5]
+    done, earned = 0, 0
+    if n_open and meets_bits(t, mask, near, lo, hi):
+        for i in range(n_open):
+            if t[mask + first[i, 0]] & first[i, 1] and covers(t, mask, missing[i], span[i, 0], span[i, 1]):
+                done += 1
+                earned += pay[i]
+    return done, earned
 
 
 @njit_inline_without_refcounts
@@ -151,7 +146,7 @@ def _build_features(s, t, k, look, n_open):
     """(free_after, mine, completes, my_payout) of placing on ``k``: the free cells around the new
     building, the seat's workers there, the buildings it would enclose (itself too when nothing
     around it is free) and the seals that pays the seat. ``look`` as ``_look_ahead`` fills it."""
-    own, near, missing, first, span, pay = look[0], look[1], look[2], look[3], look[4], look[5]
+    own = look[0]
     mask = cells_of(t, k)
     lo, hi = span_of(t, k)
     free_after = free_count(s, t, mask + MASK_WORDS, lo, hi)
@@ -159,11 +154,9 @@ def _build_features(s, t, k, look, n_open):
     done, earned = 0, 0
     if free_after == 0:  # the new building is enclosed at once
         done, earned = 1, mine + 1
-    if n_open and meets_bits(t, mask, near, lo, hi):
-        for i in range(n_open):
-            if t[mask + first[i, 0]] & first[i, 1] and covers(t, mask, missing[i], span[i, 0], span[i, 1]):
-                done += 1
-                earned += pay[i]
+    closed, paid = _closes_others(t, mask, lo, hi, look, n_open)
+    done += closed
+    earned += paid
     return free_after, mine, done, earned
 
 
@@ -171,7 +164,7 @@ def _build_features(s, t, k, look, n_open):
 def _build_value(s, t, k, look, n_open, weights):
     """``_build_features`` weighed by ``weights`` ((N_FEATURES,) int64), the features of weight 0
     left uncounted: whether the new building closes at once needs no count of the free cells."""
-    own, near, missing, first, span, pay = look[0], look[1], look[2], look[3], look[4], look[5]
+    own = look[0]
     mask = cells_of(t, k)
     lo, hi = span_of(t, k)
     value = np.int64(0)
@@ -188,11 +181,9 @@ def _build_value(s, t, k, look, n_open, weights):
     done, earned = 0, 0
     if enclosed:
         done, earned = 1, mine + 1
-    if n_open and meets_bits(t, mask, near, lo, hi):
-        for i in range(n_open):
-            if t[mask + first[i, 0]] & first[i, 1] and covers(t, mask, missing[i], span[i, 0], span[i, 1]):
-                done += 1
-                earned += pay[i]
+    closed, paid = _closes_others(t, mask, lo, hi, look, n_open)
+    done += closed
+    earned += paid
     return value + weights[f.F_COMPLETES] * done + weights[f.F_MY_PAYOUT] * earned
 
 
@@ -203,14 +194,16 @@ def new_look():
     them, the hand's cards and family weights ((MAX_CARDS,) int64 each), each family's seal value
     ((N_FAMILIES,) int64), the free cells around the castle site ((24,) int64), the padded boards
     of the anchor tests (free, front, taken: (PAD_WORDS,) uint64, ``anchors.pad_boards``) and a
-    shape's legal placements ((8 * MAX_CELLS,) int64)."""
+    shape's legal placements ((8 * MAX_CELLS,) int64); per building under construction, its free
+    cells around and the seat's workers there ((MAX_BUILDINGS,) int64 each)."""
     return (np.empty(MASK_WORDS, dtype=np.int64), np.empty(MASK_WORDS, dtype=np.int64),
             np.empty((MAX_BUILDINGS, MASK_WORDS), dtype=np.int64), np.empty((MAX_BUILDINGS, 2), dtype=np.int64),
             np.empty((MAX_BUILDINGS, 2), dtype=np.int64), np.empty(MAX_BUILDINGS, dtype=np.int64),
             np.empty(MAX_CARDS, dtype=np.int64), np.empty(MAX_CARDS, dtype=np.int64),
             np.empty(N_FAMILIES, dtype=np.int64), np.empty(24, dtype=np.int64),
             np.empty(PAD_WORDS, dtype=np.uint64), np.empty(PAD_WORDS, dtype=np.uint64),
-            np.empty(PAD_WORDS, dtype=np.uint64), np.empty(8 * MAX_CELLS, dtype=np.int64))
+            np.empty(PAD_WORDS, dtype=np.uint64), np.empty(8 * MAX_CELLS, dtype=np.int64),
+            np.empty(MAX_BUILDINGS, dtype=np.int64), np.empty(MAX_BUILDINGS, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -263,26 +256,22 @@ def _fill_build_rows(s, t, p, seat, feats, acts, n, look, n_open):
 def _fill_worker_rows(s, t, p, seat, feats, acts, n, look):
     """Every WORKERS row from row ``n`` on (buildings by id with a free cell around, then the castle
     site under castle_is_worker_target), if the seat holds a worker; returns the next free row.
-    ``look`` as ``_look_ahead`` filled it: the seat's workers and the families' values."""
+    ``look`` as ``_look_ahead`` filled it: each building's free cells and the seat's workers around
+    it, and the families' values."""
     held = s[OWN_SCREEN + seat] + s[NEUTRAL_SCREEN + seat]
     if held == 0:
         return n
-    own = look[0]
+    free_around, own_around = look[14], look[15]
     for b in range(s[N_BUILDINGS]):
-        if s[B_STATE + b] != UNDER_CONSTRUCTION:
-            continue
-        k = s[B_PLACEMENT + b]
-        around = cells_of(t, k) + MASK_WORDS
-        lo, hi = span_of(t, k)
-        free = free_count(s, t, around, lo, hi)
-        if free == 0:
+        free = free_around[b]
+        if s[B_STATE + b] != UNDER_CONSTRUCTION or free == 0:
             continue
         _row(feats, acts, n, d.DO_WORKERS)
         acts[n, d.A_BUILDING] = b
         feats[n, f.F_WORKERS] = 1
         feats[n, f.F_FREE_AROUND] = free
         feats[n, f.F_FAMILY_VALUE] = look[8][s[B_FAMILY + b]]
-        feats[n, f.F_MY_WORKERS_AROUND] = count_in(t, around, own, lo, hi)
+        feats[n, f.F_MY_WORKERS_AROUND] = own_around[b]
         feats[n, f.F_CLOSABLE] = 1 if held >= free else 0
         n += 1
     if p[PR_CASTLE_TARGET] == 1 and s[SITE_INDEX] >= 0:  # AMB-3: the castle site, which never pays
