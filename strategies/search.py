@@ -26,7 +26,7 @@ from bgsim.sim.api import CandidateTable, Determinisation, Game, supports
 from bgsim.sim.errors import StrategyError
 from bgsim.sim.rng import next_u64
 
-__all__ = ["RolloutSearch", "make_search", "race_rows"]
+__all__ = ["RolloutSearch", "SearchedRows", "make_search", "race", "race_rows"]
 
 DEFAULTS = {"width": 6, "rollouts": 8, "margin": 100, "race": 0.0}
 ROUND = 2  # determinisations per racing round (two give the first paired standard error)
@@ -47,6 +47,12 @@ class RolloutSearch:
     def choose(self, table: CandidateTable, stream: np.ndarray) -> int:
         if len(table) == 1:
             return 0
+        return self.search(table, stream).chosen
+
+    def search(self, table: CandidateTable, stream: np.ndarray) -> "SearchedRows":
+        """The rows searched at this decision, their mean outcomes and the row chosen: what ``choose``
+        returns, with the values behind it (a record to fit an expert to). ``stream`` advanced as
+        ``choose`` advances it."""
         observation = table.observation
         if observation is None:
             raise StrategyError(f"{self.id} needs the seat's observation with each decision (a per-game table)")
@@ -59,7 +65,8 @@ class RolloutSearch:
         def outcomes(alive: np.ndarray) -> np.ndarray:  # one determinisation, every row in ``alive``
             return self.game.rollout_values(observation, actions[alive], 1, rng, policies, self.margin)
 
-        return int(rows[race_rows(len(rows), self.rollouts, self.race, outcomes)])
+        best, means, samples = race(len(rows), self.rollouts, self.race, outcomes)
+        return SearchedRows(rows=rows, means=means, samples=samples, chosen=int(rows[best]))
 
     def _prior(self, features: np.ndarray) -> np.ndarray:
         """The policy's row values, (n,) float64 ((n, F) int32 features); 0 for a random policy."""
@@ -72,8 +79,27 @@ class RolloutSearch:
         return None  # per-game tier only
 
 
+@dataclass(frozen=True)
+class SearchedRows:
+    """One decision's search: ``rows`` (k,) int64 the table rows searched (the policy's best first),
+    ``means`` (k,) float64 each one's mean outcome over its ``samples`` (k,) int64 rollouts (fewer
+    for a row that left a race; NaN for a lone row, never rolled out), and ``chosen`` the table row
+    played."""
+
+    rows: np.ndarray
+    means: np.ndarray
+    samples: np.ndarray
+    chosen: int
+
+
 def race_rows(n_rows: int, max_samples: int, z: float, outcomes) -> int:
-    """Index of the best of ``n_rows`` rows (ties: the lowest index) by a race of paired samples.
+    """Index of the best of ``n_rows`` rows by a race of paired samples (``race``)."""
+    return race(n_rows, max_samples, z, outcomes)[0]
+
+
+def race(n_rows: int, max_samples: int, z: float, outcomes) -> tuple[int, np.ndarray, np.ndarray]:
+    """Index of the best of ``n_rows`` rows (ties: the lowest index) by a race of paired samples,
+    with each row's mean outcome (n_rows,) float64 and its samples (n_rows,) int64.
 
     ``outcomes(alive)`` returns one sample, (len(alive),) float64, for each row index in ``alive``
     ((k,) int64), the same draw for all of them. Samples come in rounds of ``ROUND``, at most
@@ -81,11 +107,13 @@ def race_rows(n_rows: int, max_samples: int, z: float, outcomes) -> int:
     errors of its difference to the leader (at least ``SE_FLOOR``) is below the leader's mean.
     """
     samples = np.zeros((n_rows, max_samples))
+    taken = np.zeros(n_rows, dtype=np.int64)  # each row's samples: one per round of the race it was in
     alive = np.arange(n_rows)
     n = 0
     while n < max_samples and len(alive) > 1:
         for _ in range(min(ROUND, max_samples - n)):
             samples[alive, n] = outcomes(alive)
+            taken[alive] += 1
             n += 1
         means = _means(samples[alive], n)
         leader = int(np.argmax(means))  # first maximum: the lowest index
@@ -95,7 +123,8 @@ def race_rows(n_rows: int, max_samples: int, z: float, outcomes) -> int:
             keep = means + z * se >= means[leader]
             keep[leader] = True
             alive = alive[keep]
-    return int(alive[int(np.argmax(_means(samples[alive], max(n, 1))))])
+    means = np.array([_means(samples[i: i + 1], int(taken[i]))[0] if taken[i] else np.nan for i in range(n_rows)])
+    return int(alive[int(np.argmax(_means(samples[alive], max(n, 1))))]), means, taken
 
 
 def _means(samples: np.ndarray, n: int) -> np.ndarray:

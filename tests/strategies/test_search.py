@@ -209,3 +209,22 @@ def test_the_committed_ladder_shows_each_rung_significantly_above_the_one_below(
     for lower, upper, games, low, significant in steps:
         assert significant and low > 0.5, (lower, upper)
         assert games >= (10_000 if upper != "search" else 2_000), (lower, upper)
+
+
+@pytest.mark.parametrize("race", [0.0, 1.0])
+def test_search_records_the_rows_it_searched_their_mean_outcomes_and_the_row_choose_plays(race):
+    from bgsim.sim.seeding import game_seeds
+
+    game = make_game("capitol", n_players=2)
+    search = make_strategy(f"search(width=4,rollouts=6,race={race})", game)
+    state = game.new_state(game_seeds(3))
+    table = game.decision(state)
+    while len(table) < 4:  # a decision with more rows than the search keeps
+        table = game.step(state, 0)
+    searched = search.search(table, _rng(9))
+    assert searched.chosen == search.choose(table, _rng(9))
+    assert len(searched.rows) == 4 and set(searched.rows) <= set(range(len(table)))
+    assert searched.chosen in searched.rows and (searched.samples >= 2).all() and (searched.samples <= 6).all()
+    best = searched.rows[int(np.argmax(searched.means))]
+    if race == 0:
+        assert (searched.samples == 6).all() and searched.chosen == best
