@@ -73,13 +73,19 @@ def _start(game, seed: int, g: int) -> tuple[np.ndarray, np.ndarray]:
     return game.new_state(seeds), streams
 
 
-def compiled_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
-    """Hash of the final state and event log of each game played by the compiled loop."""
+def _scenario_games(game, mode: str, n_games: int, seed: int):
+    """Each game of a scenario in turn: its seats' policy kinds and weights (``_policies``), its fresh
+    state and its seats' strategy streams (``_start``)."""
     rng = np.random.default_rng(seed)
-    h = hashlib.sha256()
     for g in range(n_games):
         kinds, weights = _policies(game, mode, rng)
-        state, streams = _start(game, seed, g)
+        yield (kinds, weights, *_start(game, seed, g))
+
+
+def compiled_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
+    """Hash of the final state and event log of each game played by the compiled loop."""
+    h = hashlib.sha256()
+    for kinds, weights, state, streams in _scenario_games(game, mode, n_games, seed):
         log = game.new_log()
         game.play_compiled(state, [CompiledPolicy(int(k), w) for k, w in zip(kinds, weights, strict=True)],
                            streams, log)
@@ -89,11 +95,8 @@ def compiled_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
 
 def table_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
     """Hash of every candidate table of games played a decision at a time, and of each final state."""
-    rng = np.random.default_rng(seed)
     h = hashlib.sha256()
-    for g in range(n_games):
-        kinds, weights = _policies(game, mode, rng)
-        state, streams = _start(game, seed, g)
+    for kinds, weights, state, streams in _scenario_games(game, mode, n_games, seed):
         play_hashing_tables(game, state, streams, kinds, weights, h)
         h.update(_digest(state).encode())
     return h.hexdigest()[:20]

@@ -1,25 +1,23 @@
 """Every game played by the engine is bit-identical to the recorded fingerprints
-(``tests/engine_fingerprint.py``): performance work must not change any game."""
+(``tests/engine_fingerprint.py``, ``tests/game_fingerprints.py``): performance work must not change
+any game."""
 
 import json
 
+from tests import game_fingerprints
 from tests.engine_fingerprint import STORED, fingerprints
 
 
-def test_games_match_the_recorded_fingerprints():
-    stored = json.loads(STORED.read_text())
-    current = fingerprints()
+def _assert_unchanged(stored_path, current: dict, how_to_write: str) -> None:
+    stored = json.loads(stored_path.read_text())
     changed = sorted(k for k in stored if current.get(k) != stored[k])
-    assert not changed, f"games changed in: {', '.join(changed)}"
+    assert not changed, f"games changed in: {', '.join(changed)} ({how_to_write})"
     assert set(current) == set(stored)
+
+
+def test_games_match_the_recorded_fingerprints():
+    _assert_unchanged(STORED, fingerprints(), "python -m tests.engine_fingerprint")
 
 
 def test_arkadia_and_capitol_games_match_their_recorded_fingerprints_under_every_parameter():
-    from tests.game_fingerprints import STORED as GAME_STORED
-    from tests.game_fingerprints import fingerprints as game_fingerprints
-
-    stored = json.loads(GAME_STORED.read_text())
-    current = game_fingerprints()
-    changed = sorted(k for k in stored if current.get(k) != stored[k])
-    assert not changed, f"games changed in: {', '.join(changed)} (python -m tests.game_fingerprints)"
-    assert set(current) == set(stored)
+    _assert_unchanged(game_fingerprints.STORED, game_fingerprints.fingerprints(), "python -m tests.game_fingerprints")

@@ -15,7 +15,7 @@ from bgsim.sim.games.arkadia import features as f
 from bgsim.sim.games.arkadia.kernels.board import _first_touch, free_cells_around, is_enclosed, occupy, vacate
 from bgsim.sim.games.arkadia.kernels.castle import seal_value
 from bgsim.sim.games.arkadia.kernels.flow import deck_has_cards
-from bgsim.sim.games.arkadia.kernels.part1 import _row, part1_rows
+from bgsim.sim.games.arkadia.kernels.part1 import blank_row, part1_rows
 from bgsim.sim.games.arkadia.param_slots import PR_MIN_WORKERS
 from bgsim.sim.games.arkadia.state import (
     B_FAMILY,
@@ -156,7 +156,7 @@ def _put_rows(s, t, p, seat, feats, acts):
         for neutral in range(2):
             if (s[NEUTRAL_SCREEN + seat] if neutral else s[OWN_SCREEN + seat]) == 0:
                 continue
-            _row(feats, acts, n, d.DO_PUT)
+            blank_row(feats, acts, n, d.DO_PUT)
             acts[n, d.A_CELL] = cell
             acts[n, d.A_NEUTRAL] = neutral
             feats[n, f.F_PUT_NEUTRAL if neutral else f.F_PUT_OWN] = 1
@@ -175,7 +175,7 @@ def _put_rows(s, t, p, seat, feats, acts):
                 feats[n, f.F_OWN_PAYS] = _pays_around(s, t, cell)
             n += 1
     if s[B_PLACED] >= p[PR_MIN_WORKERS] or n == 0:  # no cell or worker left: DONE is the way out
-        _row(feats, acts, n, d.DO_DONE)
+        blank_row(feats, acts, n, d.DO_DONE)
         feats[n, f.F_DONE] = 1
         n += 1
     return n
@@ -204,7 +204,7 @@ def _stone_rows(s, t, seat, feats, acts):
             if s[FIELD_HEIGHT + field] != level - 1:
                 continue
             shown = _shown(s, t, field)
-            _row(feats, acts, n, d.DO_STONE)
+            blank_row(feats, acts, n, d.DO_STONE)
             acts[n, d.A_FAMILY] = family
             acts[n, d.A_FIELD] = field
             feats[n, f.F_FAMILY_VALUE] = seal_value(s, t, family)
@@ -247,13 +247,13 @@ def candidates(s, t, p, feats, acts):
         return 0
     if phase == d.CASTLE_SITE:
         for site in range(t[T_N_SITES]):
-            _row(feats, acts, n, d.DO_SITE)
+            blank_row(feats, acts, n, d.DO_SITE)
             acts[n, d.A_SITE] = site
             n += 1
     elif phase == d.PART1:
         n = part1_rows(s, t, p, seat, feats, acts)
         if n == 0:
-            _row(feats, acts, 0, d.DO_SKIP)
+            blank_row(feats, acts, 0, d.DO_SKIP)
             feats[0, f.F_SKIP] = 1
             n = 1
     elif phase == d.PUT_WORKER:
@@ -261,7 +261,7 @@ def candidates(s, t, p, feats, acts):
     elif phase == d.TENTS:
         most = s[PENDING_TENTS] if s[NEUTRAL_SUPPLY] < 0 else min(s[PENDING_TENTS], s[NEUTRAL_SUPPLY])
         for count in range(most + 1):
-            _row(feats, acts, n, d.DO_TENTS)
+            blank_row(feats, acts, n, d.DO_TENTS)
             acts[n, d.A_COUNT] = count
             feats[n, f.F_TENTS_TAKEN] = count
             n += 1
@@ -270,17 +270,17 @@ def candidates(s, t, p, feats, acts):
     elif phase == d.REFILL:
         for slot in range(DISPLAY_SIZE):
             if s[DISPLAY + slot] >= 0:
-                _row(feats, acts, n, d.DO_TAKE)
+                blank_row(feats, acts, n, d.DO_TAKE)
                 acts[n, d.A_SLOT] = slot
                 n += 1
         if deck_has_cards(s):
-            _row(feats, acts, n, d.DO_TAKE)
+            blank_row(feats, acts, n, d.DO_TAKE)
             acts[n, d.A_SLOT] = -1
             feats[n, f.F_TAKE_DECK] = 1
             n += 1
     elif phase == d.BANNER:
         for use in range(2):
-            _row(feats, acts, n, d.DO_BANNER)
+            blank_row(feats, acts, n, d.DO_BANNER)
             acts[n, d.A_COUNT] = use
             feats[n, f.F_USE_BANNER] = use
             if use:
@@ -291,7 +291,7 @@ def candidates(s, t, p, feats, acts):
         value = seal_value(s, t, family)
         risk, rise, to_end = _at_risk(s, t, family), _can_rise(s, t, family), _stones_to_end(s)
         for count in range(s[SEALS + seat * N_FAMILIES + family] + 1):
-            _row(feats, acts, n, d.DO_CASH)
+            blank_row(feats, acts, n, d.DO_CASH)
             acts[n, d.A_FAMILY] = family
             acts[n, d.A_COUNT] = count
             feats[n, f.F_FAMILY_VALUE] = value

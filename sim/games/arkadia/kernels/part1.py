@@ -60,7 +60,7 @@ from bgsim.sim.games.arkadia.state import (
 from bgsim.sim.rng import below
 from numba import njit
 
-__all__ = ["direct_part1", "new_part1_scratch", "part1_rows"]
+__all__ = ["blank_row", "direct_part1", "new_part1_scratch", "part1_rows"]
 
 _MOST_CELLS = 6  # a shape's most cells: a building with more free cells around cannot close with one placement
 
@@ -207,7 +207,8 @@ def new_look():
 
 
 @njit(cache=True)
-def _row(feats, acts, n, kind):
+def blank_row(feats, acts, n, kind):
+    """Row ``n`` of a table cleared, its action of ``kind`` (``decisions.DO_*``)."""
     for j in range(feats.shape[1]):
         feats[n, j] = 0
     for j in range(acts.shape[1]):
@@ -237,7 +238,7 @@ def _fill_build_rows(s, t, p, seat, feats, acts, n, look, n_open):
         for x in range(legal_placements(t, p, shape, look[10], look[11], placements)):
             k = placements[x]
             free_after, mine, done, earned = _build_features(s, t, k, look, n_open)
-            _row(feats, acts, n, d.DO_BUILD)
+            blank_row(feats, acts, n, d.DO_BUILD)
             acts[n, d.A_CARD] = card
             acts[n, d.A_PLACEMENT] = k
             feats[n, f.F_BUILD] = 1
@@ -266,7 +267,7 @@ def _fill_worker_rows(s, t, p, seat, feats, acts, n, look):
         free = free_around[b]
         if s[B_STATE + b] != UNDER_CONSTRUCTION or free == 0:
             continue
-        _row(feats, acts, n, d.DO_WORKERS)
+        blank_row(feats, acts, n, d.DO_WORKERS)
         acts[n, d.A_BUILDING] = b
         feats[n, f.F_WORKERS] = 1
         feats[n, f.F_FREE_AROUND] = free
@@ -277,7 +278,7 @@ def _fill_worker_rows(s, t, p, seat, feats, acts, n, look):
     if p[PR_CASTLE_TARGET] == 1 and s[SITE_INDEX] >= 0:  # AMB-3: the castle site, which never pays
         free = free_cells_around(s, t, CASTLE_TARGET, look[9])
         if free > 0:
-            _row(feats, acts, n, d.DO_WORKERS)
+            blank_row(feats, acts, n, d.DO_WORKERS)
             acts[n, d.A_BUILDING] = CASTLE_TARGET
             feats[n, f.F_WORKERS] = 1
             feats[n, f.F_FREE_AROUND] = free
