@@ -7,6 +7,7 @@ from bgsim.cli import studies  # noqa: F401  (seat-order, robustness, report, pl
 from bgsim.cli import difficulty  # noqa: F401  (difficulty, calibrate)
 from bgsim.cli import components  # noqa: F401  (component-value)
 from bgsim.cli import balance  # noqa: F401  (balance)
+from bgsim.cli import train  # noqa: F401  (train)
 from bgsim.cli import new_game  # noqa: F401  (new-game)
 # isort: on
 from bgsim.cli.common import app, main

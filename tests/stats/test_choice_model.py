@@ -73,3 +73,26 @@ def test_inconsistent_arguments_are_refused():
         fit_choice_model(features, np.array([0, 2, 3]), np.array([0, 0]))
     with pytest.raises(ValueError, match="chosen must name one row"):
         fit_choice_model(np.arange(4.0)[:, None], np.array([0, 2, 4]), np.array([0, 2]))
+    with pytest.raises(ValueError, match="either chosen or targets"):
+        fit_choice_model(np.arange(4.0)[:, None], np.array([0, 2, 4]))
+    with pytest.raises(ValueError, match="summing to 1"):
+        fit_choice_model(np.arange(4.0)[:, None], np.array([0, 2, 4]), targets=np.array([0.5, 0.5, 0.5, 0.4]))
+
+
+def test_soft_targets_that_are_a_weight_policys_own_probabilities_give_exactly_its_weights():
+    """The expected log-likelihood is maximal where the model's probabilities equal the targets, so
+    targets made by known weights are fitted back to those weights (to optimiser precision)."""
+    rng = np.random.default_rng(3)
+    truth = np.array([1.5, -0.7, 0.2])
+    sizes = rng.integers(2, 9, size=400)
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    features = rng.normal(size=(offsets[-1], 3))
+    logits = features @ truth
+    targets = np.concatenate([np.exp(logits[a:b]) / np.exp(logits[a:b]).sum()
+                              for a, b in zip(offsets[:-1], offsets[1:], strict=True)])
+    fit = fit_choice_model(features, offsets, targets=targets)
+    assert fit.converged
+    assert np.allclose(fit.weights, truth, atol=1e-4), fit.weights
+    hard = fit_choice_model(features, offsets, targets=(targets == np.maximum.reduceat(targets, offsets[:-1])
+                                                           .repeat(sizes)).astype(float))
+    assert not np.allclose(hard.weights, truth, atol=0.1)  # one-hot targets are a different fit

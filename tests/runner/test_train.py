@@ -1,0 +1,135 @@
+"""``bgsim train``: the expert fitted to the search is the same whatever the workers, the chunk size
+or an interruption; soft targets are the softmax the module doc promises; bad specs and damaged
+records are one-line errors with exit status 2."""
+
+import json
+import textwrap
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from bgsim.experiments.train import Records, integer_weights, run_train, soft_targets
+from bgsim.experiments.train_spec import load_train
+from bgsim.sim import make_game
+from bgsim.sim.errors import BgsimError
+from bgsim.strategies import make_strategy
+
+from tests.runner.conftest import cli
+
+SMALL = """\
+    name = "tiny"
+    [game]
+    id = "capitol"
+    players = 2
+    [teacher]
+    start = "planner"
+    width = 3
+    rollouts = 2
+    [train]
+    rounds = 2
+    games = 6
+    temperatures = [0, 5]
+    select_games = 60
+    chunk_size = {chunk}
+    seed = 4
+    """
+
+
+def _spec(directory: Path, chunk: int = 2, text: str = SMALL) -> Path:
+    path = directory / "tiny.toml"
+    path.write_text(textwrap.dedent(text.format(chunk=chunk)))
+    return path
+
+
+def _outcome(directory: Path) -> tuple[dict, list]:
+    expert = tomllib.loads((directory / "expert.toml").read_text())
+    rounds = json.loads((directory / "train.json").read_text())["rounds"]
+    return expert["weights"], rounds
+
+
+@pytest.mark.own_workers
+def test_the_expert_is_the_same_for_any_workers_and_chunk_size(tmp_path):
+    one = run_train(load_train(_spec(tmp_path, chunk=2)), tmp_path / "a", jobs=1)
+    two = run_train(load_train(_spec(tmp_path, chunk=4)), tmp_path / "b", jobs=2)
+    assert one.directory.name == two.directory.name  # the chunk size is not part of the training's id
+    assert _outcome(one.directory) == _outcome(two.directory)
+    weights, rounds = _outcome(one.directory)
+    assert len(rounds) == 2 and rounds[1]["decisions"] > rounds[0]["decisions"] > 100  # records pile up
+    assert {c["label"] for c in rounds[0]["candidates"]} == {"choice", "T=5"}
+    provenance = tomllib.loads((one.directory / "expert.toml").read_text())["provenance"]
+    assert provenance["rounds"] == 2 and provenance["seed"] == 4 and provenance["game"] == "capitol(n_players=2)"
+    game = make_game("capitol", n_players=2)
+    expert = make_strategy(f"weights(file={str(one.directory / 'expert.toml')!r})", game)
+    assert {n: int(w) for n, w in zip(game.feature_names, expert.weights, strict=True) if w} == weights
+
+
+def test_an_interrupted_training_resumes_to_the_same_expert_without_replaying_finished_chunks(tmp_path):
+    spec = load_train(_spec(tmp_path))
+    whole = run_train(spec, tmp_path / "whole")
+
+    def stop_after_two_chunks(done, total):
+        if done >= 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_train(spec, tmp_path / "cut", on_progress=stop_after_two_chunks)
+    with pytest.raises(BgsimError, match="exists: add --resume"):
+        run_train(spec, tmp_path / "cut")
+    resumed = run_train(spec, tmp_path / "cut", resume=True)
+    assert resumed.games_played == 2 * 6 - 4  # only the chunks not on disk were played again
+    assert _outcome(resumed.directory) == _outcome(whole.directory)
+
+
+def test_more_rounds_continue_a_finished_training(tmp_path):
+    spec = load_train(_spec(tmp_path))
+    first = run_train(spec, tmp_path)
+    more = load_train(_spec(tmp_path, text=SMALL.replace("rounds = 2", "rounds = 3")))
+    assert more.train_id == spec.train_id
+    again = run_train(more, tmp_path, resume=True)
+    assert again.games_played == 6 and len(again.rounds) == 3
+    assert again.rounds[:2] == _outcome(first.directory)[1][:2]
+
+
+def test_soft_targets_are_a_softmax_over_the_searched_rows_in_score_points():
+    nan = np.nan
+    records = Records(np.zeros((7, 1), np.int32), np.array([0, 3, 5, 7]),
+                      np.array([1.0, 1.02, nan, 0.5, nan, nan, 0.3]), np.array([1, 0, 1]), np.zeros(3, np.int64))
+    targets = soft_targets(records, temperature=2.0, margin=100)
+    share = np.exp(2.0 / 2.0)  # 0.02 outcome = 2 points apart: e^1 to 1
+    assert np.allclose(targets[:3], [1 / (1 + share), share / (1 + share), 0.0])
+    assert np.allclose(targets[3:5], [1.0, 0.0])  # one row rolled out: the row played
+    assert np.allclose(targets[5:], [0.0, 1.0])
+    assert np.allclose(soft_targets(records, 0.0, 100), [0, 1, 0, 1, 0, 0, 1])  # temperature 0: the row played
+
+
+def test_integer_weights_keep_the_ratios_with_the_largest_at_the_scale():
+    assert integer_weights(np.array([0.5, -2.0, 0.0, 1e-9])).tolist() == [25_000, -100_000, 0, 0]
+    assert integer_weights(np.zeros(3)).tolist() == [0, 0, 0]
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (("players = 2", "players = [2, 3]"), "game.players must be one player count"),
+    (("players = 2", "players = 7"), "7 players is not allowed for capitol"),
+    (("start = \"planner\"", "start = \"random\""), "not a weight strategy"),
+    (("start = \"planner\"", "start = \"planer\""), "unknown strategy 'planer'"),
+    (("temperatures = [0, 5]", "temperatures = [-1]"), "train.temperatures must be a list of numbers >= 0"),
+    (("\n    games = 6\n", "\n    games = 0\n"), "train.games must be an integer >= 1"),
+    (("seed = 4", "seed = 4\n    epochs = 3"), "unknown key [train] 'epochs'"),
+    (("id = \"capitol\"", "id = \"capitol(vp=3)\""), "capitol has no parameter 'vp'"),
+])
+def test_a_bad_training_spec_is_one_line_with_exit_status_2(tmp_path, capsys, change, message):
+    path = _spec(tmp_path, text=SMALL.replace(*change))
+    code, _, err = cli(capsys, "train", str(path), "--out", str(tmp_path / "runs"))
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    assert not (tmp_path / "runs").exists()  # nothing written
+
+
+def test_a_damaged_records_file_is_one_line_that_says_how_to_mend_it(tmp_path, capsys):
+    spec = load_train(_spec(tmp_path))
+    done = run_train(spec, tmp_path)
+    (done.directory / "round-02" / "records-000002.npz").write_bytes(b"not an archive")
+    (done.directory / "train.json").write_text(json.dumps(json.loads((done.directory / "train.json").read_text())
+                                                          | {"rounds": []}))
+    code, _, err = cli(capsys, "train", str(_spec(tmp_path)), "--out", str(tmp_path), "--resume", "--quiet")
+    assert code == 2 and "records-000002.npz: damaged records file" in err and len(err.strip().splitlines()) == 1
