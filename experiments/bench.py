@@ -26,7 +26,8 @@ from bgsim.sim.registry import available_games, did_you_mean
 from bgsim.sim.seeding import block_key, deal_seeds, seat_streams
 from bgsim.strategies import make_strategy
 
-__all__ = ["GameBench", "Yardstick", "alternating_rates", "engine_rate", "main", "print_engine_rows", "runs_text"]
+__all__ = ["GameBench", "Yardstick", "alternating_rates", "engine_rate", "main", "print_engine_rows",
+           "print_skill_rows", "runs_text", "search_rate"]
 
 # The yardstick's source, beside the repository; BGSIM_YARDSTICK names another folder.
 YARDSTICK_DIR = Path(os.environ.get("BGSIM_YARDSTICK", Path(__file__).resolve().parents[1].parent / "shared" / "perf"))
@@ -130,6 +131,42 @@ def print_engine_rows(game_name: str, rows: list[tuple[int, str]], n_games: int,
     for n_players, strategy_id in rows:
         rates = engine_rate(game_name, n_players, strategy_id, n_games, repeats)
         print(f"   {n_players:>7}  {strategy_id:<8} {statistics.median(rates):>9,.0f}   {runs_text(rates)}", flush=True)
+
+
+def print_skill_rows(game_name: str, best_heuristic: str, n_games: int, search_games: int, repeats: int) -> None:
+    """The strong players' speed, 2 players: the compiled engine with ``best_heuristic`` and with the
+    expert (its goal: at least half the heuristic's games/s), then games/s of the default ``search``
+    and of ``strong`` (its goal: ten times search's), each against the heuristic, seats alternating."""
+    from bgsim.strategies import available_strategies
+
+    if "strong" not in {e.name for e in available_strategies(game_name)}:
+        return
+    print(f"   strong players, 2 players (compiled engine; search rows: per decision, against {best_heuristic})")
+    rates = {sid: engine_rate(game_name, 2, sid, n_games, repeats) for sid in (best_heuristic, "expert")}
+    for sid, runs in rates.items():
+        print(f"   {2:>7}  {sid:<8} {statistics.median(runs):>9,.0f}   {runs_text(runs)}", flush=True)
+    ratio = statistics.median(rates["expert"]) / statistics.median(rates[best_heuristic])
+    print(f"   expert at {ratio:.2f} x {best_heuristic}'s games/s (goal >= 0.5)")
+    searched = {sid: search_rate(game_name, sid, best_heuristic, search_games) for sid in ("search", "strong")}
+    for sid, rate in searched.items():
+        print(f"   {2:>7}  {sid:<8} {rate:>9,.2f}", flush=True)
+    print(f"   strong at {searched['strong'] / searched['search']:.1f} x search's games/s (goal >= 10)")
+
+
+def search_rate(game_name: str, strategy_id: str, opponent_id: str, n_games: int) -> float:
+    """Games/s (process time, one core) of ``n_games`` 2-player games of ``strategy_id`` against
+    ``opponent_id``, seats alternating, after an untimed game."""
+    from bgsim.sim.play import play_game
+    from bgsim.sim.seeding import game_seeds
+
+    game = make_game(game_name, n_players=2)
+    player, opponent = make_strategy(strategy_id, game), make_strategy(opponent_id, game)
+    play_game(game, [player, opponent], game_seeds(10**6))
+    start = time.process_time()
+    for g in range(n_games):
+        seats = [player, opponent] if g % 2 == 0 else [opponent, player]
+        play_game(game, seats, game_seeds(g))
+    return n_games / (time.process_time() - start)
 
 
 def runs_text(rates: list[float], digits: int = 0) -> str:

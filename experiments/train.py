@@ -330,11 +330,12 @@ def _select(spec: TrainSpec, game, round_no: int, candidates: list[Candidate], b
     rows = []
     for c in candidates:
         player = WeightStrategy(f"round {round_no} {c.label}", c.weights)
+        against_best = _match_doc(head_to_head(game, player, best, deals, seed, first))
+        against_start = against_best if best is start else _match_doc(head_to_head(game, player, start, deals, seed,
+                                                                                   first))
         rows.append({"label": c.label, "temperature": c.temperature, "fitted": c.fitted, "converged": c.converged,
-                     "held_out_log_likelihood": c.held_out_log_likelihood,
-                     "weights": _named(game, c.weights),
-                     "against_best": _match_doc(head_to_head(game, player, best, deals, seed, first)),
-                     "against_start": _match_doc(head_to_head(game, player, start, deals, seed, first))})
+                     "held_out_log_likelihood": c.held_out_log_likelihood, "weights": _named(game, c.weights),
+                     "against_best": against_best, "against_start": against_start})
     top = max(range(len(rows)), key=lambda i: rows[i]["against_best"]["win_rate"])
     kept = rows[top]["against_best"]["win_rate"] > 0.5
     return {"round": round_no, "decisions": decisions, "policy": best.id, "candidates": rows,

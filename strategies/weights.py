@@ -10,9 +10,13 @@ A game's strategy package keeps one TOML file per personality in a folder and ca
   one's own (a copy of a personality, edited) as the base; the path is relative to the current
   directory. The personality's name then only names the strategy;
 * ``search(...)``: determinised rollouts with the best personality as policy
-  (``strategies.search``), for a game that supports ``Determinisation``.
+  (``strategies.search``), for a game that supports ``Determinisation``;
+* ``strong(...)``: the same search at a small budget with the game's ``expert`` (a weights file
+  fitted to the search by ``bgsim train``) as policy, where the folder holds one: a strong player
+  cheap enough for studies.
 """
 
+import dataclasses
 import keyword
 import tomllib
 from pathlib import Path
@@ -23,7 +27,10 @@ from bgsim.strategies import make_strategy, register_strategy
 from bgsim.strategies.base import WeightStrategy, load_weights, weights_from
 from bgsim.strategies.search import make_search
 
-__all__ = ["register_weight_strategies", "weight_files", "weight_strategy"]
+__all__ = ["EXPERT", "STRONG", "register_weight_strategies", "weight_files", "weight_strategy"]
+
+EXPERT = "expert"  # the weights file fitted to the search (bgsim train), where a game has one
+STRONG = {"width": 2, "rollouts": 2}  # the strong player's search budget: 4 rollouts a decision, 48 by default
 
 
 def weight_files(weights_dir: Path) -> list[str]:
@@ -84,3 +91,15 @@ def register_weight_strategies(game_name: str, weights_dir: Path, best_heuristic
                           lambda game, **params: make_search(game, make_strategy, best_heuristic, **params),
                           f"determinised rollouts: the {best_heuristic} policy's best rows, each played to the end "
                           f"on {hidden}")
+        if EXPERT in weight_files(weights_dir):
+            register_strategy(game_name, "strong", _strong,
+                              f"search(policy='{EXPERT}', {', '.join(f'{k}={v}' for k, v in STRONG.items())}): the "
+                              f"{EXPERT}'s best rows played out on {hidden}, at a twelfth of search's rollouts")
+
+
+def _strong(game, **params):
+    """``strong(...)``: ``search`` with the expert inside and the ``STRONG`` budget; parameters as search's."""
+    search = make_search(game, make_strategy, EXPERT, **(STRONG | params))
+    changed = {k: v for k, v in params.items() if STRONG.get(k) != v}
+    suffix = f"({', '.join(f'{k}={v}' for k, v in sorted(changed.items()))})" if changed else ""
+    return dataclasses.replace(search, id=f"{game.name}/strong{suffix}")

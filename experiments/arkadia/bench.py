@@ -9,7 +9,7 @@ tile-placement game), run in turn, when it is there: only their ratio is stable 
 import argparse
 import statistics
 
-from bgsim.experiments.bench import GameBench, Yardstick, alternating_rates, print_engine_rows
+from bgsim.experiments.bench import GameBench, Yardstick, alternating_rates, print_engine_rows, print_skill_rows
 
 TARGET = 2_000  # four-player greedy games/s per core (issue: Arkadia end to end)
 
@@ -18,6 +18,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2_000, help="games per timed run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per row (median reported)")
+    parser.add_argument("--search-games", type=int, default=20, help="games per search row")
     args = parser.parse_args(argv)
     from bgsim.strategies.arkadia import BEST_HEURISTIC
 
@@ -27,6 +28,7 @@ def main(argv: list[str] | None = None) -> None:
     if BEST_HEURISTIC != "greedy":
         rows.append((4, BEST_HEURISTIC))
     print_engine_rows("arkadia", rows, args.games, args.repeats)
+    print_skill_rows("arkadia", BEST_HEURISTIC, args.games, args.search_games, args.repeats)
     with Yardstick() as yardstick:
         if not yardstick.binary:
             print(f"   C yardstick: not run ({yardstick.why})")

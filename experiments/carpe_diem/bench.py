@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bgsim.experiments.bench import GameBench, Yardstick, alternating_rates, runs_text
+from bgsim.experiments.bench import GameBench, Yardstick, alternating_rates, print_skill_rows, runs_text
 from bgsim.experiments.bench import engine_rate as shared_engine_rate
 from bgsim.experiments.report_cost import report_cost_rows
 from bgsim.experiments.runner import run
@@ -140,6 +140,7 @@ def main(argv: list[str] | None = None) -> None:
     label = f"search vs {BEST_HEURISTIC} (per game)"
     print(f"   {2:>7}  {label:<34} {statistics.median(rates):>9,.2f}   {runs_text(rates, 2)}"
           f"   ({per_second:,.0f} search decisions/s)", flush=True)
+    print_skill_rows("carpe_diem", BEST_HEURISTIC, args.games, args.search_games, args.repeats)
 
     print("\n6. Solo against Anna, compiled loop, one core (her turns included)")
     print(f"   {'human':<34} {'games/s':>9}   runs")

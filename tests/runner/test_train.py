@@ -133,3 +133,16 @@ def test_a_damaged_records_file_is_one_line_that_says_how_to_mend_it(tmp_path, c
                                                           | {"rounds": []}))
     code, _, err = cli(capsys, "train", str(_spec(tmp_path)), "--out", str(tmp_path), "--resume", "--quiet")
     assert code == 2 and "records-000002.npz: damaged records file" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("[weights]\nstones = 'many'\n", "weights.stones: must be an integer"),
+    ("[weights]\nvilla_vp = 3\n", "weights.villa_vp: unknown feature"),
+    ("[weights\n", "not valid TOML"),
+])
+def test_a_bad_expert_file_named_in_a_strategy_is_one_line_with_exit_status_2(tmp_path, capsys, text, message):
+    path = tmp_path / "expert.toml"
+    path.write_text(text)
+    strategies = f"expert(file={str(path)!r}),planner"
+    code, _, err = cli(capsys, "play", "capitol", "--players", "2", "--strategies", strategies)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
