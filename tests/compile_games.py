@@ -21,7 +21,7 @@ def _weight_strategy(name: str) -> str:
     """The game's first weight strategy, or ``random`` when it has none."""
     from bgsim.strategies import available_strategies
 
-    weighted = [e.name for e in available_strategies(name) if e.name not in ("random", "search", "weights")]
+    weighted = [e.name for e in available_strategies(name) if e.name not in ("random", "search", "strong", "weights")]
     return weighted[0] if weighted else "random"
 
 
