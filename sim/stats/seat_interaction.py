@@ -37,10 +37,13 @@ independent games B is a projection of rank (P - 1)(S - 1): c = 1, nu = df, the 
 
 Shared deals make the test more powerful, not less valid: a deal's luck that moves every
 population's seats alike cancels from their differences, and A (so B, so c) is smaller by as
-much. Counted as independent (no correction), the same positive dependence would only make the
-plain test conservative; the negative dependence of rotating seatings would do the same; the
-positive dependence of a mixed table's seatings would make it reject too often, which is the case
-the correction exists for (tests/stats/test_seat_interaction.py measures both).
+much. Counted as independent (no correction), that positive dependence between populations, and
+the negative dependence of rotating seatings, only make the plain test conservative; the positive
+dependence of a mixed table's seatings of one deal makes it reject too often, the case the
+correction exists for. On planted studies (tests/stats/test_seat_interaction.py: three populations
+on shared deals, one playing each deal in 6 seatings, 2,000 replicates each) the corrected test
+rejected a true H0 in 5.4 % and 5.1 % of them at the 5 % level; the plain test in 2.9 % (a strong
+strategy rotating through the seats) and 11.8 % (a deal's luck moving its seatings together).
 
 No p-value below ``MIN_DEALS`` deals in a population: the covariance behind c and nu is estimated
 from the deals, and the lab gives no verdict on fewer (``sim.stats.equivalence.MIN_GAMES``).
@@ -241,8 +244,9 @@ def interaction_table(rows, exclude=(), alpha: float = 0.05) -> pd.DataFrame:
     groups: dict[tuple, list[str]] = {}
     for n, start, pop in order.iter_rows():
         groups.setdefault((n, start), []).append(pop)
-    groups = {key: pops for key, pops in groups.items() if len(pops) >= 2}
-    tests = {key: interaction_test(sums, groups[key]) for key, sums in _sums(out, groups).items()}
+    groups = {key: pops for key, pops in sorted(groups.items(), key=lambda item: item[0][0]) if len(pops) >= 2}
+    found = _sums(out, groups)
+    tests = {key: interaction_test(found[key], pops) for key, pops in groups.items() if key in found}
     return _table(tests, alpha)
 
 
