@@ -24,6 +24,7 @@ from bgsim.reports.method_text import shared_wins_sentence
 from bgsim.reports.progress import progress_warning
 from bgsim.reports.provenance import header
 from bgsim.reports.report_builder import Report, fmt_p, fmt_rate
+from bgsim.reports.seat_skill import add_skill_section
 from bgsim.sim.profile import GameProfile
 from bgsim.sim.results.contents import StudyContents
 from bgsim.sim.stats.distribution import value_counts
@@ -128,7 +129,11 @@ def add_seat_sections(rep: Report, study: SeatStudy, complete: bool = True) -> p
     spreads = study_spreads(rows, profile, study.extras) if attribution else None
     lines = attribution_answers(spreads, profile, study.extras) if attribution else []
     lines += study.extras.study_answers(rows, profile)
-    _answers(rep, seats, compensation, lines, profile, study.rounds, study.tolerance, one_sided_tables(rows))
+    one_sided = one_sided_tables(rows)
+    _answers(rep, seats, compensation, lines, profile, study.rounds, study.tolerance, one_sided)
+    if seats["population"].nunique() >= 2:  # said first: whether the answers are the same across skill
+        add_skill_section(rep, rows, seats, _vectors(compensation), _words(profile)[0], _one_sided_pairs(one_sided),
+                          study.tolerance.alpha)
     score_counts = _score_counts(rows, profile)
     colours = population_colours(score_counts["population"])  # one colour per population in every chart
     _seat_section(rep, seats, score_counts, profile, colours)
@@ -356,11 +361,31 @@ def _answers(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame, attri
                                            "tolerance": f"within ±{tolerance.seat_pp:g} pp"})
 
 
+def _one_sided_pairs(one_sided: pd.DataFrame | None) -> frozenset:
+    """(n_players, population) of the tables one strategy wins nearly always."""
+    if one_sided is None or one_sided.empty:
+        return frozenset()
+    flagged = one_sided[one_sided["one_sided"]]
+    return frozenset(zip(flagged["n_players"].astype(int), flagged["population"], strict=True))
+
+
+def _vectors(compensation: pd.DataFrame) -> pd.DataFrame:
+    """Per (n_players, population) the compensating vector the study settled on ("8/9/12") and its
+    outcome on fresh deals (None where it was not played there); empty without compensation."""
+    columns = ["n_players", "population", "vector", "outcome"]
+    if compensation.empty:
+        return pd.DataFrame(columns=columns)
+    out = [dict(n_players=n, population=pop, vector="/".join(str(int(v)) for v in cell.sort_values("seat")[
+        final_column(cell)]), outcome=confirmation_outcome(cell))
+        for (n, pop), cell in compensation.groupby(["n_players", "population"], sort=False)]
+    return pd.DataFrame(out, columns=columns)
+
+
 def _withhold_one_sided(rep: Report, seats: pd.DataFrame, compensation: pd.DataFrame,
                         one_sided: pd.DataFrame | None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Said first, and left out of the answers: the tables one strategy wins nearly always (its seat
     rates, verdicts and start vectors say nothing about the seats). Returns the rest."""
-    if one_sided is None or one_sided.empty or not one_sided["one_sided"].any():
+    if not _one_sided_pairs(one_sided):
         return seats, compensation
     flagged = one_sided[one_sided["one_sided"]]
     said = "; ".join(f"{r.n_players} players, {r.population}: {r.strategy} wins {100 * r.share:.1f} % of "
@@ -369,7 +394,7 @@ def _withhold_one_sided(rep: Report, seats: pd.DataFrame, compensation: pd.DataF
              f"every game (at least {100 * ONE_SIDED:.0f} %) from whichever seat it holds, so these tables' seat "
              "rates, verdicts and start vectors say nothing about the seats. They are left out of the answers and "
              "the verdicts; the seat tables further down still show their rates.")
-    out = set(zip(flagged["n_players"], flagged["population"], strict=True))
+    out = _one_sided_pairs(one_sided)
 
     def kept(frame: pd.DataFrame) -> pd.DataFrame:
         if frame.empty:

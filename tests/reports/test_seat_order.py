@@ -100,12 +100,14 @@ def test_report_is_written_with_every_part(tiny_study):
     _, directory = tiny_study
     report = directory / "report"
     html = (report / "index.html").read_text()
-    for part in ("Answers", "Seat win rates", "Compensating start VP", "Scoring cards", "Is the 3-player 13"):
+    for part in ("Answers", "Does the answer hold across skill?", "Seat win rates", "Compensating start VP",
+                 "Scoring cards", "Is the 3-player 13"):
         assert part in html
     assert {p.name for p in (report / "figures").iterdir()} >= {
         "seat_win_rates.png", "score_distributions.png", "score_categories.png", "compensation.png",
         "scoring_cards_payoff_forest.png", "scoring_cards_pair_heatmap.png"}
-    assert {"seats.csv", "compensation.csv", "scoring_cards.csv", "scoring_cards_groups.csv"} <= {
+    assert {"seats.csv", "compensation.csv", "scoring_cards.csv", "scoring_cards_groups.csv", "skill.csv",
+            "seat_interaction.csv"} <= {
         p.name for p in (report / "tables").iterdir()}
     # too few games: the report says it cannot tell instead of claiming a difference
     assert "cannot be told apart from chance" in html
