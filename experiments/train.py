@@ -294,6 +294,8 @@ def run_train(spec: TrainSpec, out: str | Path = "runs", jobs: int = 1, resume: 
         best = _best_so_far(meta, start)
         _write_expert(spec, game, directory, meta, best, start)
         _write_meta(directory, meta)
+    if meta["rounds"] and not (directory / "expert.toml").is_file():
+        _write_expert(spec, game, directory, meta, best, start)
     return TrainResult(directory, meta["rounds"], done, time.perf_counter() - started)
 
 
@@ -420,12 +422,14 @@ def _write_expert(spec: TrainSpec, game, directory: Path, meta: dict, best: Weig
     deals = _deals(spec, game)
     check = head_to_head(game, best, start, deals, spec.seed + CHECK_SEED_OFFSET, 0)
     low, high = check.interval()
-    decisions = meta["rounds"][-1]["decisions"]
     rounds = len(meta["rounds"])
     kept = [s["round"] for s in meta["rounds"] if s["kept"]]
+    fitted = next((s for s in meta["rounds"] if kept and s["round"] == kept[-1]), None)
+    decisions = fitted["decisions"] if fitted else 0  # the records the chosen weights were fitted to
     against = spec.start.split("(")[0]
-    description = (f"fitted to the search ({rounds} rounds, {decisions:,} decisions, seed {spec.seed}, "
-                   f"{spec.players} players): {100 * check.win_rate:.1f} % against {against} on fresh deals")
+    source = f"round {kept[-1]} of {rounds}, {decisions:,} decisions" if kept else f"none of {rounds} rounds kept"
+    description = (f"fitted to the search ({source}, seed {spec.seed}, {spec.players} players): "
+                   f"{100 * check.win_rate:.1f} % against {against} on fresh deals")
     provenance = {
         "train_id": spec.train_id, "game": game.id, "players": spec.players, "rules_version": game.version,
         "teacher": f"search(width={spec.width}, rollouts={spec.rollouts}, race={spec.race:g}, margin={spec.margin})",

@@ -81,6 +81,7 @@ COMMANDS = {
     "calibrate --out": (["calibrate", "greedy", "--game", "carpe_diem", "-n", "10", "--verify-games", "0", "--out",
                          "{U}/runs", "-q"], "study directory"),
     "tune --out": (["tune", "greedy", "-n", "4", "-r", "1", "--out", "{U}/tuned.toml"], "--out"),
+    "train --out": (["train", CONFIGS / "capitol_expert.toml", "--out", "{U}/runs", "-q"], "training directory"),
 }
 
 

@@ -173,6 +173,27 @@ def test_every_tier_plays_the_same_games(name, n_players, seed):
             assert (finals[tier] == finals["per_game"]).all(), f"{tier} differs from per_game"
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_games_expert_plays_the_same_games_in_every_tier(name):
+    """The expert (``bgsim train``'s weights file, where a game has one) against the best heuristic."""
+    names = {e.name for e in available_strategies(name)}
+    if "expert" not in names:
+        return
+    from bgsim.strategies import make_strategy
+
+    for n_players in (min(c for c in player_counts(name) if c >= 2), player_counts(name)[-1]):
+        game = make_game(name, n_players=n_players)
+        strategies = [make_strategy("expert", game), make_strategy("planner" if "planner" in names else "random", game)]
+        chance, strategy_seeds = _seeds(4, 31)
+        seats = (np.arange(4)[:, None] + np.arange(n_players)[None, :]) % 2
+        tiers = ["per_game"] + (["compiled"] if supports(game, CompiledPlay) else [])
+        if supports(game, LockstepBatches) and all(hasattr(s, "score") for s in strategies):
+            tiers.append("vectorised")
+        finals = {tier: play_batch(game, strategies, seats, chance, strategy_seeds, tier=tier).copy() for tier in tiers}
+        for tier in tiers:
+            assert (finals[tier] == finals["per_game"]).all(), f"{tier} differs from per_game"
+
+
 @pytest.mark.parametrize("name", PLAYED)
 def test_stepping_follows_apply(name):
     game = make_game(name, n_players=player_counts(_base(name))[-1])

@@ -9,7 +9,7 @@ from bgsim.experiments.spec_check import check_spec
 from bgsim.experiments.spec_check import load_spec as check_spec_file
 from bgsim.sim.results.spec import RunSpec, SpecError, load_spec
 
-STUDY_KEYS = {"tournament", "populations", "base", "ladder", "population"}  # top-level tables of other specs
+STUDY_KEYS = {"tournament", "populations", "base", "ladder", "population", "teacher"}  # tables of other specs
 CONFIGS = sorted(path for path in (Path(__file__).resolve().parents[2] / "experiments" / "configs").glob("*.toml")
                  if not STUDY_KEYS & set(tomllib.loads(path.read_text())))
 # tournaments: test_tournament.py; seat-order, robustness and difficulty studies: tests/reports/; component-value

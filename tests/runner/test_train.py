@@ -146,3 +146,10 @@ def test_a_bad_expert_file_named_in_a_strategy_is_one_line_with_exit_status_2(tm
     strategies = f"expert(file={str(path)!r}),planner"
     code, _, err = cli(capsys, "play", "capitol", "--players", "2", "--strategies", strategies)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[2] / "experiments" / "configs")
+                                        .glob("*_expert.toml")), ids=lambda p: p.stem)
+def test_the_committed_training_specs_load(path):
+    spec = load_train(path)
+    assert spec.players == 2 and spec.start == "planner" and spec.train_id.startswith(spec.name + "-")
