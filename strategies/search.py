@@ -62,11 +62,23 @@ class RolloutSearch:
         policies = [self.policy.compiled_policy(self.game)] * self.game.n_players
         actions = table.actions[rows]
 
-        def outcomes(alive: np.ndarray) -> np.ndarray:  # one determinisation, every row in ``alive``
-            return self.game.rollout_values(observation, actions[alive], 1, rng, policies, self.margin)
+        if self.race == 0 and len(rows) > 1:  # every row on every determinisation: one compiled call
+            outcomes = self._all_outcomes(observation, actions, rng, policies)
+            means = _means(outcomes, self.rollouts)  # as the race sums them: the same choice, ties included
+            best, samples = int(np.argmax(means)), np.full(len(rows), self.rollouts, dtype=np.int64)
+        else:
+            def one_determinisation(alive: np.ndarray) -> np.ndarray:  # every row in ``alive``
+                return self.game.rollout_values(observation, actions[alive], 1, rng, policies, self.margin)
 
-        best, means, samples = race(len(rows), self.rollouts, self.race, outcomes)
+            best, means, samples = race(len(rows), self.rollouts, self.race, one_determinisation)
         return SearchedRows(rows=rows, means=means, samples=samples, chosen=int(rows[best]))
+
+    def _all_outcomes(self, observation, actions: np.ndarray, rng: np.ndarray, policies) -> np.ndarray:
+        """(k, rollouts) float64: each row's outcome on each determinisation, as ``rollout_values``
+        gives them one determinisation at a time (a determinisation draws the same from ``rng``
+        whether it is played alone or after others)."""
+        shares, margins = self.game.rollout_outcomes(observation, actions, self.rollouts, rng, policies)
+        return (shares > 0) + margins / float(self.margin)
 
     def _prior(self, features: np.ndarray) -> np.ndarray:
         """The policy's row values, (n,) float64 ((n, F) int32 features); 0 for a random policy."""
