@@ -130,10 +130,10 @@ def add_seat_sections(rep: Report, study: SeatStudy, complete: bool = True) -> p
     lines = attribution_answers(spreads, profile, study.extras) if attribution else []
     lines += study.extras.study_answers(rows, profile)
     one_sided = one_sided_tables(rows)
-    _answers(rep, seats, compensation, lines, profile, study.rounds, study.tolerance, one_sided)
     if seats["population"].nunique() >= 2:  # said first: whether the answers are the same across skill
         add_skill_section(rep, rows, seats, _vectors(compensation), _words(profile)[0], _one_sided_pairs(one_sided),
                           study.tolerance.alpha)
+    _answers(rep, seats, compensation, lines, profile, study.rounds, study.tolerance, one_sided)
     score_counts = _score_counts(rows, profile)
     colours = population_colours(score_counts["population"])  # one colour per population in every chart
     _seat_section(rep, seats, score_counts, profile, colours)

@@ -200,7 +200,7 @@ def _tables(rep: Report, answers: pd.DataFrame, tests: pd.DataFrame, label: str)
     if tests.empty:
         return
     per = tests.drop_duplicates(["n_players", "start"]).drop(
-        columns=["population", "games", "deals", "deviation_seat", "deviation_pp"])
+        columns=["population", "games", "deals", "deviation_seat", "deviation_pp"]).reset_index(drop=True)
     rep.table(per, "seat_interaction", "The population-by-seat interaction test per player count and start vector: "
               "Rao–Scott chi-square on its effective df, p, Benjamini–Hochberg q, the plain Pearson chi-square on "
               "(populations - 1)(seats - 1) df, and the mean design effect of the games' dependence.",

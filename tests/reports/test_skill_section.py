@@ -45,10 +45,10 @@ def section(markdown: str) -> str:
     return markdown.split(f"## {HEADING}")[1].split("\n## ")[0]
 
 
-def test_a_best_seat_that_differs_is_named_with_its_population_right_after_the_answers():
+def test_a_best_seat_that_differs_is_named_with_its_population_before_the_answers():
     md = report_of(self_play("planner", [0.5, 0.3, 0.2], seed=1), self_play("greedy", [0.2, 0.3, 0.5], seed=2))
     headings = [line for line in md.splitlines() if line.startswith("## ")]
-    assert headings[:3] == ["## Answers", f"## {HEADING}", "## Seat win rates"]
+    assert headings[:3] == [f"## {HEADING}", "## Answers", "## Seat win rates"]
     text = section(md)
     assert "**not the same for all populations**" in text and "same for all populations**:" not in text
     assert "Best seat with rulebook start VP: seat 1 in *planner*; seat 3 in *greedy*." in text
