@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from bgsim.experiments.train_spec import TrainSpec, train_from_dict
+import tomli_w
+from bgsim.experiments.train_spec import TrainSpec
 from bgsim.experiments.tune import Match, head_to_head, weights_toml
 from bgsim.sim.errors import BgsimError
 from bgsim.sim.play import play_game
@@ -136,14 +137,13 @@ def teacher(spec: TrainSpec, game, policy: WeightStrategy) -> RolloutSearch:
 _GAMES: dict = {}  # (train id) -> game, per worker process
 
 
-def record_chunk(doc: dict, policy: list[int], round_no: int, first: int, stop: int, path: str) -> int:
-    """Play deals ``first .. stop - 1`` of ``round_no`` with the search in every seat and store its
-    decisions in ``path``; returns the games played."""
-    spec = train_from_dict(doc, source="train.toml")
+def record_chunk(spec: TrainSpec, policy: np.ndarray, round_no: int, first: int, stop: int, path: str) -> int:
+    """Play deals ``first .. stop - 1`` of ``round_no`` with the search in every seat, ``policy``
+    ((F,) int64 weights) inside it, and store its decisions in ``path``; returns the games played."""
     if spec.train_id not in _GAMES:
         _GAMES[spec.train_id] = spec.make_game()
     game = _GAMES[spec.train_id]
-    recorder = _RecordingSearch(teacher(spec, game, WeightStrategy("policy", np.array(policy, dtype=np.int64))))
+    recorder = _RecordingSearch(teacher(spec, game, WeightStrategy("policy", policy)))
     deals = np.arange(first, stop, dtype=np.int64)
     chance, strategy = deal_seeds(block_key(spec.seed, round_no), deals)
     for deal, c, s in zip(deals, chance, strategy, strict=True):
@@ -305,8 +305,7 @@ def _record_round(spec: TrainSpec, folder: Path, round_no: int, policy: WeightSt
 
     chunks = [(first, min(first + spec.chunk_size, spec.games)) for first in range(0, spec.games, spec.chunk_size)]
     missing = [(first, stop) for first, stop in chunks if not _chunk_path(folder, first).is_file()]
-    doc, weights = spec.as_doc(), policy.weights.tolist()
-    tasks = [delayed(record_chunk)(doc, weights, round_no, first, stop, str(_chunk_path(folder, first)))
+    tasks = [delayed(record_chunk)(spec, policy.weights, round_no, first, stop, str(_chunk_path(folder, first)))
              for first, stop in missing]
     if jobs == 1 or len(tasks) < 2:
         for task in tasks:
@@ -399,8 +398,6 @@ def _prepare(spec: TrainSpec, directory: Path, resume: bool) -> dict:
                              f"resume with train.chunk_size = {meta.get('chunk_size')}")
         return meta
     directory.mkdir(parents=True, exist_ok=True)
-    import tomli_w
-
     (directory / "train.toml").write_text(tomli_w.dumps(spec.as_doc()), encoding="utf-8")
     game = spec.make_game()
     meta = {"train_id": spec.train_id, "game": game.id, "players": spec.players, "rules_version": game.version,
@@ -441,8 +438,6 @@ def _write_expert(spec: TrainSpec, game, directory: Path, meta: dict, best: Weig
         f"Trained by: bgsim train ({spec.train_id})",
         "The expert: integer weights fitted to a search player's decisions, chosen by games played.",
     ])
-    import tomli_w
-
     text += "\n" + tomli_w.dumps({"provenance": provenance})
     tmp = directory / "expert.toml.part"
     tmp.write_text(text, encoding="utf-8")

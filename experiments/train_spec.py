@@ -119,7 +119,7 @@ def train_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "
     data = {str(k): str(Path(base_dir) / v) for k, v in data.items()}
     for name, file in data.items():
         require(Path(file).is_file(), f"{source}: game.data.{name}: no file {file}")
-    values = {**{k: v for k, v in SEARCH_DEFAULTS.items()}, "start": "planner", **teacher}
+    values = {**SEARCH_DEFAULTS, "start": "planner", **teacher}
     for key in ("width", "rollouts", "margin"):
         _whole(values[key], f"{source}: teacher.{key}", 1)
     require(_number(values["race"]) and values["race"] >= 0,
