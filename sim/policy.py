@@ -9,7 +9,7 @@ from numba import njit
 
 configure_numba_cache()  # before the first kernel is compiled
 
-__all__ = ["choose_row", "first_best_row"]
+__all__ = ["best_rows", "choose_row", "first_best_row"]
 
 
 @njit(cache=True)
@@ -26,6 +26,31 @@ def first_best_row(features, weights):
             best_value = value
             best = i
     return best
+
+
+@njit(cache=True)
+def best_rows(features, weights, width):
+    """The ``width`` rows (fewer if the table has fewer) of highest ``features @ weights`` ((n, F)
+    int32, (F,) int64, exact), best first, equal values in table order: (k,) int64, what
+    ``np.argsort(-values, kind="stable")[:width]`` gives, without the sort of the whole table."""
+    n = features.shape[0]
+    values = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        value = np.int64(0)
+        for f in range(features.shape[1]):
+            value += np.int64(features[i, f]) * weights[f]
+        values[i] = value
+    k = min(width, n)
+    rows = np.empty(k, dtype=np.int64)
+    taken = np.zeros(n, dtype=np.bool_)
+    for j in range(k):  # width is small: k passes beat a sort
+        best = -1
+        for i in range(n):
+            if not taken[i] and (best < 0 or values[i] > values[best]):
+                best = i
+        taken[best] = True
+        rows[j] = best
+    return rows
 
 
 @njit_without_refcounts

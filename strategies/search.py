@@ -19,11 +19,13 @@ information. Any game that supports ``Determinisation`` can be searched. Its onl
 its seat stream: the same stream gives the same choices.
 """
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
 from bgsim.sim.api import CandidateTable, Determinisation, Game, supports
 from bgsim.sim.errors import StrategyError
+from bgsim.sim.policy import best_rows
 from bgsim.sim.rng import next_u64
 
 __all__ = ["RolloutSearch", "SearchedRows", "make_search", "race", "race_rows"]
@@ -56,10 +58,9 @@ class RolloutSearch:
         observation = table.observation
         if observation is None:
             raise StrategyError(f"{self.id} needs the seat's observation with each decision (a per-game table)")
-        prior = self._prior(table.features)
-        rows = np.argsort(-prior, kind="stable")[: self.width]
+        rows = self._best_rows(table.features)
         rng = np.array([next_u64(stream, 0)], dtype=np.uint64)
-        policies = [self.policy.compiled_policy(self.game)] * self.game.n_players
+        policies = self._rollout_policies
         actions = table.actions[rows]
 
         if self.race == 0 and len(rows) > 1:  # every row on every determinisation: one compiled call
@@ -79,6 +80,19 @@ class RolloutSearch:
         whether it is played alone or after others)."""
         shares, margins = self.game.rollout_outcomes(observation, actions, self.rollouts, rng, policies)
         return (shares > 0) + margins / float(self.margin)
+
+    @functools.cached_property
+    def _rollout_policies(self) -> tuple:
+        """The rollout policy in every seat: one tuple for every decision, so the game keeps its arrays."""
+        return (self.policy.compiled_policy(self.game),) * self.game.n_players
+
+    def _best_rows(self, features: np.ndarray) -> np.ndarray:
+        """(k,) int64: the ``width`` rows the policy values most ((n, F) int32 features), best first,
+        ties in table order; a random policy values every row alike, so its first rows."""
+        weights = getattr(self.policy, "weights", None)
+        if weights is None or not hasattr(self.policy, "score"):
+            return np.argsort(-self._prior(features), kind="stable")[: self.width]
+        return best_rows(features, weights, self.width)
 
     def _prior(self, features: np.ndarray) -> np.ndarray:
         """The policy's row values, (n,) float64 ((n, F) int32 features); 0 for a random policy."""

@@ -136,13 +136,24 @@ class DeterminisationKernels:
             values += (shares[:, d] > 0) + margins[:, d] / float(margin_scale)
         return values / determinisations
 
+    def _rollout_policy_arrays(self, policies) -> tuple[np.ndarray, np.ndarray]:
+        """``policy_arrays(policies)``, kept for the last tuple of policies seen: a search passes the
+        same tuple at every decision, and building the arrays anew costs a tenth of a short rollout."""
+        cached = self.__dict__.get("_rollout_policies")
+        if cached is not None and cached[0] is policies:
+            return cached[1]
+        arrays = self.policy_arrays(policies)
+        if isinstance(policies, tuple):  # a tuple of frozen policies cannot change under the cache
+            self.__dict__["_rollout_policies"] = (policies, arrays)
+        return arrays
+
     def rollout_outcomes(self, observation: Observation, actions: np.ndarray, determinisations: int,
                          rng: np.ndarray, policies: list[CompiledPolicy]) -> tuple[np.ndarray, np.ndarray]:
         """Each action ((K, A) int32, legal now) played to the end on the same ``determinisations``
         of the hidden information with the same seat streams (common random numbers), all seats by
         ``policies``: the observing seat's win shares (K, D) float64 and score margins over the best
         other seat (K, D) int64. ``rng`` (1,) uint64 stream, advanced."""
-        kinds, weights = self.policy_arrays(policies)
+        kinds, weights = self._rollout_policy_arrays(policies)
         feats, acts = self._search_buffers
         shares = np.empty((len(actions), determinisations), dtype=np.float64)
         margins = np.empty((len(actions), determinisations), dtype=np.int64)

@@ -6,8 +6,11 @@ import pytest
 from bgsim.sim import make_game
 from bgsim.sim.errors import StrategyError
 from bgsim.sim.games.carpe_diem.constants import N_DARK, N_LIGHT, N_SEALS
+from bgsim.sim.policy import best_rows
 from bgsim.strategies import make_strategy
 from bgsim.strategies.search import race_rows
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.strategies.reachable import random_reachable_state
 
@@ -228,3 +231,24 @@ def test_search_records_the_rows_it_searched_their_mean_outcomes_and_the_row_cho
     best = searched.rows[int(np.argmax(searched.means))]
     if race == 0:
         assert (searched.samples == 6).all() and searched.chosen == best
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 4), st.integers(1, 8), st.integers(0, 2**32 - 1))
+def test_the_rows_a_search_plays_out_are_the_policys_best_in_table_order_when_equal(n, n_features, width, seed):
+    rng = np.random.default_rng(seed)
+    features = rng.integers(-3, 4, size=(n, n_features)).astype(np.int32)  # few values: many ties
+    weights = rng.integers(-5, 6, size=n_features).astype(np.int64)
+    expected = np.argsort(-(features.astype(np.int64) @ weights), kind="stable")[:width]
+    assert best_rows(features, weights, width).tolist() == expected.tolist()
+
+
+def test_a_search_passes_the_same_policies_every_decision_and_the_game_builds_their_arrays_once():
+    game = make_game("capitol", n_players=2)
+    search = make_strategy("search(width=2, rollouts=1)", game)
+    assert search._rollout_policies is search._rollout_policies
+    kinds, weights = game._rollout_policy_arrays(search._rollout_policies)
+    again = game._rollout_policy_arrays(search._rollout_policies)
+    assert again[0] is kinds and again[1] is weights
+    fresh = game._rollout_policy_arrays(list(search._rollout_policies))  # a list may change: built anew
+    assert fresh[1] is not weights and (fresh[1] == weights).all()
