@@ -148,8 +148,16 @@ def test_a_bad_expert_file_named_in_a_strategy_is_one_line_with_exit_status_2(tm
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
 
 
-@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parents[2] / "experiments" / "configs")
-                                        .glob("*_expert.toml")), ids=lambda p: p.stem)
+CONFIGS = Path(__file__).resolve().parents[2] / "experiments" / "configs"
+TRAINING_SPECS = sorted(path for path in CONFIGS.glob("*.toml")  # by their [train] table: studies may end in _expert
+                        if "train" in tomllib.loads(path.read_text(encoding="utf-8")))
+
+
+def test_the_training_spec_of_every_game_is_found_and_no_study_is_taken_for_one():
+    assert {path.stem for path in TRAINING_SPECS} == {"capitol_expert", "carpe_diem_expert", "arkadia_expert"}
+
+
+@pytest.mark.parametrize("path", TRAINING_SPECS, ids=lambda p: p.stem)
 def test_the_committed_training_specs_load(path):
     spec = load_train(path)
     assert spec.players == 2 and spec.start == "planner" and spec.train_id.startswith(spec.name + "-")
