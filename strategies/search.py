@@ -90,16 +90,9 @@ class RolloutSearch:
         """(k,) int64: the ``width`` rows the policy values most ((n, F) int32 features), best first,
         ties in table order; a random policy values every row alike, so its first rows."""
         weights = getattr(self.policy, "weights", None)
-        if weights is None or not hasattr(self.policy, "score"):
-            return np.argsort(-self._prior(features), kind="stable")[: self.width]
+        if weights is None:
+            return np.arange(min(self.width, features.shape[0]), dtype=np.int64)
         return best_rows(features, weights, self.width)
-
-    def _prior(self, features: np.ndarray) -> np.ndarray:
-        """The policy's row values, (n,) float64 ((n, F) int32 features); 0 for a random policy."""
-        score = getattr(self.policy, "score", None)
-        if score is None:
-            return np.zeros(features.shape[0])
-        return np.asarray(score(features), dtype=np.float64)
 
     def compiled_policy(self, game):
         return None  # per-game tier only
