@@ -10,10 +10,13 @@ One round (expert iteration):
    rows' mean outcomes in score points (a win counts as ``margin`` points), so that rows the
    search found nearly as good keep some weight; temperature 0 fits the row the search played.
    Deals held out of the fit give each candidate's held-out log-likelihood (a diagnostic only:
-   agreement with the search is a poor guide to strength).
+   agreement with the search is a poor guide to strength). With ``steps``, each fit also gives
+   candidates that move the best weights so far that far towards it: a fit can rank the rows the
+   search looked at well and the others badly, and a step keeps the best's ranking of the rest.
 3. **Choose by games.** Each candidate, as integer weights, plays the best so far on the same
    fresh deals, every deal in every seat (``tune.head_to_head``); the best candidate replaces it
-   when it wins more than half of those games. Each also plays ``start``, for the record.
+   when it wins more than half of those games (``keep = "shown"``: when the 95 % interval of its
+   win rate lies above one half). Each also plays ``start``, for the record.
 
 The run folder keeps the spec (``train.toml``), each round's records and fit (``round-NN/``), the
 progress (``train.json``) and the best expert so far (``expert.toml``, a weights file with its
@@ -221,12 +224,15 @@ class Candidate:
     temperature: float
     weights: np.ndarray  # (F,) int64
     fitted: int  # decisions fitted
-    held_out_log_likelihood: float  # per held-out decision, of its own targets
+    held_out_log_likelihood: float | None  # per held-out decision, of its own targets; None for a step
     converged: bool
 
 
-def fit_candidates(spec: TrainSpec, records: Records) -> list[Candidate]:
-    """One fitted candidate per temperature of the spec, on the records outside the held-out deals."""
+def fit_candidates(spec: TrainSpec, records: Records, best: np.ndarray | None = None) -> list[Candidate]:
+    """One fitted candidate per temperature of the spec, on the records outside the held-out deals;
+    with ``best`` ((F,) int64, the best weights so far), also one per step of the spec: ``best``
+    moved that far towards the fit (both scaled to 1 at most), for a fit that ranks well where the
+    search looked and badly elsewhere."""
     held = _held_out_deals(records, spec.held_out)
     train, test = records.subset(~held), records.subset(held)
     if len(train.chosen) == 0:
@@ -239,9 +245,15 @@ def fit_candidates(spec: TrainSpec, records: Records) -> list[Candidate]:
         weights = np.zeros(train.features.shape[1])
         weights[columns] = fit.weights
         label = f"T={temperature:g}" if temperature > 0 else "choice"
+        test_targets = soft_targets(test, temperature, spec.margin)
         out.append(Candidate(label, temperature, integer_weights(weights), fit.decisions,
-                             _mean_log_likelihood(test, soft_targets(test, temperature, spec.margin), weights),
-                             fit.converged))
+                             _mean_log_likelihood(test, test_targets, weights), fit.converged))
+        if best is None or not np.abs(best).max(initial=0):
+            continue
+        for step in spec.steps:
+            moved = best / np.abs(best).max() + step * weights / max(np.abs(weights).max(), 1e-300)
+            out.append(Candidate(f"{label} step {step:g}", temperature, integer_weights(moved), fit.decisions,
+                                 None, fit.converged))
     return out
 
 
@@ -285,8 +297,8 @@ def run_train(spec: TrainSpec, out: str | Path = "runs", jobs: int = 1, resume: 
                 on_progress(done, todo)
         records = Records.stack([Records.load(p) for r in range(1, round_no + 1)
                                  for p in sorted((directory / f"round-{r:02d}").glob("records-*.npz"))])
-        stage(f"round {round_no}: fitting {len(spec.temperatures)} candidates to {len(records.chosen):,} decisions")
-        candidates = fit_candidates(spec, records)
+        stage(f"round {round_no}: fitting {len(spec.temperatures)} temperatures to {len(records.chosen):,} decisions")
+        candidates = fit_candidates(spec, records, best.weights)
         stage(f"round {round_no}: each candidate against {best.id} on {_deals(spec, game) * game.n_players:,} games")
         summary = _select(spec, game, round_no, candidates, best, start, len(records.chosen))
         (folder / "fit.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
@@ -338,7 +350,8 @@ def _select(spec: TrainSpec, game, round_no: int, candidates: list[Candidate], b
                      "held_out_log_likelihood": c.held_out_log_likelihood, "weights": _named(game, c.weights),
                      "against_best": against_best, "against_start": against_start})
     top = max(range(len(rows)), key=lambda i: rows[i]["against_best"]["win_rate"])
-    kept = rows[top]["against_best"]["win_rate"] > 0.5
+    # "shown": the 95 % interval above one half, so that noise between near equals replaces nothing
+    kept = rows[top]["against_best"]["low" if spec.keep == "shown" else "win_rate"] > 0.5
     return {"round": round_no, "decisions": decisions, "policy": best.id, "candidates": rows,
             "kept": rows[top]["label"] if kept else None}
 

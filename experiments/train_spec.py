@@ -39,10 +39,11 @@ _KEYS = {
     "": {"name", "description", "game", "teacher", "train"},
     "game": {"id", "players", "params", "data"},
     "teacher": {"start", "width", "rollouts", "race", "margin"},
-    "train": {"rounds", "games", "temperatures", "held_out", "select_games", "chunk_size", "seed"},
+    "train": {"rounds", "games", "temperatures", "steps", "held_out", "select_games", "keep", "chunk_size", "seed"},
 }
-TRAIN_DEFAULTS = {"rounds": 3, "games": 200, "temperatures": [0.0, 2.0, 5.0], "held_out": 0.2,
-                  "select_games": 4000, "chunk_size": 10, "seed": 1}
+KEEP_RULES = ("ahead", "shown")  # how a candidate replaces the best: more than half its games won, or shown
+TRAIN_DEFAULTS = {"rounds": 3, "games": 200, "temperatures": [0.0, 2.0, 5.0], "steps": [], "held_out": 0.2,
+                  "select_games": 4000, "keep": "ahead", "chunk_size": 10, "seed": 1}
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,10 @@ class TrainSpec:
     rounds: int = TRAIN_DEFAULTS["rounds"]
     games: int = TRAIN_DEFAULTS["games"]
     temperatures: tuple[float, ...] = tuple(TRAIN_DEFAULTS["temperatures"])
+    steps: tuple[float, ...] = ()  # candidates best + step x fit besides each fit (weights scaled to 1 at most)
     held_out: float = TRAIN_DEFAULTS["held_out"]
     select_games: int = TRAIN_DEFAULTS["select_games"]
+    keep: str = TRAIN_DEFAULTS["keep"]  # "ahead": more than half the games; "shown": its interval above half
     chunk_size: int = TRAIN_DEFAULTS["chunk_size"]
     seed: int = TRAIN_DEFAULTS["seed"]
     description: str = ""
@@ -81,6 +84,10 @@ class TrainSpec:
         doc["train"] = {"rounds": self.rounds, "games": self.games, "temperatures": list(self.temperatures),
                         "held_out": self.held_out, "select_games": self.select_games,
                         "chunk_size": self.chunk_size, "seed": self.seed}
+        if self.steps:  # absent at the defaults, so that the trainings before them keep their ids
+            doc["train"]["steps"] = list(self.steps)
+        if self.keep != TRAIN_DEFAULTS["keep"]:
+            doc["train"]["keep"] = self.keep
         return doc
 
     def fingerprint(self) -> str:
@@ -132,6 +139,12 @@ def train_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "
     temps = settings["temperatures"]
     require(isinstance(temps, list) and temps and all(_number(t) and t >= 0 for t in temps),
             f"{source}: train.temperatures must be a list of numbers >= 0 (score points; 0 = the search's choice)")
+    steps = settings["steps"]
+    require(isinstance(steps, list) and all(_number(s) and s > 0 for s in steps),
+            f"{source}: train.steps must be a list of numbers > 0 (how far each candidate moves from the best "
+            "towards a fit)")
+    require(settings["keep"] in KEEP_RULES,
+            f"{source}: train.keep must be one of {', '.join(map(repr, KEEP_RULES))}, got {settings['keep']!r}")
     held = settings["held_out"]
     require(_number(held) and 0 <= held < 1, f"{source}: train.held_out must be a share in [0, 1), got {held!r}")
     name = doc.get("name", default_name)
@@ -140,8 +153,10 @@ def train_from_dict(doc: dict, base_dir: str | Path = ".", default_name: str = "
     spec = TrainSpec(name=name, game=game["id"], players=players, params=dict(params), data=data,
                      start=values["start"], width=values["width"], rollouts=values["rollouts"],
                      race=float(values["race"]), margin=values["margin"], rounds=settings["rounds"],
-                     games=settings["games"], temperatures=tuple(float(t) for t in temps), held_out=float(held),
-                     select_games=settings["select_games"], chunk_size=settings["chunk_size"], seed=settings["seed"],
+                     games=settings["games"], temperatures=tuple(float(t) for t in temps),
+                     steps=tuple(float(s) for s in steps), held_out=float(held),
+                     select_games=settings["select_games"], keep=settings["keep"],
+                     chunk_size=settings["chunk_size"], seed=settings["seed"],
                      description=str(doc.get("description", "")))
     _check_playable(spec, source)
     return spec

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from bgsim.experiments.train import Records, integer_weights, run_train, soft_targets
+from bgsim.experiments.train import Records, fit_candidates, integer_weights, run_train, soft_targets
 from bgsim.experiments.train_spec import load_train
 from bgsim.sim import make_game
 from bgsim.sim.errors import BgsimError
@@ -108,6 +108,44 @@ def test_integer_weights_keep_the_ratios_with_the_largest_at_the_scale():
     assert integer_weights(np.zeros(3)).tolist() == [0, 0, 0]
 
 
+def test_steps_move_the_best_weights_towards_each_fit_and_leave_the_fits_as_they_were(tmp_path):
+    spec = load_train(_spec(tmp_path, text=SMALL.replace("seed = 4", "seed = 4\n    steps = [0.5, 2]")))
+    assert spec.train_id != load_train(_spec(tmp_path)).train_id  # other candidates, another training
+    rng = np.random.default_rng(3)
+    sizes = rng.integers(2, 6, size=400)
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    features = rng.integers(0, 5, size=(offsets[-1], 3)).astype(np.int32)
+    values = rng.random(offsets[-1])
+    chosen = np.array([np.argmax(values[a:b]) for a, b in zip(offsets[:-1], offsets[1:], strict=True)])
+    records = Records(features, offsets, values, chosen, np.arange(len(sizes), dtype=np.int64))
+    best = np.array([100, 0, -50], dtype=np.int64)
+    plain = fit_candidates(load_train(_spec(tmp_path)), records, best)
+    stepped = fit_candidates(spec, records, best)
+    assert [c.label for c in plain] == ["choice", "T=5"]  # no steps: the fits alone
+    assert [c.label for c in stepped] == ["choice", "choice step 0.5", "choice step 2", "T=5", "T=5 step 0.5",
+                                          "T=5 step 2"]
+    fit = stepped[3].weights / np.abs(stepped[3].weights).max()
+    assert (stepped[3].weights == plain[1].weights).all()
+    expected = integer_weights(np.array([1.0, 0.0, -0.5]) + 2 * fit)
+    assert np.abs(stepped[5].weights - expected).max() <= 2  # the fit's own rounding, scaled once more
+    assert stepped[4].held_out_log_likelihood is None and np.isfinite(stepped[3].held_out_log_likelihood)
+
+
+@pytest.mark.parametrize(("keep", "wins", "kept"), [("ahead", 520, True), ("shown", 520, False), ("shown", 560, True)])
+def test_keep_shown_replaces_the_best_only_when_the_interval_lies_above_one_half(tmp_path, monkeypatch, keep, wins,
+                                                                                   kept):
+    from bgsim.experiments import train
+    from bgsim.experiments.tune import Match
+
+    spec = load_train(_spec(tmp_path, text=SMALL.replace("seed = 4", f"seed = 4\n    keep = \"{keep}\"")))
+    monkeypatch.setattr(train, "head_to_head", lambda *args: Match(1000, wins, 0.0))  # 52 % is [48.9, 55.1]
+    game = make_game("capitol", n_players=2)
+    best = make_strategy("planner", game)
+    candidate = train.Candidate("T=5", 5.0, best.weights, 10, -1.0, True)
+    summary = train._select(spec, game, 1, [candidate], best, best, 10)
+    assert summary["kept"] == ("T=5" if kept else None)
+
+
 @pytest.mark.parametrize(("change", "message"), [
     (("players = 2", "players = [2, 3]"), "game.players must be one player count"),
     (("players = 2", "players = 7"), "7 players is not allowed for capitol"),
@@ -115,6 +153,8 @@ def test_integer_weights_keep_the_ratios_with_the_largest_at_the_scale():
     (("start = \"planner\"", "start = \"planer\""), "unknown strategy 'planer'"),
     (("temperatures = [0, 5]", "temperatures = [-1]"), "train.temperatures must be a list of numbers >= 0"),
     (("\n    games = 6\n", "\n    games = 0\n"), "train.games must be an integer >= 1"),
+    (("seed = 4", "seed = 4\n    steps = [0]"), "train.steps must be a list of numbers > 0"),
+    (("seed = 4", "seed = 4\n    keep = \"best\""), "train.keep must be one of 'ahead', 'shown'"),
     (("seed = 4", "seed = 4\n    epochs = 3"), "unknown key [train] 'epochs'"),
     (("id = \"capitol\"", "id = \"capitol(vp=3)\""), "capitol has no parameter 'vp'"),
 ])

@@ -41,6 +41,22 @@ _FEATURES = (
      "(ARK-END-1, 0 once triggered); CASH: that times the seals cashed"),
     ("workers_held", "BANNER (use): workers behind the seat's screen, own and neutral"),
     ("banners_left", "BANNER (use): banners the seat still holds"),
+    # The columns below each belong to one decision, some repeating a column above there, so that a
+    # fitted expert weighs every decision apart (a worker put is not an action B started): a column
+    # shared by two decisions makes one weight serve both.
+    ("put_free_left", "PUT: free cells left around the target building once this worker stands (0: it completes)"),
+    ("put_closable", "PUT: closable, on PUT rows only"),
+    ("done_placed", "DONE: workers this action B has placed"),
+    ("done_free_left", "DONE: free cells left around the target building"),
+    ("take_cells", "REFILL (display card): the cells of the card's building"),
+    ("take_value", "REFILL (display card): the castle's value of the card's family now"),
+    ("take_my_seals", "REFILL (display card): the seat's seals of the card's family"),
+    ("put_completes", "PUT: completes, on PUT rows only"),
+    ("put_my_payout", "PUT: my_payout, on PUT rows only"),
+    ("stone_family_value", "STONE: family_value, on STONE rows only"),
+    ("cash_at_risk", "CASH: seals_at_risk, on CASH rows only"),
+    ("cash_can_rise", "CASH: seals_can_rise, on CASH rows only"),
+    ("cash_to_end", "CASH: stones_to_end, on CASH rows only"),
 )
 
 FEATURE_NAMES = tuple(name for name, _ in _FEATURES)
@@ -49,4 +65,6 @@ N_FEATURES = len(FEATURE_NAMES)
 (F_BUILD, F_WORKERS, F_PUT_OWN, F_PUT_NEUTRAL, F_DONE, F_CELLS, F_TENTS, F_COMPLETES, F_MY_PAYOUT, F_FAMILY_VALUE,
  F_FREE_AROUND, F_MY_SEALS, F_VALUE_CHANGE, F_TAKE_DECK, F_USE_BANNER, F_CASH_COUNT, F_CASH_GOLD, F_TENTS_TAKEN,
  F_SKIP, F_MY_GOLD_CHANGE, F_LOWERS_OTHER, F_MY_WORKERS_AROUND, F_FREE_AFTER, F_CLOSABLE, F_OWN_PAYS,
- F_SEALS_AT_RISK, F_SEALS_CAN_RISE, F_STONES_TO_END, F_WORKERS_HELD, F_BANNERS_LEFT) = range(N_FEATURES)
+ F_SEALS_AT_RISK, F_SEALS_CAN_RISE, F_STONES_TO_END, F_WORKERS_HELD, F_BANNERS_LEFT, F_PUT_FREE_LEFT, F_PUT_CLOSABLE,
+ F_DONE_PLACED, F_DONE_FREE_LEFT, F_TAKE_CELLS, F_TAKE_VALUE, F_TAKE_MY_SEALS, F_PUT_COMPLETES, F_PUT_MY_PAYOUT,
+ F_STONE_FAMILY_VALUE, F_CASH_AT_RISK, F_CASH_CAN_RISE, F_CASH_TO_END) = range(N_FEATURES)

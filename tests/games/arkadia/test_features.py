@@ -92,6 +92,45 @@ def test_a_put_row_values_an_own_worker_by_every_building_it_touches(t):
     assert feats[both, f.F_CLOSABLE] == 1
 
 
+def test_put_and_done_rows_have_columns_of_their_own(t):
+    """A worker put is weighed apart from an action B started: its closable, completions and payout
+    repeat in PUT-only columns, and DONE says how many workers went out and how many cells stay free."""
+    s, p = _after_a_residence(t)
+    s[st.NEUTRAL_SCREEN + 1] = 1  # 3 own and 1 neutral for the residence's 4 free cells
+    act(s, t, p, d.DO_WORKERS, building=0)
+    feats, acts = table(s, t, p)
+    assert not (acts[:, d.A_KIND] == d.DO_DONE).any()  # min_workers_in_b = 1: no DONE before a worker
+    put = _row(acts, kind=d.DO_PUT, cell=2 * COLS + 6, neutral=1)
+    assert feats[put, f.F_PUT_FREE_LEFT] == 3 and feats[put, f.F_PUT_CLOSABLE] == feats[put, f.F_CLOSABLE] == 1
+    for cell in (2 * COLS + 6, 2 * COLS + 7, 3 * COLS + 5):
+        act(s, t, p, d.DO_PUT, cell=cell, neutral=0)
+    feats, acts = table(s, t, p)
+    done = _row(acts, kind=d.DO_DONE)
+    assert feats[done, f.F_DONE_PLACED] == 3 and feats[done, f.F_DONE_FREE_LEFT] == 1
+    last = _row(acts, kind=d.DO_PUT, neutral=1)
+    assert feats[last, f.F_PUT_FREE_LEFT] == 0 and feats[last, f.F_COMPLETES] == 1  # it closes the residence
+    assert feats[last, f.F_PUT_COMPLETES] == 1 and feats[last, f.F_PUT_MY_PAYOUT] == feats[last, f.F_MY_PAYOUT] > 0
+    assert not feats[:, [f.F_DONE_PLACED, f.F_DONE_FREE_LEFT]][acts[:, d.A_KIND] == d.DO_PUT].any()
+
+
+def test_a_display_card_row_shows_the_cards_building_and_family(t):
+    s, p = _game(t)
+    s[st.PHASE], s[st.SEAT] = d.REFILL, 0
+    s[st.SEALS + SPICE] = 2
+    feats, acts = table(s, t, p)
+    for row in range(len(acts)):
+        slot = acts[row, d.A_SLOT]
+        if slot < 0:  # the deck's top card is hidden: nothing but take_deck
+            assert feats[row, f.F_TAKE_DECK] == 1 and not feats[row, f.F_TAKE_CELLS:f.F_TAKE_MY_SEALS + 1].any()
+            continue
+        card = s[st.DISPLAY + slot]
+        shape, family = t[st.T_CARD + 2 * card], t[st.T_CARD + 2 * card + 1]
+        first = t[st.T_PLACE_FIRST + shape]
+        assert feats[row, f.F_TAKE_CELLS] == t[st.T_PLACE_SIZE + 2 * first] >= 2
+        assert feats[row, f.F_TAKE_MY_SEALS] == (2 if family == SPICE else 0)
+        assert feats[row, f.F_TAKE_VALUE] > 0
+
+
 def test_a_stone_row_weighs_the_seats_seals_raised_against_those_it_covers(t):
     s, p = _game(t)
     s[st.PHASE], s[st.SEAT], s[st.STONES_OWED] = d.STONE, 0, 1
@@ -103,6 +142,7 @@ def test_a_stone_row_weighs_the_seats_seals_raised_against_those_it_covers(t):
     assert feats[on_cloth, f.F_MY_GOLD_CHANGE] == 3 - 2 and feats[on_cloth, f.F_LOWERS_OTHER] == 0
     assert feats[on_blank, f.F_MY_GOLD_CHANGE] == 3 and feats[on_blank, f.F_LOWERS_OTHER] == 0
     assert feats[on_spice, f.F_MY_GOLD_CHANGE] == 3 and feats[on_spice, f.F_LOWERS_OTHER] == 1
+    assert (feats[:, f.F_STONE_FAMILY_VALUE] == feats[:, f.F_FAMILY_VALUE]).all()  # STONE's own copy
     lower_cloth = _row(acts, family=SPICE, field=0)  # the seat loses a cloth seal's worth 2 times
     assert feats[lower_cloth, f.F_MY_GOLD_CHANGE] == -2
     same = _row(acts, family=CLOTH, field=9)  # cloth on cloth: nothing changes
@@ -122,6 +162,7 @@ def test_banner_and_cash_rows_count_the_seals_the_castle_can_still_lower_or_rais
     assert feats[use, f.F_SEALS_AT_RISK] == 3 * 2 and feats[use, f.F_SEALS_CAN_RISE] == 3 * 2
     assert feats[use, f.F_STONES_TO_END] == 17 and feats[use, f.F_BANNERS_LEFT] == 4
     assert feats[use, f.F_WORKERS_HELD] == 3
+    assert not feats[use, f.F_CASH_AT_RISK:f.F_CASH_TO_END + 1].any()  # CASH's copies are its own
     keep = _row(acts, kind=d.DO_BANNER, count=0)
     assert not feats[keep].any()
     s[st.PHASE], s[st.CASH_FAMILY] = d.CASH, CLOTH
@@ -129,6 +170,8 @@ def test_banner_and_cash_rows_count_the_seals_the_castle_can_still_lower_or_rais
     two = _row(acts, count=2)
     assert feats[two, f.F_CASH_GOLD] == 2 * 3 and feats[two, f.F_SEALS_AT_RISK] == 2 * 2
     assert feats[two, f.F_SEALS_CAN_RISE] == 2 * 2 and feats[two, f.F_STONES_TO_END] == 2 * 17
+    assert feats[two, f.F_CASH_AT_RISK] == 2 * 2 and feats[two, f.F_CASH_CAN_RISE] == 2 * 2
+    assert feats[two, f.F_CASH_TO_END] == 2 * 17
 
 
 def test_on_level_2_only_the_fields_still_without_a_second_stone_are_at_risk(t):

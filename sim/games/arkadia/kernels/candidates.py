@@ -46,10 +46,13 @@ from bgsim.sim.games.arkadia.state import (
     SEALS,
     SEAT,
     STONE_SUPPLY,
+    T_CARD,
     T_FIELD_PRINT,
     T_N_SITES,
     T_NEIGHBOURS,
     T_PLACE_CELLS,
+    T_PLACE_FIRST,
+    T_PLACE_SIZE,
     UNDER_CONSTRUCTION,
     WORKER,
 )
@@ -170,13 +173,19 @@ def _put_rows(s, t, p, seat, feats, acts):
             vacate(s, cell)
             feats[n, f.F_COMPLETES] = done
             feats[n, f.F_MY_PAYOUT] = earned
+            feats[n, f.F_PUT_COMPLETES] = done
+            feats[n, f.F_PUT_MY_PAYOUT] = earned
             feats[n, f.F_CLOSABLE] = 1 if held >= free else 0  # this worker and the rest fill every cell
+            feats[n, f.F_PUT_CLOSABLE] = feats[n, f.F_CLOSABLE]
+            feats[n, f.F_PUT_FREE_LEFT] = free - 1
             if not neutral:
                 feats[n, f.F_OWN_PAYS] = _pays_around(s, t, cell)
             n += 1
     if s[B_PLACED] >= p[PR_MIN_WORKERS] or n == 0:  # no cell or worker left: DONE is the way out
         blank_row(feats, acts, n, d.DO_DONE)
         feats[n, f.F_DONE] = 1
+        feats[n, f.F_DONE_PLACED] = s[B_PLACED]
+        feats[n, f.F_DONE_FREE_LEFT] = free
         n += 1
     return n
 
@@ -208,6 +217,7 @@ def _stone_rows(s, t, seat, feats, acts):
             acts[n, d.A_FAMILY] = family
             acts[n, d.A_FIELD] = field
             feats[n, f.F_FAMILY_VALUE] = seal_value(s, t, family)
+            feats[n, f.F_STONE_FAMILY_VALUE] = feats[n, f.F_FAMILY_VALUE]
             feats[n, f.F_MY_SEALS] = s[SEALS + seat * N_FAMILIES + family]
             feats[n, f.F_VALUE_CHANGE] = 0 if shown == family else 1
             if shown != family:
@@ -269,9 +279,14 @@ def candidates(s, t, p, feats, acts):
         n = _stone_rows(s, t, seat, feats, acts)
     elif phase == d.REFILL:
         for slot in range(DISPLAY_SIZE):
-            if s[DISPLAY + slot] >= 0:
+            card = s[DISPLAY + slot]
+            if card >= 0:
                 blank_row(feats, acts, n, d.DO_TAKE)
                 acts[n, d.A_SLOT] = slot
+                family = t[T_CARD + 2 * card + 1]
+                feats[n, f.F_TAKE_CELLS] = t[T_PLACE_SIZE + 2 * t[T_PLACE_FIRST + t[T_CARD + 2 * card]]]
+                feats[n, f.F_TAKE_VALUE] = seal_value(s, t, family)
+                feats[n, f.F_TAKE_MY_SEALS] = s[SEALS + seat * N_FAMILIES + family]
                 n += 1
         if deck_has_cards(s):
             blank_row(feats, acts, n, d.DO_TAKE)
@@ -301,5 +316,8 @@ def candidates(s, t, p, feats, acts):
             feats[n, f.F_SEALS_AT_RISK] = count * risk
             feats[n, f.F_SEALS_CAN_RISE] = count * rise
             feats[n, f.F_STONES_TO_END] = count * to_end
+            feats[n, f.F_CASH_AT_RISK] = count * risk
+            feats[n, f.F_CASH_CAN_RISE] = count * rise
+            feats[n, f.F_CASH_TO_END] = count * to_end
             n += 1
     return n
