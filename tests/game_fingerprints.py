@@ -33,6 +33,10 @@ from tests.engine_fingerprint import _digest, cli, play_hashing_tables
 STORED = Path(__file__).with_name("game_fingerprints.json")
 GAMES = ("arkadia", "capitol")
 MODES = ("greedy", "random", "mixed", "small_weights")
+# Feature columns when the hashes were recorded: random weights are drawn for these as before (later
+# columns weigh 0) and tables hash these only, so that a column added later changes no hash; the
+# ``small_weights_all`` scenarios draw weights for every column and hash every column.
+BASE_FEATURES = {"arkadia": 30}
 # Parameters the choice and flag rows do not reach: seats, texts, numbers and start values that change play.
 EXTRA_VARIANTS = {
     "arkadia": {"castle_placement=chosen": {"castle_placement": "chosen"}, "start_seat=1": {"start_seat": 1},
@@ -61,9 +65,15 @@ def _policies(game, mode: str, rng: np.random.Generator) -> tuple[np.ndarray, np
             weights[seat] = greedy
         elif mode in ("random", "mixed"):
             kinds[seat] = POLICY_RANDOM
-        else:  # small_weights: many ties, every feature weighed
-            weights[seat] = rng.integers(-2, 3, len(greedy))
+        else:  # small_weights: many ties, every (base) feature weighed
+            weights[seat, :_base(game, mode)] = rng.integers(-2, 3, _base(game, mode))
     return kinds, weights
+
+
+def _base(game, mode: str) -> int:
+    """The feature columns a scenario weighs and hashes (``BASE_FEATURES``)."""
+    every = len(game.feature_names)
+    return every if mode.endswith("_all") else BASE_FEATURES.get(game.name, every)
 
 
 def _start(game, seed: int, g: int) -> tuple[np.ndarray, np.ndarray]:
@@ -97,7 +107,7 @@ def table_fingerprint(game, mode: str, n_games: int, seed: int) -> str:
     """Hash of every candidate table of games played a decision at a time, and of each final state."""
     h = hashlib.sha256()
     for kinds, weights, state, streams in _scenario_games(game, mode, n_games, seed):
-        play_hashing_tables(game, state, streams, kinds, weights, h)
+        play_hashing_tables(game, state, streams, kinds, weights, h, slice(0, _base(game, mode)))
         h.update(_digest(state).encode())
     return h.hexdigest()[:20]
 
@@ -142,7 +152,7 @@ def fingerprints(scale: float = 1.0, games: tuple[str, ...] = GAMES) -> dict[str
         counts = available_games(unlisted=True)[name].player_counts
         for players in counts:
             game = make_game(name, n_players=players)
-            for mode in MODES:
+            for mode in MODES + (("small_weights_all",) if name in BASE_FEATURES else ()):
                 result[f"{name}/compiled/{players}p/{mode}"] = compiled_fingerprint(game, mode, n(100), 10 + players)
                 result[f"{name}/tables/{players}p/{mode}"] = table_fingerprint(game, mode, n(5), 20 + players)
         for label, params in parameter_variants(name).items():
