@@ -66,7 +66,8 @@ def _policies(game, mode: str, rng: np.random.Generator) -> tuple[np.ndarray, np
         elif mode in ("random", "mixed"):
             kinds[seat] = POLICY_RANDOM
         else:  # small_weights: many ties, every (base) feature weighed
-            weights[seat, :_base(game, mode)] = rng.integers(-2, 3, _base(game, mode))
+            columns = _base(game, mode)
+            weights[seat, :columns] = rng.integers(-2, 3, columns)
     return kinds, weights
 
 

@@ -44,11 +44,12 @@ _FEATURES = (
     # The columns below each belong to one decision, some repeating a column above there, so that a
     # fitted expert weighs every decision apart (a worker put is not an action B started): a column
     # shared by two decisions makes one weight serve both.
-    ("put_free_left", "PUT: free cells left around the target building once this worker stands (0: it completes)"),
+    ("put_free_left", "PUT: free cells left around the target building once this worker stands (0: it completes, "
+     "ARK-COMPLETE-1)"),
     ("put_closable", "PUT: closable, on PUT rows only"),
-    ("done_placed", "DONE: workers this action B has placed"),
+    ("done_placed", "DONE: workers this action B has placed (ARK-WORKER-2)"),
     ("done_free_left", "DONE: free cells left around the target building"),
-    ("take_cells", "REFILL (display card): the cells of the card's building"),
+    ("take_cells", "REFILL (display card): the cells of the card's building (ARK-PLACE-8)"),
     ("take_value", "REFILL (display card): the castle's value of the card's family now"),
     ("take_my_seals", "REFILL (display card): the seat's seals of the card's family"),
     ("put_completes", "PUT: completes, on PUT rows only"),
